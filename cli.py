@@ -1,0 +1,57 @@
+"""Unicum: a fast, token-frugal coding agent for the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+SUBCOMMANDS = {"codemap": "ui.cmd_codemap", "memory": "ui.cmd_memory", "usage": "ui.cmd_usage"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cli.py",
+        description="Unicum: a token-frugal coding agent. "
+        f"Subcommands: {', '.join(SUBCOMMANDS)} (python cli.py SUBCOMMAND --help).",
+    )
+    p.add_argument("--dir", default=".", help="project folder to work in (default: .)")
+    p.add_argument("--provider", help="zhipu, openai, anthropic, openrouter, deepseek, ollama, "
+                   "openai-compatible")
+    p.add_argument("--model", help="model name (default: the provider's default)")
+    p.add_argument("-p", "--print", dest="prompt", metavar="TASK",
+                   help="run one task, print the answer on stdout and exit")
+    p.add_argument("--output-format", choices=["text", "json"], default="text")
+    p.add_argument("--yes", action="store_true", help="approve every action without asking")
+    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
+    p.add_argument("--max-turns", type=int, default=50)
+    p.add_argument("--time", action="store_true", help="show timings per request and task")
+    p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
+    p.add_argument("--lang", choices=["en", "zh"], help="UI language (default: from locale)")
+    p.add_argument("--continue", dest="cont", action="store_true",
+                   help="resume the last session in this folder")
+    p.add_argument("--resume", metavar="ID", help="resume a saved session")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
+    args = build_parser().parse_args(argv)
+    args.dir = Path(args.dir)
+    from my_agent.config import load_dotenv_files
+
+    load_dotenv_files()
+    if args.prompt is not None:
+        from ui.printmode import run_print
+
+        return run_print(args)
+    from ui.repl import run_repl
+
+    return run_repl(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Unicum's engine: messages, model client, agent loop, context, memory, code map, ledger."""

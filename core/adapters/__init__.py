@@ -1,0 +1,1 @@
+"""Wire adapters: the only code that sees provider JSON."""

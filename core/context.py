@@ -1,0 +1,23 @@
+"""What each request holds. The default policy sends the whole history; see compaction policies."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from core.messages import Message, ToolCall
+
+
+class ContextPolicy(Protocol):
+    def messages_for_request(self, history: list[Message]) -> list[Message]: ...
+
+    def on_tool_result(self, call: ToolCall, output: object) -> None: ...
+
+
+class FullHistory:
+    """Naive policy: every message, unchanged."""
+
+    def messages_for_request(self, history: list[Message]) -> list[Message]:
+        return list(history)
+
+    def on_tool_result(self, call: ToolCall, output: object) -> None:
+        return None

@@ -1,0 +1,1 @@
+"""Unicum's settings layer: constants, provider profiles, configuration and logging."""

@@ -1,0 +1,166 @@
+"""Provider profiles as data, the Unicum home, `.env` loading and provider selection."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from my_agent.constants import DEFAULT_HOME_DIRNAME, HOME_ENV, WireFormat
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; its message is one actionable line."""
+
+
+@dataclass(frozen=True)
+class ProviderProfile:
+    name: str
+    wire: WireFormat
+    key_var: str | None
+    base_url_var: str
+    default_base_url: str | None
+    default_model: str | None
+    context_window: int = 128_000
+    max_output: int = 8192
+    max_completion_tokens: bool = False  # send `max_completion_tokens` instead of `max_tokens`
+    reasoning_roundtrip: bool = False  # reasoning must be sent back with tool-call turns
+    usage_fields: tuple[str, ...] = field(default_factory=tuple)
+
+
+PROFILES: dict[str, ProviderProfile] = {
+    p.name: p
+    for p in (
+        ProviderProfile(
+            "zhipu", WireFormat.ANTHROPIC, "ZHIPUAI_API_KEY", "ZHIPUAI_ANTHROPIC_BASE_URL",
+            "https://open.bigmodel.cn/api/anthropic", "glm-5.1",
+            context_window=200_000, max_output=32_768, reasoning_roundtrip=True,
+            usage_fields=("input_tokens", "output_tokens", "cache_read_input_tokens"),
+        ),
+        ProviderProfile(
+            "openai", WireFormat.OPENAI, "OPENAI_API_KEY", "OPENAI_BASE_URL",
+            "https://api.openai.com/v1", "gpt-4o",
+            context_window=128_000, max_output=16_384, max_completion_tokens=True,
+            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens"),
+        ),
+        ProviderProfile(
+            "anthropic", WireFormat.ANTHROPIC, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+            "https://api.anthropic.com", "claude-sonnet-4-20250514",
+            context_window=200_000, max_output=16_000,
+            usage_fields=("input_tokens", "output_tokens", "cache_read_input_tokens",
+                          "cache_creation_input_tokens"),
+        ),
+        ProviderProfile(
+            "openrouter", WireFormat.OPENAI, "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL",
+            "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4",
+            context_window=200_000, max_output=16_000,
+            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens"),
+        ),
+        ProviderProfile(
+            "deepseek", WireFormat.OPENAI, "DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL",
+            "https://api.deepseek.com", "deepseek-chat",
+            context_window=128_000, max_output=8192, reasoning_roundtrip=True,
+            usage_fields=("prompt_tokens", "completion_tokens", "prompt_cache_hit_tokens",
+                          "prompt_cache_miss_tokens"),
+        ),
+        ProviderProfile(
+            "ollama", WireFormat.OPENAI, None, "OLLAMA_BASE_URL",
+            "http://localhost:11434/v1", "qwen2.5-coder",
+            context_window=32_768, max_output=8192,
+            usage_fields=("prompt_tokens", "completion_tokens"),
+        ),
+        ProviderProfile(
+            "openai-compatible", WireFormat.OPENAI, "UNICUM_API_KEY", "UNICUM_BASE_URL",
+            None, None,
+            usage_fields=("prompt_tokens", "completion_tokens"),
+        ),
+    )
+}
+
+# Auto-detection order when nothing names a provider.
+AUTO_ORDER = ("zhipu", "openai", "anthropic", "openrouter", "deepseek")
+
+
+def unicum_home() -> Path:
+    """The user's Unicum folder: $UNICUM_HOME or ~/.unicum-agent (not created here)."""
+    override = os.environ.get(HOME_ENV)
+    return Path(override).expanduser() if override else Path.home() / DEFAULT_HOME_DIRNAME
+
+
+def load_dotenv_files(cwd: Path | None = None) -> None:
+    """Load `.env` from the working directory, then the Unicum home; real env vars win."""
+    from dotenv import load_dotenv
+
+    for folder in (cwd or Path.cwd(), unicum_home()):
+        env_file = folder / ".env"
+        if env_file.is_file():
+            load_dotenv(env_file, override=False)
+
+
+def read_user_config() -> dict:
+    """The optional `config.json` in the Unicum home; a broken file is a ConfigError."""
+    path = unicum_home() / "config.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a JSON object")
+    return data
+
+
+@dataclass(frozen=True)
+class ResolvedProvider:
+    profile: ProviderProfile
+    model: str
+    base_url: str | None
+    api_key: str | None = field(repr=False)
+    note: str = ""  # e.g. which provider was auto-picked among several keys
+
+
+def _key_set(profile: ProviderProfile) -> bool:
+    return bool(profile.key_var and os.environ.get(profile.key_var))
+
+
+def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str]:
+    if flag:
+        return flag, ""
+    if os.environ.get("UNICUM_PROVIDER"):
+        return os.environ["UNICUM_PROVIDER"], ""
+    if cfg.get("provider"):
+        return str(cfg["provider"]), ""
+    with_keys = [n for n in AUTO_ORDER if _key_set(PROFILES[n])]
+    if not with_keys:
+        names = ", ".join(PROFILES[n].key_var or "" for n in AUTO_ORDER)
+        raise ConfigError(
+            f"no API key found: set one of {names} (in the environment or a .env file), "
+            "or pass --provider"
+        )
+    note = ""
+    if len(with_keys) > 1:
+        note = f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]}"
+    return with_keys[0], note
+
+
+def resolve_provider(provider: str | None = None, model: str | None = None) -> ResolvedProvider:
+    """Choose provider and model: flags, then UNICUM_* variables, then config.json, then keys."""
+    cfg = read_user_config()
+    name, note = _pick_name(provider, cfg)
+    profile = PROFILES.get(name)
+    if profile is None:
+        raise ConfigError(f"unknown provider '{name}': choose one of {', '.join(PROFILES)}")
+    api_key = os.environ.get(profile.key_var) if profile.key_var else None
+    if profile.key_var and not api_key:
+        raise ConfigError(
+            f"no API key for {name}: set {profile.key_var} in the environment or a .env file"
+        )
+    base_url = os.environ.get(profile.base_url_var) or profile.default_base_url
+    if not base_url:
+        raise ConfigError(f"provider {name} needs a base URL: set {profile.base_url_var}")
+    chosen = model or os.environ.get("UNICUM_MODEL") or cfg.get("model") or profile.default_model
+    if not chosen:
+        raise ConfigError(f"provider {name} needs a model: pass --model or set UNICUM_MODEL")
+    return ResolvedProvider(profile, str(chosen), base_url, api_key, note)

@@ -1,0 +1,68 @@
+"""Shared fixtures: an isolated Unicum home, a clean environment and the scripted LLM server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fake_llm import ScriptedLLM
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY_VARS = ("ZHIPUAI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENROUTER_API_KEY",
+            "DEEPSEEK_API_KEY", "UNICUM_API_KEY", "TAVILY_API_KEY")
+URL_VARS = ("ZHIPUAI_ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL",
+            "OPENROUTER_BASE_URL", "DEEPSEEK_BASE_URL", "OLLAMA_BASE_URL", "UNICUM_BASE_URL",
+            "UNICUM_PROVIDER", "UNICUM_MODEL", "ZHIPUAI_BASE_URL")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "unicum-home"
+    home.mkdir()
+    monkeypatch.setenv("UNICUM_HOME", str(home))
+    for var in KEY_VARS + URL_VARS:
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def llm():
+    server = ScriptedLLM().start()
+    yield server
+    server.stop()
+    server.assert_done()
+
+
+def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
+    """Environment variables that point `provider` at the scripted server."""
+    from my_agent.config import PROFILES
+    from my_agent.constants import WireFormat
+
+    profile = PROFILES[provider]
+    url = server.url if profile.wire is WireFormat.ANTHROPIC else server.openai_url
+    env = {profile.base_url_var: url}
+    if profile.key_var:
+        env[profile.key_var] = "fake-test-key"
+    if provider == "openai-compatible":
+        env["UNICUM_MODEL"] = "local-model"
+    return env
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True,
+                          text=True, env=full_env, cwd=cwd or ROOT, timeout=timeout,
+                          stdin=subprocess.DEVNULL)

@@ -1,0 +1,80 @@
+"""What every tool shares: the declarative record, its run-time context and its output."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class ToolError(Exception):
+    """Raised by a handler for an ordinary failure; becomes an error result for the model."""
+
+
+class Prompter(Protocol):
+    """How a tool asks the person at the keyboard. Non-interactive runs answer without asking."""
+
+    interactive: bool
+
+    def confirm(self, question: str) -> str:
+        """Return 'y', 'n' or 'a' (always, for this session)."""
+        ...
+
+    def ask(self, question: str, choices: list[str]) -> str: ...
+
+
+class NoPrompter:
+    """The `-p` stand-in: nobody is there, so nothing is approved unless pre-approved."""
+
+    interactive = False
+
+    def __init__(self, approve_all: bool = False) -> None:
+        self.approve_all = approve_all
+
+    def confirm(self, question: str) -> str:
+        return "y" if self.approve_all else "n"
+
+    def ask(self, question: str, choices: list[str]) -> str:
+        return ""
+
+
+@dataclass
+class ToolContext:
+    workspace: Path
+    home: Path
+    prompter: Prompter = field(default_factory=NoPrompter)
+    permission_mode: str = "ask"  # ask | auto-edit | yolo
+    session_id: str = ""
+    services: dict[str, Any] = field(default_factory=dict)  # archive, checkpoints, memory, ...
+    approvals: set[str] = field(default_factory=set)  # "always" answers for this session
+
+
+@dataclass
+class ToolOutput:
+    content: str
+    is_error: bool = False
+    data: dict[str, Any] = field(default_factory=dict)  # structured details for facts/archive
+
+
+Handler = Callable[[ToolContext, dict[str, Any]], "str | ToolOutput"]
+
+
+def _always(ctx: ToolContext) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    parameters: dict[str, Any]  # JSON schema of an object
+    handler: Handler
+    available: Callable[[ToolContext], str | None] = _always  # reason it is unavailable, or None
+    key_arg: str = ""  # the argument the UI shows on the tool's one line
+
+
+def params(required: list[str] | None = None, **props: dict[str, Any]) -> dict[str, Any]:
+    """A compact JSON-schema object: params(["path"], path={"type": "string"})."""
+    return {"type": "object", "properties": props, "required": required or [],
+            "additionalProperties": False}

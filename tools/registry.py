@@ -1,0 +1,106 @@
+"""Finds tool modules without importing them, validates arguments and runs handlers."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from tools.base import Tool, ToolContext, ToolError, ToolOutput
+
+TOOLS_DIR = Path(__file__).resolve().parent
+_SKIP = {"__init__.py", "base.py", "registry.py"}
+_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+          "array": list, "object": dict}
+
+
+def declares_tools(path: Path) -> bool:
+    """True when the module has a top-level `TOOLS = ...` (read by AST, not imported)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return False
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id == "TOOLS" for t in targets):
+            return True
+    return False
+
+
+def discover(folder: Path = TOOLS_DIR) -> list[Tool]:
+    found: list[Tool] = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name in _SKIP or not declares_tools(path):
+            continue
+        module = importlib.import_module(f"tools.{path.stem}")
+        found.extend(module.TOOLS)
+    return found
+
+
+def validate(schema: dict[str, Any], args: Any) -> str | None:
+    """Return a one-line problem with `args`, or None when they fit the schema."""
+    if not isinstance(args, dict):
+        return "arguments must be a JSON object"
+    props = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in args:
+            return f"missing required argument '{name}'"
+    for name, value in args.items():
+        spec = props.get(name)
+        if spec is None:
+            if schema.get("additionalProperties", True) is False:
+                return f"unknown argument '{name}' (expected: {', '.join(props) or 'none'})"
+            continue
+        expected = spec.get("type")
+        pytype = _TYPES.get(expected) if isinstance(expected, str) else None
+        bad_bool = isinstance(value, bool) and expected in ("integer", "number")
+        if pytype and (not isinstance(value, pytype) or bad_bool):
+            return f"argument '{name}' must be {expected}, got {type(value).__name__}"
+        if "enum" in spec and value not in spec["enum"]:
+            return f"argument '{name}' must be one of {spec['enum']}"
+    return None
+
+
+class Registry:
+    def __init__(self, tools: list[Tool]) -> None:
+        self.tools = {t.name: t for t in tools}
+
+    @classmethod
+    def default(cls) -> Registry:
+        return cls(discover())
+
+    def specs(self) -> list[dict[str, Any]]:
+        """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable)."""
+        return [{"name": t.name, "description": t.description, "parameters": t.parameters}
+                for t in sorted(self.tools.values(), key=lambda t: t.name)]
+
+    def availability(self, ctx: ToolContext) -> dict[str, str | None]:
+        return {name: tool.available(ctx) for name, tool in sorted(self.tools.items())}
+
+    def execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
+        """Run one call; every failure comes back as an error output, never a raise."""
+        tool = self.tools.get(name)
+        if tool is None:
+            return ToolOutput(f"unknown tool '{name}'; available: {', '.join(sorted(self.tools))}",
+                              is_error=True)
+        if isinstance(args, str):
+            try:
+                args = json.loads(args or "{}")
+            except ValueError as exc:
+                return ToolOutput(f"arguments are not valid JSON: {exc}", is_error=True)
+        problem = validate(tool.parameters, args)
+        if problem:
+            return ToolOutput(f"{name}: {problem}", is_error=True)
+        reason = tool.available(ctx)
+        if reason:
+            return ToolOutput(f"{name} is unavailable: {reason}", is_error=True)
+        try:
+            out = tool.handler(ctx, args)
+        except ToolError as exc:
+            return ToolOutput(str(exc), is_error=True)
+        except Exception as exc:  # a tool bug must not kill the session
+            return ToolOutput(f"{name} failed: {type(exc).__name__}: {exc}", is_error=True)
+        return out if isinstance(out, ToolOutput) else ToolOutput(str(out))

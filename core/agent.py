@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from core.context import ContextPolicy, FullHistory
 from core.errors import Interrupted
 from core.events import AgentHooks, TaskResult
+from core.fact_extractor import extract as extract_fact
+from core.facts import Fact
 from core.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
 from core.model_client import ModelClient
 from tools.base import ToolContext, ToolOutput
@@ -25,6 +27,7 @@ class Agent:
     hooks: AgentHooks = field(default_factory=AgentHooks)
     context: ContextPolicy = field(default_factory=FullHistory)
     history: list[Message] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     max_turns: int = 50
 
     def run(self, task: str) -> TaskResult:
@@ -94,4 +97,7 @@ class Agent:
         seconds = time.monotonic() - started
         self.context.on_tool_result(call, output)
         self.hooks.on_tool_end(call, output, seconds)
+        fact = extract_fact(call, output)
+        self.facts.append(fact)
+        self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from core.facts import Fact
 from core.messages import ModelResponse, StreamEvent, ToolCall, Usage
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class AgentHooks:
     def on_tool_start(self, call: ToolCall) -> None: ...
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None: ...
+
+    def on_fact(self, fact: Fact) -> None: ...
 
     def on_task_end(self, result: TaskResult) -> None: ...
 

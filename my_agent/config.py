@@ -88,6 +88,15 @@ def unicum_home() -> Path:
     return Path(override).expanduser() if override else Path.home() / DEFAULT_HOME_DIRNAME
 
 
+def project_id(workspace: Path) -> str:
+    """`<folder name>-<short hash of the absolute path>`: two folders called `app` never collide."""
+    import hashlib
+
+    resolved = workspace.expanduser().resolve()
+    digest = hashlib.sha256(str(resolved).encode("utf-8")).hexdigest()[:10]
+    return f"{resolved.name or 'root'}-{digest}"
+
+
 def load_dotenv_files(cwd: Path | None = None) -> None:
     """Load `.env` from the working directory, then the Unicum home; real env vars win."""
     from dotenv import load_dotenv

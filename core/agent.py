@@ -67,7 +67,7 @@ class Agent:
         messages = self.context.messages_for_request(self.history)
         try:
             response = self.client.stream(self.system_prompt, messages, self.registry.specs(),
-                                          self.hooks.on_stream)
+                                          self.hooks.on_stream, on_retry=self.hooks.on_retry)
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the reply so far was discarded") from None
         self.hooks.on_response(response)

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-import random
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 from core.errors import ModelError
-from core.messages import Message, ModelResponse, StreamEvent
+from core.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
+from core.retry import (
+    MAX_HONOURED_WAIT,
+    Failure,
+    Target,
+    backoff,
+    broken_stream_line,
+    classify,
+    error_line,
+    retry_after,
+)
+from core.tokens import estimate_tokens
 from my_agent.config import ResolvedProvider
 from my_agent.constants import WireFormat
 
-RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
-NO_RETRY_STATUS = {400, 401, 403, 404, 413, 422}
+# (attempt, seconds left before it, reason): called when a retry is scheduled, then ~each second
+RetryHook = Callable[[int, float, str], None]
 
 
 def _adapter(wire: WireFormat):
@@ -24,79 +35,68 @@ def _adapter(wire: WireFormat):
     return mod
 
 
-def classify(exc: BaseException) -> tuple[int | None, bool, str]:
-    """(HTTP status, retryable?, short reason) for an SDK or network exception."""
-    status = getattr(exc, "status_code", None)
-    name = type(exc).__name__
-    if status is None:
-        retryable = any(w in name for w in ("Connection", "Timeout", "RemoteProtocol", "ReadError"))
-        return None, retryable, name
-    return status, status in RETRY_STATUS or status >= 500, f"HTTP {status}"
-
-
-def retry_after(exc: BaseException) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or {}
-    value = headers.get("retry-after") if hasattr(headers, "get") else None
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-def error_line(exc: BaseException, provider: ResolvedProvider) -> str:
-    status, _, reason = classify(exc)
-    name = provider.profile.name
-    if status == 401 or status == 403:
-        var = provider.profile.key_var or "the API key"
-        return f"{name} rejected the API key (HTTP {status}): check {var}"
-    if status == 404:
-        return f"{name} does not know model '{provider.model}' (HTTP 404): pick another with --model"
-    text = str(getattr(exc, "message", "") or exc)
-    if status in (400, 413) and ("context" in text.lower() or "too long" in text.lower()):
-        return f"the conversation is too long for {provider.model}: run /compact or /new"
-    if status is None:
-        return f"cannot reach {name} at {provider.base_url}: {reason}"
-    first = text.strip().splitlines()[0][:200] if text.strip() else reason
-    return f"{name} request failed ({reason}): {first}"
+def estimate_usage(request: dict[str, Any], message: Message) -> Usage:
+    """Local count for a provider that reported no usage; marked as an estimate."""
+    sent = json.dumps({k: request.get(k) for k in ("system", "messages", "tools")},
+                      ensure_ascii=False)
+    produced = "".join(b.text for b in message.blocks if isinstance(b, ReasoningBlock))
+    produced += message.text + "".join(c.raw_arguments for c in message.blocks
+                                       if isinstance(c, ToolCall))
+    return Usage(input=estimate_tokens(sent), output=estimate_tokens(produced) if produced else 0,
+                 estimated=True)
 
 
 class ModelClient:
-    def __init__(self, provider: ResolvedProvider, timeout: float = 600.0,
+    def __init__(self, provider: ResolvedProvider, timeout: float | None = None,
                  max_retries: int = 4, max_tokens: int | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.provider = provider
         self.model = provider.model
-        self.timeout = timeout
+        self.timeout = timeout or provider.timeout
         self.max_retries = max_retries
         self.max_tokens = max_tokens or provider.profile.max_output
         self.sleep = sleep
         self._sdk: Any = None
         self.on_request: Callable[[dict[str, Any]], None] | None = None  # --debug logging
-        self.on_retry: Callable[[int, float, str], None] | None = None
+        self.on_retry: RetryHook | None = None
 
     @property
     def adapter(self):
         return _adapter(self.provider.profile.wire)
 
+    def set_model(self, name: str) -> None:
+        """Use another model of the same provider from the next request on (`/model NAME`)."""
+        name = name.strip()
+        if not name:
+            raise ValueError("model name is empty")
+        self.model = name
+
+    def target(self) -> Target:
+        p = self.provider
+        return Target(p.profile.name, self.model, p.profile.key_var, p.base_url,
+                      p.profile.base_url_var, self.timeout)
+
     def sdk(self) -> Any:
         if self._sdk is None:
-            self._sdk = self.adapter.make_client(self.provider.base_url, self.provider.api_key,
-                                                 self.timeout)
+            p = self.provider
+            self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
         return self._sdk
 
     def build_request(self, system: str, messages: list[Message],
                       tools: list[dict[str, Any]]) -> dict[str, Any]:
         profile = self.provider.profile
         if profile.wire is WireFormat.ANTHROPIC:
-            return self.adapter.build_request(self.model, system, messages, tools, self.max_tokens)
+            return self.adapter.build_request(self.model, system, messages, tools, self.max_tokens,
+                                              with_reasoning=profile.reasoning_roundtrip)
         return self.adapter.build_request(
             self.model, system, messages, tools, self.max_tokens,
             max_completion_tokens=profile.max_completion_tokens,
             with_reasoning=profile.reasoning_roundtrip)
 
     def stream(self, system: str, messages: list[Message], tools: list[dict[str, Any]],
-               emit: Callable[[StreamEvent], None]) -> ModelResponse:
+               emit: Callable[[StreamEvent], None],
+               on_retry: RetryHook | None = None) -> ModelResponse:
+        """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
         request = self.build_request(system, messages, tools)
         if self.on_request:
             self.on_request(request)
@@ -108,31 +108,54 @@ class ModelClient:
                 first.append(time.monotonic() - start)
             emit(event)
 
-        response = self._with_retries(request, timed_emit)
+        response = self._with_retries(request, timed_emit, on_retry or self.on_retry)
+        if response.usage.estimated:
+            response.usage = estimate_usage(request, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
         return response
 
-    def _with_retries(self, request: dict[str, Any],
-                      emit: Callable[[StreamEvent], None]) -> ModelResponse:
+    def _with_retries(self, request: dict[str, Any], emit: Callable[[StreamEvent], None],
+                      on_retry: RetryHook | None) -> ModelResponse:
         attempt = 0
+        restarted = False  # a stream that died before showing anything is restarted once
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
                 return self.adapter.stream(self.sdk(), request, emit, asm)
-            except KeyboardInterrupt:
-                raise
             except Exception as exc:
-                status, retryable, reason = classify(exc)
-                if asm.started and status is None:
-                    raise ModelError(f"the stream broke after output began ({reason}); "
-                                     "ask again to continue", status) from exc
-                if not retryable or attempt >= self.max_retries:
-                    raise ModelError(error_line(exc, self.provider), status) from exc
-                attempt += 1
-                wait = retry_after(exc)
+                failure = classify(exc)
+                if asm.started:
+                    raise ModelError(broken_stream_line(failure, self.target()),
+                                     failure.status) from exc
+                dropped = asm.opened and failure.kind in ("connection", "timeout")
+                wait = self._next_wait(exc, failure, attempt, dropped and restarted)
                 if wait is None:
-                    wait = min(30.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
-                if self.on_retry:
-                    self.on_retry(attempt, wait, reason)
-                self.sleep(wait)
+                    raise ModelError(error_line(failure, self.target(), attempt),
+                                     failure.status, failure.retryable) from exc
+                restarted = restarted or dropped
+                attempt += 1
+                self._countdown(attempt, wait, failure.reason, on_retry)
+
+    def _countdown(self, attempt: int, wait: float, reason: str,
+                   on_retry: RetryHook | None) -> None:
+        """Sleep `wait` seconds, telling the hook the seconds left about once a second."""
+        left = wait
+        while True:
+            if on_retry:
+                on_retry(attempt, left, reason)
+            step = min(1.0, left)
+            self.sleep(step)
+            left -= step
+            if left <= 1e-9:
+                return
+
+    def _next_wait(self, exc: BaseException, failure: Failure, attempt: int,
+                   second_drop: bool) -> float | None:
+        """Seconds to wait before the next attempt, or None to give up."""
+        if not failure.retryable or second_drop or attempt >= self.max_retries:
+            return None
+        asked = retry_after(exc)
+        if asked is not None and asked > MAX_HONOURED_WAIT:
+            return None
+        return asked if asked is not None else backoff(attempt + 1)

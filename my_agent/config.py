@@ -27,6 +27,7 @@ class ProviderProfile:
     max_completion_tokens: bool = False  # send `max_completion_tokens` instead of `max_tokens`
     reasoning_roundtrip: bool = False  # reasoning must be sent back with tool-call turns
     usage_fields: tuple[str, ...] = field(default_factory=tuple)
+    key_required: bool = True  # False: a local server may run without a key
 
 
 PROFILES: dict[str, ProviderProfile] = {
@@ -72,7 +73,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ),
         ProviderProfile(
             "openai-compatible", WireFormat.OPENAI, "UNICUM_API_KEY", "UNICUM_BASE_URL",
-            None, None,
+            None, None, key_required=False,
             usage_fields=("prompt_tokens", "completion_tokens"),
         ),
     )
@@ -80,6 +81,9 @@ PROFILES: dict[str, ProviderProfile] = {
 
 # Auto-detection order when nothing names a provider.
 AUTO_ORDER = ("zhipu", "openai", "anthropic", "openrouter", "deepseek")
+
+DEFAULT_TIMEOUT = 600.0  # seconds of silence tolerated while waiting for the model
+TIMEOUT_ENV = "UNICUM_TIMEOUT"
 
 
 def unicum_home() -> Path:
@@ -128,6 +132,7 @@ class ResolvedProvider:
     base_url: str | None
     api_key: str | None = field(repr=False)
     note: str = ""  # e.g. which provider was auto-picked among several keys
+    timeout: float = DEFAULT_TIMEOUT
 
 
 def _key_set(profile: ProviderProfile) -> bool:
@@ -150,7 +155,8 @@ def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str]:
         )
     note = ""
     if len(with_keys) > 1:
-        note = f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]}"
+        note = (f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]} "
+                "(choose with --provider or UNICUM_PROVIDER)")
     return with_keys[0], note
 
 
@@ -162,7 +168,7 @@ def resolve_provider(provider: str | None = None, model: str | None = None) -> R
     if profile is None:
         raise ConfigError(f"unknown provider '{name}': choose one of {', '.join(PROFILES)}")
     api_key = os.environ.get(profile.key_var) if profile.key_var else None
-    if profile.key_var and not api_key:
+    if profile.key_var and profile.key_required and not api_key:
         raise ConfigError(
             f"no API key for {name}: set {profile.key_var} in the environment or a .env file"
         )
@@ -172,4 +178,19 @@ def resolve_provider(provider: str | None = None, model: str | None = None) -> R
     chosen = model or os.environ.get("UNICUM_MODEL") or cfg.get("model") or profile.default_model
     if not chosen:
         raise ConfigError(f"provider {name} needs a model: pass --model or set UNICUM_MODEL")
-    return ResolvedProvider(profile, str(chosen), base_url, api_key, note)
+    return ResolvedProvider(profile, str(chosen), base_url, api_key, note, resolve_timeout(cfg))
+
+
+def resolve_timeout(cfg: dict) -> float:
+    """$UNICUM_TIMEOUT, else `timeout` in config.json, else the default; seconds, positive."""
+    raw = os.environ.get(TIMEOUT_ENV) or cfg.get("timeout")
+    if raw is None or raw == "":
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        value = 0.0
+    if not value > 0:
+        raise ConfigError(f"timeout must be a positive number of seconds (got {raw!r}): "
+                          f"fix {TIMEOUT_ENV} or 'timeout' in config.json")
+    return value

@@ -26,6 +26,9 @@ class Reply:
     raw_usage: dict[str, Any] | None = None  # provider-shaped usage sent as is
     chunk_size: int = 4  # characters per streamed text delta
     delay: float = 0.0  # seconds between streamed events
+    signature: str = "sig=="  # Anthropic thinking signature; "" streams unsigned thinking (GLM)
+    delta_usage: dict[str, Any] | None = None  # Anthropic: usage sent in message_delta
+    omit_usage: bool = False  # OpenAI format: send no usage chunk (like some local servers)
 
 
 @dataclass
@@ -43,7 +46,18 @@ class Disconnect:
     after_events: int = 2
 
 
-Step = Reply | HttpError | Disconnect
+@dataclass
+class StreamError:
+    """Stream `reply` but, after `after_events` events, send an in-stream error event instead."""
+
+    reply: Reply
+    after_events: int = 1
+    kind: str = "overloaded_error"
+    status: int = 529
+    message: str = "scripted in-stream error"
+
+
+Step = Reply | HttpError | Disconnect | StreamError
 
 
 @dataclass
@@ -51,6 +65,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    aborted: bool = False  # the client hung up before the stream ended
 
     @property
     def wire(self) -> str:
@@ -142,10 +157,11 @@ class ScriptedLLM:
                     return self._error(rec, HttpError(400, "scripted server: no step left"))
                 if isinstance(step, HttpError):
                     return self._error(rec, step)
-                reply = step.reply if isinstance(step, Disconnect) else step
+                reply = step if isinstance(step, Reply) else step.reply
                 cut = step.after_events if isinstance(step, Disconnect) else None
                 if body.get("stream"):
-                    return self._stream(rec, reply, cut)
+                    return self._stream(rec, reply, cut,
+                                        step if isinstance(step, StreamError) else None)
                 return self._json(200, _full_body(rec, reply))
 
             def _json(self, status: int, payload: dict[str, Any],
@@ -172,7 +188,8 @@ class ScriptedLLM:
                                          "code": str(err.status)}}
                 self._json(err.status, payload, err.headers)
 
-            def _stream(self, rec: Recorded, reply: Reply, cut: int | None) -> None:
+            def _stream(self, rec: Recorded, reply: Reply, cut: int | None,
+                        fail: StreamError | None = None) -> None:
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("transfer-encoding", "chunked")
@@ -180,6 +197,10 @@ class ScriptedLLM:
                 self.end_headers()
                 events = (_anthropic_events if rec.wire == "anthropic" else _openai_events)(
                     rec, reply)
+                if fail is not None:
+                    events = itertools.chain(
+                        itertools.islice(events, fail.after_events),
+                        [_stream_error(rec, fail)])
                 try:
                     for n, chunk in enumerate(events):
                         if cut is not None and n >= cut:
@@ -194,7 +215,7 @@ class ScriptedLLM:
                             time.sleep(reply.delay)
                     self.wfile.write(b"0\r\n\r\n")
                 except (BrokenPipeError, ConnectionResetError):
-                    pass
+                    rec.aborted = True
                 self.close_connection = True
 
         return Handler
@@ -240,8 +261,10 @@ def _anthropic_events(rec: Recorded, reply: Reply):
         for piece in _pieces(reply.reasoning, reply.chunk_size):
             yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
                                                "delta": {"type": "thinking_delta", "thinking": piece}})
-        yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                           "delta": {"type": "signature_delta", "signature": "sig=="}})
+        if reply.signature:
+            yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
+                                               "delta": {"type": "signature_delta",
+                                                         "signature": reply.signature}})
         yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
         index += 1
     if reply.text:
@@ -266,8 +289,17 @@ def _anthropic_events(rec: Recorded, reply: Reply):
     stop = "tool_use" if reply.tool_calls else "end_turn"
     yield _sse("message_delta", {"type": "message_delta",
                                  "delta": {"stop_reason": stop, "stop_sequence": None},
-                                 "usage": {"output_tokens": usage.get("output_tokens", 0)}})
+                                 "usage": reply.delta_usage or {
+                                     "output_tokens": usage.get("output_tokens", 0)}})
     yield _sse("message_stop", {"type": "message_stop"})
+
+
+def _stream_error(rec: Recorded, fail: StreamError) -> str:
+    if rec.wire == "anthropic":
+        return _sse("error", {"type": "error",
+                              "error": {"type": fail.kind, "message": fail.message}})
+    return "data: " + json.dumps({"error": {"message": fail.message, "type": fail.kind,
+                                            "code": fail.status}}) + "\n\n"
 
 
 def _chunk(cid: str, model: str, delta: dict[str, Any], finish: str | None = None) -> str:
@@ -292,7 +324,7 @@ def _openai_events(rec: Recorded, reply: Reply):
             yield _chunk(cid, model, {"tool_calls": [{"index": i,
                                                       "function": {"arguments": piece}}]})
     yield _chunk(cid, model, {}, "tool_calls" if reply.tool_calls else "stop")
-    if (rec.body.get("stream_options") or {}).get("include_usage"):
+    if (rec.body.get("stream_options") or {}).get("include_usage") and not reply.omit_usage:
         usage = reply.raw_usage or _openai_usage(_usage(rec, reply))
         yield "data: " + json.dumps({"id": cid, "object": "chat.completion.chunk",
                                      "created": int(time.time()), "model": model,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -16,6 +17,9 @@ from tools.base import ToolOutput
 
 
 class StderrProgress(AgentHooks):
+    def __init__(self) -> None:
+        self.retry_shown = 0
+
     def on_tool_start(self, call: ToolCall) -> None:
         arg = next(iter(call.arguments.values()), "") if call.arguments else ""
         print(f"· {call.name} {str(arg)[:80]}", file=sys.stderr, flush=True)
@@ -27,6 +31,15 @@ class StderrProgress(AgentHooks):
     def on_stream(self, event: StreamEvent) -> None:
         return None
 
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        """A countdown that ticks in place on a terminal; one line per retry otherwise."""
+        line = f"unicum: {reason}; retry {attempt} in {math.ceil(wait)}s"
+        if sys.stderr.isatty():
+            print(f"\r{line}\033[K", end="\n" if wait <= 1 else "", file=sys.stderr, flush=True)
+        elif attempt != self.retry_shown:
+            print(line, file=sys.stderr, flush=True)
+        self.retry_shown = attempt
+
 
 def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
@@ -35,6 +48,8 @@ def run_print(args: argparse.Namespace) -> int:
                           max_turns=args.max_turns)
     try:
         agent = create_agent(opts, hooks=StderrProgress())
+        if agent.client.provider.note:
+            print(f"unicum: {agent.client.provider.note}", file=sys.stderr, flush=True)
         result = agent.run(args.prompt)
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)

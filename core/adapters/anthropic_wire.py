@@ -24,8 +24,10 @@ CACHE = {"type": "ephemeral"}
 
 
 def usage_from_anthropic(raw: dict[str, Any] | None) -> Usage:
-    """`input_tokens` excludes cache reads and writes; total input is the sum of the three."""
-    raw = raw or {}
+    """`input_tokens` excludes cache reads and writes; total input is the sum of the three.
+    No usage at all → an empty estimated record (the client counts locally)."""
+    if not raw:
+        return Usage(estimated=True)
     return Usage(
         input=raw.get("input_tokens") or 0,
         cache_read=raw.get("cache_read_input_tokens") or 0,
@@ -34,12 +36,12 @@ def usage_from_anthropic(raw: dict[str, Any] | None) -> Usage:
     )
 
 
-def _block_to_wire(block: Any) -> dict[str, Any] | None:
+def _block_to_wire(block: Any, with_reasoning: bool = False) -> dict[str, Any] | None:
     if isinstance(block, TextBlock):
         return {"type": "text", "text": block.text} if block.text else None
     if isinstance(block, ReasoningBlock):
-        if not block.signature:
-            return None  # unsigned thinking cannot be replayed
+        if not block.signature and not (with_reasoning and block.text):
+            return None  # Anthropic rejects unsigned thinking; GLM wants its thinking back
         return {"type": "thinking", "thinking": block.text, "signature": block.signature}
     if isinstance(block, ToolCall):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
@@ -49,11 +51,11 @@ def _block_to_wire(block: Any) -> dict[str, Any] | None:
     return None
 
 
-def messages_to_wire(messages: list[Message]) -> list[dict[str, Any]]:
+def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> list[dict[str, Any]]:
     """Canonical → Anthropic, merging consecutive same-role messages (the API wants alternation)."""
     out: list[dict[str, Any]] = []
     for msg in messages:
-        blocks = [b for b in (_block_to_wire(b) for b in msg.blocks) if b]
+        blocks = [b for b in (_block_to_wire(b, with_reasoning) for b in msg.blocks) if b]
         if not blocks:
             continue
         if out and out[-1]["role"] == msg.role:
@@ -67,29 +69,33 @@ def messages_to_wire(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 def build_request(model: str, system: str, messages: list[Message], tools: list[dict[str, Any]],
-                  max_tokens: int) -> dict[str, Any]:
-    wire_tools = [{"name": t["name"], "description": t["description"],
-                   "input_schema": t["parameters"]} for t in tools]
-    if wire_tools:
+                  max_tokens: int, with_reasoning: bool = False) -> dict[str, Any]:
+    """Tools, then system, then messages: the order the prompt cache reads them in.
+
+    Breakpoints (at most 4): the last tool, the system prompt, the newest message and the
+    newest message of the previous request, so each request reads what the last one wrote.
+    """
+    request: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
+    if tools:
+        wire_tools = [{"name": t["name"], "description": t["description"],
+                       "input_schema": t["parameters"]} for t in tools]
         wire_tools[-1]["cache_control"] = CACHE
-    wire_messages = messages_to_wire(messages)
-    _mark_last_stable(wire_messages)
-    return {
-        "model": model,
-        "max_tokens": max_tokens,
-        "system": [{"type": "text", "text": system, "cache_control": CACHE}],
-        "messages": wire_messages,
-        "tools": wire_tools,
-    }
+        request["tools"] = wire_tools
+    if system:
+        request["system"] = [{"type": "text", "text": system, "cache_control": CACHE}]
+    wire_messages = messages_to_wire(messages, with_reasoning)
+    users = [i for i, m in enumerate(wire_messages) if m["role"] == "user"]
+    for index in users[-2:]:
+        _mark(wire_messages, index)
+    request["messages"] = wire_messages
+    return request
 
 
-def _mark_last_stable(wire_messages: list[dict[str, Any]]) -> None:
-    """Cache breakpoint on the newest message's last block: the next request reuses this prefix."""
-    if wire_messages:
-        last = dict(wire_messages[-1]["content"][-1])
-        last["cache_control"] = CACHE
-        wire_messages[-1] = {**wire_messages[-1],
-                             "content": wire_messages[-1]["content"][:-1] + [last]}
+def _mark(wire_messages: list[dict[str, Any]], index: int) -> None:
+    """Cache breakpoint on a message's last block (a copy: canonical history is untouched)."""
+    msg = wire_messages[index]
+    last = {**msg["content"][-1], "cache_control": CACHE}
+    wire_messages[index] = {**msg, "content": msg["content"][:-1] + [last]}
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
@@ -110,6 +116,7 @@ class StreamAssembler:
         self.stop_reason = ""
         self.model = ""
         self.started = False  # anything shown to the user yet
+        self.opened = False  # the server accepted the request and began streaming
 
     def feed(self, event: Any) -> None:
         kind = getattr(event, "type", None)
@@ -175,16 +182,23 @@ def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
 
 
 def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
+    """An SDK client without its own retries (ours show a countdown); `timeout` is per read.
+
+    Passing `api_key` explicitly keeps the SDK from reading ANTHROPIC_* credentials or profiles
+    (it sends the key as `Authorization: Bearer`, which Zhipu's endpoint documents too)."""
     import anthropic
 
-    return anthropic.Anthropic(api_key=api_key or "none", base_url=base_url, timeout=timeout,
+    limits = anthropic.Timeout(timeout, connect=min(timeout, 15.0))
+    return anthropic.Anthropic(api_key=api_key or "none", base_url=base_url, timeout=limits,
                                max_retries=0)
 
 
 def stream(client: Any, request: dict[str, Any], emit: Callable[[StreamEvent], None],
            assembler: StreamAssembler | None = None) -> ModelResponse:
     asm = assembler or StreamAssembler(emit)
+    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
     with client.messages.create(**request, stream=True) as events:
+        asm.opened = True
         for event in events:
             asm.feed(event)
     return asm.result()

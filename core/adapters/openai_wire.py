@@ -22,19 +22,22 @@ from core.messages import (
 
 
 def usage_from_openai(raw: dict[str, Any] | None) -> Usage:
-    """`prompt_tokens` includes cached tokens; DeepSeek reports hit/miss counts instead."""
-    raw = raw or {}
+    """`prompt_tokens` includes cached tokens (and OpenRouter's cache writes); DeepSeek reports
+    hit/miss counts instead. No usage at all (some local servers) → an empty estimated record."""
+    if not raw:
+        return Usage(estimated=True)
     prompt = raw.get("prompt_tokens") or 0
     details = raw.get("prompt_tokens_details") or {}
     out_details = raw.get("completion_tokens_details") or {}
+    written = details.get("cache_write_tokens") or 0
     if raw.get("prompt_cache_hit_tokens") is not None:
         cached = raw.get("prompt_cache_hit_tokens") or 0
         fresh = raw.get("prompt_cache_miss_tokens")
         fresh = prompt - cached if fresh is None else fresh
     else:
         cached = details.get("cached_tokens") or 0
-        fresh = prompt - cached
-    return Usage(input=max(0, fresh), cache_read=cached, cache_write=0,
+        fresh = prompt - cached - written
+    return Usage(input=max(0, fresh), cache_read=cached, cache_write=written,
                  output=raw.get("completion_tokens") or 0,
                  reasoning=out_details.get("reasoning_tokens") or 0)
 
@@ -49,7 +52,8 @@ def _assistant_to_wire(msg: Message, with_reasoning: bool) -> dict[str, Any]:
                           "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False)}}
             for c in calls]
     reasoning = "".join(b.text for b in msg.blocks if isinstance(b, ReasoningBlock))
-    if with_reasoning and reasoning:
+    if with_reasoning and calls:
+        # DeepSeek thinking mode answers 400 unless tool-call turns carry it back, even empty
         wire["reasoning_content"] = reasoning
     return wire
 
@@ -111,7 +115,8 @@ class StreamAssembler:
         self.usage: dict[str, Any] | None = None
         self.stop_reason = ""
         self.model = ""
-        self.started = False
+        self.started = False  # anything shown to the user yet
+        self.opened = False  # the server accepted the request and began streaming
 
     def feed(self, chunk: Any) -> None:
         self.model = _get(chunk, "model") or self.model
@@ -166,16 +171,20 @@ class StreamAssembler:
 
 
 def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
+    """An SDK client without its own retries (ours show a countdown); `timeout` is per read."""
     import openai
 
-    return openai.OpenAI(api_key=api_key or "none", base_url=base_url, timeout=timeout,
+    limits = openai.Timeout(timeout, connect=min(timeout, 15.0))
+    return openai.OpenAI(api_key=api_key or "none", base_url=base_url, timeout=limits,
                          max_retries=0)
 
 
 def stream(client: Any, request: dict[str, Any], emit: Callable[[StreamEvent], None],
            assembler: StreamAssembler | None = None) -> ModelResponse:
     asm = assembler or StreamAssembler(emit)
+    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
     with client.chat.completions.create(**request, stream=True) as chunks:
+        asm.opened = True
         for chunk in chunks:
             asm.feed(chunk)
     return asm.result()

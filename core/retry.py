@@ -1,0 +1,172 @@
+"""Which model-request failures are retried, how long to wait, and the one line the user sees.
+
+Failures arrive as SDK or transport exceptions; `classify` turns them into a `Failure` record by
+their HTTP status, the provider's error type and the exception classes (by name, so neither SDK
+is imported here). Policy is in the tables below, not in branches scattered through the client.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+# Provider error types (Anthropic `error.type`, OpenAI `error.code`/`type`) → the status they mean.
+# Mid-stream errors arrive inside an HTTP 200 response, so the type is all there is.
+ERROR_TYPES = {
+    "overloaded_error": 529, "rate_limit_error": 429, "rate_limit_exceeded": 429,
+    "api_error": 500, "server_error": 500, "internal_server_error": 500,
+    "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
+    "not_found_error": 404, "model_not_found": 404, "request_too_large": 413,
+    "context_length_exceeded": 400, "insufficient_quota": 402, "billing_error": 402,
+}
+CONNECTION_CLASSES = frozenset({"APIConnectionError", "TransportError", "ConnectionError",
+                                "TimeoutException", "TimeoutError", "IncompleteRead"})
+_MODEL_MISSING = re.compile(r"model.{0,40}(not (be )?found|not exist|does not exist|unknown|"
+                            r"invalid|not supported)|unknown model|模型不存在", re.I)
+_TOO_LONG = re.compile(r"context|too long|too many tokens|maximum.{0,20}length|prompt is too|"
+                       r"超过.{0,10}(长度|上下文)|上下文", re.I)
+_NO_CREDIT = re.compile(r"insufficient.{0,10}(quota|balance|credit)|余额不足|欠费|credit", re.I)
+_SECRET = re.compile(r"(sk-|key-)[A-Za-z0-9_\-*.]{6,}")
+MAX_HONOURED_WAIT = 120.0  # a longer `retry-after` is reported, not slept through
+
+
+@dataclass(frozen=True)
+class Failure:
+    status: int | None  # HTTP status, or the status a provider error type stands for
+    kind: str  # "http" | "timeout" | "connection" | "stream-error"
+    retryable: bool
+    reason: str  # short, for the countdown line: "HTTP 429", "overloaded", "connection dropped"
+    message: str  # the provider's own message, first line, secrets masked
+
+
+def _error_body(exc: BaseException) -> dict[str, Any]:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        return inner if isinstance(inner, dict) else {"message": str(inner)}
+    return {}
+
+
+def _class_names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return _SECRET.sub(lambda m: m.group(1) + "…", line)[:200]
+
+
+def classify(exc: BaseException) -> Failure:
+    """What went wrong with one attempt, and whether another attempt may help."""
+    body = _error_body(exc)
+    message = _first_line(str(body.get("message") or getattr(exc, "message", "") or exc))
+    kind_name = str(body.get("type") or "")
+    code = body.get("code")
+    mapped = ERROR_TYPES.get(str(code)) or ERROR_TYPES.get(kind_name)
+    status = getattr(exc, "status_code", None)
+    if isinstance(code, int) and code >= 400:
+        mapped = mapped or code
+    if status is None or status < 400:  # no HTTP error status: a transport or mid-stream error
+        if mapped:
+            reason = kind_name.replace("_error", "") or f"error {mapped}"
+            return Failure(mapped, "stream-error", _retryable(mapped, body), reason, message)
+        names = _class_names(exc)
+        if any("Timeout" in n for n in names):
+            return Failure(None, "timeout", True, "timed out", message)
+        if names & CONNECTION_CLASSES or any("Protocol" in n or "Read" in n for n in names):
+            return Failure(None, "connection", True, "connection dropped", message)
+        return Failure(None, "other", False, type(exc).__name__, message)
+    effective = mapped if mapped in (402, 404, 413) else status
+    return Failure(effective, "http", _retryable(status, body), f"HTTP {status}", message)
+
+
+def _retryable(status: int, body: dict[str, Any]) -> bool:
+    if ERROR_TYPES.get(str(body.get("code"))) == 402 or ERROR_TYPES.get(str(body.get("type"))) == 402:
+        return False  # "insufficient_quota" comes as a 429, but waiting will not refill it
+    return status in RETRY_STATUS or status >= 500
+
+
+def retry_after(exc: BaseException, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds the server asked us to wait (`retry-after-ms`, `retry-after` seconds or date)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None or not hasattr(headers, "get"):
+        return None
+    millis = headers.get("retry-after-ms")
+    try:
+        if millis is not None:
+            return max(0.0, float(millis) / 1000)
+    except ValueError:
+        pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - now())
+
+
+def backoff(attempt: int, base: float = 0.5, cap: float = 30.0,
+            rand: Callable[[], float] = random.random) -> float:
+    """Exponential backoff with jitter: between half and all of base·2^(attempt-1), capped."""
+    return min(cap, base * 2 ** (attempt - 1)) * (0.5 + rand() / 2)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the error lines need to name: never the key itself."""
+
+    provider: str
+    model: str
+    key_var: str | None
+    base_url: str | None
+    base_url_var: str
+    timeout: float
+
+
+def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
+    """One actionable line for a failure that ends the request."""
+    t, status, text = target, failure.status, failure.message
+    after = f" after {retries} retries" if retries else ""
+    if status in (401, 403):
+        var = t.key_var or "the server's API key"
+        verb = "rejected the API key" if status == 401 else "refused access"
+        return f"{t.provider} {verb} (HTTP {status}): check {var}"
+    if status == 404 or (status in (400, 422) and _MODEL_MISSING.search(text)):
+        return (f"{t.provider} does not know model '{t.model}' (HTTP {status}): "
+                "pick another with --model or /model")
+    if status in (400, 413) and _TOO_LONG.search(text):
+        return (f"the conversation is too long for {t.model} on {t.provider}: "
+                "run /compact (or /new to start over)")
+    if status == 402 or (status == 429 and _NO_CREDIT.search(text) and not failure.retryable):
+        return (f"{t.provider} says the account has no credit or quota left (HTTP {status}): "
+                "top it up, or switch with --provider")
+    if status == 429:
+        return f"{t.provider} is rate-limiting requests{after} (HTTP 429): wait a minute and ask again"
+    if failure.kind == "timeout":
+        return (f"{t.provider} did not answer within {t.timeout:g}s{after}: "
+                "try again, or raise UNICUM_TIMEOUT")
+    if failure.kind == "connection":
+        return (f"cannot reach {t.provider} at {t.base_url}{after} ({failure.reason}): "
+                f"check the network and {t.base_url_var}")
+    if status is not None and status >= 500:
+        return (f"{t.provider} is overloaded or failing{after} ({failure.reason}): "
+                "try again shortly, or switch with --provider")
+    detail = f": {text}" if text else ""
+    return f"{t.provider} rejected the request ({failure.reason}){detail}"
+
+
+def broken_stream_line(failure: Failure, target: Target) -> str:
+    return (f"the reply from {target.provider} broke off midway ({failure.reason}); "
+            "the partial reply was discarded - ask again to continue")

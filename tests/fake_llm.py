@@ -36,6 +36,7 @@ class HttpError:
     status: int
     message: str = "scripted error"
     headers: dict[str, str] = field(default_factory=dict)
+    code: str = ""  # provider error code/type, e.g. "insufficient_quota"; default from status
 
 
 @dataclass
@@ -86,7 +87,9 @@ class ScriptedLLM:
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # a short poll interval makes stop() (and so each test's teardown) quick
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
+                                        daemon=True)
 
     # --- scripting -------------------------------------------------------------------------
     def add(self, *steps: Step) -> ScriptedLLM:
@@ -182,10 +185,11 @@ class ScriptedLLM:
                     kind = {401: "authentication_error", 404: "not_found_error",
                             429: "rate_limit_error", 529: "overloaded_error"}.get(
                         err.status, "api_error" if err.status >= 500 else "invalid_request_error")
-                    payload = {"type": "error", "error": {"type": kind, "message": err.message}}
+                    payload = {"type": "error", "error": {"type": err.code or kind,
+                                                          "message": err.message}}
                 else:
                     payload = {"error": {"message": err.message, "type": "error",
-                                         "code": str(err.status)}}
+                                         "code": err.code or str(err.status)}}
                 self._json(err.status, payload, err.headers)
 
             def _stream(self, rec: Recorded, reply: Reply, cut: int | None,

@@ -31,7 +31,8 @@ _MODEL_MISSING = re.compile(r"model.{0,40}(not (be )?found|not exist|does not ex
                             r"invalid|not supported)|unknown model|模型不存在", re.I)
 _TOO_LONG = re.compile(r"context|too long|too many tokens|maximum.{0,20}length|prompt is too|"
                        r"超过.{0,10}(长度|上下文)|上下文", re.I)
-_NO_CREDIT = re.compile(r"insufficient.{0,10}(quota|balance|credit)|余额不足|欠费|credit", re.I)
+_NO_CREDIT = re.compile(r"insufficient.{0,10}(quota|balance|credit)|exceeded your current quota|"
+                        r"余额不足|欠费|无可用资源包", re.I)
 _SECRET = re.compile(r"(sk-|key-)[A-Za-z0-9_\-*.]{6,}")
 MAX_HONOURED_WAIT = 120.0  # a longer `retry-after` is reported, not slept through
 
@@ -75,7 +76,8 @@ def classify(exc: BaseException) -> Failure:
     if status is None or status < 400:  # no HTTP error status: a transport or mid-stream error
         if mapped:
             reason = kind_name.replace("_error", "") or f"error {mapped}"
-            return Failure(mapped, "stream-error", _retryable(mapped, body), reason, message)
+            return Failure(mapped, "stream-error", _retryable(mapped, body, message), reason,
+                           message)
         names = _class_names(exc)
         if any("Timeout" in n for n in names):
             return Failure(None, "timeout", True, "timed out", message)
@@ -83,12 +85,13 @@ def classify(exc: BaseException) -> Failure:
             return Failure(None, "connection", True, "connection dropped", message)
         return Failure(None, "other", False, type(exc).__name__, message)
     effective = mapped if mapped in (402, 404, 413) else status
-    return Failure(effective, "http", _retryable(status, body), f"HTTP {status}", message)
+    return Failure(effective, "http", _retryable(status, body, message), f"HTTP {status}", message)
 
 
-def _retryable(status: int, body: dict[str, Any]) -> bool:
-    if ERROR_TYPES.get(str(body.get("code"))) == 402 or ERROR_TYPES.get(str(body.get("type"))) == 402:
-        return False  # "insufficient_quota" comes as a 429, but waiting will not refill it
+def _retryable(status: int, body: dict[str, Any], message: str) -> bool:
+    no_credit = 402 in (ERROR_TYPES.get(str(body.get("code"))), ERROR_TYPES.get(str(body.get("type"))))
+    if no_credit or _NO_CREDIT.search(message):
+        return False  # quota and balance errors come as 429s, but waiting will not refill them
     return status in RETRY_STATUS or status >= 500
 
 

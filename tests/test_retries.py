@@ -139,6 +139,14 @@ def test_quota_exhausted_429_is_not_retried(llm):
     assert "no credit or quota" in str(err.value)
 
 
+def test_zhipu_balance_429_is_not_retried(llm):
+    llm.add(HttpError(429, "余额不足或无可用资源包,请充值。", code="1113"))
+    rec = Recorder()
+    with pytest.raises(ModelError) as err:
+        ask(make(llm, "zhipu", rec), rec)
+    assert len(llm.requests) == 1 and "no credit or quota" in str(err.value)
+
+
 def test_huge_retry_after_is_reported_not_slept(llm):
     llm.add(HttpError(429, headers={"retry-after": "3600"}))
     rec = Recorder()

@@ -82,15 +82,15 @@ def messages_to_wire(system: str, messages: list[Message],
 def build_request(model: str, system: str, messages: list[Message], tools: list[dict[str, Any]],
                   max_tokens: int, max_completion_tokens: bool = False,
                   with_reasoning: bool = False) -> dict[str, Any]:
-    request: dict[str, Any] = {
-        "model": model,
-        "messages": messages_to_wire(system, messages, with_reasoning),
-        "stream_options": {"include_usage": True},
-    }
+    """Tools and the system message never change within a session and come first in the
+    prompt, so automatic prefix caches (OpenAI, DeepSeek, Zhipu) keep hitting."""
+    request: dict[str, Any] = {"model": model}
     if tools:
         request["tools"] = [{"type": "function", "function": {
             "name": t["name"], "description": t["description"], "parameters": t["parameters"]}}
             for t in tools]
+    request["messages"] = messages_to_wire(system, messages, with_reasoning)
+    request["stream_options"] = {"include_usage": True}
     request["max_completion_tokens" if max_completion_tokens else "max_tokens"] = max_tokens
     return request
 

@@ -33,7 +33,9 @@ class AgentHooks:
 
     def on_stream(self, event: StreamEvent) -> None: ...
 
-    def on_retry(self, attempt: int, wait: float, reason: str) -> None: ...
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        """Retry `attempt` starts in `wait` seconds; called again about once a second as the
+        countdown runs (same attempt, less wait). `reason`: "HTTP 429", "overloaded", ..."""
 
     def on_response(self, response: ModelResponse) -> None: ...
 

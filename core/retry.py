@@ -167,6 +167,8 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
         return (f"{t.provider} is overloaded or failing{after} ({failure.reason}): "
                 "try again shortly, or switch with --provider")
     detail = f": {text}" if text else ""
+    if status is None:  # e.g. a reply the SDK could not parse
+        return f"the request to {t.provider} failed ({failure.reason}){detail}"
     return f"{t.provider} rejected the request ({failure.reason}){detail}"
 
 

@@ -56,6 +56,8 @@ def _check_anthropic(provider, first, second):
     for rec in (first, second):
         assert "Unicum" in rec.body["system"][0]["text"]
         assert rec.body["max_tokens"] == PROFILES[provider].max_output
+        assert rec.body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+        assert rec.body["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert first.headers["authorization"] == "Bearer fake-test-key"
     assistant, results = second.body["messages"][-2:]
     kinds = [b["type"] for b in assistant["content"]]

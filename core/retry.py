@@ -29,8 +29,9 @@ CONNECTION_CLASSES = frozenset({"APIConnectionError", "TransportError", "Connect
                                 "TimeoutException", "TimeoutError", "IncompleteRead"})
 _MODEL_MISSING = re.compile(r"model.{0,40}(not (be )?found|not exist|does not exist|unknown|"
                             r"invalid|not supported)|unknown model|模型不存在", re.I)
-_TOO_LONG = re.compile(r"context|too long|too many tokens|maximum.{0,20}length|prompt is too|"
-                       r"超过.{0,10}(长度|上下文)|上下文", re.I)
+_TOO_LONG = re.compile(r"context.{0,20}(length|window|limit|too)|too long|too many tokens|"
+                       r"maximum.{0,20}(length|tokens)|prompt is too|超过.{0,10}(长度|上下文)|"
+                       r"上下文.{0,6}(长度|超)", re.I)
 _NO_CREDIT = re.compile(r"insufficient.{0,10}(quota|balance|credit)|exceeded your current quota|"
                         r"余额不足|欠费|无可用资源包", re.I)
 _SECRET = re.compile(r"(sk-|key-)[A-Za-z0-9_\-*.]{6,}")
@@ -44,6 +45,7 @@ class Failure:
     retryable: bool
     reason: str  # short, for the countdown line: "HTTP 429", "overloaded", "connection dropped"
     message: str  # the provider's own message, first line, secrets masked
+    code: str = ""  # the provider's error code or type, e.g. "context_length_exceeded"
 
 
 def _error_body(exc: BaseException) -> dict[str, Any]:
@@ -77,7 +79,7 @@ def classify(exc: BaseException) -> Failure:
         if mapped:
             reason = kind_name.replace("_error", "") or f"error {mapped}"
             return Failure(mapped, "stream-error", _retryable(mapped, body, message), reason,
-                           message)
+                           message, str(code or kind_name))
         names = _class_names(exc)
         if any("Timeout" in n for n in names):
             return Failure(None, "timeout", True, "timed out", message)
@@ -85,7 +87,8 @@ def classify(exc: BaseException) -> Failure:
             return Failure(None, "connection", True, "connection dropped", message)
         return Failure(None, "other", False, type(exc).__name__, message)
     effective = mapped if mapped in (402, 404, 413) else status
-    return Failure(effective, "http", _retryable(status, body, message), f"HTTP {status}", message)
+    return Failure(effective, "http", _retryable(status, body, message), f"HTTP {status}",
+                   message, str(code or kind_name))
 
 
 def _retryable(status: int, body: dict[str, Any], message: str) -> bool:
@@ -146,12 +149,13 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
         var = t.key_var or "the server's API key"
         verb = "rejected the API key" if status == 401 else "refused access"
         return f"{t.provider} {verb} (HTTP {status}): check {var}"
+    if status == 413 or failure.code == "context_length_exceeded" or (
+            status == 400 and _TOO_LONG.search(text)):
+        return (f"the conversation is too long for {t.model} on {t.provider}: "
+                "run /compact (or /new to start over)")
     if status == 404 or (status in (400, 422) and _MODEL_MISSING.search(text)):
         return (f"{t.provider} does not know model '{t.model}' (HTTP {status}): "
                 "pick another with --model or /model")
-    if status in (400, 413) and _TOO_LONG.search(text):
-        return (f"the conversation is too long for {t.model} on {t.provider}: "
-                "run /compact (or /new to start over)")
     if status == 402 or (status == 429 and _NO_CREDIT.search(text) and not failure.retryable):
         return (f"{t.provider} says the account has no credit or quota left (HTTP {status}): "
                 "top it up, or switch with --provider")

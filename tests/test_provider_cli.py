@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -45,10 +46,10 @@ def test_429_then_200_in_print_mode_shows_the_retry_and_the_auto_pick(llm, works
 
 def test_ctrl_c_in_print_mode_stops_the_stream_promptly(llm, workspace):
     llm.add(Reply("word " * 400, chunk_size=5, delay=0.05))  # ~20 s if left to run
-    env = {**provider_env(llm, "openai")}
+    env = provider_env(llm, "openai")
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "--dir", str(workspace),
                              "-p", "hi", "--provider", "openai"], cwd=ROOT, text=True,
-                            env={**__import__("os").environ, **env}, stdin=subprocess.DEVNULL,
+                            env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while not llm.requests and time.monotonic() < deadline:

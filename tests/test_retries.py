@@ -109,12 +109,14 @@ def test_unknown_model_reported_as_400_names_model_and_provider(message, llm):
     assert "does not know model 'the-model'" in str(err.value) and "deepseek" in str(err.value)
 
 
-@pytest.mark.parametrize("provider,message", [
-    ("anthropic", "prompt is too long: 210000 tokens > 200000 maximum"),
-    ("openai", "This model's maximum context length is 128000 tokens."),
+@pytest.mark.parametrize("provider,status,message,code", [
+    ("anthropic", 400, "prompt is too long: 210000 tokens > 200000 maximum", ""),
+    ("openai", 400, "This model's maximum context length is 128000 tokens.", ""),
+    ("openrouter", 400, "Input is rejected", "context_length_exceeded"),
+    ("zhipu", 413, "Request exceeds the maximum allowed size", ""),
 ])
-def test_context_too_long_suggests_compact(provider, message, llm):
-    llm.add(HttpError(400, message))
+def test_context_too_long_suggests_compact(provider, status, message, code, llm):
+    llm.add(HttpError(status, message, code=code))
     rec = Recorder()
     with pytest.raises(ModelError) as err:
         ask(make(llm, provider, rec), rec)

@@ -104,6 +104,7 @@ def test_ctrl_c_mid_stream_closes_the_connection_and_keeps_the_session(provider,
 
 
 def test_selection_order(isolated_home, monkeypatch):
+    monkeypatch.delenv("UNICUM_TIMEOUT", raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "k1")
     monkeypatch.setenv("DEEPSEEK_API_KEY", "k2")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k3")

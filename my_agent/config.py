@@ -47,7 +47,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ),
         ProviderProfile(
             "anthropic", WireFormat.ANTHROPIC, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-            "https://api.anthropic.com", "claude-sonnet-4-20250514",
+            "https://api.anthropic.com", "claude-sonnet-4-6",
             context_window=200_000, max_output=16_000,
             usage_fields=("input_tokens", "output_tokens", "cache_read_input_tokens",
                           "cache_creation_input_tokens"),

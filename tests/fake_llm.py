@@ -51,6 +51,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)  # when the request arrived
 
     @property
     def wire(self) -> str:

@@ -32,7 +32,9 @@ class Limit:
 
 
 def describe(metric: str, value: float) -> str:
-    return f"${value:,.2f}" if metric == "usd" else f"{int(value):,} tokens"
+    if metric == "tokens":
+        return f"{int(value):,} tokens"
+    return f"${value:,.2f}" if value >= 1 else f"${value:.4f}"
 
 
 def parse_limits(cfg: dict, usd: float | None = None, tokens: int | None = None,
@@ -99,6 +101,7 @@ class BudgetGuard(AgentHooks):
 
     def on_task_start(self, task: str) -> None:
         self.spent["task"] = Spend()
+        self._warned = {w for w in self._warned if w[0] != "task"}
         self._roll_day(refresh=True)  # other sessions may have spent since the last task
 
     def before_request(self, turn: int) -> None:
@@ -156,6 +159,7 @@ class BudgetGuard(AgentHooks):
         today = local_day(time.time())
         if today != self._day:
             self._day, self.spent["day"], refresh = today, Spend(), True
+            self._warned = {w for w in self._warned if w[0] != "day"}
         if refresh and self.other_sessions_today:
             self._day_base = Spend(*self.other_sessions_today(today))
 

@@ -40,7 +40,8 @@ def parse_since(text: str, now: float | None = None) -> float:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cli.py usage",
                                 description="Token use and cost recorded in the ledger.")
-    p.add_argument("--by", choices=["task", "session", "day", "model"], default="day")
+    p.add_argument("--by", choices=["task", "session", "day", "model"], default="day",
+                   help="one table row per task, session, day or model (default: day)")
     p.add_argument("--since", type=parse_since, metavar="SPAN",
                    help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")

@@ -59,9 +59,16 @@ class Group:
         return {"key": self.key, **self.totals.to_dict()}
 
 
-_AGGREGATES = ("COUNT(*), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
-               "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), "
-               "SUM(cost_usd IS NULL), SUM(estimated), MIN(ts), MAX(ts), AVG(latency_ms)")
+# (table, aggregates, first-time column): raw rows, or the per-task rollup the trigger keeps
+_RAW = ("requests",
+        "COUNT(*), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
+        "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(cost_usd IS NULL), "
+        "SUM(estimated), MIN(ts), MAX(ts), AVG(latency_ms)", "ts")
+_ROLLUP = ("rollup",
+           "SUM(requests), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
+           "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(unpriced), "
+           "SUM(estimated), MIN(first_ts), MAX(last_ts), SUM(latency_ms) / SUM(requests)",
+           "first_ts")
 
 
 def _totals(values: tuple) -> Totals:
@@ -75,11 +82,16 @@ class Filter:
     since_ts: float | None = None
     project: str | None = None
     session_id: str | None = None
+    from_day: str | None = None  # YYYY-MM-DD, inclusive (whole days: the rollup can answer)
+
+    def source(self) -> tuple[str, str, str]:
+        """The rollup answers whole-task questions; a time or session cut needs the raw rows."""
+        return _RAW if self.since_ts is not None or self.session_id is not None else _ROLLUP
 
     def where(self) -> tuple[str, list[Any]]:
         clauses, params = [], []
         for clause, value in (("ts >= ?", self.since_ts), ("project = ?", self.project),
-                              ("session_id = ?", self.session_id)):
+                              ("session_id = ?", self.session_id), ("day >= ?", self.from_day)):
             if value is not None:
                 clauses.append(clause)
                 params.append(value)
@@ -93,16 +105,28 @@ def open_ledger(path: Path) -> sqlite3.Connection | None:
 
 def grouped(db: sqlite3.Connection, by: str, flt: Filter = Filter()) -> list[Group]:
     """One Group per task / session / day / model, oldest first."""
+    return newest_groups(db, by, flt)[0]
+
+
+def newest_groups(db: sqlite3.Connection, by: str, flt: Filter = Filter(),
+                  limit: int | None = None) -> tuple[list[Group], int]:
+    """The newest `limit` groups (all when None), oldest first, and how many groups there are."""
     key = GROUP_KEYS[by]
+    table, aggregates, first = flt.source()
     where, params = flt.where()
-    sql = (f"SELECT {key}, {_AGGREGATES} FROM requests{where} "
-           f"GROUP BY {key} ORDER BY MIN(ts)")
-    return [Group(str(row[0]), _totals(row[1:])) for row in db.execute(sql, params)]
+    sql = (f"SELECT {key}, {aggregates}, COUNT(*) OVER () FROM {table}{where} "
+           f"GROUP BY {key} ORDER BY MIN({first}) DESC")
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    rows = db.execute(sql, params).fetchall()
+    count = rows[0][-1] if rows else 0
+    return [Group(str(row[0]), _totals(row[1:-1])) for row in reversed(rows)], count
 
 
 def totals(db: sqlite3.Connection, flt: Filter = Filter()) -> Totals:
+    table, aggregates, _ = flt.source()
     where, params = flt.where()
-    return _totals(db.execute(f"SELECT {_AGGREGATES} FROM requests{where}", params).fetchone())
+    return _totals(db.execute(f"SELECT {aggregates} FROM {table}{where}", params).fetchone())
 
 
 def day_spend(db: sqlite3.Connection, day: str, exclude_session: str = "") -> tuple[float, int]:

@@ -10,12 +10,21 @@ import json
 import re
 import sys
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from core.accounting import ledger_path
-from core.ledger import flush_open_ledgers
-from core.ledger_report import Filter, Group, Totals, grouped, open_ledger, totals
+from core.ledger import flush_open_ledgers, local_day
+from core.ledger_report import (
+    Filter,
+    Group,
+    Totals,
+    grouped,
+    newest_groups,
+    open_ledger,
+    totals,
+)
 from my_agent.config import project_id, unicum_home
 
 _SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
@@ -46,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--limit", type=int, default=30, help="table rows shown (default 30)")
+    p.add_argument("--limit", type=int, default=20, help="newest table rows shown (default 20)")
     return p
 
 
@@ -56,26 +65,39 @@ def main(argv: list[str]) -> int:
     flt = Filter(since_ts=args.since,
                  project=project_id(Path(args.project)) if args.project else None)
     db = open_ledger(path)
-    groups = grouped(db, args.by, flt) if db else []
-    daily = groups if args.by == "day" else (grouped(db, "day", flt) if db else [])
-    total = totals(db, flt) if db else Totals()
     if args.json:
-        print(json.dumps({"by": args.by, "since": args.since, "project": flt.project,
-                          "groups": [g.to_dict() for g in groups], "totals": total.to_dict(),
-                          "daily": [{"day": g.key, "cost_usd": g.totals.cost_usd,
-                                     "tokens": g.totals.total_tokens} for g in daily]},
-                         ensure_ascii=False))
+        print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
         return 0
     from rich.console import Console
 
     console = Console() if sys.stdout.isatty() else Console(width=140)
-    if not total.requests:
+    if db is None or not text_report(console, db, args.by, flt, args.limit):
         console.print(f"No model requests recorded{' in this range' if db else ' yet'} "
                       f"(ledger: {path}).", highlight=False)
-        return 0
-    render(console, args.by, groups, total, args.limit)
-    render_chart(console, daily[-CHART_DAYS:])
     return 0
+
+
+def text_report(console, db, by: str, flt: Filter, limit: int = 20) -> Totals:
+    """Table of the newest `limit` groups, totals, and the last CHART_DAYS days as bars."""
+    total = totals(db, flt)
+    if not total.requests:
+        return total
+    groups, count = newest_groups(db, by, flt, max(limit, 1))
+    render(console, by, groups, total, hidden=count - len(groups))
+    chart_from = local_day(time.time() - (CHART_DAYS - 1) * 86400)
+    days = groups if by == "day" else grouped(db, "day", replace(flt, from_day=chart_from))
+    render_chart(console, [g for g in days if g.key >= chart_from])
+    return total
+
+
+def json_report(db, by: str, flt: Filter) -> dict:
+    groups = grouped(db, by, flt) if db else []
+    daily = groups if by == "day" else (grouped(db, "day", flt) if db else [])
+    return {"by": by, "since": flt.since_ts, "project": flt.project,
+            "groups": [g.to_dict() for g in groups],
+            "totals": (totals(db, flt) if db else Totals()).to_dict(),
+            "daily": [{"day": g.key, "cost_usd": g.totals.cost_usd,
+                       "tokens": g.totals.total_tokens} for g in daily]}
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -85,20 +107,19 @@ def money(t: Totals) -> str:
     return f"${t.cost_usd:,.4f}" + ("+?" if t.unpriced else "")
 
 
-def render(console, by: str, groups: list[Group], total: Totals, limit: int) -> None:
+def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0) -> None:
     from rich.table import Table
 
-    shown = groups[-limit:] if limit > 0 else groups
     table = Table(title=f"Token use by {by}", title_justify="left")
     for name in (by, "requests", "input", "cache read", "cache write", "output", "cache hit",
                  "cost", "notes"):
         table.add_column(name, justify="left" if name in (by, "notes") else "right")
-    for g in shown:
+    for g in groups:
         table.add_row(g.key, *_cells(g.totals))
     table.add_section()
     table.add_row("total", *_cells(total), style="bold")
-    if len(shown) < len(groups):
-        table.caption = f"{len(groups) - len(shown)} older {by} rows not shown (--limit)"
+    if hidden > 0:
+        table.caption = f"{hidden:,} older {by} rows not shown (--limit)"
     console.print(table)
 
 
@@ -117,11 +138,12 @@ def render_chart(console, days: list[Group]) -> None:
     use_cost = any(g.totals.cost_usd for g in days)
     values = [(g.totals.cost_usd or 0.0) if use_cost else g.totals.total_tokens for g in days]
     top = max(values) or 1
-    console.print("\n[bold]Daily spend[/bold]" if use_cost else "\n[bold]Daily tokens[/bold]")
+    lines = ["\n[bold]Daily spend[/bold]" if use_cost else "\n[bold]Daily tokens[/bold]"]
     for g, value in zip(days, values, strict=True):
         bar = "█" * max(1 if value else 0, round(value / top * BAR_WIDTH))
         label = f"${value:,.4f}" if use_cost else f"{int(value):,}"
-        console.print(f"{g.key} [cyan]{bar:<{BAR_WIDTH}}[/cyan] {label}", highlight=False)
+        lines.append(f"{g.key} [cyan]{bar:<{BAR_WIDTH}}[/cyan] {label}")
+    console.print("\n".join(lines), highlight=False)
 
 
 def session_report(console, session_id: str, home: Path | None = None) -> Totals:
@@ -135,7 +157,8 @@ def session_report(console, session_id: str, home: Path | None = None) -> Totals
         flt = Filter(session_id=session_id)
         total = totals(db, flt)
         if total.requests:
-            render(console, "task", grouped(db, "task", flt), total, limit=20)
+            groups, count = newest_groups(db, "task", flt, 20)
+            render(console, "task", groups, total, hidden=count - len(groups))
         else:
             console.print("No model requests in this session yet.")
         return total

@@ -54,7 +54,7 @@ def bench_record(folder: Path, n: int) -> None:
                            "anthropic", "claude-sonnet-4-20250514")
     guard = BudgetGuard([Limit("session", "usd", 1e9, "--budget-usd"),
                          Limit("task", "tokens", 1e12, "--budget-tokens")],
-                        recorder.cost_of, notify=lambda w: None)
+                        recorder.measure, notify=lambda w: None)
     base = per_request(HookList([AgentHooks()]), n)
     samples = per_request(HookList([recorder, guard, AgentHooks()]), n)
     start = time.perf_counter()

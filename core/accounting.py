@@ -56,13 +56,25 @@ class LedgerHooks(AgentHooks):
         self.task_id = f"{session_id}/0"
         self._tasks = 0
         self._pending: _Pending | None = None
-        self._last_cost: tuple[int, float | None] = (0, None)
+        self._measured: tuple[ModelResponse | None, Usage, float | None] = (None, Usage(), None)
+        self.on_estimated: Callable[[ModelResponse], None] | None = None  # a cut request's cost
 
-    def cost_of(self, response: ModelResponse) -> float | None:
-        if self._last_cost[0] != id(response):
-            self._last_cost = (id(response), self.prices.cost(response.usage, response.model,
-                                                              self.model))
-        return self._last_cost[1]
+    def measure(self, response: ModelResponse) -> tuple[Usage, float | None]:
+        """(usage, USD) of one response: the provider's counts, or a local estimate marked
+        `estimated` when the provider reported none. Memoized for the hooks that ask next."""
+        if self._measured[0] is not response:
+            usage = response.usage
+            if not (usage.total_input or usage.output):
+                usage = self._estimate(response.message.text + "".join(
+                    c.name + c.raw_arguments for c in response.message.tool_calls))
+            self._measured = (response, usage,
+                              self.prices.cost(usage, response.model, self.model))
+        return self._measured[1], self._measured[2]
+
+    def _estimate(self, output_text: str) -> Usage:
+        prompt = self.request_text() if self.request_text else ""
+        return Usage(input=estimate_tokens(prompt) if prompt else 0,
+                     output=estimate_tokens(output_text) if output_text else 0, estimated=True)
 
     def on_task_start(self, task: str) -> None:
         self._tasks += 1
@@ -80,21 +92,21 @@ class LedgerHooks(AgentHooks):
 
     def on_response(self, response: ModelResponse) -> None:
         self._pending = None
-        self.ledger.record(self._row(response, self.cost_of(response)))
+        self.ledger.record(self._row(response, *self.measure(response)))
 
     def on_task_end(self, result: TaskResult) -> None:
         pending, self._pending = self._pending, None
         if pending is None or not pending.streamed:
             return  # no request under way, or it failed before any output (nothing billed)
-        prompt = self.request_text() if self.request_text else ""
-        usage = Usage(input=estimate_tokens(prompt) if prompt else 0,
-                      output=estimate_tokens("".join(pending.streamed)), estimated=True)
+        usage = self._estimate("".join(pending.streamed))
         response = ModelResponse(Message("assistant"), usage, "interrupted", self.model,
                                  duration=time.monotonic() - pending.started)
-        self.ledger.record(self._row(response, self.cost_of(response)))
+        self.ledger.record(self._row(response, *self.measure(response)))
+        if self.on_estimated:
+            self.on_estimated(response)  # the budget counts it too
 
-    def _row(self, response: ModelResponse, cost: float | None) -> LedgerRow:
-        u, now = response.usage, time.time()
+    def _row(self, response: ModelResponse, u: Usage, cost: float | None) -> LedgerRow:
+        now = time.time()
         return LedgerRow(
             ts=now, day=local_day(now), session_id=self.session_id, task_id=self.task_id,
             project=self.project, provider=self.provider, model=response.model or self.model,
@@ -150,6 +162,7 @@ def setup_accounting(opts: SessionOptions, provider: ResolvedProvider, workspace
     ledger = Ledger(ledger_path(home))
     recorder = LedgerHooks(ledger, prices, opts.session_id, project_id(workspace),
                            provider.profile.name, provider.model)
-    guard = BudgetGuard(limits, recorder.cost_of, ui.on_budget_warning,
+    guard = BudgetGuard(limits, recorder.measure, ui.on_budget_warning,
                         _other_sessions_today(ledger.path, opts.session_id))
+    recorder.on_estimated = guard.on_response
     return Accounting(ledger, recorder, guard)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from core.errors import BudgetExceeded
 from core.events import AgentHooks
@@ -87,17 +87,22 @@ class Spend:
         return self.usd if metric == "usd" else float(self.tokens)
 
 
-@dataclass
+Measure = Callable[[ModelResponse], tuple[Usage, float | None]]  # response -> (usage, USD)
+
+
 class BudgetGuard(AgentHooks):
-    limits: list[Limit]
-    cost_of: Callable[[ModelResponse], float | None]
-    notify: Callable[[BudgetWarning], None]
-    other_sessions_today: Callable[[str], tuple[float, int]] | None = None  # day -> (USD, tokens)
-    spent: dict[str, Spend] = field(default_factory=lambda: {s: Spend() for s in SCOPES})
-    _day: str = ""
-    _day_base: Spend = field(default_factory=Spend)
-    _warned: set[tuple[str, str, float]] = field(default_factory=set)
-    _unpriced_noted: bool = False
+    """Counts what each response cost and refuses the next request once a limit is reached."""
+
+    def __init__(self, limits: list[Limit], measure: Measure,
+                 notify: Callable[[BudgetWarning], None],
+                 other_sessions_today: Callable[[str], tuple[float, int]] | None = None) -> None:
+        self.limits, self.measure, self.notify = limits, measure, notify
+        self.other_sessions_today = other_sessions_today  # day -> (USD, tokens) not ours
+        self.spent = {scope: Spend() for scope in SCOPES}
+        self._day = ""
+        self._day_base = Spend()
+        self._warned: set[tuple[str, str, float]] = set()
+        self._unpriced_noted = False
 
     def on_task_start(self, task: str) -> None:
         self.spent["task"] = Spend()
@@ -113,9 +118,9 @@ class BudgetGuard(AgentHooks):
 
     def on_response(self, response: ModelResponse) -> None:
         self._roll_day()
-        cost = self.cost_of(response)
+        usage, cost = self.measure(response)
         for scope in SCOPES:
-            self.spent[scope].add(cost, response.usage)
+            self.spent[scope].add(cost, usage)
         if cost is None and not self._unpriced_noted and any(
                 lim.metric == "usd" for lim in self.limits):
             self._unpriced_noted = True

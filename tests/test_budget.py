@@ -102,7 +102,7 @@ def response(fresh: int, out: int = 0) -> ModelResponse:
 def test_task_budget_resets_per_task_and_extends():
     warnings = []
     guard = BudgetGuard([Limit("task", "tokens", 1000, "--budget-tokens")],
-                        cost_of=lambda r: None, notify=warnings.append)
+                        measure=lambda r: (r.usage, None), notify=warnings.append)
     guard.on_task_start("one")
     guard.before_request(1)
     guard.on_response(response(700))
@@ -170,3 +170,30 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
     tasks = [t for (t,) in db.execute("SELECT task_id FROM requests ORDER BY id")]
     assert len(tasks) == 4 and tasks[0] == tasks[1]  # the extended task kept its id
     assert len(set(tasks)) == 3
+
+
+def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolated_home):
+    import pexpect
+
+    llm.reply("streaming slowly " * 30, chunk_size=6, delay=0.03)
+    env = {**os.environ, **provider_env(llm, "openai"), "PROMPT_TOOLKIT_NO_CPR": "1",
+           "TERM": "xterm"}
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "--dir", str(workspace),
+                                           "--provider", "openai"],
+                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=30)
+    try:
+        child.expect("unicum>")
+        child.sendline("talk")
+        child.expect("slowly streaming slowly")
+        child.sendintr()
+        child.expect("interrupted")
+        child.expect("unicum>")
+        child.sendline("/quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    db = sqlite3.connect(isolated_home / "ledger.db")
+    [(estimated, stop, output, fresh)] = db.execute(
+        "SELECT estimated, stop_reason, output_tokens, input_tokens FROM requests").fetchall()
+    assert (estimated, stop) == (1, "interrupted")
+    assert 0 < output < 150 and fresh > 100  # only part of the reply had streamed

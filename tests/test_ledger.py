@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core.ledger import MIGRATIONS, connect
+from core.ledger import COLUMNS, MIGRATIONS, LedgerRow, connect, insert_rows
+from core.ledger_report import GROUP_KEYS, Filter, grouped, totals
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.fake_llm import Disconnect, Reply
 
@@ -131,6 +132,16 @@ def test_interrupted_stream_is_recorded_as_local_estimate(llm, workspace, isolat
     assert row["cost_usd"] is not None and row["cost_usd"] > 0
 
 
+def test_response_without_usage_falls_back_to_a_marked_estimate(llm, workspace, isolated_home):
+    llm.reply("a reply of some words", raw_usage={"prompt_tokens": 0, "completion_tokens": 0})
+    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "ollama",
+                   env=provider_env(llm, "ollama"))
+    assert proc.returncode == 0, proc.stderr
+    [row] = ledger_rows(isolated_home)
+    assert row["estimated"] == 1 and row["stop_reason"] == "stop"
+    assert row["input_tokens"] > 100 and 3 <= row["output_tokens"] <= 10
+
+
 def test_migrations_are_numbered_and_run_once(tmp_path):
     path = tmp_path / "ledger.db"
     db = connect(path)
@@ -140,6 +151,46 @@ def test_migrations_are_numbered_and_run_once(tmp_path):
     again = connect(path)  # a second open must not re-run them (CREATE TABLE would fail)
     assert again.execute("SELECT COUNT(*) FROM requests").fetchone()[0] == 0
     again.close()
+
+
+def sample_rows(n: int) -> list[LedgerRow]:
+    return [LedgerRow(1_700_000_000 + i * 5000, f"2026-01-{1 + i // 20:02d}", f"s{i // 7}",
+                      f"s{i // 7}/{i // 3}", f"p{i % 2}", "openai", ("gpt-4o", "o3", "x")[i % 3],
+                      100 + i, 10 * i, i % 4, 20, i % 3, 10.0 + i, None,
+                      "stop", None if i % 5 == 0 else 0.001 * i, i % 11 == 0) for i in range(n)]
+
+
+def test_rollup_answers_exactly_what_the_raw_rows_say(tmp_path):
+    db = connect(tmp_path / "ledger.db")
+    insert_rows(db, sample_rows(120))
+    for by in GROUP_KEYS:
+        for project in (None, "p1"):
+            fast = [rounded(g.to_dict()) for g in grouped(db, by, Filter(project=project))]
+            raw = [rounded(g.to_dict())
+                   for g in grouped(db, by, Filter(since_ts=0, project=project))]
+            assert fast == raw and len(fast) > 1, by
+    assert rounded(totals(db).to_dict()) == rounded(totals(db, Filter(since_ts=0)).to_dict())
+
+
+def rounded(record: dict) -> dict:
+    return {k: round(v, 9) if isinstance(v, float) else v for k, v in record.items()}
+
+
+def test_a_newer_migration_backfills_an_older_ledger(tmp_path):
+    path = tmp_path / "ledger.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    for number, step in enumerate(MIGRATIONS[:2], start=1):  # a ledger from before the rollup
+        step(old)
+        old.execute(f"PRAGMA user_version = {number}")
+    old.executemany(f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES "
+                    f"({', '.join('?' * len(COLUMNS))})",
+                    [tuple(getattr(r, c) for c in COLUMNS) for r in sample_rows(40)])
+    old.close()
+    db = connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    by_task = grouped(db, "task", Filter())
+    assert by_task == grouped(db, "task", Filter(since_ts=0))
+    assert sum(g.totals.requests for g in by_task) == 40
 
 
 WRITER = """

@@ -16,6 +16,7 @@ import io
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -109,6 +110,28 @@ def bench_report(folder: Path, rows: int) -> None:
               f" ms (table of the newest 20 of {len(groups):,} groups; all groups for --json: "
               f"{every * 1000:.1f} ms)")
     db.close()
+    bench_cli(folder, path)
+
+
+def bench_cli(folder: Path, db_path: Path) -> None:
+    """The whole `python cli.py usage` process, against `python -c pass` in the same run."""
+    home = folder / "home"
+    home.mkdir()
+    db_path.rename(home / "ledger.db")
+    env = {**os.environ, "UNICUM_HOME": str(home)}
+
+    def timed(cmd: list[str]) -> float:
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, check=True)
+            runs.append(time.perf_counter() - start)
+        return statistics.median(runs)
+
+    base = timed([sys.executable, "-c", "pass"])
+    usage = timed([sys.executable, "cli.py", "usage", "--by", "day"])
+    print(f"cli.py usage --by day, whole process: {usage * 1000:.0f} ms "
+          f"(python -c pass: {base * 1000:.0f} ms)")
 
 
 def main() -> None:

@@ -50,7 +50,8 @@ def parse_limits(cfg: dict, usd: float | None = None, tokens: int | None = None,
             raise ConfigError(f'config.json: budget."{sc}" must be one of {", ".join(SCOPES)} '
                               'holding {"usd": N, "tokens": N}')
         for metric, amount in metrics.items():
-            if metric not in METRICS or not isinstance(amount, int | float) or amount <= 0:
+            number = isinstance(amount, int | float) and not isinstance(amount, bool)
+            if metric not in METRICS or not number or amount <= 0:
                 raise ConfigError(f'config.json: budget.{sc}."{metric}" must be "usd" or '
                                   '"tokens" with a positive number')
             limits[(sc, metric)] = Limit(sc, metric, float(amount),

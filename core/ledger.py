@@ -23,6 +23,7 @@ from pathlib import Path
 log = logging.getLogger("unicum.ledger")
 BUSY_TIMEOUT_S = 30.0
 FLUSH_INTERVAL_S = 1.0
+MAX_UNWRITTEN = 100_000  # rows kept in memory while the file cannot be written
 
 
 @dataclass
@@ -216,9 +217,10 @@ class Ledger:
                     self._db = connect(self.path)
                 insert_rows(self._db, rows)
             except sqlite3.Error as exc:
-                self._unwritten = rows  # kept for the next flush
+                self._unwritten = rows[-MAX_UNWRITTEN:]  # kept for the next flush
                 self.failures += 1
-                log.warning("ledger: cannot write %d row(s) to %s: %s", len(rows), self.path, exc)
+                if self.failures == 1:  # once: the REPL must not print this every second
+                    log.warning("ledger: cannot write to %s (%s); will retry", self.path, exc)
                 return 0
             return len(rows)
 

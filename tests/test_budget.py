@@ -166,6 +166,8 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
         child.close(force=True)
     assert child.exitstatus == 0
     assert len(llm.requests) == 4
+    resumed = llm.requests[1].body["messages"]  # the same task went on: its tool result is last
+    assert resumed[-1]["role"] == "tool" and resumed[-3]["content"] == "do it"
     db = sqlite3.connect(isolated_home / "ledger.db")
     tasks = [t for (t,) in db.execute("SELECT task_id FROM requests ORDER BY id")]
     assert len(tasks) == 4 and tasks[0] == tasks[1]  # the extended task kept its id

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from core.ledger import COLUMNS, MIGRATIONS, LedgerRow, connect, insert_rows
+from core.ledger import COLUMNS, MIGRATIONS, Ledger, LedgerRow, connect, insert_rows
 from core.ledger_report import GROUP_KEYS, Filter, grouped, totals
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.fake_llm import Disconnect, Reply
+from ui.cmd_usage import main as usage_main
 
 PRICES = json.loads((ROOT / "core" / "pricing.json").read_text())["models"]
 
@@ -85,7 +86,7 @@ def test_row_per_request_for_each_provider_usage_shape(provider, llm, workspace,
     assert second["stop_reason"] in ("stop", "end_turn")
 
 
-def test_unknown_model_has_tokens_but_no_cost(llm, workspace, isolated_home):
+def test_unknown_model_has_tokens_but_no_cost(llm, workspace, isolated_home, capsys):
     llm.reply("hello", usage={"input": 400, "cache_read": 0, "cache_write": 0, "output": 9})
     proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai-compatible",
                    env=provider_env(llm, "openai-compatible"))
@@ -94,9 +95,9 @@ def test_unknown_model_has_tokens_but_no_cost(llm, workspace, isolated_home):
     assert row["model"] == "local-model" and row["input_tokens"] == 400
     assert row["cost_usd"] is None
 
-    report = run_cli("usage", "--by", "model")
-    assert report.returncode == 0, report.stderr
-    assert "openai-compatible:local-model" in report.stdout and "unknown" in report.stdout
+    assert usage_main(["--by", "model"]) == 0
+    out = capsys.readouterr().out
+    assert "openai-compatible:local-model" in out and "unknown" in out
 
 
 def test_user_price_file_overrides_and_adds_models(llm, workspace, isolated_home):
@@ -245,3 +246,20 @@ def test_sigkill_loses_at_most_the_last_flush_interval(llm, workspace, isolated_
     assert must_have >= 5, "the session did not run long enough for the test to mean anything"
     rows = ledger_rows(isolated_home)
     assert must_have <= len(rows) <= len(llm.requests)
+
+
+def test_unwritable_ledger_keeps_rows_and_never_raises(tmp_path, caplog):
+    path = tmp_path / "ledger.db"
+    path.mkdir()  # a folder where the file should be: every write fails
+    ledger = Ledger(path, flush_interval=3600)
+    rows = sample_rows(3)
+    for r in rows[:2]:
+        ledger.record(r)
+    assert ledger.flush() == 0 and ledger.flush() == 0
+    assert ledger.failures == 2
+    assert len([r for r in caplog.records if "cannot write" in r.getMessage()]) == 1
+    path.rmdir()  # fixed: the kept rows are written with the next ones
+    ledger.record(rows[2])
+    assert ledger.flush() == 3
+    ledger.close()
+    assert connect(path).execute("SELECT COUNT(*) FROM requests").fetchone()[0] == 3

@@ -10,6 +10,19 @@ from pathlib import Path
 SUBCOMMANDS = {"codemap": "ui.cmd_codemap", "memory": "ui.cmd_memory", "usage": "ui.cmd_usage"}
 
 
+def _positive(kind: type):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {text}")
+        return value
+
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cli.py",
@@ -32,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--continue", dest="cont", action="store_true",
                    help="resume the last session in this folder")
     p.add_argument("--resume", metavar="ID", help="resume a saved session")
+    p.add_argument("--budget-usd", type=_positive(float), metavar="USD",
+                   help="stop before a model call once this much is spent (see --budget-scope)")
+    p.add_argument("--budget-tokens", type=_positive(int), metavar="N",
+                   help="stop before a model call once this many tokens are used")
+    p.add_argument("--budget-scope", choices=["task", "session", "day"], default="session",
+                   help="what the --budget-* flags limit (default: session)")
     return p
 
 

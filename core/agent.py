@@ -43,6 +43,17 @@ class Agent:
             self.hooks.on_task_end(result)
         return result
 
+    def resume(self) -> TaskResult:
+        """Continue the current task from its history (e.g. after a budget was extended)."""
+        started = time.monotonic()
+        result = TaskResult(text="")
+        try:
+            self._loop(result)
+        finally:
+            result.total_seconds = time.monotonic() - started
+            self.hooks.on_task_end(result)
+        return result
+
     def _loop(self, result: TaskResult) -> None:
         for turn in range(1, self.max_turns + 1):
             result.turns = turn

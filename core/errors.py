@@ -1,5 +1,7 @@
 """Exceptions that leave a step, each carrying a one-line message for the user."""
 
+from collections.abc import Callable
+
 
 class UnicumError(Exception):
     """Base: its str() is the one line shown to the user."""
@@ -19,4 +21,19 @@ class Interrupted(UnicumError):
 
 
 class BudgetExceeded(UnicumError):
-    """A token or cost budget would be exceeded by the next request."""
+    """A token or cost budget would be exceeded by the next request.
+
+    Carries what was exceeded (`scope`: task/session/day, `metric`: usd/tokens, `limit`,
+    `spent`) and `extend(amount)`, which raises that limit so the task can be resumed.
+    """
+
+    def __init__(self, message: str, scope: str = "", metric: str = "", limit: float = 0.0,
+                 spent: float = 0.0, extender: Callable[[float], None] | None = None) -> None:
+        super().__init__(message)
+        self.scope, self.metric, self.limit, self.spent = scope, metric, limit, spent
+        self._extender = extender
+
+    def extend(self, amount: float) -> None:
+        if self._extender is None:
+            raise ValueError("this budget cannot be extended")
+        self._extender(amount)

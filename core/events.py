@@ -9,6 +9,7 @@ from core.facts import Fact
 from core.messages import ModelResponse, StreamEvent, ToolCall, Usage
 
 if TYPE_CHECKING:
+    from core.budget import BudgetWarning
     from tools.base import ToolOutput
 
 
@@ -46,6 +47,9 @@ class AgentHooks:
     def on_fact(self, fact: Fact) -> None: ...
 
     def on_task_end(self, result: TaskResult) -> None: ...
+
+    def on_budget_warning(self, warning: BudgetWarning) -> None:
+        """A budget crossed 60% or 80% (the UI shows `warning.text`)."""
 
 
 class HookList(AgentHooks):

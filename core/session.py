@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.accounting import setup_accounting
 from core.agent import Agent
 from core.errors import UnicumError
 from core.events import AgentHooks
@@ -25,6 +26,9 @@ class SessionOptions:
     permission_mode: str = "ask"
     yes: bool = False
     max_turns: int = 50
+    budget_usd: float | None = None  # --budget-usd, for `budget_scope`
+    budget_tokens: int | None = None  # --budget-tokens
+    budget_scope: str = "session"  # task | session | day
     session_id: str = field(default_factory=lambda: new_session_id())
 
 
@@ -49,6 +53,10 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id)
-    return Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                 system_prompt=build_system_prompt(workspace, sections),
-                 hooks=hooks or AgentHooks(), max_turns=opts.max_turns)
+    ui_hooks = hooks or AgentHooks()
+    accounting = setup_accounting(opts, provider, workspace, unicum_home(), ui_hooks)
+    agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
+                  system_prompt=build_system_prompt(workspace, sections),
+                  hooks=accounting.hooks(ui_hooks), max_turns=opts.max_turns)
+    accounting.watch(agent)
+    return agent

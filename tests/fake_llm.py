@@ -67,6 +67,7 @@ class Recorded:
     headers: dict[str, str]
     body: dict[str, Any]
     aborted: bool = False  # the client hung up before the stream ended
+    at: float = field(default_factory=time.monotonic)  # when the request arrived
 
     @property
     def wire(self) -> str:

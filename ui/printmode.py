@@ -40,12 +40,16 @@ class StderrProgress(AgentHooks):
             print(line, file=sys.stderr, flush=True)
         self.retry_shown = attempt
 
+    def on_budget_warning(self, warning) -> None:
+        print(f"unicum: warning: {warning.text}", file=sys.stderr, flush=True)
+
 
 def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns, budget_usd=args.budget_usd,
+                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope)
     try:
         agent = create_agent(opts, hooks=StderrProgress())
         if agent.client.provider.note:

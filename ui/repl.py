@@ -11,6 +11,7 @@ from core.messages import StreamEvent, TextDelta, ToolCall
 from core.session import SessionOptions, create_agent
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
+from ui.budget_prompt import run_with_budget
 
 
 class ScreenHooks(AgentHooks):
@@ -29,6 +30,9 @@ class ScreenHooks(AgentHooks):
         mark = "[red]✗[/red]" if output.is_error else "[green]✓[/green]"
         self.console.print(f"  {mark} {seconds:.1f}s")
 
+    def on_budget_warning(self, warning) -> None:
+        self.console.print(f"\n[yellow]budget: {warning.text}[/yellow]", highlight=False)
+
 
 def run_repl(args: argparse.Namespace) -> int:
     from prompt_toolkit import PromptSession
@@ -37,7 +41,8 @@ def run_repl(args: argparse.Namespace) -> int:
     console = Console()
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns, budget_usd=args.budget_usd,
+                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope)
     try:
         agent = create_agent(opts, hooks=ScreenHooks(console))
     except (ConfigError, UnicumError) as exc:
@@ -54,9 +59,9 @@ def run_repl(args: argparse.Namespace) -> int:
         if not line:
             continue
         try:
-            result = agent.run(line)
+            result = run_with_budget(agent, line, console, session.prompt)
             console.print()
-            if result.stop != "done":
+            if result is not None and result.stop != "done":
                 console.print(result.text)
         except Interrupted as exc:
             console.print(f"\n[yellow]{exc}[/yellow]")

@@ -1,0 +1,238 @@
+"""The token ledger: one SQLite row per model request, written off the agent's path.
+
+`Ledger.record()` only queues the row; a background thread writes queued rows in one
+transaction about every `flush_interval` seconds and at `close()` / interpreter exit, so a crash
+loses at most the last interval. WAL mode, a busy timeout and `BEGIN IMMEDIATE` let several
+sessions write the same file without "database is locked".
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import operator
+import queue
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+log = logging.getLogger("unicum.ledger")
+BUSY_TIMEOUT_S = 30.0
+FLUSH_INTERVAL_S = 1.0
+MAX_UNWRITTEN = 100_000  # rows kept in memory while the file cannot be written
+
+
+@dataclass
+class LedgerRow:
+    """One model request. Token counts are the provider's unless `estimated`."""
+
+    ts: float  # Unix time the response ended
+    day: str  # local calendar day, YYYY-MM-DD (budgets and daily reports group by it)
+    session_id: str
+    task_id: str
+    project: str
+    provider: str
+    model: str
+    input_tokens: int  # fresh (uncached) input
+    cache_read_tokens: int
+    cache_write_tokens: int
+    output_tokens: int
+    reasoning_tokens: int  # part of output, when the provider says
+    latency_ms: float
+    ttft_ms: float | None
+    stop_reason: str
+    cost_usd: float | None  # None: no price known for the model
+    estimated: bool  # counted locally (interrupted stream), not reported by the provider
+
+
+COLUMNS = tuple(f.name for f in fields(LedgerRow))
+_values = operator.attrgetter(*COLUMNS)
+_INSERT = (f"INSERT INTO requests ({', '.join(COLUMNS)}) "
+           f"VALUES ({', '.join('?' * len(COLUMNS))})")
+
+
+def local_day(ts: float) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(ts))
+
+
+# --- schema: numbered migrations, applied in order, tracked by PRAGMA user_version ------------
+def m001_requests(db: sqlite3.Connection) -> None:
+    db.execute("""CREATE TABLE requests (
+        id INTEGER PRIMARY KEY,
+        ts REAL NOT NULL, day TEXT NOT NULL, session_id TEXT NOT NULL, task_id TEXT NOT NULL,
+        project TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL, cache_read_tokens INTEGER NOT NULL,
+        cache_write_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, ttft_ms REAL,
+        stop_reason TEXT NOT NULL, cost_usd REAL, estimated INTEGER NOT NULL)""")
+
+
+def m002_indexes(db: sqlite3.Connection) -> None:
+    db.execute("CREATE INDEX requests_ts ON requests (ts)")
+    db.execute("CREATE INDEX requests_day ON requests (day)")
+    db.execute("CREATE INDEX requests_session ON requests (session_id)")
+
+
+_SUMMED = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
+           "reasoning_tokens")
+
+
+def m003_rollup(db: sqlite3.Connection) -> None:
+    """Per task/day/model totals kept by a trigger, so whole-ledger reports read ~10x fewer rows."""
+    db.execute(f"""CREATE TABLE rollup (
+        task_id TEXT NOT NULL, day TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+        session_id TEXT NOT NULL, project TEXT NOT NULL, requests INTEGER NOT NULL,
+        {", ".join(f"{c} INTEGER NOT NULL" for c in _SUMMED)}, cost_usd REAL,
+        unpriced INTEGER NOT NULL, estimated INTEGER NOT NULL, first_ts REAL NOT NULL,
+        last_ts REAL NOT NULL, latency_ms REAL NOT NULL,
+        PRIMARY KEY (task_id, day, provider, model)) WITHOUT ROWID""")
+    summed = ", ".join(f"{c} = {c} + excluded.{c}" for c in _SUMMED)
+    db.execute(f"""CREATE TRIGGER requests_rollup AFTER INSERT ON requests BEGIN
+        INSERT INTO rollup VALUES (NEW.task_id, NEW.day, NEW.provider, NEW.model, NEW.session_id,
+            NEW.project, 1, {", ".join(f"NEW.{c}" for c in _SUMMED)}, NEW.cost_usd,
+            NEW.cost_usd IS NULL, NEW.estimated, NEW.ts, NEW.ts, NEW.latency_ms)
+        ON CONFLICT (task_id, day, provider, model) DO UPDATE SET requests = requests + 1,
+            {summed}, cost_usd = CASE WHEN excluded.cost_usd IS NULL THEN cost_usd
+                                      ELSE IFNULL(cost_usd, 0) + excluded.cost_usd END,
+            unpriced = unpriced + excluded.unpriced, estimated = estimated + excluded.estimated,
+            first_ts = MIN(first_ts, excluded.first_ts), last_ts = MAX(last_ts, excluded.last_ts),
+            latency_ms = latency_ms + excluded.latency_ms;
+        END""")
+    db.execute(f"""INSERT INTO rollup SELECT task_id, day, provider, model, MIN(session_id),
+        MIN(project), COUNT(*), {", ".join(f"SUM({c})" for c in _SUMMED)}, SUM(cost_usd),
+        SUM(cost_usd IS NULL), SUM(estimated), MIN(ts), MAX(ts), SUM(latency_ms)
+        FROM requests GROUP BY task_id, day, provider, model""")
+    db.execute("CREATE INDEX rollup_project ON rollup (project)")
+    db.execute("CREATE INDEX rollup_day ON rollup (day)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [m001_requests, m002_indexes,
+                                                          m003_rollup]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply the migrations this file has not seen yet, in one write transaction."""
+    if db.execute("PRAGMA user_version").fetchone()[0] >= len(MIGRATIONS):
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+            step(db)
+            db.execute(f"PRAGMA user_version = {number}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """A connection in autocommit mode with WAL, a busy timeout and the schema up to date."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                         check_same_thread=False)
+    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    migrate(db)
+    return db
+
+
+def insert_rows(db: sqlite3.Connection, rows: list[LedgerRow]) -> None:
+    db.execute("BEGIN IMMEDIATE")  # take the write lock now: waits (busy timeout), never deadlocks
+    try:
+        db.executemany(_INSERT, map(_values, rows))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+# --- the writer ---------------------------------------------------------------------------
+_LIVE: weakref.WeakSet[Ledger] = weakref.WeakSet()
+_exit_hook: list[bool] = []
+
+
+def flush_open_ledgers() -> None:
+    """Write every queued row of this process now (e.g. before a report of this session)."""
+    for ledger in list(_LIVE):
+        ledger.flush()
+
+
+def _close_all_at_exit() -> None:
+    for ledger in list(_LIVE):
+        ledger.close()
+
+
+class Ledger:
+    def __init__(self, path: Path, flush_interval: float = FLUSH_INTERVAL_S) -> None:
+        self.path = Path(path)
+        self.flush_interval = flush_interval
+        self._queue: queue.SimpleQueue[LedgerRow] = queue.SimpleQueue()
+        self._unwritten: list[LedgerRow] = []  # drained but not yet committed (write failed)
+        self._lock = threading.Lock()  # one writer at a time: the flusher or flush()/close()
+        self._stop = threading.Event()
+        self._db: sqlite3.Connection | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.failures = 0
+
+    def record(self, row: LedgerRow) -> None:
+        """Queue one row; cheap and never blocks on the database."""
+        if self._thread is None and not self._closed:
+            self._start()
+        self._queue.put(row)
+
+    def _start(self) -> None:
+        _LIVE.add(self)
+        if not _exit_hook:
+            atexit.register(_close_all_at_exit)
+            _exit_hook.append(True)
+        self._thread = threading.Thread(target=self._run, name="unicum-ledger", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.flush_interval):
+            self.flush()
+
+    def flush(self) -> int:
+        """Write what is queued now; returns the number of rows committed."""
+        with self._lock:
+            rows = self._unwritten
+            while True:
+                try:
+                    rows.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            self._unwritten = []
+            if not rows:
+                return 0
+            try:
+                if self._db is None:
+                    self._db = connect(self.path)
+                insert_rows(self._db, rows)
+            except sqlite3.Error as exc:
+                self._unwritten = rows[-MAX_UNWRITTEN:]  # kept for the next flush
+                self.failures += 1
+                if self.failures == 1:  # once: the REPL must not print this every second
+                    log.warning("ledger: cannot write to %s (%s); will retry", self.path, exc)
+                return 0
+            return len(rows)
+
+    def close(self) -> None:
+        """Stop the flusher, write everything queued and release the file."""
+        self._closed = True
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        self.flush()
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+        _LIVE.discard(self)

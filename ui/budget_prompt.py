@@ -1,0 +1,66 @@
+"""REPL side of budgets: when a limit stops a task, ask whether to extend it and by how much."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from core.agent import Agent
+from core.budget import describe
+from core.errors import BudgetExceeded
+from core.events import TaskResult
+
+_AMOUNT = re.compile(r"^\$?\s*(\d+(?:\.\d*)?|\.\d+)\s*([km]?)$", re.IGNORECASE)
+_NO = {"n", "no", "q", "quit", "stop"}
+
+
+def parse_amount(text: str, metric: str) -> float | None:
+    """`0.50`, `$2`, `50k`, `1.5m` → a positive number; anything else → None."""
+    match = _AMOUNT.match(text.strip().replace(",", ""))
+    if not match:
+        return None
+    value = float(match.group(1)) * {"": 1, "k": 1e3, "m": 1e6}[match.group(2).lower()]
+    if metric == "tokens":
+        value = float(int(value))
+    return value if value > 0 else None
+
+
+def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded) -> float | None:
+    """Show why the task stopped; the amount to extend by, or None to stop here."""
+    console.print(f"\n[yellow]{stop}[/yellow]", highlight=False)
+    example = describe(stop.metric, stop.limit).replace(" tokens", "")
+    question = (f"Extend the {stop.scope} budget by how much? (e.g. {example}; "
+                "Enter = stop) ")
+    while True:
+        try:
+            answer = ask(question).strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not answer or answer.lower() in _NO:
+            return None
+        amount = parse_amount(answer, stop.metric)
+        if amount is not None:
+            return amount
+        console.print(f"[red]not an amount: {answer!r} (try {example})[/red]", highlight=False)
+
+
+def run_with_budget(agent: Agent, task: str, console,
+                    ask: Callable[[str], str]) -> TaskResult | None:
+    """Run `task`; each time a budget stops it, offer to extend and resume the same task.
+    None when the user declines (the task stays in the history; asking again continues it)."""
+    try:
+        return agent.run(task)
+    except BudgetExceeded as exc:
+        stop = exc
+    while True:
+        amount = ask_extension(console, ask, stop)
+        if amount is None:
+            console.print("[dim]stopped at the budget; no further model call was made[/dim]")
+            return None
+        stop.extend(amount)
+        console.print(f"[dim]{stop.scope} budget raised by "
+                      f"{describe(stop.metric, amount)}; continuing[/dim]", highlight=False)
+        try:
+            return agent.resume()
+        except BudgetExceeded as exc:
+            stop = exc

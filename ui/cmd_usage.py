@@ -1,0 +1,170 @@
+"""`python cli.py usage`: what the ledger recorded, grouped, with cache hit rate and daily spend.
+
+`session_report(console, session_id)` is the REPL's `/usage` for the running session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from core.accounting import ledger_path
+from core.ledger import flush_open_ledgers, local_day
+from core.ledger_report import (
+    Filter,
+    Group,
+    Totals,
+    grouped,
+    newest_groups,
+    open_ledger,
+    totals,
+)
+from my_agent.config import project_id, unicum_home
+
+_SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
+_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+CHART_DAYS = 14
+BAR_WIDTH = 30
+
+
+def parse_since(text: str, now: float | None = None) -> float:
+    """`30m`, `24h`, `7d`, `2w` back from now, or a date `YYYY-MM-DD` (local midnight)."""
+    now = time.time() if now is None else now
+    match = _SPAN.match(text.strip().lower())
+    if match:
+        return now - int(match.group(1)) * _SECONDS[match.group(2)]
+    try:
+        return datetime.strptime(text.strip(), "%Y-%m-%d").timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--since {text}: use a span like 7d, 24h, 30m, 2w or a date like 2026-01-31") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cli.py usage",
+                                description="Token use and cost recorded in the ledger.")
+    p.add_argument("--by", choices=["task", "session", "day", "model"], default="day",
+                   help="one table row per task, session, day or model (default: day)")
+    p.add_argument("--since", type=parse_since, metavar="SPAN",
+                   help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
+    p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--limit", type=int, default=20, help="newest table rows shown (default 20)")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    path = ledger_path(unicum_home())
+    flt = Filter(since_ts=args.since,
+                 project=project_id(Path(args.project)) if args.project else None)
+    db = open_ledger(path)
+    if args.json:
+        print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
+        return 0
+    from rich.console import Console
+
+    console = Console() if sys.stdout.isatty() else Console(width=140)
+    if db is None or not text_report(console, db, args.by, flt, args.limit):
+        console.print(f"No model requests recorded{' in this range' if db else ' yet'} "
+                      f"(ledger: {path}).", highlight=False)
+    return 0
+
+
+def text_report(console, db, by: str, flt: Filter, limit: int = 20) -> Totals:
+    """Table of the newest `limit` groups, totals, and the last CHART_DAYS days as bars."""
+    total = totals(db, flt)
+    if not total.requests:
+        return total
+    groups, count = newest_groups(db, by, flt, max(limit, 1))
+    render(console, by, groups, total, hidden=count - len(groups))
+    chart_from = local_day(time.time() - (CHART_DAYS - 1) * 86400)
+    days = groups if by == "day" else grouped(db, "day", replace(flt, from_day=chart_from))
+    render_chart(console, [g for g in days if g.key >= chart_from])
+    return total
+
+
+def json_report(db, by: str, flt: Filter) -> dict:
+    groups = grouped(db, by, flt) if db else []
+    daily = groups if by == "day" else (grouped(db, "day", flt) if db else [])
+    return {"by": by, "since": flt.since_ts, "project": flt.project,
+            "groups": [g.to_dict() for g in groups],
+            "totals": (totals(db, flt) if db else Totals()).to_dict(),
+            "daily": [{"day": g.key, "cost_usd": g.totals.cost_usd,
+                       "tokens": g.totals.total_tokens} for g in daily]}
+
+
+# --- rendering ----------------------------------------------------------------------------
+def money(t: Totals) -> str:
+    if t.cost_usd is None:
+        return "unknown"
+    return f"${t.cost_usd:,.4f}" + ("+?" if t.unpriced else "")
+
+
+def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"Token use by {by}", title_justify="left")
+    for name in (by, "requests", "input", "cache read", "cache write", "output", "cache hit",
+                 "cost", "notes"):
+        table.add_column(name, justify="left" if name in (by, "notes") else "right")
+    for g in groups:
+        table.add_row(g.key, *_cells(g.totals))
+    table.add_section()
+    table.add_row("total", *_cells(total), style="bold")
+    if hidden > 0:
+        table.caption = f"{hidden:,} older {by} rows not shown (--limit)"
+    console.print(table)
+
+
+def _cells(t: Totals) -> list[str]:
+    notes = [f"{t.estimated} estimated"] if t.estimated else []
+    notes += [f"{t.unpriced} unpriced"] if t.unpriced else []
+    return [f"{t.requests:,}", f"{t.input_tokens:,}", f"{t.cache_read_tokens:,}",
+            f"{t.cache_write_tokens:,}", f"{t.output_tokens:,}", f"{t.cache_hit_rate:.0%}",
+            money(t), ", ".join(notes)]
+
+
+def render_chart(console, days: list[Group]) -> None:
+    """Daily spend as bars (tokens when no day has a known cost)."""
+    if not days:
+        return
+    use_cost = any(g.totals.cost_usd for g in days)
+    values = [(g.totals.cost_usd or 0.0) if use_cost else g.totals.total_tokens for g in days]
+    top = max(values) or 1
+    lines = ["\n[bold]Daily spend[/bold]" if use_cost else "\n[bold]Daily tokens[/bold]"]
+    for g, value in zip(days, values, strict=True):
+        bar = "█" * max(1 if value else 0, round(value / top * BAR_WIDTH))
+        label = f"${value:,.4f}" if use_cost else f"{int(value):,}"
+        lines.append(f"{g.key} [cyan]{bar:<{BAR_WIDTH}}[/cyan] {label}")
+    console.print("\n".join(lines), highlight=False)
+
+
+def session_report(console, session_id: str, home: Path | None = None) -> Totals:
+    """`/usage` in the REPL: this session's requests by task, from the ledger (flushed first)."""
+    flush_open_ledgers()
+    db = open_ledger(ledger_path(home or unicum_home()))
+    if db is None:
+        console.print("No model requests in this session yet.")
+        return Totals()
+    try:
+        flt = Filter(session_id=session_id)
+        total = totals(db, flt)
+        if total.requests:
+            groups, count = newest_groups(db, "task", flt, 20)
+            render(console, "task", groups, total, hidden=count - len(groups))
+        else:
+            console.print("No model requests in this session yet.")
+        return total
+    finally:
+        db.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

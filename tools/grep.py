@@ -1,0 +1,232 @@
+"""The search engines behind search_files: ripgrep when present, pure Python otherwise.
+
+Both apply the same rules (ignore.py) and return the same `Hits`, sorted by path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.ignore import MAX_FILE_BYTES, SKIP_DIRS, walk
+
+
+@dataclass
+class Hits:
+    counts: list[tuple[str, int]] = field(default_factory=list)  # (path, matching lines), sorted
+    lines: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # for the first files
+    names: list[str] = field(default_factory=list)  # paths whose name matches
+    engine: str = "python"
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counts)
+
+
+def glob_filter(glob: str | None) -> Callable[[str], bool]:
+    """A predicate on workspace-relative paths: gitignore-style glob (`*.py`, `src/**/*.ts`)."""
+    if not glob:
+        return lambda rel: True
+    import pathspec
+
+    spec = pathspec.GitIgnoreSpec.from_lines([glob])
+    return spec.match_file
+
+
+def search(base: Path, target: Path, regex: re.Pattern[str], glob: str | None,
+           limit: int) -> Hits:
+    """Search `target` (a folder or file under `base`); paths in the result are base-relative."""
+    start = "" if target == base else target.relative_to(base).as_posix()
+    if shutil.which("rg"):
+        hits = search_rg(base, start, regex, glob, limit)
+        if hits is not None:
+            return hits
+    return search_python(base, start, regex, glob, limit)
+
+
+# --- ripgrep -------------------------------------------------------------------------------
+def _rg_args(regex: re.Pattern[str]) -> list[str]:
+    args = ["rg", "--no-config", "--hidden", "--no-require-git", "--no-ignore-global",
+            "--no-ignore-dot", "--no-ignore-exclude", "--max-filesize", "1M", "--color", "never"]
+    for name in sorted(SKIP_DIRS):
+        args += ["-g", f"!{name}/"]
+    return args + (["-i"] if regex.flags & re.IGNORECASE else [])
+
+
+def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
+              limit: int) -> Hits | None:
+    """None when rg cannot take the pattern (e.g. look-arounds): the caller falls back."""
+    common = [*_rg_args(regex), "--null", "--with-filename", "-e", regex.pattern, "--"]
+    counted = subprocess.run([*common[:-3], "--count", "--include-zero", *common[-3:],
+                              start or "."], cwd=base, capture_output=True,
+                             stdin=subprocess.DEVNULL)
+    if counted.returncode == 2 and not counted.stdout:
+        return None
+    keep = glob_filter(glob)
+    hits = Hits(engine="rg")
+    raw_paths: dict[str, bytes] = {}
+    for row in counted.stdout.split(b"\n"):
+        raw, _, number = row.rpartition(b"\0")
+        path = _norm(raw)
+        if not raw or not keep(path):
+            continue
+        if regex.search(path):
+            hits.names.append(path)
+        if number != b"0":
+            hits.counts.append((path, int(number)))
+            raw_paths[path] = raw
+    hits.names.sort()
+    hits.counts.sort()
+    wanted, total = [], 0
+    for path, n in hits.counts:
+        if total >= limit:
+            break
+        wanted.append(path)
+        total += n
+    if wanted:
+        out = subprocess.run([*common[:-1], "-n", "--no-heading", "--max-count", str(limit), "--",
+                              *(raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted)],
+                             cwd=base, capture_output=True, stdin=subprocess.DEVNULL).stdout
+        taken = 0
+        for path in wanted:
+            hits.lines[path] = _block(out, raw_paths[path], limit - taken)
+            taken += len(hits.lines[path])
+    return hits
+
+
+def _norm(path: bytes | str) -> str:
+    text = path.decode("utf-8", "replace") if isinstance(path, bytes) else path
+    return text[2:] if text.startswith("./") else text
+
+
+def _block(out: bytes, raw: bytes, limit: int) -> list[tuple[int, str]]:
+    """The first `limit` lines rg printed for one file (rg prints a file's lines together)."""
+    key = raw + b"\0"
+    pos = 0 if out.startswith(key) else out.find(b"\n" + key) + 1
+    lines: list[tuple[int, str]] = []
+    while pos < len(out) and out.startswith(key, pos) and len(lines) < limit:
+        end = out.find(b"\n", pos)
+        end = len(out) if end < 0 else end
+        number, _, text = out[pos + len(key):end].partition(b":")
+        lines.append((int(number), text.decode("utf-8", "replace")))
+        pos = end + 1
+    return lines
+
+
+# --- pure Python ---------------------------------------------------------------------------
+@dataclass
+class _Compiled:
+    """The pattern in the forms the fallback uses: str and bytes, each also with `[^\\n]*`."""
+
+    text: re.Pattern[str]
+    text_rest: re.Pattern[str] | None
+    raw: re.Pattern[bytes] | None
+    raw_rest: re.Pattern[bytes] | None
+
+
+def _one_per_line(regex: re.Pattern) -> re.Pattern | None:
+    """`(?:PAT)[^\\n]*`: each match swallows the rest of its line, so C counts matching lines."""
+    if regex.groups or regex.search(regex.pattern[:0]) is not None:  # groups or empty matches
+        return None
+    pattern = regex.pattern
+    wrapped = (b"(?:%s)[^\n]*" % pattern) if isinstance(pattern, bytes) else f"(?:{pattern})[^\n]*"
+    try:
+        return re.compile(wrapped, regex.flags)
+    except re.error:
+        return None
+
+
+def _compile(regex: re.Pattern[str]) -> _Compiled:
+    raw = None
+    if regex.pattern.isascii():
+        try:
+            raw = re.compile(regex.pattern.encode("ascii"), regex.flags & ~re.UNICODE)
+        except (re.error, ValueError):
+            raw = None
+    return _Compiled(regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None)
+
+
+def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
+                  limit: int) -> Hits:
+    keep = glob_filter(glob)
+    rx = _compile(regex)
+    hits = Hits(engine="python")
+    if start and (base / start).is_file():
+        files = [(start, (base / start).stat().st_size)]
+    else:
+        files = ((e.rel, e.size) for e in walk(base, start))
+    taken = 0
+    for rel, size in files:
+        if size > MAX_FILE_BYTES or not keep(rel):
+            continue
+        try:
+            with open(os.path.join(base, rel), "rb", buffering=0) as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if b"\0" in data:
+            continue
+        if regex.search(rel):
+            hits.names.append(rel)
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        if rx.raw is not None and data.isascii():
+            count, lines = _file_hits(rx.raw, rx.raw_rest, data, b"\n", limit - taken)
+            lines = [(n, t.decode("ascii")) for n, t in lines]
+        else:
+            count, lines = _file_hits(rx.text, rx.text_rest, data.decode("utf-8", "replace"),
+                                      "\n", limit - taken)
+        if count:
+            hits.counts.append((rel, count))
+            if lines:
+                hits.lines[rel] = lines
+                taken += len(lines)
+    return hits
+
+
+def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, nl, want: int) -> tuple[int, list]:
+    """(matching lines, the first `want` of them) for one file's contents."""
+    if rest is None:
+        return _scan_lines(rx, data, nl, want)
+    found = rest.findall(data)
+    if not found:
+        return 0, []
+    if nl.join(found).count(nl) != len(found) - 1:  # a match spans lines: go line by line
+        return _scan_lines(rx, data, nl, want)
+    return len(found), (_first_lines(rx, data, nl, want) if want > 0 else [])
+
+
+def _first_lines(rx: re.Pattern, data, nl, want: int) -> list:
+    """The first `want` matching lines as (line number, text)."""
+    found, line_end, last_start, number = [], -1, 0, 1
+    for m in rx.finditer(data):
+        s = m.start()
+        if s <= line_end:
+            continue
+        line_start = data.rfind(nl, 0, s) + 1
+        line_end = data.find(nl, s)
+        line_end = len(data) if line_end < 0 else line_end
+        number += data.count(nl, last_start, line_start)
+        last_start = line_start
+        found.append((number, data[line_start:line_end]))
+        if len(found) >= want:
+            break
+    return found
+
+
+def _scan_lines(rx: re.Pattern, data, nl, want: int) -> tuple[int, list]:
+    lines = data.split(nl)
+    if lines and not lines[-1]:
+        lines.pop()
+    count, found = 0, []
+    for number, line in enumerate(lines, 1):
+        if rx.search(line):
+            count += 1
+            if len(found) < want:
+                found.append((number, line))
+    return count, found

@@ -28,13 +28,15 @@ PATTERNS = ["def ", "import os", r"class \w+Error", r"self\.assert\w+\(", "zzz_n
 EXCLUDED = ("site-packages", "__pycache__")
 
 
-def timed(fn, runs: int) -> float:
-    samples = []
+def timed(contenders: dict, runs: int) -> dict[str, float]:
+    """Median seconds per contender; runs are interleaved so load changes hit all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def tool_runner(tree: Path, pattern: str, hide_rg: bool):
@@ -69,15 +71,15 @@ def main() -> None:
     print(f"tree: {tree}  runs: {runs} (median)")
     totals = {"tool": 0.0, "rg": 0.0, "fallback": 0.0, "grep": 0.0}
     for pattern in PATTERNS:
-        row = {"fallback": timed(tool_runner(tree, pattern, True), runs)}
+        contenders = {"fallback": tool_runner(tree, pattern, True)}
         if grep:
             excl = [f"--exclude-dir={d}" for d in EXCLUDED]
-            row["grep"] = timed(proc_runner([grep, "-rnIE", *excl, "-e", pattern, "."], tree),
-                                runs)
+            contenders["grep"] = proc_runner([grep, "-rnIE", *excl, "-e", pattern, "."], tree)
         if rg:
             globs = [a for d in EXCLUDED for a in ("-g", f"!{d}/")]
-            row["rg"] = timed(proc_runner([rg, "-n", *globs, "-e", pattern, "."], tree), runs)
-            row["tool"] = timed(tool_runner(tree, pattern, False), runs)
+            contenders["rg"] = proc_runner([rg, "-n", *globs, "-e", pattern, "."], tree)
+            contenders["tool"] = tool_runner(tree, pattern, False)
+        row = timed(contenders, runs)
         for key, value in row.items():
             totals[key] += value
         print(f"{pattern!r:24} " + "  ".join(f"{k} {v * 1000:6.0f} ms" for k, v in row.items()))

@@ -76,3 +76,28 @@ def test_bad_arguments(ctx):
     assert "empty" in run(ctx, "terminal", command="  ").content
     assert "at least 1" in run(ctx, "terminal", command="ls", timeout=0).content
     assert "not a folder" in run(ctx, "terminal", command="ls", cwd="missing").content
+
+
+def test_ctrl_c_kills_the_whole_group(ctx, workspace):
+    import _thread
+    import threading
+
+    def interrupt_when_started() -> None:
+        for _ in range(100):
+            pidfile = workspace / "grandchild.pid"
+            if pidfile.exists() and pidfile.stat().st_size:
+                break
+            time.sleep(0.05)
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_when_started, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        run(ctx, "terminal", command="(bash -c 'echo $$ > grandchild.pid; sleep 60' &); sleep 60")
+    pid = int((workspace / "grandchild.pid").read_text())
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"grandchild {pid} survived Ctrl-C")

@@ -82,11 +82,11 @@ def test_terminal_runs_with_yes_or_yolo(workspace, isolated_home):
 def test_repl_asks_and_remembers_always(workspace, isolated_home):
     user = ScriptedUser("n", "a")
     ctx = make_ctx(workspace, isolated_home, prompter=user)
-    no = run(ctx, "terminal", command="git reset --hard")
+    no = run(ctx, "terminal", command="chmod -R u+r .")
     assert no.is_error and "refused by the user" in no.content
-    run(ctx, "terminal", command="git reset --hard")  # 'a': always, for this session
-    run(ctx, "terminal", command="git reset --hard")  # not asked again
-    assert len(user.questions) == 2 and "git reset --hard" in user.questions[0]
+    assert not run(ctx, "terminal", command="chmod -R u+r .").is_error  # 'a': always
+    assert not run(ctx, "terminal", command="chmod -R u+w .").is_error  # not asked again
+    assert len(user.questions) == 2 and "chmod -R" in user.questions[0]
 
 
 def test_path_escapes_are_refused_in_print_mode(workspace, isolated_home, tmp_path):
@@ -129,3 +129,12 @@ def test_auto_edit_and_ask_never_ask_inside_the_workspace(workspace, isolated_ho
         ctx = make_ctx(workspace, isolated_home, prompter=user, mode=mode)
         assert not run(ctx, "write_file", path=f"{mode}.txt", content="x").is_error
         assert user.questions == []
+
+
+def test_one_question_for_several_reasons(workspace, isolated_home):
+    user = ScriptedUser("a")
+    ctx = make_ctx(workspace, isolated_home, prompter=user)
+    run(ctx, "terminal", command="chmod -R u+r . && dd if=/dev/null of=empty count=0")
+    run(ctx, "terminal", command="dd if=/dev/null of=empty2 count=0")
+    assert len(user.questions) == 1
+    assert "chmod -R" in user.questions[0] and "dd:" in user.questions[0]

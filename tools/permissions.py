@@ -215,17 +215,23 @@ def check_command(command: str, workspace: Path, cwd: Path | None = None,
 def authorize(ctx: ToolContext, action: str, question: str, key: str,
               remember_yes: bool = False) -> None:
     """Return when `action` may go ahead; raise ToolError telling the model why not."""
+    _decide(ctx, action, [key], question, remember_yes)
+
+
+def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
+            remember_yes: bool) -> None:
+    """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all."""
     if action not in ASKS.get(ctx.permission_mode, ASKS["ask"]):
         return
-    if f"{action}:*" in ctx.approvals or f"{action}:{key}" in ctx.approvals:
+    if f"{action}:*" in ctx.approvals:
+        return
+    pending = [k for k in keys if f"{action}:{k}" not in ctx.approvals]
+    if not pending:
         return
     answer = ctx.prompter.confirm(question)
-    if answer == "a":
-        ctx.approvals.add(f"{action}:{key}")
-        return
-    if answer == "y":
-        if remember_yes:
-            ctx.approvals.add(f"{action}:{key}")
+    if answer == "a" or (answer == "y" and remember_yes):
+        ctx.approvals.update(f"{action}:{k}" for k in pending)
+    if answer in ("y", "a"):
         return
     if not ctx.prompter.interactive:
         raise ToolError(f"refused: {question} Not allowed in a non-interactive run "
@@ -247,10 +253,9 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
 
 
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
-    """Ask before a destructive command; 'always' covers that kind of command for the session."""
+    """One question for a destructive command; 'always' covers those kinds for the session."""
     reasons = check_command(command, ctx.workspace, cwd)
-    if not reasons:
-        return
-    for reason in reasons:
-        label = reason.split(":")[0]
-        authorize(ctx, "destructive", f"Run `{command}`? It is destructive ({reason}).", label)
+    if reasons:
+        labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))
+        _decide(ctx, "destructive", labels,
+                f"Run `{command}`? It is destructive ({'; '.join(reasons)}).", False)

@@ -122,7 +122,8 @@ class _Reader:
         self.end_pipeline()
         return self.pipelines
 
-    def step(self, c: str) -> None:  # noqa: C901 - one dispatch on the next character
+    def step(self, c: str) -> None:
+        """Consume the construct starting at character `c` (position self.i)."""
         s, i = self.s, self.i
         if c == "\n":
             self.end_pipeline()

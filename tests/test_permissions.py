@@ -138,3 +138,13 @@ def test_one_question_for_several_reasons(workspace, isolated_home):
     run(ctx, "terminal", command="dd if=/dev/null of=empty2 count=0")
     assert len(user.questions) == 1
     assert "chmod -R" in user.questions[0] and "dd:" in user.questions[0]
+
+
+def test_always_approves_every_outside_path_for_the_session(workspace, isolated_home, tmp_path):
+    for name in ("one.txt", "two.txt"):
+        (tmp_path / name).write_text(name)
+    user = ScriptedUser("a")
+    ctx = make_ctx(workspace, isolated_home, prompter=user)
+    assert run(ctx, "read_file", path="../one.txt").content.endswith("one.txt")
+    assert run(ctx, "read_file", path="../two.txt").content.endswith("two.txt")
+    assert len(user.questions) == 1

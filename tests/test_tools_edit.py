@@ -91,3 +91,11 @@ def test_checkpoint_before_edit(ctx, workspace):
     assert "import sys" in (workspace / "io_util.py").read_text()
     assert get_checkpoints(ctx).undo() == "restored io_util.py"
     assert (workspace / "io_util.py").read_text() == SOURCE
+
+
+def test_mixed_line_endings_are_left_alone(ctx, workspace):
+    target = workspace / "mixed.txt"
+    target.write_bytes(b"a\r\nb\nc\r\n")
+    out = run(ctx, "edit_file", path="mixed.txt", old_string="b", new_string="B")
+    assert not out.is_error
+    assert target.read_bytes() == b"a\r\nB\nc\r\n"

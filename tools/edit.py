@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import heapq
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
@@ -36,13 +37,21 @@ def closest_match(lines: list[str], old: str) -> tuple[int, float]:
     want = old.strip("\n").split("\n")
     keys = [(j, w.strip()) for j, w in enumerate(want) if w.strip()][:8]
     starts: set[int] = set()
+    stripped = [line.strip() for line in lines]
     for j, key in keys:
         scored = []
-        for i, line in enumerate(lines):
-            m = difflib.SequenceMatcher(None, line.strip(), key)
-            if m.real_quick_ratio() > 0.5 and m.quick_ratio() > 0.5:
-                scored.append((m.ratio(), i))
-        starts.update(max(0, i - j) for _, i in sorted(scored, reverse=True)[:5])
+        m = difflib.SequenceMatcher(None, "", key, autojunk=False)  # `key` is indexed once
+        for i, line in enumerate(stripped):
+            m.set_seq1(line)
+            if m.real_quick_ratio() > 0.5:
+                quick = m.quick_ratio()
+                if quick > 0.5:
+                    scored.append((quick, i))
+        best = []
+        for _, i in heapq.nlargest(40, scored):  # the exact ratio only for the likeliest lines
+            m.set_seq1(stripped[i])
+            best.append((m.ratio(), i))
+        starts.update(max(0, i - j) for _, i in heapq.nlargest(5, best))
     best = max(((_window_score(lines, s, want), s) for s in starts), default=(0.0, 0))
     return best[1], best[0]
 

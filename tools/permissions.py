@@ -219,8 +219,9 @@ def authorize(ctx: ToolContext, action: str, question: str, key: str,
 
 
 def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
-            remember_yes: bool) -> None:
-    """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all."""
+            remember_yes: bool, always_all: bool = False) -> None:
+    """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all,
+    or, with `always_all`, every key of this action for the rest of the session."""
     if action not in ASKS.get(ctx.permission_mode, ASKS["ask"]):
         return
     if f"{action}:*" in ctx.approvals:
@@ -229,7 +230,9 @@ def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
     if not pending:
         return
     answer = ctx.prompter.confirm(question)
-    if answer == "a" or (answer == "y" and remember_yes):
+    if answer == "a" and always_all:
+        ctx.approvals.add(f"{action}:*")
+    elif answer == "a" or (answer == "y" and remember_yes):
         ctx.approvals.update(f"{action}:{k}" for k in pending)
     if answer in ("y", "a"):
         return
@@ -242,14 +245,17 @@ def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
 
 
 def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
-    """Outside the workspace: asked once per path (a folder's approval covers what is in it)."""
+    """Outside the workspace: 'y' approves this path (and what is in it) for the session,
+    'a' every outside path; a write approval covers reading too."""
     actions = ("outside_write",) if write else ("outside_read", "outside_write")
     for folder in [target, *target.parents]:
         if any(f"{a}:{folder}" in ctx.approvals for a in actions):
             return
+    if any(f"{a}:*" in ctx.approvals for a in actions):
+        return
     verb = "Write" if write else "Read"
-    authorize(ctx, actions[0], f"{verb} {target}, outside the workspace {ctx.workspace}?",
-              str(target), remember_yes=True)
+    _decide(ctx, actions[0], [str(target)],
+            f"{verb} {target}, outside the workspace {ctx.workspace}?", True, always_all=True)
 
 
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:

@@ -68,8 +68,9 @@ def decode(raw: bytes) -> Text:
             except UnicodeDecodeError:
                 continue
     crlf = text.count("\r\n")
-    newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
-    return Text(text.replace("\r\n", "\n") if crlf else text, used, newline)
+    if crlf and crlf == text.count("\n"):  # consistently CRLF: edit as "\n", write back CRLF
+        return Text(text.replace("\r\n", "\n"), used, "\r\n")
+    return Text(text, used, "\n")  # mixed endings stay exactly as they are
 
 
 def encode(text: str, encoding: str, newline: str) -> bytes:

@@ -112,7 +112,7 @@ def test_list_tree_and_glob(tree, isolated_home):
     for skipped in ("build/", "node_modules/", ".venv/", "debug.log", "secret.txt", "link.txt"):
         assert skipped not in lines, skipped
     shallow = run(ctx, "list_files", depth=1).content.splitlines()
-    assert "src/" in shallow and "  app.py" not in shallow
+    assert "src/ (5 entries)" in shallow and "  app.py" not in shallow
     py = run(ctx, "list_files", pattern="*.py")
     assert py.content.splitlines()[1:] == ["src/app.py", "src/util.py"]
     assert run(ctx, "list_files", path="src", pattern="*.md").content.endswith(
@@ -120,9 +120,20 @@ def test_list_tree_and_glob(tree, isolated_home):
     assert "not a folder" in run(ctx, "list_files", path="src/app.py").content
 
 
-def test_list_is_capped(workspace, isolated_home):
+def test_list_is_capped_per_folder_and_in_total(workspace, isolated_home):
     for n in range(400):
         (workspace / f"f{n:03}.txt").write_text("")
-    out = run(make_ctx(workspace, isolated_home), "list_files")
-    assert len(out.content.splitlines()) < 310
-    assert "[showing 300 of 400+ entries" in out.content
+    for d in range(12):
+        for n in range(30):
+            (workspace / f"dir{d:02}" / "deep" / f"g{n}.txt").parent.mkdir(parents=True,
+                                                                        exist_ok=True)
+            (workspace / f"dir{d:02}" / "deep" / f"g{n}.txt").write_text("")
+    ctx = make_ctx(workspace, isolated_home)
+    out = run(ctx, "list_files", depth=2)
+    lines = out.content.splitlines()
+    assert lines[1:3] == ["dir00/", "  deep/ (30 entries)"]
+    assert "… 372 more" in lines  # 12 folders + 400 files in the root, 40 shown
+    assert len(lines) < 310
+    full = run(ctx, "list_files", depth=5)
+    assert len(full.content.splitlines()) <= 302
+    assert full.content.splitlines()[-1].startswith("[showing 300 of")

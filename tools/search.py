@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.grep import Hits, glob_filter, search
-from tools.ignore import walk
+from tools.ignore import Entry, walk
 from tools.workspace import display, resolve_path
 
 MAX_RESULTS = 500
 LINE_CHARS = 240  # a matching line is cut to this many characters
 MAX_NAMES = 20
-LIST_CAP = 300
+LIST_CAP = 300  # lines of list_files output
+PER_DIR = 40  # entries shown per folder in the tree
+MAX_VISIT = 20_000  # entries a tree listing looks at
 
 
 def _clip(text: str) -> str:
@@ -85,9 +89,44 @@ def _base(root: Path, target: Path) -> Path:
     return target if target.is_dir() else target.parent
 
 
-def _tree(entries: list, start_depth: int) -> list[str]:
-    return [("  " * (e.depth - 1)) + e.rel.rsplit("/", 1)[-1] + ("/" if e.is_dir else "")
-            for e in entries]
+def tree_lines(base: Path, start: str, depth: int) -> tuple[list[str], int]:
+    """An indented tree, at most PER_DIR entries per folder and LIST_CAP lines in all; folders
+    at the depth limit show how many entries they hold. Also the number of entries seen."""
+    children: dict[str, list[Entry]] = defaultdict(list)
+    seen = 0
+    for entry in walk(base, start, max_depth=depth, dirs=True):
+        children[entry.rel.rpartition("/")[0]].append(entry)
+        seen += 1
+        if seen >= MAX_VISIT:
+            break
+    out: list[str] = []
+
+    def render(folder: str, indent: str) -> None:
+        kids = children.get(folder, [])
+        for k, entry in enumerate(kids):
+            if len(out) >= LIST_CAP:
+                return
+            if k == PER_DIR:
+                out.append(f"{indent}… {len(kids) - PER_DIR} more")
+                return
+            name = entry.rel.rpartition("/")[2]
+            if not entry.is_dir:
+                out.append(indent + name)
+            elif entry.depth >= depth:
+                out.append(f"{indent}{name}/ ({_count(base / entry.rel)} entries)")
+            else:
+                out.append(f"{indent}{name}/")
+                render(entry.rel, indent + "  ")
+
+    render(start, "")
+    return out, seen
+
+
+def _count(folder: Path) -> int:
+    try:
+        return len(os.listdir(folder))
+    except OSError:
+        return 0
 
 
 def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
@@ -98,33 +137,28 @@ def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
                         else f"{args.get('path')}: no such folder")
     base = _base(root, target)
     start = "" if target == base else target.relative_to(base).as_posix()
+    rel = display(ctx, target)
     pattern = args.get("pattern")
-    depth = min(max(1, int(args.get("depth", 3))), 20)
     if pattern:
         match = glob_filter(pattern)
         found = [e.rel for e in walk(base, start) if match(e.rel)]
-        body = found[:LIST_CAP]
+        body, total = found[:LIST_CAP], len(found)
+        cut = total > LIST_CAP
+        empty = f"(nothing matches {pattern})"
     else:
-        entries = list(_limited(walk(base, start, max_depth=depth, dirs=True)))
-        found = [e.rel for e in entries]
-        body = _tree(entries[:LIST_CAP], 1)
-    rel = display(ctx, target)
-    head = f"{rel}/" if rel != "." else "./"
-    lines = [head, *body]
-    if len(found) > LIST_CAP:
-        lines.append(f"[showing {LIST_CAP} of {len(found)}+ entries; narrow with path= or "
-                     "pattern=]")
-    elif not found:
-        lines.append("(no files)" if not pattern else f"(nothing matches {pattern})")
-    return ToolOutput("\n".join(lines), data={"path": rel, "count": len(found),
+        depth = min(max(1, int(args.get("depth", 3))), 20)
+        body, total = tree_lines(base, start, depth)
+        found = [line.strip() for line in body]
+        cut = len(body) >= LIST_CAP
+        empty = "(empty folder)"
+    lines = [f"{rel}/" if rel != "." else "./", *body]
+    if cut:
+        lines.append(f"[showing {len(body)} of {total}{'+' if total >= MAX_VISIT else ''} "
+                     "entries; narrow with path=, pattern= or depth=]")
+    elif not body:
+        lines.append(empty)
+    return ToolOutput("\n".join(lines), data={"path": rel, "count": total,
                                               "files": found[:200]})
-
-
-def _limited(entries, cap: int = LIST_CAP * 4):
-    for n, entry in enumerate(entries):
-        if n >= cap:
-            return
-        yield entry
 
 
 TOOLS = [

@@ -54,6 +54,9 @@ def search_both(ctx, monkeypatch, **args):
     {"pattern": r"def \w+\(", "file_glob": "*.py"},
     {"pattern": "hello", "path": "src", "max_results": 2},
     {"pattern": "hello", "path": "sub"},
+    {"pattern": "hello", "path": "src/util.py"},
+    {"pattern": "o", "file_glob": "src/**", "max_results": 3},
+    {"pattern": "こんにちは|日本"},
     {"pattern": "(?<=say )hello"},  # look-behind: rg cannot, so both run the fallback
     {"pattern": "^$"},
 ])

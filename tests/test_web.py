@@ -163,3 +163,12 @@ def test_search_falls_back_to_duckduckgo(allowed, monkeypatch):
     out = run(allowed, "web_search", query="anything")
     assert out.is_error and "duckduckgo" in out.content
     assert len(out.content.splitlines()) == 1
+
+
+def test_gbk_page(site, allowed):
+    page = ('<html><head><meta charset="gbk"><title>测试</title></head><body><article>'
+            '<h1>标题</h1><p>这是一个很长的中文段落，用来测试网页正文的提取是否能够正确处理GBK编码的'
+            '页面内容。这里还有更多的文字，使其足够长以便被识别为正文。</p></article></body></html>')
+    Site.pages["/cn"] = (200, "text/html", page.encode("gbk"))
+    out = run(allowed, "web_read", url=site + "/cn")
+    assert "# 标题" in out.content and "正确处理GBK编码" in out.content

@@ -101,3 +101,8 @@ def test_ctrl_c_kills_the_whole_group(ctx, workspace):
             return
         time.sleep(0.1)
     pytest.fail(f"grandchild {pid} survived Ctrl-C")
+
+
+def test_mostly_utf8_with_a_bad_byte_stays_utf8(ctx):
+    out = run(ctx, "terminal", command=r"printf '中文输出 ok \x80 end\n'")
+    assert "中文输出 ok" in out.content and "end" in out.content

@@ -66,15 +66,15 @@ class Collector:
 
 
 def decode_output(raw: bytes) -> str:
-    """UTF-8, else GB18030 (Chinese Windows tools), else UTF-8 with replacement characters."""
-    for enc in ("utf-8", "gb18030"):
+    """UTF-8; output that is mostly not UTF-8 but valid GB18030 (Chinese Windows tools) as
+    GB18030; anything else as UTF-8 with replacement characters. Never raises."""
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - raw.count("\ufffd".encode())
+    if bad > max(2, len(text) // 100):
         try:
-            text = raw.decode(enc)
-            break
+            text = raw.decode("gb18030")
         except UnicodeDecodeError:
-            continue
-    else:
-        text = raw.decode("utf-8", errors="replace")
+            pass
     text = ANSI.sub("", text).replace("\r\n", "\n")
     if "\r" in text:  # progress bars: keep what a terminal would finally show on each line
         text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))

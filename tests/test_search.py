@@ -34,6 +34,7 @@ def tree(workspace):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     (workspace / "src/blob.bin").write_bytes(b"hello\0binary")
+    (workspace / "docs/wide.txt").write_bytes("wide hello\n".encode("utf-16"))  # BOM + NULs
     (workspace / "src/huge.txt").write_text("hello\n" * 200_000)  # over 1 MB
     (workspace / "link.txt").symlink_to(workspace / "src/app.py")
     return workspace
@@ -79,11 +80,12 @@ def test_grouped_output_and_ignore_rules(tree, isolated_home):
     assert "src/app.py" in lines and "  4: print('Hello')" in lines
     assert "src/util.py" in lines and "  3: # HELLO again" in lines
     assert ".github/ci.yml" in lines and "sub/open.txt" in lines and "src/日本.txt" in lines
+    assert "docs/wide.txt" in lines and "  1: wide hello" in lines
     for skipped in ("build/out.txt", "node_modules", ".venv", "debug.log", "secret.txt",
                     "blob.bin", "huge.txt", "link.txt"):
         assert skipped not in out.content, skipped
-    assert out.data["matches"] == 7 and out.data["files"] == 6
-    assert lines[-1] == "[7 matching lines in 6 files]"
+    assert out.data["matches"] == 8 and out.data["files"] == 7
+    assert lines[-1] == "[8 matching lines in 7 files]"
 
 
 def test_cap_and_totals(tree, isolated_home):

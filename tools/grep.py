@@ -119,6 +119,10 @@ def _block(out: bytes, raw: bytes, limit: int) -> list[tuple[int, str]]:
 
 
 # --- pure Python ---------------------------------------------------------------------------
+# non-ASCII letters that match ASCII ones when ignoring case (ſ→s, Kelvin sign→k, İ/ı→i)
+FOLDS_TO_ASCII = ("\u017f", "\u212a", "\u0130", "\u0131")
+
+
 @dataclass
 class _Compiled:
     """The pattern in the forms the fallback uses: str and bytes, each also with `[^\\n]*`."""
@@ -127,6 +131,27 @@ class _Compiled:
     text_rest: re.Pattern[str] | None
     raw: re.Pattern[bytes] | None
     raw_rest: re.Pattern[bytes] | None
+    literal: bytes | None = None  # text every match contains (lower case when ignoring case)
+
+
+def required_literal(regex: re.Pattern[str]) -> bytes | None:
+    """The longest run of plain characters the pattern always needs, as ASCII bytes."""
+    try:
+        from re import _constants, _parser  # CPython's own regex parser
+
+        parsed = _parser.parse(regex.pattern, regex.flags)
+    except Exception:  # another interpreter or an unusual pattern: no prefilter
+        return None
+    best, run = "", ""
+    for op, arg in parsed:
+        if op is _constants.LITERAL and chr(arg).isascii():
+            run += chr(arg)
+        else:
+            best, run = max(best, run, key=len), ""
+    best = max(best, run, key=len)
+    if len(best) < 2:
+        return None
+    return (best.lower() if regex.flags & re.IGNORECASE else best).encode("ascii")
 
 
 def _one_per_line(regex: re.Pattern) -> re.Pattern | None:
@@ -148,13 +173,15 @@ def _compile(regex: re.Pattern[str]) -> _Compiled:
             raw = re.compile(regex.pattern.encode("ascii"), regex.flags & ~re.UNICODE)
         except (re.error, ValueError):
             raw = None
-    return _Compiled(regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None)
+    return _Compiled(regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None,
+                     required_literal(regex))
 
 
 def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
                   limit: int) -> Hits:
     keep = glob_filter(glob)
     rx = _compile(regex)
+    fold = bool(regex.flags & re.IGNORECASE)
     hits = Hits(engine="python")
     if start and (base / start).is_file():
         files = [(start, (base / start).stat().st_size)]
@@ -169,18 +196,30 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
                 data = fh.read()
         except OSError:
             continue
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a BOM, as rg reads it
+            try:
+                data = data.decode("utf-16").encode("utf-8")
+            except UnicodeDecodeError:
+                pass
         if b"\0" in data:
             continue
         if regex.search(rel):
             hits.names.append(rel)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
+        hay = data.lower() if fold else data  # bytes.lower(): ASCII only, same length
         if rx.raw is not None and data.isascii():
-            count, lines = _file_hits(rx.raw, rx.raw_rest, data, b"\n", limit - taken)
+            count, lines = _file_hits(rx.raw, rx.raw_rest, data, hay, rx.literal, limit - taken)
             lines = [(n, t.decode("ascii")) for n, t in lines]
         else:
-            count, lines = _file_hits(rx.text, rx.text_rest, data.decode("utf-8", "replace"),
-                                      "\n", limit - taken)
+            text = data.decode("utf-8", "replace")
+            literal = rx.literal
+            if fold and literal and any(c in text for c in FOLDS_TO_ASCII):
+                literal = None  # a non-ASCII letter that matches an ASCII one: no shortcut
+            if literal:
+                count, lines = _literal_hits(rx.text, data, hay, literal, limit - taken, True)
+            else:
+                count, lines = _file_hits(rx.text, rx.text_rest, text, text, None, limit - taken)
         if count:
             hits.counts.append((rel, count))
             if lines:
@@ -189,16 +228,41 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
     return hits
 
 
-def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, nl, want: int) -> tuple[int, list]:
-    """(matching lines, the first `want` of them) for one file's contents."""
+def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, hay, literal,
+               want: int) -> tuple[int, list]:
+    """(matching lines, the first `want` of them) for one file's contents. `hay` is `data`,
+    lower-cased when ignoring case, where to look for the literal every match contains."""
+    nl = "\n" if isinstance(data, str) else b"\n"
+    if literal is not None:
+        return _literal_hits(rx, data, hay, literal, want)
+    if rx.search(data) is None:
+        return 0, []
     if rest is None:
         return _scan_lines(rx, data, nl, want)
     found = rest.findall(data)
-    if not found:
-        return 0, []
     if nl.join(found).count(nl) != len(found) - 1:  # a match spans lines: go line by line
         return _scan_lines(rx, data, nl, want)
     return len(found), (_first_lines(rx, data, nl, want) if want > 0 else [])
+
+
+def _literal_hits(rx: re.Pattern, data: bytes, hay: bytes, literal: bytes, want: int,
+                  decode: bool = False) -> tuple[int, list]:
+    """Only lines holding the required literal can match: find them fast, then test each
+    (decoded from UTF-8 first when `rx` is a text pattern)."""
+    count, found, pos, number, last = 0, [], hay.find(literal), 1, 0
+    while pos >= 0:
+        start = hay.rfind(b"\n", 0, pos) + 1
+        end = hay.find(b"\n", pos)
+        end = len(hay) if end < 0 else end
+        line = data[start:end].decode("utf-8", "replace") if decode else data[start:end]
+        if rx.search(line):
+            count += 1
+            if len(found) < want:
+                number += data.count(b"\n", last, start)
+                last = start
+                found.append((number, line))
+        pos = hay.find(literal, end + 1)
+    return count, found
 
 
 def _first_lines(rx: re.Pattern, data, nl, want: int) -> list:
@@ -220,13 +284,16 @@ def _first_lines(rx: re.Pattern, data, nl, want: int) -> list:
 
 
 def _scan_lines(rx: re.Pattern, data, nl, want: int) -> tuple[int, list]:
+    """Line by line, like grep: the count in C (filter), then the first `want` lines."""
     lines = data.split(nl)
     if lines and not lines[-1]:
         lines.pop()
-    count, found = 0, []
-    for number, line in enumerate(lines, 1):
-        if rx.search(line):
-            count += 1
-            if len(found) < want:
+    count = len(list(filter(rx.search, lines)))
+    found: list = []
+    if count and want > 0:
+        for number, line in enumerate(lines, 1):
+            if rx.search(line):
                 found.append((number, line))
+                if len(found) >= want:
+                    break
     return count, found

@@ -1,6 +1,6 @@
 """search_files against `rg` and `grep -rn` on a large real tree (this Python's standard library).
 
-Same run, same tree, same patterns, case-sensitive. search_files runs in-process through the tool
+Same run, same tree, same patterns; case-sensitive, then case-insensitive (the tool's default). search_files runs in-process through the tool
 registry (as the agent calls it); rg and grep run as processes. The tool skips site-packages and
 __pycache__ (its skip table), so the baselines are told to skip them too.
 Targets: search_files within 1.5x of rg; the pure-Python fallback (rg hidden from PATH) within
@@ -39,10 +39,10 @@ def timed(contenders: dict, runs: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def tool_runner(tree: Path, pattern: str, hide_rg: bool):
+def tool_runner(tree: Path, pattern: str, hide_rg: bool, fold: bool):
     registry = Registry.default()
     ctx = ToolContext(workspace=tree, home=Path("/tmp/unicum-bench-home"))
-    args = {"pattern": pattern, "ignore_case": False}
+    args = {"pattern": pattern, "ignore_case": fold}
 
     def run() -> None:
         saved = os.environ.get("PATH", "")
@@ -64,32 +64,42 @@ def proc_runner(cmd: list[str], tree: Path):
                                   stderr=subprocess.DEVNULL)
 
 
+def measure(tree: Path, fold: bool, runs: int) -> dict[str, float]:
+    rg, grep = shutil.which("rg"), shutil.which("grep")
+    flag = ["-i"] if fold else []
+    totals: dict[str, float] = {}
+    for pattern in PATTERNS:
+        contenders = {"fallback": tool_runner(tree, pattern, True, fold)}
+        if grep:
+            excl = [f"--exclude-dir={d}" for d in EXCLUDED]
+            contenders["grep"] = proc_runner([grep, "-rnIE", *flag, *excl, "-e", pattern, "."],
+                                             tree)
+        if rg:
+            globs = [a for d in EXCLUDED for a in ("-g", f"!{d}/")]
+            contenders["rg"] = proc_runner([rg, "-n", *flag, *globs, "-e", pattern, "."], tree)
+            contenders["tool"] = tool_runner(tree, pattern, False, fold)
+        row = timed(contenders, runs)
+        for key, value in row.items():
+            totals[key] = totals.get(key, 0.0) + value
+        print(f"{pattern!r:24} " + "  ".join(f"{k} {v * 1000:6.0f} ms" for k, v in row.items()))
+    return totals
+
+
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     tree = Path(sysconfig.get_paths()["stdlib"])
-    rg, grep = shutil.which("rg"), shutil.which("grep")
-    print(f"tree: {tree}  runs: {runs} (median)")
-    totals = {"tool": 0.0, "rg": 0.0, "fallback": 0.0, "grep": 0.0}
-    for pattern in PATTERNS:
-        contenders = {"fallback": tool_runner(tree, pattern, True)}
-        if grep:
-            excl = [f"--exclude-dir={d}" for d in EXCLUDED]
-            contenders["grep"] = proc_runner([grep, "-rnIE", *excl, "-e", pattern, "."], tree)
-        if rg:
-            globs = [a for d in EXCLUDED for a in ("-g", f"!{d}/")]
-            contenders["rg"] = proc_runner([rg, "-n", *globs, "-e", pattern, "."], tree)
-            contenders["tool"] = tool_runner(tree, pattern, False)
-        row = timed(contenders, runs)
-        for key, value in row.items():
-            totals[key] += value
-        print(f"{pattern!r:24} " + "  ".join(f"{k} {v * 1000:6.0f} ms" for k, v in row.items()))
-    if rg:
-        print(f"search_files (rg)     {totals['tool'] * 1000:6.0f} ms vs rg {totals['rg'] * 1000:6.0f}"
-              f" ms: {totals['tool'] / totals['rg']:.2f}x (target <= 1.5x)")
-    if grep:
-        print(f"search_files (python) {totals['fallback'] * 1000:6.0f} ms vs grep -rn "
-              f"{totals['grep'] * 1000:6.0f} ms: {totals['fallback'] / totals['grep']:.2f}x "
-              "(target <= 3x)")
+    print(f"tree: {tree}  runs: {runs} (median, interleaved)")
+    for fold in (False, True):
+        print("case-insensitive (-i)" if fold else "case-sensitive")
+        totals = measure(tree, fold, runs)
+        if "rg" in totals:
+            print(f"  search_files (rg)     {totals['tool'] * 1000:6.0f} ms vs rg "
+                  f"{totals['rg'] * 1000:6.0f} ms: {totals['tool'] / totals['rg']:.2f}x "
+                  "(target <= 1.5x)")
+        if "grep" in totals:
+            print(f"  search_files (python) {totals['fallback'] * 1000:6.0f} ms vs grep -rn "
+                  f"{totals['grep'] * 1000:6.0f} ms: {totals['fallback'] / totals['grep']:.2f}x "
+                  "(target <= 3x)")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ def tree(workspace):
         "sub/open.txt": "hello open\n",
         "hello_names.cfg": "nothing here\n",
         ".gitignore": "build/\n*.log\n",
+        "docs/fold.txt": "\u212aelvin sign, long \u017f: \u017fmall\n",
     }
     for rel, text in files.items():
         path = workspace / rel
@@ -58,6 +59,9 @@ def search_both(ctx, monkeypatch, **args):
     {"pattern": "hello", "path": "src/util.py"},
     {"pattern": "o", "file_glob": "src/**", "max_results": 3},
     {"pattern": "こんにちは|日本"},
+    {"pattern": "kelvin"},  # matches the Kelvin sign when ignoring case, in rg and in Python
+    {"pattern": "small", "ignore_case": False},
+    {"pattern": "small"},
     {"pattern": "(?<=say )hello"},  # look-behind: rg cannot, so both run the fallback
     {"pattern": "^$"},
 ])
@@ -71,6 +75,14 @@ def test_rg_and_fallback_agree(tree, isolated_home, monkeypatch, args):
     assert first.content == second.content
     assert {k: v for k, v in first.data.items() if k != "engine"} == \
         {k: v for k, v in second.data.items() if k != "engine"}
+
+
+def test_ignore_case_follows_unicode_folding(tree, isolated_home, monkeypatch):
+    ctx = make_ctx(tree, isolated_home)
+    for out in search_both(ctx, monkeypatch, pattern="kelvin"):
+        assert out.data["paths"] == ["docs/fold.txt"], out.content
+    for out in search_both(ctx, monkeypatch, pattern="small"):
+        assert out.data["paths"] == ["docs/fold.txt"], out.content
 
 
 def test_grouped_output_and_ignore_rules(tree, isolated_home):

@@ -120,7 +120,8 @@ def _block(out: bytes, raw: bytes, limit: int) -> list[tuple[int, str]]:
 
 # --- pure Python ---------------------------------------------------------------------------
 # non-ASCII letters that match ASCII ones when ignoring case (ſ→s, Kelvin sign→k, İ/ı→i)
-FOLDS_TO_ASCII = ("\u017f", "\u212a", "\u0130", "\u0131")
+FOLDS_TO_ASCII = {b"s": ("\u017f".encode(),), b"k": ("\u212a".encode(),),
+                  b"i": ("\u0130".encode(), "\u0131".encode())}
 
 
 @dataclass
@@ -132,16 +133,19 @@ class _Compiled:
     raw: re.Pattern[bytes] | None
     raw_rest: re.Pattern[bytes] | None
     literal: bytes | None = None  # text every match contains (lower case when ignoring case)
+    pure: re.Pattern[bytes] | None = None  # `literal[^\\n]*` when the pattern is only that text
+    folds: tuple[bytes, ...] = ()  # non-ASCII letters that match one of the literal's letters
 
 
-def required_literal(regex: re.Pattern[str]) -> bytes | None:
-    """The longest run of plain characters the pattern always needs, as ASCII bytes."""
+def required_literal(regex: re.Pattern[str]) -> tuple[bytes | None, bool]:
+    """The longest run of plain characters the pattern always needs, as ASCII bytes, and
+    whether that run is the whole pattern."""
     try:
         from re import _constants, _parser  # CPython's own regex parser
 
         parsed = _parser.parse(regex.pattern, regex.flags)
     except Exception:  # another interpreter or an unusual pattern: no prefilter
-        return None
+        return None, False
     best, run = "", ""
     for op, arg in parsed:
         if op is _constants.LITERAL and chr(arg).isascii():
@@ -150,8 +154,9 @@ def required_literal(regex: re.Pattern[str]) -> bytes | None:
             best, run = max(best, run, key=len), ""
     best = max(best, run, key=len)
     if len(best) < 2:
-        return None
-    return (best.lower() if regex.flags & re.IGNORECASE else best).encode("ascii")
+        return None, False
+    text = best.lower() if regex.flags & re.IGNORECASE else best
+    return text.encode("ascii"), len(best) == len(parsed)
 
 
 def _one_per_line(regex: re.Pattern) -> re.Pattern | None:
@@ -173,8 +178,11 @@ def _compile(regex: re.Pattern[str]) -> _Compiled:
             raw = re.compile(regex.pattern.encode("ascii"), regex.flags & ~re.UNICODE)
         except (re.error, ValueError):
             raw = None
+    literal, whole = required_literal(regex)
+    pure = re.compile(re.escape(literal) + b"[^\n]*") if literal and whole else None
+    folds = tuple(f for ch, fs in FOLDS_TO_ASCII.items() if literal and ch in literal for f in fs)
     return _Compiled(regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None,
-                     required_literal(regex))
+                     literal, pure, folds)
 
 
 def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
@@ -207,19 +215,7 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
             hits.names.append(rel)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
-        hay = data.lower() if fold else data  # bytes.lower(): ASCII only, same length
-        if rx.raw is not None and data.isascii():
-            count, lines = _file_hits(rx.raw, rx.raw_rest, data, hay, rx.literal, limit - taken)
-            lines = [(n, t.decode("ascii")) for n, t in lines]
-        else:
-            text = data.decode("utf-8", "replace")
-            literal = rx.literal
-            if fold and literal and any(c in text for c in FOLDS_TO_ASCII):
-                literal = None  # a non-ASCII letter that matches an ASCII one: no shortcut
-            if literal:
-                count, lines = _literal_hits(rx.text, data, hay, literal, limit - taken, True)
-            else:
-                count, lines = _file_hits(rx.text, rx.text_rest, text, text, None, limit - taken)
+        count, lines = _search_data(rx, data, fold, limit - taken)
         if count:
             hits.counts.append((rel, count))
             if lines:
@@ -228,13 +224,33 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
     return hits
 
 
-def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, hay, literal,
-               want: int) -> tuple[int, list]:
-    """(matching lines, the first `want` of them) for one file's contents. `hay` is `data`,
-    lower-cased when ignoring case, where to look for the literal every match contains."""
+def _search_data(rx: _Compiled, data: bytes, fold: bool, want: int) -> tuple[int, list]:
+    """(matching lines, the first `want` as (number, text)) for one file's bytes."""
+    ascii_only = data.isascii()
+    literal = rx.literal
+    if fold and literal and not ascii_only and any(f in data for f in rx.folds):
+        literal = None  # a non-ASCII letter that matches an ASCII one: no shortcut
+    hay = data.lower() if fold and literal else data  # bytes.lower(): ASCII only, same length
+    if literal and literal not in hay:
+        return 0, []
+    if literal and rx.pure is not None:  # the pattern is plain text: count in C
+        count = len(rx.pure.findall(hay))
+        lines = _first_lines(rx.pure, data, b"\n", want, hay) if want > 0 else []
+        return count, [(n, t.decode("utf-8", "replace")) for n, t in lines]
+    if rx.raw is not None and ascii_only:
+        if fold and literal:  # case-insensitive sre is slow: test only lines with the literal
+            count, lines = _literal_hits(rx.raw, data, hay, literal, want)
+        else:
+            count, lines = _file_hits(rx.raw, rx.raw_rest, data, want)
+        return count, [(n, t.decode("ascii")) for n, t in lines]
+    if fold and literal:
+        return _literal_hits(rx.text, data, hay, literal, want, decode=True)
+    return _file_hits(rx.text, rx.text_rest, data.decode("utf-8", "replace"), want)
+
+
+def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, want: int) -> tuple[int, list]:
+    """Counted in C where possible: `rest` swallows each matching line whole."""
     nl = "\n" if isinstance(data, str) else b"\n"
-    if literal is not None:
-        return _literal_hits(rx, data, hay, literal, want)
     if rx.search(data) is None:
         return 0, []
     if rest is None:
@@ -265,16 +281,18 @@ def _literal_hits(rx: re.Pattern, data: bytes, hay: bytes, literal: bytes, want:
     return count, found
 
 
-def _first_lines(rx: re.Pattern, data, nl, want: int) -> list:
-    """The first `want` matching lines as (line number, text)."""
+def _first_lines(rx: re.Pattern, data, nl, want: int, hay=None) -> list:
+    """The first `want` matching lines as (line number, text); matches are looked for in
+    `hay` (a same-length, lower-cased copy) when given."""
+    hay = data if hay is None else hay
     found, line_end, last_start, number = [], -1, 0, 1
-    for m in rx.finditer(data):
+    for m in rx.finditer(hay):
         s = m.start()
         if s <= line_end:
             continue
-        line_start = data.rfind(nl, 0, s) + 1
-        line_end = data.find(nl, s)
-        line_end = len(data) if line_end < 0 else line_end
+        line_start = hay.rfind(nl, 0, s) + 1
+        line_end = hay.find(nl, s)
+        line_end = len(hay) if line_end < 0 else line_end
         number += data.count(nl, last_start, line_start)
         last_start = line_start
         found.append((number, data[line_start:line_end]))

@@ -61,10 +61,11 @@ def _rg_args(regex: re.Pattern[str]) -> list[str]:
 def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
               limit: int) -> Hits | None:
     """None when rg cannot take the pattern (e.g. look-arounds): the caller falls back."""
-    common = [*_rg_args(regex), "--null", "--with-filename", "-e", regex.pattern, "--"]
-    counted = subprocess.run([*common[:-3], "--count", "--include-zero", *common[-3:],
-                              start or "."], cwd=base, capture_output=True,
-                             stdin=subprocess.DEVNULL)
+    flags = [*_rg_args(regex), "--null", "--with-filename"]
+    pattern = ["-e", regex.pattern, "--"]
+    # one pass lists every searched file with its count of matching lines (0 included)
+    counted = subprocess.run([*flags, "--count", "--include-zero", *pattern, start or "."],
+                             cwd=base, capture_output=True, stdin=subprocess.DEVNULL)
     if counted.returncode == 2 and not counted.stdout:
         return None
     keep = glob_filter(glob)
@@ -89,9 +90,10 @@ def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
         wanted.append(path)
         total += n
     if wanted:
-        out = subprocess.run([*common[:-1], "-n", "--no-heading", "--max-count", str(limit), "--",
-                              *(raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted)],
-                             cwd=base, capture_output=True, stdin=subprocess.DEVNULL).stdout
+        files = [raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted]
+        out = subprocess.run([*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern,
+                              *files], cwd=base, capture_output=True,
+                             stdin=subprocess.DEVNULL).stdout
         taken = 0
         for path in wanted:
             hits.lines[path] = _block(out, raw_paths[path], limit - taken)

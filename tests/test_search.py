@@ -154,3 +154,12 @@ def test_list_is_capped_per_folder_and_in_total(workspace, isolated_home):
     full = run(ctx, "list_files", depth=5)
     assert len(full.content.splitlines()) <= 302
     assert full.content.splitlines()[-1].startswith("[showing 300 of")
+
+
+@pytest.mark.skipif(not HAVE_RG, reason="needs rg")
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_rg_dialect_lines_come_from_rg(workspace, isolated_home):
+    (workspace / "n.txt").write_text("abc 123\nno digits\n")
+    out = run(make_ctx(workspace, isolated_home), "search_files", pattern="[[:digit:]]{3}")
+    assert out.data["engine"] == "rg"  # Python reads [[:digit:]] differently; rg's lines win
+    assert out.content.splitlines()[:2] == ["n.txt", "  1: abc 123"]

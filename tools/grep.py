@@ -89,7 +89,7 @@ def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
             break
         wanted.append(path)
         total += n
-    if wanted:
+    if wanted and not _lines_in_process(hits, base, wanted, regex, limit):
         files = [raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted]
         out = subprocess.run([*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern,
                               *files], cwd=base, capture_output=True,
@@ -99,6 +99,25 @@ def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
             hits.lines[path] = _block(out, raw_paths[path], limit - taken)
             taken += len(hits.lines[path])
     return hits
+
+
+def _lines_in_process(hits: Hits, base: Path, wanted: list[str], regex: re.Pattern[str],
+                      limit: int) -> bool:
+    """Read the few files to show here rather than run rg again; False (nothing kept) when
+    Python's regex dialect does not count what rg counted."""
+    rx, fold = _compile(regex), bool(regex.flags & re.IGNORECASE)
+    counts, lines, taken = dict(hits.counts), {}, 0
+    for path in wanted:
+        data = _searchable(os.path.join(base, path))
+        if data is None:
+            return False
+        count, found = _search_data(rx, data, fold, limit - taken)
+        if count != counts[path]:
+            return False
+        lines[path] = found
+        taken += len(found)
+    hits.lines.update(lines)
+    return True
 
 
 def _norm(path: bytes | str) -> str:
@@ -201,22 +220,11 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
     for rel, size in files:
         if size > MAX_FILE_BYTES or not keep(rel):
             continue
-        try:
-            with open(os.path.join(base, rel), "rb", buffering=0) as fh:
-                data = fh.read()
-        except OSError:
-            continue
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a BOM, as rg reads it
-            try:
-                data = data.decode("utf-16").encode("utf-8")
-            except UnicodeDecodeError:
-                pass
-        if b"\0" in data:
+        data = _searchable(os.path.join(base, rel))
+        if data is None:
             continue
         if regex.search(rel):
             hits.names.append(rel)
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
         count, lines = _search_data(rx, data, fold, limit - taken)
         if count:
             hits.counts.append((rel, count))
@@ -224,6 +232,23 @@ def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | No
                 hits.lines[rel] = lines
                 taken += len(lines)
     return hits
+
+
+def _searchable(path: str) -> bytes | None:
+    """A file's bytes as rg searches them (UTF-16 and BOMs decoded), or None for binaries."""
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a BOM, as rg reads it
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    if b"\0" in data:
+        return None
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def _search_data(rx: _Compiled, data: bytes, fold: bool, want: int) -> tuple[int, list]:

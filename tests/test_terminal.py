@@ -106,3 +106,10 @@ def test_ctrl_c_kills_the_whole_group(ctx, workspace):
 def test_mostly_utf8_with_a_bad_byte_stays_utf8(ctx):
     out = run(ctx, "terminal", command=r"printf '中文输出 ok \x80 end\n'")
     assert "中文输出 ok" in out.content and "end" in out.content
+
+
+def test_chatty_background_child_does_not_hang_the_call(ctx):
+    started = time.monotonic()
+    out = run(ctx, "terminal", command="(while true; do echo tick; sleep 0.01; done) & echo started")
+    assert time.monotonic() - started < 5
+    assert "started" in out.content and out.data["exit_code"] == 0

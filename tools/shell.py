@@ -53,11 +53,9 @@ class Collector:
     def pump(self, pipe: IO[bytes]) -> None:
         """Read until EOF, or until `stop` is set once nothing more is coming."""
         fd = pipe.fileno()
-        while True:
+        while not self.stop.is_set():
             ready, _, _ = select.select([fd], [], [], 0.05)
             if not ready:
-                if self.stop.is_set():
-                    return
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -134,7 +132,7 @@ def run_command(command: str, cwd: str, timeout: int) -> tuple[Collector, int, b
         out.stop.set()
         raise
     reader.join(timeout=1)  # a background child may still hold the pipe open
-    out.stop.set()
+    out.stop.set()  # keep what came so far; the child dies of SIGPIPE when it writes again
     reader.join()
     proc.stdout.close()
     return out, proc.wait(), timed_out

@@ -128,53 +128,49 @@ class _Reader:
         if c == "\n":
             self.end_pipeline()
             self.i = self.skip_heredocs(i + 1)
-            return
-        if c in " \t":
-            self.end_word()
         elif c == "#" and self.word is None:
             nl = s.find("\n", i)
             self.i = len(s) if nl < 0 else nl
-            return
-        elif c == "\\":
-            self.add_char(s[i + 1] if i + 1 < len(s) else "")
-            self.i = i + 2
-            return
-        elif c == "'":
-            end = s.find("'", i + 1)
-            end = len(s) if end < 0 else end
-            self.add_char(s[i + 1:end])
-            self.i = end + 1
-            return
-        elif c == '"':
-            self.i = self.double_quoted(i + 1)
-            return
-        elif c == "`":
-            end = _backtick(s, i + 1)
-            self.add_sub(s[i + 1:end], s[i:end + 1])
-            self.i = end + 1
-            return
+        elif c in "\\'\"`":
+            self.i = self.quoted(c, i)
         elif s.startswith("$((", i):
             end = _balanced(s, i + 2)
             self.add_char(s[i:end])
             self.i = end
-            return
         elif s.startswith("$(", i) or (s.startswith(("<(", ">("), i) and self.word is None):
             end = _balanced(s, i + 2)
             self.add_sub(s[i + 2:end - 1], s[i:end])
             self.i = end
-            return
         elif c == "(" and self.word is None:
             end = _balanced(s, i + 1)
             self.end_pipeline()
             self.pipelines.extend(parse(s[i + 1:end - 1]))
             self.i = end
-            return
         elif c in "|&;<>" or c == ")":
             self.operator()
-            return
         else:
-            self.add_char(c)
-        self.i = i + 1
+            if c in " \t":
+                self.end_word()
+            else:
+                self.add_char(c)
+            self.i = i + 1
+
+    def quoted(self, c: str, i: int) -> int:
+        """A backslash escape, '…', "…" or `…` starting at i; returns the position after it."""
+        s = self.s
+        if c == "\\":
+            self.add_char(s[i + 1] if i + 1 < len(s) else "")
+            return i + 2
+        if c == "'":
+            end = s.find("'", i + 1)
+            end = len(s) if end < 0 else end
+            self.add_char(s[i + 1:end])
+            return end + 1
+        if c == '"':
+            return self.double_quoted(i + 1)
+        end = _backtick(s, i + 1)
+        self.add_sub(s[i + 1:end], s[i:end + 1])
+        return end + 1
 
     def double_quoted(self, i: int) -> int:
         s = self.s

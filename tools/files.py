@@ -2,99 +2,117 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
+import difflib
 from pathlib import Path
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.checkpoints import get_checkpoints
+from tools.textfile import Text, atomic_write, binary_kind, decode, encode, human_size, read_text
 from tools.workspace import display, resolve_path
 
-MAX_BYTES = 100_000
+MAX_BYTES = 100_000  # of output per call
+MAX_LINE = 2000  # characters per line shown
+MAX_FILE = 64 * 1024 * 1024  # larger files: use search_files or terminal
 
 
-def _read_text(target: Path) -> tuple[str, str]:
-    raw = target.read_bytes()
-    if b"\0" in raw[:8192]:
-        raise ToolError(f"{target.name} is a binary file ({len(raw)} bytes); not shown")
-    for enc in ("utf-8", "gb18030", "latin-1"):
-        try:
-            return raw.decode(enc), enc
-        except UnicodeDecodeError:
-            continue
-    raise ToolError(f"cannot decode {target.name}")
+def _numbered(lines: list[str], offset: int, limit: int) -> tuple[list[str], bool]:
+    """Rows `  12\tcode` from line `offset`, stopping at `limit` lines or MAX_BYTES."""
+    rows, size = [], 0
+    for no in range(offset, min(len(lines), offset + limit - 1) + 1):
+        line = lines[no - 1]
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE] + f"… [{len(line) - MAX_LINE} more characters]"
+        row = f"{no:>6}\t{line}"
+        size += len(row.encode("utf-8")) + 1
+        if size > MAX_BYTES and rows:
+            return rows, True
+        rows.append(row)
+    return rows, False
 
 
 def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     target = resolve_path(ctx, args["path"])
-    if not target.exists():
-        raise ToolError(f"{args['path']}: no such file")
-    if target.is_dir():
-        raise ToolError(f"{args['path']} is a directory; use list_files")
-    text, enc = _read_text(target)
-    lines = text.splitlines()
-    offset = max(1, int(args.get("offset", 1)))
-    limit = max(1, int(args.get("limit", 2000)))
-    chunk, size = [], 0
-    for no in range(offset, min(len(lines), offset + limit - 1) + 1):
-        row = f"{no:>6}\t{lines[no - 1]}"
-        size += len(row) + 1
-        if size > MAX_BYTES:
-            break
-        chunk.append(row)
-    last = offset + len(chunk) - 1
-    body = "\n".join(chunk)
+    if target.is_file() and target.stat().st_size > MAX_FILE:
+        raise ToolError(f"{args['path']} is {human_size(target.stat().st_size)}; too large to "
+                        "read whole: use search_files, or terminal with head/tail/sed -n")
+    doc = read_text(target, args["path"])
+    lines = doc.text.splitlines()
+    offset, limit = max(1, int(args.get("offset", 1))), max(1, int(args.get("limit", 2000)))
+    rel = display(ctx, target)
+    data = {"path": rel, "lines": len(lines), "encoding": doc.encoding, "offset": offset}
+    if not lines:
+        return ToolOutput(f"({rel} is empty)", data=data)
+    if offset > len(lines):
+        raise ToolError(f"offset {offset} is past the end of {rel} ({len(lines)} lines)")
+    rows, capped = _numbered(lines, offset, limit)
+    last = offset + len(rows) - 1
+    head = f"[encoding: {doc.encoding}]\n" if doc.encoding not in ("utf-8", "utf-8-sig") else ""
+    body = head + "\n".join(rows)
     if last < len(lines):
-        body += f"\n[lines {offset}-{last} of {len(lines)}; read on with offset={last + 1}]"
-    if enc != "utf-8":
-        body = f"[encoding: {enc}]\n" + body
-    return ToolOutput(body, data={"lines": len(lines), "encoding": enc, "path": display(ctx, target)})
+        why = " (output size cap)" if capped else ""
+        body += f"\n[lines {offset}-{last} of {len(lines)}{why}; read on with offset={last + 1}]"
+    data.update(shown=[offset, last], truncated=last < len(lines))
+    return ToolOutput(body, data=data)
 
 
-def _atomic_write(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def line_changes(old: str, new: str) -> tuple[int, int]:
+    """(+added, -removed) lines between two texts."""
+    added = removed = 0
+    a, b = old.splitlines(), new.splitlines()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += i2 - i1
+            added += j2 - j1
+    return added, removed
+
+
+def _existing(target: Path) -> Text | None:
+    """The current text (None when absent or binary: then it is replaced as UTF-8)."""
+    if not target.is_file():
+        return None
+    raw = target.read_bytes()
+    return None if binary_kind(raw) else decode(raw)
 
 
 def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    target = resolve_path(ctx, args["path"])
+    target = resolve_path(ctx, args["path"], write=True)
     if target.is_dir():
         raise ToolError(f"{args['path']} is a directory")
-    content: str = args["content"]
-    old = target.read_bytes() if target.exists() else None
-    if args.get("append") and old is not None:
-        data = old + content.encode("utf-8")
-    else:
-        data = content.encode("utf-8")
-    _atomic_write(target, data)
+    content: str = args["content"].replace("\r\n", "\n")
+    existed = target.exists()
+    old = _existing(target)  # keeps the file's encoding and line endings
+    enc, newline = (old.encoding, old.newline) if old else ("utf-8", "\n")
+    append = bool(args.get("append")) and old is not None
+    new_text = (old.text if append and old else "") + content
+    data = encode(new_text, enc, newline)
+    get_checkpoints(ctx).save(target)
+    atomic_write(target, data)
     rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
-    verb = "appended to" if args.get("append") and old is not None else (
-        "overwrote" if old is not None else "created")
-    return ToolOutput(f"{verb} {rel} ({n} lines)", data={"path": rel, "lines": n})
+    info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
+    if append:
+        return ToolOutput(f"appended {n} lines to {rel}", data={**info, "added": n, "removed": 0})
+    if not existed:
+        return ToolOutput(f"created {rel} ({n} lines)", data={**info, "added": n, "removed": 0})
+    added, removed = line_changes(old.text if old else "", content)
+    return ToolOutput(f"overwrote {rel} ({n} lines, +{added} -{removed})",
+                      data={**info, "added": added, "removed": removed})
 
 
 TOOLS = [
     Tool(
         "read_file",
-        "Read a text file with 1-based line numbers. Use offset/limit for long files.",
-        params(["path"], path={"type": "string"}, offset={"type": "integer"},
-               limit={"type": "integer"}),
+        "Read a text file with 1-based line numbers (offset: first line; limit: line count).",
+        params(["path"], path={"type": "string"}, offset={"type": "integer", "minimum": 1},
+               limit={"type": "integer", "minimum": 1}),
         read_file,
         key_arg="path",
     ),
     Tool(
         "write_file",
-        "Create or overwrite a file (parent folders created); append=true appends.",
+        "Create or overwrite a whole file (folders created); append=true adds to its end. "
+        "Prefer edit_file for changes to an existing file.",
         params(["path", "content"], path={"type": "string"}, content={"type": "string"},
                append={"type": "boolean"}),
         write_file,

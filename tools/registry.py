@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
 
 TOOLS_DIR = Path(__file__).resolve().parent
-_SKIP = {"__init__.py", "base.py", "registry.py"}
+_SKIP = {"__init__.py", "base.py", "registry.py"}  # helper modules declare no TOOLS anyway
 _TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
           "array": list, "object": dict}
 
@@ -40,6 +41,42 @@ def discover(folder: Path = TOOLS_DIR) -> list[Tool]:
     return found
 
 
+def coerce(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Fix what models often send as strings: "5" for an integer, "true" for a boolean."""
+    props = schema.get("properties", {})
+    fixed = dict(args)
+    for name, value in args.items():
+        expected = props.get(name, {}).get("type")
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        if expected == "integer" and re.fullmatch(r"-?\d+", text):
+            fixed[name] = int(text)
+        elif expected == "number" and re.fullmatch(r"-?\d+(\.\d+)?", text):
+            fixed[name] = float(text)
+        elif expected == "boolean" and text.lower() in ("true", "false"):
+            fixed[name] = text.lower() == "true"
+    return fixed
+
+
+def _check_value(name: str, spec: dict[str, Any], value: Any) -> str | None:
+    expected = spec.get("type")
+    pytype = _TYPES.get(expected) if isinstance(expected, str) else None
+    bad_bool = isinstance(value, bool) and expected in ("integer", "number")
+    if pytype and (not isinstance(value, pytype) or bad_bool):
+        return f"argument '{name}' must be {expected}, got {type(value).__name__}"
+    if "enum" in spec and value not in spec["enum"]:
+        return f"argument '{name}' must be one of {spec['enum']}"
+    if "minimum" in spec and isinstance(value, int | float) and value < spec["minimum"]:
+        return f"argument '{name}' must be at least {spec['minimum']}"
+    if expected == "array" and isinstance(spec.get("items"), dict):
+        for item in value:
+            problem = _check_value(f"{name}[]", spec["items"], item)
+            if problem:
+                return problem
+    return None
+
+
 def validate(schema: dict[str, Any], args: Any) -> str | None:
     """Return a one-line problem with `args`, or None when they fit the schema."""
     if not isinstance(args, dict):
@@ -54,13 +91,9 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
             if schema.get("additionalProperties", True) is False:
                 return f"unknown argument '{name}' (expected: {', '.join(props) or 'none'})"
             continue
-        expected = spec.get("type")
-        pytype = _TYPES.get(expected) if isinstance(expected, str) else None
-        bad_bool = isinstance(value, bool) and expected in ("integer", "number")
-        if pytype and (not isinstance(value, pytype) or bad_bool):
-            return f"argument '{name}' must be {expected}, got {type(value).__name__}"
-        if "enum" in spec and value not in spec["enum"]:
-            return f"argument '{name}' must be one of {spec['enum']}"
+        problem = _check_value(name, spec, value)
+        if problem:
+            return problem
     return None
 
 
@@ -91,6 +124,8 @@ class Registry:
                 args = json.loads(args or "{}")
             except ValueError as exc:
                 return ToolOutput(f"arguments are not valid JSON: {exc}", is_error=True)
+        if isinstance(args, dict):
+            args = coerce(tool.parameters, args)
         problem = validate(tool.parameters, args)
         if problem:
             return ToolOutput(f"{name}: {problem}", is_error=True)

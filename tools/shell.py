@@ -1,59 +1,179 @@
-"""terminal: run a shell command in the project folder."""
+"""terminal: run a shell command in the project folder, safely and with compact output."""
 
 from __future__ import annotations
 
 import os
+import re
+import select
 import signal
 import subprocess
-from typing import Any
+import threading
+from typing import IO, Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.permissions import approve_command
 from tools.workspace import resolve_path
 
 MAX_TIMEOUT = 600
-SECRET_SUFFIXES = ("_API_KEY",)
+SHOW_LINES, SHOW_BYTES = 200, 20_000  # what the model sees: head + tail within these
+KEEP_BYTES = 8 * 1024 * 1024  # what `full_output` keeps for recall (head + tail beyond it)
+SECRET_SUFFIXES = ("_API_KEY", "_AUTH_TOKEN", "_SECRET_KEY", "_ACCESS_TOKEN")
+QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1",
+             "TERM": "dumb", "PYTHONUNBUFFERED": "1", "DEBIAN_FRONTEND": "noninteractive"}
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
 def child_env() -> dict[str, str]:
-    """The environment for commands, without provider API keys."""
-    return {k: v for k, v in os.environ.items() if not k.endswith(SECRET_SUFFIXES)}
+    """The environment for commands: no provider API keys, no pagers or colours."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().endswith(SECRET_SUFFIXES)}
+    return {**env, **QUIET_ENV}
+
+
+class Collector:
+    """Keeps the first and last KEEP_BYTES/2 of a stream, counting what falls in between."""
+
+    def __init__(self, keep: int = KEEP_BYTES) -> None:
+        self.half = keep // 2
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+        self.stop = threading.Event()
+
+    def add(self, chunk: bytes) -> None:
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > self.half:
+            cut = len(self.tail) - self.half
+            self.dropped += cut
+            del self.tail[:cut]
+
+    def pump(self, pipe: IO[bytes]) -> None:
+        """Read until EOF, or until `stop` is set once nothing more is coming."""
+        fd = pipe.fileno()
+        while not self.stop.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return
+            self.add(chunk)
+
+
+def decode_output(raw: bytes) -> str:
+    """UTF-8; output that is mostly not UTF-8 but valid GB18030 (Chinese Windows tools) as
+    GB18030; anything else as UTF-8 with replacement characters. Never raises."""
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - raw.count("\ufffd".encode())
+    if bad > max(2, len(text) // 100):
+        try:
+            text = raw.decode("gb18030")
+        except UnicodeDecodeError:
+            pass
+    text = ANSI.sub("", text).replace("\r\n", "\n")
+    if "\r" in text:  # progress bars: keep what a terminal would finally show on each line
+        text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
+    return text
+
+
+def head_tail(text: str) -> tuple[str, int]:
+    """`text` cut to SHOW_LINES / SHOW_BYTES as head + tail, and the number of lines elided."""
+    lines = text.split("\n")
+    if len(lines) <= SHOW_LINES and len(text.encode("utf-8")) <= SHOW_BYTES:
+        return text, 0
+    head = _fit(lines[: SHOW_LINES // 2])
+    tail = _fit(lines[len(head):][-(SHOW_LINES // 2):][::-1])[::-1]
+    elided = len(lines) - len(head) - len(tail)
+    if not head and not tail:  # one enormous line
+        half = SHOW_BYTES // 4  # characters; CJK may take 3 bytes each
+        return f"{text[:half]}\n[… {len(text) - 2 * half} characters elided …]\n{text[-half:]}", 0
+    note = f"[… {elided} lines elided; the full output is kept and can be recalled …]"
+    return "\n".join([*head, note, *tail]), elided
+
+
+def _fit(lines: list[str]) -> list[str]:
+    """The leading lines that fit in half of SHOW_BYTES."""
+    kept, size = [], 0
+    for line in lines:
+        size += len(line.encode("utf-8")) + 1
+        if size > SHOW_BYTES // 2:
+            break
+        kept.append(line)
+    return kept
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_command(command: str, cwd: str, timeout: int) -> tuple[Collector, int, bool]:
+    """(output, exit code, timed out): own process group, stdin closed."""
+    proc = subprocess.Popen(["bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=child_env(),
+                            start_new_session=True)
+    out = Collector()
+    reader = threading.Thread(target=out.pump, args=(proc.stdout,), daemon=True)
+    reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+    except BaseException:  # Ctrl-C: take the whole group down, then let it propagate
+        _kill_group(proc)
+        proc.wait()
+        out.stop.set()
+        raise
+    reader.join(timeout=1)  # a background child may still hold the pipe open
+    out.stop.set()  # keep what came so far; the child dies of SIGPIPE when it writes again
+    reader.join()
+    proc.stdout.close()
+    return out, proc.wait(), timed_out
 
 
 def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     command: str = args["command"]
     if not command.strip():
         raise ToolError("command is empty")
-    cwd = resolve_path(ctx, args["cwd"]) if args.get("cwd") else ctx.workspace
+    cwd = resolve_path(ctx, args["cwd"]) if args.get("cwd") else ctx.workspace.resolve()
+    if not cwd.is_dir():
+        raise ToolError(f"cwd {args['cwd']} is not a folder")
+    approve_command(ctx, command, cwd)
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    proc = subprocess.Popen(
-        ["bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, env=child_env(), start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        timed_out = True
-    except BaseException:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        raise
-    text = out.decode("utf-8", errors="replace")
-    code = proc.returncode
-    status = f"timed out after {timeout}s" if timed_out else f"exit {code}"
-    body = f"{text.rstrip()}\n[{status}]" if text.strip() else f"[{status}]"
-    return ToolOutput(body, is_error=timed_out or code != 0,
-                      data={"exit_code": code, "timed_out": timed_out, "output": text})
+    out, code, timed_out = run_command(command, str(cwd), timeout)
+    text = decode_output(bytes(out.head))
+    if out.dropped:
+        text += f"\n[… {out.dropped} bytes not kept …]\n"
+    text = (text + decode_output(bytes(out.tail))).rstrip("\n")
+    shown, elided = head_tail(text)
+    status = f"timed out after {timeout}s; process group killed" if timed_out else f"exit {code}"
+    if out.dropped:
+        status += f"; {out.dropped} bytes of output in the middle were not kept"
+    body = f"{shown}\n[{status}]" if shown.strip() else f"[{status}]"
+    data: dict[str, Any] = {"exit_code": code, "timed_out": timed_out, "command": command,
+                            "lines": text.count("\n") + 1 if text else 0}
+    if shown != text:
+        data["full_output"] = text
+        data["elided_lines"] = elided
+    else:
+        data["output"] = text
+    return ToolOutput(body, is_error=timed_out or code != 0, data=data)
 
 
 TOOLS = [
     Tool(
         "terminal",
-        "Run a bash command in the project folder (stdin closed). Returns output and exit code.",
+        "Run a bash command in the project folder (stdin closed; timeout in seconds, max 600). "
+        "Returns the combined output (long output: head and tail) and the exit code.",
         params(["command"], command={"type": "string"}, cwd={"type": "string"},
-               timeout={"type": "integer", "description": "seconds, max 600"}),
+               timeout={"type": "integer", "minimum": 1}),
         terminal,
         key_arg="command",
     ),

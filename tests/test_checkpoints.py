@@ -1,0 +1,52 @@
+"""The checkpoint store behind /undo."""
+
+from __future__ import annotations
+
+import os
+
+from tests.tool_helpers import make_ctx
+from tools.checkpoints import CheckpointStore, get_checkpoints
+
+
+def test_save_and_undo_in_reverse_order(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = CheckpointStore(tmp_path / "cp", root=root)
+    assert len(store) == 0 and store.undo() is None
+    target = root / "core" / "x.py"
+    target.parent.mkdir()
+    target.write_bytes(b"v1")
+    os.chmod(target, 0o755)
+    store.save(target)
+    target.write_bytes(b"v2")
+    new = root / "fresh" / "deep" / "a.py"
+    store.save(new)
+    new.parent.mkdir(parents=True)
+    new.write_text("new")
+    assert len(store) == 2
+    assert store.undo() == "removed new file fresh/deep/a.py"
+    assert not (root / "fresh").exists()  # folders the write created go too
+    assert store.undo() == "restored core/x.py"
+    assert target.read_bytes() == b"v1" and target.stat().st_mode & 0o777 == 0o755
+    assert store.undo() is None and len(store) == 0
+
+
+def test_store_survives_a_new_instance(tmp_path):
+    f = tmp_path / "f.txt"
+    f.write_text("before")
+    CheckpointStore(tmp_path / "cp").save(f)
+    f.write_text("after")
+    again = CheckpointStore(tmp_path / "cp")
+    assert len(again) == 1
+    assert again.undo() == f"restored {f}"
+    assert f.read_text() == "before"
+
+
+def test_get_checkpoints_is_lazy_and_per_session(workspace, isolated_home):
+    ctx = make_ctx(workspace, isolated_home)
+    assert "checkpoints" not in ctx.services
+    store = get_checkpoints(ctx)
+    assert get_checkpoints(ctx) is store
+    assert not (isolated_home / "checkpoints").exists()  # nothing written until a save
+    store.save(workspace / "a.txt")
+    assert (isolated_home / "checkpoints" / "test-session").is_dir()

@@ -1,0 +1,123 @@
+"""edit_file: exact string replacement that helps the model when its string is wrong."""
+
+from __future__ import annotations
+
+import difflib
+import heapq
+from typing import Any
+
+from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.checkpoints import get_checkpoints
+from tools.textfile import atomic_write, encode, read_text
+from tools.workspace import display, resolve_path
+
+MAX_DIFF_LINES = 80
+SHOW_CONTEXT = 2  # lines around the closest match
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, start = [], text.find(needle)
+    while start >= 0:
+        found.append(start)
+        start = text.find(needle, start + len(needle))
+    return found
+
+
+def _window_score(lines: list[str], start: int, want: list[str]) -> float:
+    window = "\n".join(s.strip() for s in lines[start:start + len(want)])
+    return difflib.SequenceMatcher(None, window, "\n".join(w.strip() for w in want)).ratio()
+
+
+def closest_match(lines: list[str], old: str) -> tuple[int, float]:
+    """(0-based start line, similarity) of the block of the file most like `old`."""
+    want = old.strip("\n").split("\n")
+    keys = [(j, w.strip()) for j, w in enumerate(want) if w.strip()][:8]
+    starts: set[int] = set()
+    stripped = [line.strip() for line in lines]
+    for j, key in keys:
+        scored = []
+        m = difflib.SequenceMatcher(None, "", key, autojunk=False)  # `key` is indexed once
+        for i, line in enumerate(stripped):
+            m.set_seq1(line)
+            if m.real_quick_ratio() > 0.5:
+                quick = m.quick_ratio()
+                if quick > 0.5:
+                    scored.append((quick, i))
+        best = []
+        for _, i in heapq.nlargest(40, scored):  # the exact ratio only for the likeliest lines
+            m.set_seq1(stripped[i])
+            best.append((m.ratio(), i))
+        starts.update(max(0, i - j) for _, i in heapq.nlargest(5, best))
+    best = max(((_window_score(lines, s, want), s) for s in starts), default=(0.0, 0))
+    return best[1], best[0]
+
+
+def _not_found(text: str, old: str, rel: str) -> ToolError:
+    lines = text.split("\n")
+    start, score = closest_match(lines, old)
+    if score < 0.4:
+        return ToolError(f"old_string not found in {rel}, and nothing similar; read the file "
+                         "(or search_files) to get the exact text")
+    height = old.strip("\n").count("\n") + 1
+    lo, hi = max(0, start - SHOW_CONTEXT), min(len(lines), start + height + SHOW_CONTEXT)
+    shown = "\n".join(f"{n + 1:>6}\t{lines[n]}" for n in range(lo, hi))
+    return ToolError(f"old_string not found in {rel}. Closest match ({score:.0%} similar) at "
+                     f"lines {start + 1}-{start + height}:\n{shown}\nCopy the exact text "
+                     "(indentation included) into old_string.")
+
+
+def unified(old: str, new: str, rel: str) -> tuple[str, int, int]:
+    """A small unified diff (capped) and the counts of added and removed lines."""
+    diff = list(difflib.unified_diff(old.split("\n"), new.split("\n"), f"a/{rel}", f"b/{rel}",
+                                     n=2, lineterm=""))
+    added = sum(1 for d in diff[2:] if d.startswith("+"))
+    removed = sum(1 for d in diff[2:] if d.startswith("-"))
+    if len(diff) > MAX_DIFF_LINES:
+        diff = diff[:MAX_DIFF_LINES] + [f"… {len(diff) - MAX_DIFF_LINES} more diff lines"]
+    return "\n".join(diff), added, removed
+
+
+def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
+    target = resolve_path(ctx, args["path"], write=True)
+    rel = display(ctx, target)
+    old = args["old_string"].replace("\r\n", "\n")
+    new = args["new_string"].replace("\r\n", "\n")
+    if not old:
+        raise ToolError("old_string is empty; use write_file to create or overwrite a file")
+    if old == new:
+        raise ToolError("old_string and new_string are the same; nothing to change")
+    doc = read_text(target, args["path"])
+    hits = _occurrences(doc.text, old)
+    if not hits:
+        raise _not_found(doc.text, old, rel)
+    if len(hits) > 1 and not args.get("replace_all"):
+        where = ", ".join(str(_line_of(doc.text, h)) for h in hits[:20])
+        raise ToolError(f"old_string occurs {len(hits)} times in {rel} (lines {where}); add "
+                        "surrounding lines to make it unique, or set replace_all=true")
+    text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
+    data = encode(text, doc.encoding, doc.newline)
+    get_checkpoints(ctx).save(target)
+    atomic_write(target, data)
+    diff, added, removed = unified(doc.text, text, rel)
+    first = _line_of(doc.text, hits[0])
+    info = {"path": rel, "diff": diff, "added": added, "removed": removed,
+            "replacements": len(hits) if args.get("replace_all") else 1, "line": first}
+    return ToolOutput(f"edited {rel} (+{added} -{removed})\n{diff}", data=info)
+
+
+TOOLS = [
+    Tool(
+        "edit_file",
+        "Replace old_string with new_string in a file (exact match, indentation included). "
+        "old_string must be unique unless replace_all=true. Returns a diff.",
+        params(["path", "old_string", "new_string"], path={"type": "string"},
+               old_string={"type": "string"}, new_string={"type": "string"},
+               replace_all={"type": "boolean"}),
+        edit_file,
+        key_arg="path",
+    ),
+]

@@ -1,0 +1,267 @@
+"""What may happen without asking: the destructive-command table, the mode policy, approvals."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.base import ToolContext, ToolError
+from tools.shellparse import Pipeline, Simple, parse
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A destructive command: program(s), optional subcommand, and flags/args that make it so."""
+
+    label: str
+    why: str
+    programs: tuple[str, ...]
+    sub: str = ""  # required subcommand (git reset, git push, ...)
+    flags: tuple[str, ...] = ()  # any one of these; a short flag also matches inside -rf
+    args: tuple[str, ...] = ()  # any one of these plain arguments
+    spare_build_dirs: bool = False  # harmless when every target is a build folder in the workspace
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("rm -r/-f", "deletes files for good", ("rm",),
+         flags=("-r", "-R", "-f", "--recursive", "--force"), spare_build_dirs=True),
+    Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
+    Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
+    Rule("git push --force", "overwrites history on the remote", ("git",), "push",
+         ("-f", "--force", "--force-with-lease", "--mirror")),
+    Rule("git checkout -- .", "discards uncommitted changes", ("git",), "checkout",
+         args=("--", ".")),
+    Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
+    Rule("chmod -R", "changes permissions of a whole tree", ("chmod",), flags=("-R", "--recursive")),
+    Rule("chown -R", "changes owners of a whole tree", ("chown", "chgrp"),
+         flags=("-R", "--recursive")),
+    Rule("dd", "writes raw bytes over files or devices", ("dd",)),
+    Rule("mkfs", "formats a file system", ("mkfs",)),
+    Rule("sudo", "runs as another user", ("sudo", "su", "doas")),
+    Rule("find -delete", "deletes every file found", ("find",), args=("-delete",)),
+    Rule("shutdown", "stops the machine", ("shutdown", "reboot", "halt", "poweroff")),
+)
+BUILD_DIRS = frozenset({"build", "dist", "out", "target", "node_modules", "__pycache__",
+                        ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox",
+                        "htmlcov", ".coverage", ".next", ".cache", ".parcel-cache", "coverage"})
+DOWNLOADERS = frozenset({"curl", "wget"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl",
+                    "ruby", "node", "eval", "source", "."})
+WRAPPERS = frozenset({"env", "nohup", "time", "nice", "ionice", "timeout", "command", "exec",
+                      "builtin", "xargs", "stdbuf", "watch", "then", "do", "else", "if", "while",
+                      "until", "!", "{", "}"})
+SAFE_WRITE_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+
+# permission mode → actions that need the user's approval (yolo: nothing asks)
+ASKS: dict[str, frozenset[str]] = {
+    "ask": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
+    "auto-edit": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
+    "yolo": frozenset(),
+}
+
+
+def _strip_wrappers(argv: list[str]) -> list[str]:
+    """`FOO=1 nohup timeout 5 rm -rf x` → `rm -rf x`."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name = os.path.basename(word)
+        if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
+            i += 1
+        elif name in WRAPPERS:
+            i += 1
+            while i < len(argv) and (argv[i].startswith("-") or argv[i].replace(".", "").isdigit()
+                                     or "=" in argv[i]):
+                i += 1
+        else:
+            break
+    return argv[i:]
+
+
+def _subcommand(argv: list[str]) -> str:
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in ("-C", "-c", "--git-dir", "--work-tree") else 1
+    return argv[i] if i < len(argv) else ""
+
+
+def _has_flag(argv: list[str], flags: tuple[str, ...]) -> bool:
+    for token in argv[1:]:
+        if token == "--":
+            break
+        for flag in flags:
+            if token == flag or (flag.startswith("--") and token.startswith(flag + "=")):
+                return True
+            short = len(flag) == 2 and flag[0] == "-"
+            if short and token.startswith("-") and not token.startswith("--") and flag[1] in token[1:]:
+                return True
+    return False
+
+
+def _inside_build_dir(target: str, cwd: Path, workspace: Path) -> bool:
+    if "$" in target or "`" in target:
+        return False
+    path = Path(os.path.normpath(cwd / Path(target).expanduser()))
+    try:
+        rel = path.relative_to(workspace)
+    except ValueError:
+        return False
+    return any(part in BUILD_DIRS for part in rel.parts)
+
+
+def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
+    name = os.path.basename(argv[0])
+    if not any(name == p or name.startswith(p + ".") for p in rule.programs):
+        return False
+    if rule.sub and _subcommand(argv) != rule.sub:
+        return False
+    if rule.flags and not _has_flag(argv, rule.flags):
+        return False
+    if rule.args and not any(a in rule.args for a in argv[1:]):
+        return False
+    if rule.spare_build_dirs:
+        targets = [a for a in argv[1:] if not a.startswith("-")]
+        if not targets or all(_inside_build_dir(t, cwd, workspace) for t in targets):
+            return False
+    return True
+
+
+def _writes_outside(target: str, cwd: Path, workspace: Path) -> bool:
+    if target.startswith(SAFE_WRITE_TARGETS):
+        return False
+    expanded = os.path.expandvars(os.path.expanduser(target))
+    if "$" in expanded or "`" in expanded:
+        return True  # cannot tell where it goes
+    path = Path(os.path.normpath(cwd / expanded))
+    return path != workspace and workspace not in path.parents
+
+
+def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
+    found: list[str] = []
+    for op, target in cmd.redirects:
+        if op in WRITE_OPS and _writes_outside(target.text, cwd, workspace):
+            found.append(f"redirection over {target.text}: writes outside the workspace")
+    argv = _strip_wrappers(cmd.argv)
+    if not argv:
+        return found
+    if "xargs" in map(os.path.basename, cmd.argv[:len(cmd.argv) - len(argv)]):
+        argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
+    if os.path.basename(argv[0]) == "tee":
+        for target in (a for a in argv[1:] if not a.startswith("-")):
+            if _writes_outside(target, cwd, workspace):
+                found.append(f"tee {target}: writes outside the workspace")
+    found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, argv, cwd, workspace)]
+    return found
+
+
+def _inner_commands(cmd: Simple) -> list[str]:
+    """Command strings run by this command: substitutions, `bash -c`, `eval`, `find -exec`."""
+    inner = [sub for w in cmd.words for sub in w.subs]
+    inner += [sub for _, w in cmd.redirects for sub in w.subs]
+    argv = _strip_wrappers(cmd.argv)
+    if not argv:
+        return inner
+    name = os.path.basename(argv[0])
+    if name in SHELLS and "-c" in argv[1:-1]:
+        inner.append(argv[argv.index("-c") + 1])
+    elif name == "eval":
+        inner.append(" ".join(argv[1:]))
+    if name == "find":
+        for flag in ("-exec", "-execdir", "-ok", "-okdir"):
+            if flag in argv:
+                rest = argv[argv.index(flag) + 1:]
+                stop = next((i for i, a in enumerate(rest) if a in (";", "+")), len(rest))
+                inner.append(" ".join(rest[:stop]))
+    return inner
+
+
+def _runs_download(pipe: Pipeline) -> bool:
+    """`curl … | sh`, `sh <(curl …)`, `bash -c "$(curl …)"`, `eval "$(wget …)"`."""
+    names = [os.path.basename((_strip_wrappers(c.argv) or [""])[0]) for c in pipe]
+    for k, name in enumerate(names):
+        if name in SHELLS and any(n in DOWNLOADERS for n in names[:k]):
+            return True
+        cmd = pipe[k]
+        runs_sub = name in SHELLS or (cmd.words and cmd.words[0].subs)
+        subs = [s for w in cmd.words for s in w.subs]
+        if runs_sub and any(p and os.path.basename(p[0].argv[0] if p[0].argv else "") in DOWNLOADERS
+                            for s in subs for p in parse(s)):
+            return True
+    return False
+
+
+def check_command(command: str, workspace: Path, cwd: Path | None = None,
+                  _depth: int = 0) -> list[str]:
+    """Why `command` is destructive (one reason per hit), or [] when it is not."""
+    workspace = workspace.resolve()
+    cwd = cwd or workspace
+    found: list[str] = []
+    for pipe in parse(command):
+        if _runs_download(pipe):
+            found.append("curl … | sh: runs code downloaded from the network")
+        for cmd in pipe:
+            argv = cmd.argv
+            if argv and argv[0] == "cd" and len(argv) > 1 and "$" not in argv[1]:
+                cwd = Path(os.path.normpath(cwd / Path(argv[1]).expanduser()))
+            found += _check_simple(cmd, cwd, workspace)
+            if _depth < 8:
+                for inner in _inner_commands(cmd):
+                    found += check_command(inner, workspace, cwd, _depth + 1)
+    return list(dict.fromkeys(found))
+
+
+def authorize(ctx: ToolContext, action: str, question: str, key: str,
+              remember_yes: bool = False) -> None:
+    """Return when `action` may go ahead; raise ToolError telling the model why not."""
+    _decide(ctx, action, [key], question, remember_yes)
+
+
+def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
+            remember_yes: bool, always_all: bool = False) -> None:
+    """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all,
+    or, with `always_all`, every key of this action for the rest of the session."""
+    if action not in ASKS.get(ctx.permission_mode, ASKS["ask"]):
+        return
+    if f"{action}:*" in ctx.approvals:
+        return
+    pending = [k for k in keys if f"{action}:{k}" not in ctx.approvals]
+    if not pending:
+        return
+    answer = ctx.prompter.confirm(question)
+    if answer == "a" and always_all:
+        ctx.approvals.add(f"{action}:*")
+    elif answer == "a" or (answer == "y" and remember_yes):
+        ctx.approvals.update(f"{action}:{k}" for k in pending)
+    if answer in ("y", "a"):
+        return
+    if not ctx.prompter.interactive:
+        raise ToolError(f"refused: {question} Not allowed in a non-interactive run "
+                        "(the user can rerun with --yes or --permission-mode yolo). "
+                        "Find another way that stays within the rules.")
+    raise ToolError(f"refused by the user: {question} Do not retry it; take another approach "
+                    "or ask with clarify.")
+
+
+def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
+    """Outside the workspace: 'y' approves this path (and what is in it) for the session,
+    'a' every outside path; a write approval covers reading too."""
+    actions = ("outside_write",) if write else ("outside_read", "outside_write")
+    for folder in [target, *target.parents]:
+        if any(f"{a}:{folder}" in ctx.approvals for a in actions):
+            return
+    if any(f"{a}:*" in ctx.approvals for a in actions):
+        return
+    verb = "Write" if write else "Read"
+    _decide(ctx, actions[0], [str(target)],
+            f"{verb} {target}, outside the workspace {ctx.workspace}?", True, always_all=True)
+
+
+def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
+    """One question for a destructive command; 'always' covers those kinds for the session."""
+    reasons = check_command(command, ctx.workspace, cwd)
+    if reasons:
+        labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))
+        _decide(ctx, "destructive", labels,
+                f"Run `{command}`? It is destructive ({'; '.join(reasons)}).", False)

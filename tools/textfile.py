@@ -1,0 +1,113 @@
+"""Bytes ↔ text for the file tools: encodings, line endings, binary detection, atomic writes."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.base import ToolError
+
+# magic bytes → what the file is, for refusing binaries with a useful description
+SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"), (b"GIF8", "GIF image"),
+    (b"%PDF", "PDF document"), (b"PK\x03\x04", "ZIP archive (or docx/xlsx/jar/wheel)"),
+    (b"\x1f\x8b", "gzip archive"), (b"\x7fELF", "ELF executable"), (b"MZ", "Windows executable"),
+    (b"SQLite format 3", "SQLite database"), (b"\xca\xfe\xba\xbe", "Java class or Mach-O"),
+    (b"\x00asm", "WebAssembly module"), (b"BZh", "bzip2 archive"), (b"\xfd7zXZ", "xz archive"),
+    (b"7z\xbc\xaf", "7-Zip archive"), (b"RIFF", "RIFF media (wav/avi/webp)"),
+    (b"ID3", "MP3 audio"), (b"OggS", "Ogg media"), (b"\x00\x00\x01\x00", "icon"),
+)
+BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+FALLBACKS = ("utf-8", "gb18030", "latin-1")
+
+
+@dataclass
+class Text:
+    text: str  # with "\n" line endings
+    encoding: str
+    newline: str  # "\n" or "\r\n"
+
+
+def human_size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def binary_kind(raw: bytes) -> str | None:
+    """A description when `raw` is binary (by magic bytes or NULs), else None."""
+    if any(raw.startswith(bom) for bom, _ in BOMS):
+        return None
+    for magic, kind in SIGNATURES:
+        if raw.startswith(magic):
+            return kind
+    head = raw[:8192]
+    if b"\0" in head:
+        return "binary data"
+    return None
+
+
+def decode(raw: bytes) -> Text:
+    """UTF-8 (BOMs honoured), then GB18030 (superset of GBK), then latin-1, which never fails."""
+    for bom, enc in BOMS:
+        if raw.startswith(bom):
+            text, used = raw.decode(enc), enc
+            break
+    else:
+        for enc in FALLBACKS:
+            try:
+                text, used = raw.decode(enc), enc
+                break
+            except UnicodeDecodeError:
+                continue
+    crlf = text.count("\r\n")
+    if crlf and crlf == text.count("\n"):  # consistently CRLF: edit as "\n", write back CRLF
+        return Text(text.replace("\r\n", "\n"), used, "\r\n")
+    return Text(text, used, "\n")  # mixed endings stay exactly as they are
+
+
+def encode(text: str, encoding: str, newline: str) -> bytes:
+    if newline == "\r\n":
+        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise ToolError(f"the new text has characters the file's encoding {encoding} cannot "
+                        f"store ({exc.object[exc.start:exc.end]!r})") from None
+
+
+def read_text(target: Path, shown: str) -> Text:
+    """Decode a text file, refusing directories, missing files and binaries with a reason."""
+    if not target.exists():
+        raise ToolError(f"{shown}: no such file")
+    if target.is_dir():
+        raise ToolError(f"{shown} is a directory; use list_files")
+    if not target.is_file():
+        raise ToolError(f"{shown} is not a regular file")
+    raw = target.read_bytes()
+    kind = binary_kind(raw)
+    if kind:
+        raise ToolError(f"{shown} is a binary file ({kind}, {human_size(len(raw))}); not shown")
+    return decode(raw)
+
+
+def atomic_write(target: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder and rename: never a half-written file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

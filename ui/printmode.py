@@ -10,9 +10,11 @@ import time
 from core.errors import UnicumError
 from core.events import AgentHooks
 from core.messages import StreamEvent, ToolCall
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions
+from core.transcript import TranscriptError
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
+from ui.session_setup import open_session, resume_path
 
 
 class StderrProgress(AgentHooks):
@@ -34,9 +36,12 @@ def run_print(args: argparse.Namespace) -> int:
                           permission_mode=args.permission_mode, yes=args.yes,
                           max_turns=args.max_turns)
     try:
-        agent = create_agent(opts, hooks=StderrProgress())
-        result = agent.run(args.prompt)
-    except ConfigError as exc:
+        resume = resume_path(opts, args.cont, args.resume)
+        live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)
+        if live.debug_log is not None:
+            print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
+        result = live.agent.run(args.prompt)
+    except (ConfigError, TranscriptError) as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
     except (UnicumError, KeyboardInterrupt) as exc:

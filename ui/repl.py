@@ -1,64 +1,207 @@
-"""The interactive REPL (minimal form: prompt, streamed reply, /quit)."""
+"""The interactive REPL: read a line, run a slash command or a task, show what happens."""
 
 from __future__ import annotations
 
 import argparse
-import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
 
 from core.errors import Interrupted, UnicumError
-from core.events import AgentHooks
-from core.messages import StreamEvent, TextDelta, ToolCall
-from core.session import SessionOptions, create_agent
-from my_agent.config import ConfigError
-from tools.base import ToolOutput
+from core.session import SessionOptions
+from core.transcript import TranscriptError
+from my_agent.config import ConfigError, unicum_home
+from ui.i18n import Strings
+from ui.render import Renderer
+from ui.session_setup import LiveSession, open_session, resume_path
+from ui.usage_view import UsageTracker
+
+WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
 
-class ScreenHooks(AgentHooks):
-    def __init__(self, console) -> None:
+def warm_up(modules: list[str]) -> None:
+    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up."""
+
+    def run() -> None:
+        time.sleep(WARM_UP_DELAY)
+        for module in modules:
+            try:
+                __import__(module)
+            except Exception:
+                pass  # the first request imports it again and reports a real error
+
+    threading.Thread(target=run, name="unicum-warm-up", daemon=True).start()
+
+
+class Repl:
+    def __init__(self, args: argparse.Namespace, console: Console, strings: Strings) -> None:
+        self.args = args
         self.console = console
+        self.s = strings
+        self.home = unicum_home()
+        self.opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
+                                   permission_mode=args.permission_mode, yes=args.yes,
+                                   max_turns=args.max_turns)
+        self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace)
+        self.tracker = UsageTracker()
+        self.live: LiveSession | None = None
+        self._prompt = None
 
-    def on_stream(self, event: StreamEvent) -> None:
-        if isinstance(event, TextDelta):
-            self.console.print(event.text, end="", markup=False, highlight=False)
+    @property
+    def agent(self):
+        assert self.live is not None
+        return self.live.agent
 
-    def on_tool_start(self, call: ToolCall) -> None:
-        arg = next(iter(call.arguments.values()), "") if call.arguments else ""
-        self.console.print(f"\n[dim]· {call.name} {str(arg)[:80]}[/dim]", highlight=False)
+    # --- sessions ----------------------------------------------------------------------------
+    def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
+        """Open a fresh session (or a saved one) with this process's screen and options."""
+        from core.session import new_session_id
+        from ui.prompt import ReplPrompter
 
-    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
-        mark = "[red]✗[/red]" if output.is_error else "[green]✓[/green]"
-        self.console.print(f"  {mark} {seconds:.1f}s")
+        if workspace is not None:
+            self.opts.workspace = workspace
+        if self.live is not None:
+            self.opts.session_id = new_session_id()
+            self.tracker.reset()
+        hooks = [self.renderer, self.tracker]
+        if self.args.time:
+            from ui.diagnostics import TimingHooks
+
+            hooks.append(TimingHooks(self.console, self.s, lambda: self.agent.context_seconds))
+        prompter = ReplPrompter(self.s, self.renderer.stop_live, self.console.print,
+                                approve_all=self.opts.yes)
+        self.live = open_session(self.opts, hooks, prompter, resume, self.args.debug)
+        self.agent.client.sleep = self.renderer.countdown
+
+    def recap(self) -> None:
+        """The last exchange of a resumed session, so the person knows where they are."""
+        self.say(self.s.t("resumed", id=self.opts.session_id, n=self.live.resumed))
+        history = self.agent.history
+        last_user = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
+        last_reply = next((m.text for m in reversed(history)
+                           if m.role == "assistant" and m.text), "")
+        if last_user:
+            self.console.print(Text(f"❯ {last_user.strip()[:300]}", style="dim"))
+        if last_reply:
+            self.console.print(Text(last_reply.strip()[:600], style="dim"))
+
+    # --- screen ------------------------------------------------------------------------------
+    def say(self, line: str, style: str = "") -> None:
+        self.console.print(Text(line, style=style))
+
+    def ask(self, message: str) -> str:
+        from prompt_toolkit import PromptSession
+
+        try:
+            return PromptSession().prompt(message).strip()
+        except (EOFError, KeyboardInterrupt):
+            return ""
+
+    def banner(self) -> None:
+        agent = self.agent
+        provider = agent.client.provider
+        self.say(self.s.t("welcome", provider=provider.profile.name, model=agent.client.model,
+                          folder=agent.tool_context.workspace), style="bold")
+        if provider.note:
+            self.say(provider.note, style="yellow")
+        if self.live.debug_log is not None:
+            self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
+        self.say(self.s.t("hint"), style="dim")
+
+    # --- the loop ----------------------------------------------------------------------------
+    def run_task(self, text: str) -> None:
+        """The one place a task runs (budget prompts and error lines wrap this call)."""
+        try:
+            result = self.agent.run(text)
+        except Interrupted as exc:
+            self.renderer.stop_live()
+            self.say(self.s.t("interrupted", detail=exc), style="yellow")
+            return
+        if result.stop != "done":
+            self.say(self.s.t("stopped", detail=result.text), style="yellow")
+
+    def handle(self, line: str) -> bool:
+        """One submitted line; True means quit."""
+        first = line.split(maxsplit=1)[0]
+        if first.startswith("/") and "/" not in first[1:]:
+            from ui.commands import dispatch
+
+            return dispatch(self, line)
+        self.run_task(line)
+        return False
+
+    def loop(self) -> int:
+        from ui.commands import COMMANDS
+        from ui.prompt import PROMPT, make_session
+
+        session = make_session(self.home, lambda: COMMANDS.keys(),
+                               lambda: self.agent.tool_context.workspace)
+        wire = self.agent.client.provider.profile.wire
+        warm_up([self.agent.client.adapter.__name__,
+                 "anthropic" if wire == "anthropic-messages" else "openai",
+                 "rich.markdown", "rich.syntax"])
+        ctrl_c = False
+        while True:
+            try:
+                line = session.prompt(PROMPT).strip()
+            except EOFError:
+                return 0
+            except KeyboardInterrupt:
+                if ctrl_c:
+                    return 0
+                ctrl_c = True
+                try:
+                    self.say(self.s.t("exit_hint"), style="dim")
+                except KeyboardInterrupt:  # pressed twice before the prompt came back
+                    return 0
+                continue
+            ctrl_c = False
+            if line and self.guarded(line):
+                return 0
+
+    def guarded(self, line: str) -> bool:
+        """`handle` with errors as one line; a traceback only with --debug."""
+        try:
+            return self.handle(line)
+        except KeyboardInterrupt:
+            self.renderer.stop_live()
+            self.say(self.s.t("interrupted", detail="Ctrl-C"), style="yellow")
+        except (UnicumError, ConfigError, TranscriptError) as exc:
+            self.renderer.stop_live()
+            self.say(self.s.t("error", detail=exc), style="red")
+        except Exception as exc:
+            self.renderer.stop_live()
+            if self.args.debug:
+                self.console.print(traceback.format_exc(), markup=False, highlight=False)
+            self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
+                     style="red")
+        return False
 
 
 def run_repl(args: argparse.Namespace) -> int:
-    from prompt_toolkit import PromptSession
-    from rich.console import Console
-
-    console = Console()
-    opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                          permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+    strings = Strings(args.lang)
+    console = Console(highlight=False)
+    repl = Repl(args, console, strings)
     try:
-        agent = create_agent(opts, hooks=ScreenHooks(console))
-    except (ConfigError, UnicumError) as exc:
-        print(f"unicum: {exc}", file=sys.stderr)
+        resume = resume_path(repl.opts, args.cont, args.resume)
+        repl.new_session(resume=resume)
+    except (ConfigError, UnicumError, TranscriptError) as exc:
+        console.print(Text(f"unicum: {exc}", style="red"))
         return 2
-    session: PromptSession = PromptSession()
-    while True:
-        try:
-            line = session.prompt("unicum> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            return 0
-        if line in ("/quit", "/exit"):
-            return 0
-        if not line:
-            continue
-        try:
-            result = agent.run(line)
-            console.print()
-            if result.stop != "done":
-                console.print(result.text)
-        except Interrupted as exc:
-            console.print(f"\n[yellow]{exc}[/yellow]")
-        except UnicumError as exc:
-            console.print(f"\n[red]{exc}[/red]")
+    except Exception as exc:
+        if args.debug:
+            console.print(traceback.format_exc(), markup=False, highlight=False)
+        console.print(Text(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
+                           style="red"))
+        return 1
+    repl.banner()
+    if repl.live.resumed:
+        repl.recap()
+    try:
+        return repl.loop()
+    finally:
+        console.print(Text(strings.t("bye"), style="dim"))

@@ -1,0 +1,184 @@
+"""What the agent does, on the screen: streamed Markdown, dimmed reasoning, tool lines, diffs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from core.events import AgentHooks, TaskResult
+from core.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
+from tools.base import ToolOutput
+from ui.diffview import DIFF_TOOLS, render_diff, snapshot
+from ui.i18n import Strings
+
+REFRESH = 0.08  # seconds between repaints of the streaming block
+
+
+def key_argument(call: ToolCall, width: int = 70) -> str:
+    """The argument worth showing on a tool's one line (path, command, query, ...)."""
+    args = call.arguments or {}
+    for name in ("path", "command", "pattern", "query", "url", "file", "symbol", "id"):
+        if name in args:
+            value = str(args[name])
+            break
+    else:
+        value = str(next(iter(args.values()), "")) if args else ""
+    value = " ".join(value.split())
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+def split_stable(text: str) -> tuple[str, str]:
+    """(finished Markdown blocks, the block still streaming): split at the last blank line
+    outside a code fence."""
+    cut, fence, pos = -1, False, 0
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        pos += len(line)
+        if not fence and not line.strip() and pos < len(text):
+            cut = pos
+    return (text[:cut], text[cut:]) if cut > 0 else ("", text)
+
+
+class MarkdownStream:
+    """Prints finished blocks for good and repaints only the block that is still growing."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.buffer = ""
+        self.live = None
+        self._painted = 0.0
+
+    def feed(self, text: str) -> None:
+        from rich.markdown import Markdown
+
+        self.buffer += text
+        done, self.buffer = split_stable(self.buffer)
+        if done.strip():
+            self._stop_live()
+            self.console.print(Markdown(done))
+        if time.monotonic() - self._painted >= REFRESH and self.buffer.strip():
+            self._paint(Markdown(self.buffer))
+
+    def _paint(self, renderable) -> None:
+        from rich.live import Live
+
+        if self.live is None:
+            self.live = Live(console=self.console, auto_refresh=False, transient=True,
+                             vertical_overflow="crop")
+            self.live.start()
+        self.live.update(renderable, refresh=True)
+        self._painted = time.monotonic()
+
+    def _stop_live(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+    def finish(self) -> None:
+        from rich.markdown import Markdown
+
+        self._stop_live()
+        if self.buffer.strip():
+            self.console.print(Markdown(self.buffer))
+        self.buffer = ""
+
+
+class Renderer(AgentHooks):
+    """Screen hooks for the REPL. Only one live display runs at a time (spinner or stream)."""
+
+    def __init__(self, console: Console, strings: Strings,
+                 workspace: Callable[[], Path]) -> None:
+        self.console = console
+        self.s = strings
+        self.workspace = workspace
+        self.markdown = MarkdownStream(console)
+        self.status = None
+        self.reasoning = False
+        self._before: dict[str, tuple[Path, str | None]] = {}
+
+    # --- live displays -----------------------------------------------------------------------
+    def spin(self, message: str) -> None:
+        self.markdown.finish()
+        if self.status is None:
+            self.status = self.console.status(message, spinner="dots")
+            self.status.start()
+        else:
+            self.status.update(message)
+
+    def stop_live(self) -> None:
+        """Stop every live display (before a question, an error or the next prompt)."""
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+        self.markdown.finish()
+        self._end_reasoning()
+
+    def _end_reasoning(self) -> None:
+        if self.reasoning:
+            self.console.print()
+            self.reasoning = False
+
+    # --- agent hooks -------------------------------------------------------------------------
+    def before_request(self, turn: int) -> None:
+        self.spin(self.s.t("waiting"))
+
+    def on_stream(self, event: StreamEvent) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+        if isinstance(event, ReasoningDelta):
+            if not self.reasoning:
+                self.markdown.finish()
+                self.reasoning = True
+            self.console.print(Text(event.text, style="dim italic"), end="")
+        elif isinstance(event, TextDelta):
+            self._end_reasoning()
+            self.markdown.feed(event.text)
+        else:
+            self._end_reasoning()
+            self.spin(self.s.t("preparing_tool", name=event.name))
+
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        self.stop_live()
+        self.console.print(Text(self.s.t("retry", reason=reason, attempt=attempt,
+                                         wait=f"{wait:.1f}"), style="yellow"))
+
+    def countdown(self, seconds: float) -> None:
+        """The model client's sleep between retries, shown as a countdown."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            self.spin(self.s.t("retry_wait", wait=f"{left:.0f}"))
+            time.sleep(min(0.25, left))
+        self.stop_live()
+
+    def on_response(self, response: ModelResponse) -> None:
+        self.stop_live()
+
+    def on_tool_start(self, call: ToolCall) -> None:
+        self.stop_live()
+        if call.name in DIFF_TOOLS:
+            self._before[call.id] = snapshot(self.workspace(), call.arguments)
+        self.spin(f"{call.name} {key_argument(call)}")
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        self.stop_live()
+        line = Text("  ")
+        line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")
+        line.append(call.name, style="bold")
+        line.append(f" {key_argument(call)}")
+        line.append(f"  {seconds:.1f}s", style="dim")
+        self.console.print(line)
+        if output.is_error:
+            first = (output.content.strip().splitlines() or [""])[0][:160]
+            self.console.print(Text(f"    {first}", style="red dim"))
+        before = self._before.pop(call.id, None)
+        if before and not output.is_error:
+            render_diff(self.console, before, self.s)
+
+    def on_task_end(self, result: TaskResult) -> None:
+        self.stop_live()

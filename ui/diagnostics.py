@@ -5,18 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from rich.console import Console
-from rich.text import Text
-
 from core.events import AgentHooks, TaskResult
 from core.messages import ModelResponse
 from ui.i18n import Strings
+from ui.screen import styled
 
 
 class TimingHooks(AgentHooks):
     """Per request: time to first token, total and context-building time; per task: a split."""
 
-    def __init__(self, console: Console, strings: Strings,
+    def __init__(self, console, strings: Strings,
                  context_seconds: Callable[[], float]) -> None:
         self.console = console
         self.s = strings
@@ -53,4 +51,4 @@ class TimingHooks(AgentHooks):
                            ctx=f"{self.context_total * 1000:.1f}"))
 
     def _say(self, line: str) -> None:
-        self.console.print(Text("  ⏱ " + line, style="dim cyan"))
+        print(styled("  ⏱ " + line, "dim cyan"), flush=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ui.i18n import Strings
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 DIFF_TOOLS = {"write_file", "edit_file", "multi_edit", "replace_in_file", "apply_patch"}
 MAX_BYTES = 400_000
@@ -50,6 +50,8 @@ def diff_lines(before: str | None, after: str | None, name: str) -> list[str]:
 
 
 def render_diff(console: Console, snap: tuple[Path, str | None], strings: Strings) -> None:
+    from rich.text import Text
+
     target, before = snap
     after = _read(target)
     if after is None or after == before:

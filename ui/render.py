@@ -5,15 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from core.events import AgentHooks, TaskResult
 from core.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
 from tools.base import ToolOutput
 from ui.diffview import DIFF_TOOLS, render_diff, snapshot
 from ui.i18n import Strings
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 REFRESH = 0.08  # seconds between repaints of the streaming block
 
@@ -68,7 +69,8 @@ class MarkdownStream:
         from rich.live import Live
 
         if self.live is None:
-            self.live = Live(console=self.console, auto_refresh=False, transient=True,
+            self.live = Live(console=getattr(self.console, "real", self.console),
+                             auto_refresh=False, transient=True,
                              vertical_overflow="crop")
             self.live.start()
         self.live.update(renderable, refresh=True)
@@ -128,6 +130,8 @@ class Renderer(AgentHooks):
         self.spin(self.s.t("waiting"))
 
     def on_stream(self, event: StreamEvent) -> None:
+        from rich.text import Text
+
         if self.status is not None:
             self.status.stop()
             self.status = None
@@ -144,6 +148,8 @@ class Renderer(AgentHooks):
             self.spin(self.s.t("preparing_tool", name=event.name))
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        from rich.text import Text
+
         self.stop_live()
         self.console.print(Text(self.s.t("retry", reason=reason, attempt=attempt,
                                          wait=f"{wait:.1f}"), style="yellow"))
@@ -166,6 +172,8 @@ class Renderer(AgentHooks):
         self.spin(f"{call.name} {key_argument(call)}")
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        from rich.text import Text
+
         self.stop_live()
         line = Text("  ")
         line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")

@@ -8,15 +8,13 @@ import time
 import traceback
 from pathlib import Path
 
-from rich.console import Console
-from rich.text import Text
-
 from core.errors import Interrupted, UnicumError
 from core.session import SessionOptions
 from core.transcript import TranscriptError
 from my_agent.config import ConfigError, unicum_home
 from ui.i18n import Strings
 from ui.render import Renderer
+from ui.screen import LazyConsole, styled
 from ui.session_setup import LiveSession, open_session, resume_path
 from ui.usage_view import UsageTracker
 
@@ -38,7 +36,7 @@ def warm_up(modules: list[str]) -> None:
 
 
 class Repl:
-    def __init__(self, args: argparse.Namespace, console: Console, strings: Strings) -> None:
+    def __init__(self, args: argparse.Namespace, console: LazyConsole, strings: Strings) -> None:
         self.args = args
         self.console = console
         self.s = strings
@@ -85,13 +83,14 @@ class Repl:
         last_reply = next((m.text for m in reversed(history)
                            if m.role == "assistant" and m.text), "")
         if last_user:
-            self.console.print(Text(f"❯ {last_user.strip()[:300]}", style="dim"))
+            self.say(f"❯ {last_user.strip()[:300]}", style="dim")
         if last_reply:
-            self.console.print(Text(last_reply.strip()[:600], style="dim"))
+            self.say(last_reply.strip()[:600], style="dim")
 
     # --- screen ------------------------------------------------------------------------------
     def say(self, line: str, style: str = "") -> None:
-        self.console.print(Text(line, style=style))
+        """One plain line (no rich needed, so the banner costs nothing at start-up)."""
+        print(styled(line, style), flush=True)
 
     def ask(self, message: str) -> str:
         from prompt_toolkit import PromptSession
@@ -135,15 +134,18 @@ class Repl:
         return False
 
     def loop(self) -> int:
-        from ui.commands import COMMANDS
         from ui.prompt import PROMPT, make_session
 
-        session = make_session(self.home, lambda: COMMANDS.keys(),
-                               lambda: self.agent.tool_context.workspace)
+        def command_names():
+            from ui.commands import COMMANDS
+
+            return COMMANDS.keys()
+
+        session = make_session(self.home, command_names, lambda: self.agent.tool_context.workspace)
         wire = self.agent.client.provider.profile.wire
         warm_up([self.agent.client.adapter.__name__,
                  "anthropic" if wire == "anthropic-messages" else "openai",
-                 "rich.markdown", "rich.syntax"])
+                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"])
         ctrl_c = False
         while True:
             try:
@@ -176,7 +178,7 @@ class Repl:
         except Exception as exc:
             self.renderer.stop_live()
             if self.args.debug:
-                self.console.print(traceback.format_exc(), markup=False, highlight=False)
+                print(traceback.format_exc(), end="")
             self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
                      style="red")
         return False
@@ -184,19 +186,18 @@ class Repl:
 
 def run_repl(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
-    console = Console(highlight=False)
+    console = LazyConsole(highlight=False)
     repl = Repl(args, console, strings)
     try:
         resume = resume_path(repl.opts, args.cont, args.resume)
         repl.new_session(resume=resume)
     except (ConfigError, UnicumError, TranscriptError) as exc:
-        console.print(Text(f"unicum: {exc}", style="red"))
+        repl.say(f"unicum: {exc}", style="red")
         return 2
     except Exception as exc:
         if args.debug:
-            console.print(traceback.format_exc(), markup=False, highlight=False)
-        console.print(Text(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
-                           style="red"))
+            print(traceback.format_exc(), end="")
+        repl.say(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
         return 1
     repl.banner()
     if repl.live.resumed:
@@ -204,4 +205,4 @@ def run_repl(args: argparse.Namespace) -> int:
     try:
         return repl.loop()
     finally:
-        console.print(Text(strings.t("bye"), style="dim"))
+        repl.say(strings.t("bye"), style="dim")

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from core.agent import Agent
 from core.events import AgentHooks
 from core.messages import Message, ModelResponse, ReasoningBlock, TextBlock, ToolCall, Usage
 from core.tokens import estimate_tokens
 from ui.i18n import Strings
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class UsageTracker(AgentHooks):
@@ -81,6 +82,8 @@ def context_tokens(agent: Agent) -> int:
 
 
 def render_context(console: Console, s: Strings, agent: Agent) -> None:
+    from rich.table import Table
+
     rows = breakdown(agent)
     table = Table(title=s.t("context_title"), show_header=False, box=None, padding=(0, 2),
                   title_justify="left")
@@ -91,6 +94,8 @@ def render_context(console: Console, s: Strings, agent: Agent) -> None:
 
 
 def render_usage(console: Console, s: Strings, agent: Agent, tracker: UsageTracker) -> None:
+    from rich.table import Table
+
     u = tracker.usage
     table = Table(title=s.t("usage_title"), show_header=False, box=None, padding=(0, 2),
                   title_justify="left")

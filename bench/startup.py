@@ -30,12 +30,15 @@ def timed(cmd: list[str], runs: int) -> float:
     return statistics.median(samples)
 
 
-def time_to_prompt(env: dict[str, str], folder: str, timeout: float = 10.0) -> float:
-    """Seconds from spawning the REPL in a pseudo-terminal to the prompt on its screen."""
+BARE_PROMPT = "from prompt_toolkit import PromptSession; PromptSession().prompt('❯ ')"
+
+
+def time_to_prompt(env: dict[str, str], argv: list[str], timeout: float = 10.0) -> float:
+    """Seconds from spawning `python ARGV` in a pseudo-terminal to the prompt on its screen."""
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:
-        os.execve(sys.executable, [sys.executable, str(ROOT / "cli.py"), "--dir", folder], env)
+        os.execve(sys.executable, [sys.executable, *argv], env)
     seen = b""
     try:
         while PROMPT not in seen:
@@ -50,23 +53,27 @@ def time_to_prompt(env: dict[str, str], folder: str, timeout: float = 10.0) -> f
         os.close(fd)
 
 
-def repl_prompt(runs: int) -> float:
+def prompts(runs: int) -> tuple[float, float]:
+    """(the REPL's time to prompt, a bare prompt_toolkit prompt's: the floor)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
         env.update({"UNICUM_HOME": str(Path(tmp) / "home"), "OPENAI_API_KEY": "fake-bench-key",
                     "UNICUM_PROVIDER": "openai", "TERM": "xterm-256color",
                     "PROMPT_TOOLKIT_NO_CPR": "1"})
-        time_to_prompt(env, tmp)  # warm the file cache once
-        return statistics.median(time_to_prompt(env, tmp) for _ in range(runs))
+        repl = [str(ROOT / "cli.py"), "--dir", tmp]
+        time_to_prompt(env, repl)  # warm the file cache once
+        bare = statistics.median(time_to_prompt(env, ["-c", BARE_PROMPT]) for _ in range(runs))
+        return statistics.median(time_to_prompt(env, repl) for _ in range(runs)), bare
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     base = timed([sys.executable, "-c", "pass"], runs)
     helptime = timed([sys.executable, "cli.py", "--help"], runs)
-    prompt = repl_prompt(runs)
+    prompt, bare = prompts(runs)
     print(f"python -c pass      {base * 1000:7.1f} ms")
-    for name, value in (("cli.py --help", helptime), ("REPL prompt drawn", prompt)):
+    for name, value in (("cli.py --help", helptime), ("bare prompt_toolkit", bare),
+                        ("REPL prompt drawn", prompt)):
         print(f"{name:<19} {value * 1000:7.1f} ms  ({value / base:.1f}x baseline, "
               f"+{(value - base) * 1000:.0f} ms)")
     print(f"target: REPL prompt < 300 ms — {'met' if prompt < 0.3 else 'NOT met'}")

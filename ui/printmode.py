@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+import traceback
 
 from core.errors import UnicumError
 from core.events import AgentHooks
@@ -46,6 +47,12 @@ def run_print(args: argparse.Namespace) -> int:
         return 2
     except (UnicumError, KeyboardInterrupt) as exc:
         print(f"unicum: {exc or 'interrupted'}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: one line, the traceback only with --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"unicum: internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)",
+              file=sys.stderr)
         return 1
     if args.output_format == "json":
         print(json.dumps({"result": result.text, "session_id": opts.session_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -158,7 +159,7 @@ class Renderer(AgentHooks):
         """The model client's sleep between retries, shown as a countdown."""
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
-            self.spin(self.s.t("retry_wait", wait=f"{left:.0f}"))
+            self.spin(self.s.t("retry_wait", wait=math.ceil(left)))
             time.sleep(min(0.25, left))
         self.stop_live()
 

@@ -91,9 +91,11 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         repl.close()
 
 
-def test_ctrl_c_mid_stream_then_another_task(llm, workspace, isolated_home):
+def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolated_home):
     llm.reply("slow " * 300, chunk_size=5, delay=0.03)
     llm.reply("second answer")
+    llm.call("terminal", {"command": "sleep 30"})
+    llm.reply("third answer")
     repl = start(llm, workspace, provider="openai")
     try:
         repl.send("write a long story")
@@ -106,13 +108,25 @@ def test_ctrl_c_mid_stream_then_another_task(llm, workspace, isolated_home):
         repl.prompt()
         assert user_texts(llm.requests[1].body) == ["write a long story\n\nnow something short"]
         assert all(m["role"] != "assistant" for m in llm.requests[1].body["messages"])
+
+        repl.send("wait a while")
+        repl.expect("terminal sleep 30")  # the spinner line while the tool runs
+        repl.child.sendintr()
+        repl.expect("interrupted")
+        repl.prompt()
+        repl.send("go on")
+        repl.expect("third answer")
+        repl.prompt()
+        tool_msg = llm.requests[3].body["messages"][-2]
+        assert tool_msg["role"] == "tool" and "interrupted by the user" in tool_msg["content"]
         repl.child.sendeof()  # Ctrl-D exits
         assert repl.wait_exit() == 0
     finally:
         repl.close()
     history = read_history(next(sessions_dir(isolated_home, workspace).glob("*.jsonl")))
-    assert [m.role for m in history] == ["user", "user", "assistant"]
-    assert history[-1].text == "second answer"
+    assert [m.role for m in history] == ["user", "user", "assistant", "user", "assistant",
+                                         "user", "user", "assistant"]
+    assert history[-1].text == "third answer"
 
 
 def test_continue_after_exit_restores_the_session(llm, workspace):
@@ -228,3 +242,19 @@ def test_resume_unknown_id_is_one_line(workspace):
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "nope" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_print_continue_resumes_the_last_session(llm, workspace):
+    llm.reply("first answer")
+    llm.reply("second answer")
+    env = provider_env(llm, "openai")
+    first = run_cli("--dir", str(workspace), "-p", "first task", "--output-format", "json",
+                    "--provider", "openai", env=env)
+    assert first.returncode == 0, first.stderr
+    second = run_cli("--dir", str(workspace), "-p", "second task", "--continue",
+                     "--output-format", "json", "--provider", "openai", env=env)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout)["session_id"] == json.loads(first.stdout)["session_id"]
+    messages = llm.requests[1].body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[2]["content"] == "first answer" and messages[3]["content"] == "second task"

@@ -102,9 +102,13 @@ class ReplPrompter:
         self._session: PromptSession | None = None
 
     def _input(self, message: str) -> str:
+        """One answer; Ctrl-D means no answer (Ctrl-C still interrupts the task)."""
         if self._session is None:
             self._session = PromptSession()
-        return self._session.prompt(message).strip()
+        try:
+            return self._session.prompt(message).strip()
+        except EOFError:
+            return ""
 
     def confirm(self, question: str) -> str:
         if self.approve_all:
@@ -117,7 +121,7 @@ class ReplPrompter:
                 return answer[:1]
             if answer in ("是", "好"):
                 return "y"
-            if answer in ("否", "不"):
+            if answer in ("否", "不", ""):
                 return "n"
 
     def ask(self, question: str, choices: list[str]) -> str:

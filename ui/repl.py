@@ -8,9 +8,10 @@ import time
 import traceback
 from pathlib import Path
 
+from core.agent import INTERRUPTED
 from core.errors import Interrupted, UnicumError
 from core.session import SessionOptions
-from core.transcript import TranscriptError
+from core.transcript import TranscriptError, close_open_tool_calls
 from my_agent.config import ConfigError, unicum_home
 from ui.i18n import Strings
 from ui.render import Renderer
@@ -169,8 +170,10 @@ class Repl:
         """`handle` with errors as one line; a traceback only with --debug."""
         try:
             return self.handle(line)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # landed outside the agent's own handling: repair, go on
             self.renderer.stop_live()
+            close_open_tool_calls(self.agent.history, INTERRUPTED)
+            self.live.transcript.sync(self.agent.history)
             self.say(self.s.t("interrupted", detail="Ctrl-C"), style="yellow")
         except (UnicumError, ConfigError, TranscriptError) as exc:
             self.renderer.stop_live()

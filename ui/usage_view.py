@@ -73,6 +73,7 @@ def breakdown(agent: Agent) -> list[tuple[str, int]]:
     system, memory = _split_memory(agent.system_prompt)
     messages = agent.context.messages_for_request(agent.history)
     return [("ctx_system", estimate_tokens(system)), ("ctx_memory", estimate_tokens(memory)),
+            ("ctx_l0", 0),  # the full-history policy sends no fact layer
             ("ctx_messages", _message_tokens(messages)),
             ("ctx_tools", estimate_tokens(json.dumps(agent.registry.specs())))]
 

@@ -76,6 +76,7 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         assert user_texts(llm.requests[2].body) == ["hello again"]  # nothing from before /new
         repl.command("/usage", r"requests\s+1\b")
 
+        repl.command(f"/cd {tmp_path / 'missing'}", r"error: .*missing: not a folder")
         other = tmp_path / "other"
         other.mkdir()
         repl.command(f"/cd {other}", r"now working in .*other")
@@ -258,3 +259,10 @@ def test_print_continue_resumes_the_last_session(llm, workspace):
     messages = llm.requests[1].body["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[2]["content"] == "first answer" and messages[3]["content"] == "second task"
+
+
+def test_repl_without_a_key_is_one_line_exit_2(workspace):
+    proc = run_cli("--dir", str(workspace))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "API key" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout

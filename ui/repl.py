@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import threading
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
-from core.agent import INTERRUPTED
+from core.agent import INTERRUPTED, Agent
 from core.errors import Interrupted, UnicumError
 from core.session import SessionOptions
 from core.transcript import TranscriptError, close_open_tool_calls
@@ -48,32 +50,30 @@ class Repl:
         self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace)
         self.tracker = UsageTracker()
         self.live: LiveSession | None = None
-        self._prompt = None
 
     @property
-    def agent(self):
+    def agent(self) -> Agent:
         assert self.live is not None
         return self.live.agent
 
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
-        """Open a fresh session (or a saved one) with this process's screen and options."""
+        """Open a fresh session (or a saved one); on failure the current one stays."""
         from core.session import new_session_id
         from ui.prompt import ReplPrompter
 
-        if workspace is not None:
-            self.opts.workspace = workspace
-        if self.live is not None:
-            self.opts.session_id = new_session_id()
-            self.tracker.reset()
+        opts = replace(self.opts, workspace=workspace or self.opts.workspace,
+                       session_id=new_session_id() if self.live else self.opts.session_id)
         hooks = [self.renderer, self.tracker]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
             hooks.append(TimingHooks(self.console, self.s, lambda: self.agent.context_seconds))
         prompter = ReplPrompter(self.s, self.renderer.stop_live, self.console.print,
-                                approve_all=self.opts.yes)
-        self.live = open_session(self.opts, hooks, prompter, resume, self.args.debug)
+                                approve_all=opts.yes)
+        self.live = open_session(opts, hooks, prompter, resume, self.args.debug)
+        self.opts = opts
+        self.tracker.reset()
         self.agent.client.sleep = self.renderer.countdown
 
     def recap(self) -> None:
@@ -195,7 +195,7 @@ def run_repl(args: argparse.Namespace) -> int:
         resume = resume_path(repl.opts, args.cont, args.resume)
         repl.new_session(resume=resume)
     except (ConfigError, UnicumError, TranscriptError) as exc:
-        repl.say(f"unicum: {exc}", style="red")
+        print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
         return 2
     except Exception as exc:
         if args.debug:

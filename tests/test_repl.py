@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -266,3 +268,34 @@ def test_repl_without_a_key_is_one_line_exit_2(workspace):
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "API key" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+PROMPTER_SCRIPT = """
+from ui.i18n import Strings
+from ui.prompt import ReplPrompter
+p = ReplPrompter(Strings("en"), lambda: None, print)
+print("CONFIRM=" + p.confirm("run rm -rf build?"))
+print("ASK=" + p.ask("which database?", ["sqlite", "postgres"]))
+print("FREE=" + p.ask("anything else?", []))
+"""
+
+
+def test_repl_prompter_asks_at_the_keyboard():
+    import pexpect
+
+    from tests.conftest import ROOT
+
+    child = pexpect.spawn(sys.executable, ["-c", PROMPTER_SCRIPT], cwd=str(ROOT),
+                          env={**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"}, encoding="utf-8",
+                          timeout=15)
+    child.expect(r"\[a\]lways")
+    child.send("maybe\r")  # not an answer: asked again
+    child.expect(r"\[a\]lways")
+    child.send("a\r")
+    child.expect("CONFIRM=a")
+    child.expect("2. postgres")
+    child.send("2\r")
+    child.expect("ASK=postgres")
+    child.send("用中文回答\r")
+    child.expect("FREE=用中文回答")
+    child.expect(pexpect.EOF)

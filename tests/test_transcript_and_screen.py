@@ -113,3 +113,12 @@ def test_strings_cover_both_languages():
     assert detect_lang({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}) == "en"
     assert detect_lang({}) == "en"
     assert Strings("zh").t("new_session", id="x") == "新会话 x"
+
+
+def test_tail_view_shows_newest_lines_of_a_tall_block():
+    from ui.render import tail_view
+
+    block = "```py\n" + "\n".join(f"line{i}" for i in range(50))
+    view = tail_view(block, 10).splitlines()
+    assert view[0] == "```py" and view[-1] == "line49" and len(view) == 10
+    assert tail_view("short\nblock", 10) == "short\nblock"

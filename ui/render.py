@@ -46,6 +46,18 @@ def split_stable(text: str) -> tuple[str, str]:
     return (text[:cut], text[cut:]) if cut > 0 else ("", text)
 
 
+def tail_view(block: str, height: int) -> str:
+    """The last `height` lines of a growing block (re-opening its code fence), so a block taller
+    than the screen shows its newest lines while it streams; the full block prints at the end."""
+    lines = block.splitlines()
+    if len(lines) <= max(4, height):
+        return block
+    opener = next((ln for ln in reversed(lines) if ln.lstrip().startswith(("```", "~~~"))), None)
+    tail = lines[-max(3, height - 1):]
+    fenced = opener is not None and sum(ln.lstrip().startswith(("```", "~~~")) for ln in lines) % 2
+    return "\n".join(([opener] if fenced else []) + tail)
+
+
 class MarkdownStream:
     """Prints finished blocks for good and repaints only the block that is still growing."""
 
@@ -64,7 +76,7 @@ class MarkdownStream:
             self._stop_live()
             self.console.print(Markdown(done))
         if time.monotonic() - self._painted >= REFRESH and self.buffer.strip():
-            self._paint(Markdown(self.buffer))
+            self._paint(Markdown(tail_view(self.buffer, self.console.size.height - 4)))
 
     def _paint(self, renderable) -> None:
         from rich.live import Live

@@ -177,14 +177,23 @@ class Repl:
             self.say(self.s.t("interrupted", detail="Ctrl-C"), style="yellow")
         except (UnicumError, ConfigError, TranscriptError) as exc:
             self.renderer.stop_live()
+            self._debug_trace(exc)
             self.say(self.s.t("error", detail=exc), style="red")
         except Exception as exc:
             self.renderer.stop_live()
-            if self.args.debug:
-                print(traceback.format_exc(), end="")
+            self._debug_trace(exc)
             self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
                      style="red")
         return False
+
+    def _debug_trace(self, exc: BaseException) -> None:
+        """With --debug: the traceback on the screen and the error in the debug log."""
+        if not self.args.debug:
+            return
+        print(traceback.format_exc(), end="")
+        if self.live is not None and self.live.debug_log is not None:
+            self.live.debug_log.write("error", {"type": type(exc).__name__, "message": str(exc),
+                                                "traceback": traceback.format_exc()})
 
 
 def run_repl(args: argparse.Namespace) -> int:

@@ -87,13 +87,25 @@ def cmd_model(repl: Repl, arg: str) -> None:
         repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
 
 
+def compact_now(agent) -> str | None:
+    """Seam for the context policy's compaction: None when the policy cannot compact."""
+    policy = agent.context
+    compact, summarize = getattr(policy, "compact", None), getattr(policy, "summarize", None)
+    if compact is None or summarize is None:
+        return None
+    return compact(agent.history, summarize)
+
+
 def cmd_compact(repl: Repl, arg: str) -> None:
-    compact = getattr(repl.agent, "compact", None)  # seam: the context helper's compaction
-    if compact is None:
+    before = context_tokens(repl.agent)
+    repl.renderer.spin(repl.s.t("compacting"))
+    try:
+        summary = compact_now(repl.agent)
+    finally:
+        repl.renderer.stop_live()
+    if summary is None:
         repl.say(repl.s.t("compact_none"))
         return
-    before = context_tokens(repl.agent)
-    compact()
     repl.live.transcript.sync(repl.agent.history)
     repl.say(repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}"))
 

@@ -48,7 +48,7 @@ class Repl:
                                    permission_mode=args.permission_mode, yes=args.yes,
                                    max_turns=args.max_turns)
         self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace)
-        self.tracker = UsageTracker()
+        self.tracker = UsageTracker(lambda: self.agent.client.model)
         self.live: LiveSession | None = None
 
     @property

@@ -8,7 +8,6 @@ from pathlib import Path
 from core.agent import INTERRUPTED, Agent
 from core.events import AgentHooks, HookList, TaskResult
 from core.messages import ModelResponse
-from core.prompts import PromptSection
 from core.session import SessionOptions, create_agent
 from core.transcript import (
     Transcript,
@@ -50,18 +49,6 @@ class LiveSession:
     resumed: int = 0  # messages restored from a saved session
 
 
-def memory_sections(workspace: Path) -> list[PromptSection]:
-    """The project's memory for the system prompt (seam: `core.memory_inject.memory_section`)."""
-    try:
-        from core.memory_inject import memory_section  # type: ignore[import-not-found]
-    except ImportError:
-        return []
-    section = memory_section(workspace)
-    if not section:
-        return []
-    return [section if isinstance(section, PromptSection) else PromptSection("memory", section)]
-
-
 def resume_path(opts: SessionOptions, cont: bool, resume_id: str | None) -> Path | None:
     """The transcript `--continue` / `--resume ID` name, or None; TranscriptError if missing."""
     if not cont and not resume_id:
@@ -71,13 +58,12 @@ def resume_path(opts: SessionOptions, cont: bool, resume_id: str | None) -> Path
 
 def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompter | None = None,
                  resume: Path | None = None, debug: bool = False) -> LiveSession:
-    """A ready agent whose every appended message is saved as it happens."""
+    """A ready agent whose every appended message is saved as it happens. `create_agent` builds
+    the system prompt (project memory included), so `/new` and `/cd` re-inject memory."""
     home = unicum_home()
     if resume is not None:
         opts.session_id = resume.stem
-    workspace = opts.workspace.expanduser().resolve()
-    agent = create_agent(opts, hooks=HookList(list(hooks)), prompter=prompter,
-                         sections=memory_sections(workspace))
+    agent = create_agent(opts, hooks=HookList(list(hooks)), prompter=prompter)
     history = read_history(resume) if resume is not None else []
     if resume is not None:
         transcript = Transcript(resume, history=history)

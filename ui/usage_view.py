@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.agent import Agent
@@ -18,25 +19,29 @@ if TYPE_CHECKING:
 class UsageTracker(AgentHooks):
     """Adds up the usage the provider reported for each response of this session."""
 
-    def __init__(self) -> None:
-        self.requests = 0
-        self.usage = Usage()
+    def __init__(self, model: Callable[[], str]) -> None:
+        self.model = model  # the model asked, for pricing when the response names none
+        self.reset()
 
     def on_response(self, response: ModelResponse) -> None:
         self.requests += 1
         self.usage = self.usage + response.usage
+        cost = request_cost(response.usage, response.model or self.model())
+        self.cost = None if cost is None or self.cost is None else self.cost + cost
 
     def reset(self) -> None:
-        self.requests, self.usage = 0, Usage()
+        self.requests, self.usage, self.cost = 0, Usage(), 0.0
 
 
-def estimated_cost(agent: Agent, usage: Usage) -> float | None:
-    """Seam for the ledger's pricing (`core.ledger.estimate_cost`); None until it is merged."""
+def request_cost(usage: Usage, model: str) -> float | None:
+    """Seam for the ledger's pricing (`core.pricing`); None when unknown or not merged."""
     try:
-        from core.ledger import estimate_cost  # type: ignore[attr-defined]
+        from core.pricing import load_prices  # type: ignore[import-not-found]
     except ImportError:
         return None
-    return estimate_cost(agent.client.provider.profile.name, agent.client.model, usage)
+    from my_agent.config import unicum_home
+
+    return load_prices(unicum_home()).cost(usage, model)
 
 
 def _message_tokens(messages: list[Message]) -> int:
@@ -53,29 +58,23 @@ def _message_tokens(messages: list[Message]) -> int:
     return total
 
 
-def _split_memory(system: str) -> tuple[str, str]:
-    head, sep, tail = system.partition("\n\n## Memory\n")
-    if not sep:
-        return system, ""
-    memory, sep2, rest = tail.partition("\n\n## ")
-    return head + (sep2 + rest if sep2 else ""), memory
-
-
 def breakdown(agent: Agent) -> list[tuple[str, int]]:
-    """(segment key, estimated tokens); the context helper's `breakdown` wins when present."""
+    """(part, estimated tokens): the context helper's `breakdown` when present, else the
+    system prompt by `## ` section, the messages and the tool schemas."""
     try:
         from core.context_report import breakdown as full  # type: ignore[import-not-found]
     except ImportError:
         full = None
     if full is not None:
-        rows = full(agent)
-        return list(rows.items()) if isinstance(rows, dict) else [tuple(r) for r in rows]
-    system, memory = _split_memory(agent.system_prompt)
+        return [(str(name), int(tokens)) for name, tokens in full(agent)]
+    base, *sections = agent.system_prompt.split("\n\n## ")
+    rows = [("system prompt", estimate_tokens(base))]
+    for section in sections:
+        name, _, body = section.partition("\n")
+        rows.append((name.strip().lower(), estimate_tokens(body)))
     messages = agent.context.messages_for_request(agent.history)
-    return [("ctx_system", estimate_tokens(system)), ("ctx_memory", estimate_tokens(memory)),
-            ("ctx_l0", 0),  # the full-history policy sends no fact layer
-            ("ctx_messages", _message_tokens(messages)),
-            ("ctx_tools", estimate_tokens(json.dumps(agent.registry.specs())))]
+    return rows + [("messages", _message_tokens(messages)),
+                   ("tool schemas", estimate_tokens(json.dumps(agent.registry.specs())))]
 
 
 def context_tokens(agent: Agent) -> int:
@@ -105,7 +104,7 @@ def render_usage(console: Console, s: Strings, agent: Agent, tracker: UsageTrack
     table.add_row(s.t("usage_cache_read"), f"{u.cache_read:,}")
     table.add_row(s.t("usage_cache_write"), f"{u.cache_write:,}")
     table.add_row(s.t("usage_output"), f"{u.output:,}")
-    cost = estimated_cost(agent, u)
+    cost = tracker.cost
     table.add_row(s.t("usage_cost"), s.t("usage_no_price") if cost is None else f"${cost:.4f}")
     window = agent.client.provider.profile.context_window
     now = context_tokens(agent)

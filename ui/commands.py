@@ -106,6 +106,9 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     if summary is None:
         repl.say(repl.s.t("compact_none"))
         return
+    if not summary:
+        repl.say(repl.s.t("compact_nothing"))
+        return
     repl.live.transcript.sync(repl.agent.history)
     repl.say(repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}"))
 

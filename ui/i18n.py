@@ -75,6 +75,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tool schemas": ("tool schemas", "工具定义"),
     "ctx_total": ("total", "合计"),
     "compacting": ("compacting the conversation…", "正在压缩对话…"),
+    "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
     "compact_none": ("compaction is not available in this build", "当前版本不支持压缩"),
     "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
     "memory_none": ("project memory is not available in this build", "当前版本不支持项目记忆"),

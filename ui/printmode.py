@@ -15,7 +15,7 @@ from core.session import SessionOptions
 from core.transcript import TranscriptError
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
-from ui.session_setup import open_session, resume_path
+from ui.session_setup import end_session, open_session, resume_path, start_notes
 
 
 class StderrProgress(AgentHooks):
@@ -41,7 +41,13 @@ def run_print(args: argparse.Namespace) -> int:
         live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)
         if live.debug_log is not None:
             print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
-        result = live.agent.run(args.prompt)
+        for note in start_notes(live.agent):
+            print(f"unicum: {note}", file=sys.stderr)
+        try:
+            result = live.agent.run(args.prompt)
+        finally:
+            for note in end_session(live.agent):
+                print(f"unicum: {note}", file=sys.stderr)
     except (ConfigError, TranscriptError) as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2

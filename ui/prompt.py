@@ -13,6 +13,7 @@ from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 
 from ui.i18n import Strings
+from ui.screen import styled
 
 PROMPT = "❯ "
 CONTINUATION = "… "
@@ -114,7 +115,7 @@ class ReplPrompter:
         if self.approve_all:
             return "y"
         self.pause()
-        self.write(question)
+        self.write(styled(question, "bold yellow"))
         while True:
             answer = self._input(self.s.t("confirm_choices")).lower()
             if answer[:1] in ("y", "n", "a"):
@@ -126,7 +127,7 @@ class ReplPrompter:
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()
-        self.write(question)
+        self.write(styled(question, "bold"))
         for n, choice in enumerate(choices, 1):
             self.write(f"  {n}. {choice}")
         answer = self._input(self.s.t("ask_choice") if choices else "> ")

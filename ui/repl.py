@@ -18,7 +18,7 @@ from my_agent.config import ConfigError, unicum_home
 from ui.i18n import Strings
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
-from ui.session_setup import LiveSession, open_session, resume_path
+from ui.session_setup import LiveSession, end_session, open_session, resume_path, start_notes
 from ui.usage_view import UsageTracker
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
@@ -69,12 +69,19 @@ class Repl:
             from ui.diagnostics import TimingHooks
 
             hooks.append(TimingHooks(self.console, self.s, lambda: self.agent.context_seconds))
-        prompter = ReplPrompter(self.s, self.renderer.stop_live, self.console.print,
+        prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
                                 approve_all=opts.yes)
-        self.live = open_session(opts, hooks, prompter, resume, self.args.debug)
-        self.opts = opts
+        live = open_session(opts, hooks, prompter, resume, self.args.debug)
+        self.end_session()
+        self.live, self.opts = live, opts
         self.tracker.reset()
         self.agent.client.sleep = self.renderer.countdown
+
+    def end_session(self) -> None:
+        """Let the session's services finish (e.g. memory written at the end) and say why not."""
+        if self.live is not None:
+            for note in end_session(self.live.agent):
+                self.say(note, style="yellow")
 
     def recap(self) -> None:
         """The last exchange of a resumed session, so the person knows where they are."""
@@ -110,6 +117,8 @@ class Repl:
             self.say(provider.note, style="yellow")
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
+        for note in start_notes(agent):
+            self.say(note, style="yellow")
         self.say(self.s.t("hint"), style="dim")
 
     # --- the loop ----------------------------------------------------------------------------
@@ -217,4 +226,5 @@ def run_repl(args: argparse.Namespace) -> int:
     try:
         return repl.loop()
     finally:
+        repl.end_session()
         repl.say(strings.t("bye"), style="dim")

@@ -83,3 +83,22 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
     agent.hooks = HookList([agent.hooks, *extra])
     agent.client.on_retry = agent.hooks.on_retry
     return LiveSession(agent, transcript, log, len(history))
+
+
+def start_notes(agent: Agent) -> list[str]:
+    """Warnings the session's services raised while starting (seam: `session_warnings`)."""
+    import core.session
+
+    warnings = getattr(core.session, "session_warnings", None)
+    return [f"warning: {w}" for w in warnings(agent)] if warnings else []
+
+
+def end_session(agent: Agent) -> list[str]:
+    """Close the session's services (seam: `core.session.end_session`); returns warnings."""
+    import core.session
+
+    end = getattr(core.session, "end_session", None)
+    if end is None:
+        return []
+    end(agent)
+    return start_notes(agent)

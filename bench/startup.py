@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = "❯".encode()
+PROMPT = b"unicum>"
 
 
 def timed(cmd: list[str], runs: int) -> float:
@@ -30,7 +30,7 @@ def timed(cmd: list[str], runs: int) -> float:
     return statistics.median(samples)
 
 
-BARE_PROMPT = "from prompt_toolkit import PromptSession; PromptSession().prompt('❯ ')"
+BARE_PROMPT = "from prompt_toolkit import PromptSession; PromptSession().prompt('unicum> ')"
 
 
 def time_to_prompt(env: dict[str, str], argv: list[str], timeout: float = 10.0) -> float:

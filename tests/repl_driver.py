@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
                   r"|\x1b[=>78]|[\r\x07]")
-PROMPT = "❯"
+PROMPT = "unicum>"
 
 
 class Repl:

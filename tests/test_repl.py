@@ -149,7 +149,8 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
 
     repl = start(llm, workspace, "--continue")
     try:
-        repl.expect(r"make a\.txt")  # the recap of where the session stood
+        repl.pos = 0
+        repl.expect(r"» make a\.txt")  # the recap of where the session stood
         repl.prompt()
         repl.send("what did you do?")
         repl.expect("I remember a.txt")

@@ -15,7 +15,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from ui.i18n import Strings
 from ui.screen import styled
 
-PROMPT = "❯ "
+PROMPT = "unicum> "
 CONTINUATION = "… "
 
 

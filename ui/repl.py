@@ -91,7 +91,7 @@ class Repl:
         last_reply = next((m.text for m in reversed(history)
                            if m.role == "assistant" and m.text), "")
         if last_user:
-            self.say(f"❯ {last_user.strip()[:300]}", style="dim")
+            self.say(f"» {last_user.strip()[:300]}", style="dim")
         if last_reply:
             self.say(last_reply.strip()[:600], style="dim")
 

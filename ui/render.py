@@ -201,5 +201,12 @@ class Renderer(AgentHooks):
         if before and not output.is_error:
             render_diff(self.console, before, self.s)
 
+    def on_budget_warning(self, warning) -> None:
+        """A budget threshold crossed (the ledger's hook; `warning.text` is the line)."""
+        from rich.text import Text
+
+        self.stop_live()
+        self.console.print(Text(f"budget: {warning.text}", style="yellow"))
+
     def on_task_end(self, result: TaskResult) -> None:
         self.stop_live()

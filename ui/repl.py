@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,16 +25,19 @@ from ui.usage_view import UsageTracker
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
 
-def warm_up(modules: list[str]) -> None:
-    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up."""
+def warm_up(modules: list[str], then: Callable[[], object] | None = None) -> None:
+    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
+    then run `then` (building the SDK client, whose TLS setup is slow too)."""
 
     def run() -> None:
         time.sleep(WARM_UP_DELAY)
-        for module in modules:
-            try:
+        try:
+            for module in modules:
                 __import__(module)
-            except Exception:
-                pass  # the first request imports it again and reports a real error
+            if then is not None:
+                then()
+        except Exception:
+            pass  # the first request does it again and reports a real error
 
     threading.Thread(target=run, name="unicum-warm-up", daemon=True).start()
 
@@ -155,7 +159,8 @@ class Repl:
         wire = self.agent.client.provider.profile.wire
         warm_up([self.agent.client.adapter.__name__,
                  "anthropic" if wire == "anthropic-messages" else "openai",
-                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"])
+                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"],
+                then=self.agent.client.sdk)
         ctrl_c = False
         while True:
             try:

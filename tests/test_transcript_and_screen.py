@@ -122,3 +122,13 @@ def test_tail_view_shows_newest_lines_of_a_tall_block():
     view = tail_view(block, 10).splitlines()
     assert view[0] == "```py" and view[-1] == "line49" and len(view) == 10
     assert tail_view("short\nblock", 10) == "short\nblock"
+
+
+def test_tool_line_shows_the_declared_key_argument():
+    from ui.render import key_argument
+
+    call = ToolCall("c", "search_files", {"path": "src", "pattern": "def  main"})
+    assert key_argument(call, "pattern") == "def main"
+    assert key_argument(call) == "src"
+    long = ToolCall("c", "terminal", {"command": "x" * 100})
+    assert key_argument(long, "command").endswith("…") and len(key_argument(long, "command")) == 70

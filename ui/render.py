@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 REFRESH = 0.08  # seconds between repaints of the streaming block
 
 
-def key_argument(call: ToolCall, width: int = 70) -> str:
-    """The argument worth showing on a tool's one line (path, command, query, ...)."""
+def key_argument(call: ToolCall, key: str = "", width: int = 70) -> str:
+    """The argument worth showing on a tool's one line: the tool's declared `key_arg`, else the
+    first of path, command, pattern, ... that the call has."""
     args = call.arguments or {}
-    for name in ("path", "command", "pattern", "query", "url", "file", "symbol", "id"):
+    for name in (key, "path", "command", "pattern", "query", "url", "file", "symbol", "id"):
         if name in args:
             value = str(args[name])
             break
@@ -106,11 +107,12 @@ class MarkdownStream:
 class Renderer(AgentHooks):
     """Screen hooks for the REPL. Only one live display runs at a time (spinner or stream)."""
 
-    def __init__(self, console: Console, strings: Strings,
-                 workspace: Callable[[], Path]) -> None:
+    def __init__(self, console: Console, strings: Strings, workspace: Callable[[], Path],
+                 key_arg: Callable[[str], str] = lambda name: "") -> None:
         self.console = console
         self.s = strings
         self.workspace = workspace
+        self.key_arg = key_arg  # tool name → the argument its one line shows
         self.markdown = MarkdownStream(console)
         self.status = None
         self.reasoning = False
@@ -118,12 +120,15 @@ class Renderer(AgentHooks):
 
     # --- live displays -----------------------------------------------------------------------
     def spin(self, message: str) -> None:
+        """Show a spinner with `message` (plain text: brackets in a command are not markup)."""
+        from rich.text import Text
+
         self.markdown.finish()
         if self.status is None:
-            self.status = self.console.status(message, spinner="dots")
+            self.status = self.console.status(Text(message), spinner="dots")
             self.status.start()
         else:
-            self.status.update(message)
+            self.status.update(Text(message))
 
     def stop_live(self) -> None:
         """Stop every live display (before a question, an error or the next prompt)."""
@@ -182,7 +187,7 @@ class Renderer(AgentHooks):
         self.stop_live()
         if call.name in DIFF_TOOLS:
             self._before[call.id] = snapshot(self.workspace(), call.arguments)
-        self.spin(f"{call.name} {key_argument(call)}")
+        self.spin(f"{call.name} {key_argument(call, self.key_arg(call.name))}")
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         from rich.text import Text
@@ -191,7 +196,7 @@ class Renderer(AgentHooks):
         line = Text("  ")
         line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")
         line.append(call.name, style="bold")
-        line.append(f" {key_argument(call)}")
+        line.append(f" {key_argument(call, self.key_arg(call.name))}")
         line.append(f"  {seconds:.1f}s", style="dim")
         self.console.print(line)
         if output.is_error:

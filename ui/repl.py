@@ -51,7 +51,8 @@ class Repl:
         self.opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                                    permission_mode=args.permission_mode, yes=args.yes,
                                    max_turns=args.max_turns)
-        self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace)
+        self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
+                                 self._key_arg)
         self.tracker = UsageTracker(lambda: self.agent.client.model)
         self.live: LiveSession | None = None
 
@@ -59,6 +60,10 @@ class Repl:
     def agent(self) -> Agent:
         assert self.live is not None
         return self.live.agent
+
+    def _key_arg(self, tool_name: str) -> str:
+        tool = self.agent.registry.tools.get(tool_name)
+        return tool.key_arg if tool is not None else ""
 
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:

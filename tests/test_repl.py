@@ -200,7 +200,9 @@ def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):
     try:
         repl.pos = 0  # the banner came before the prompt
         log_path = Path(repl.expect(r"调试日志：(\S+\.jsonl)").group(1))
-        repl.send("你好")
+        repl.child.send("请解释一下代码\x7f\x7f")  # two backspaces over wide characters
+        repl.child.send("\x1b[D这个")  # one to the left, then insert
+        repl.send("")
         repl.expect(r"秒后第 1 次重试")
         repl.expect("好的")
         repl.expect(r"请求 1：首字 [\d.]+s，总计 [\d.]+ 秒")
@@ -216,7 +218,7 @@ def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):
     kinds = [r["kind"] for r in records]
     assert kinds.count("request") == 1 and "response" in kinds and "retry" in kinds
     request = next(r["data"] for r in records if r["kind"] == "request")
-    assert request["messages"][0]["content"][0]["text"] == "你好"
+    assert request["messages"][0]["content"][0]["text"] == "请解释一这个下"
     assert "fake-test-key" not in log_path.read_text()
     assert list(workspace.iterdir()) == []  # nothing written into the project
 

@@ -29,6 +29,7 @@ class Agent:
     history: list[Message] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     max_turns: int = 50
+    context_seconds: float = 0.0  # time the last request's context took to build (--time)
 
     def run(self, task: str) -> TaskResult:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
@@ -75,7 +76,9 @@ class Agent:
 
     def query(self, turn: int) -> ModelResponse:
         self.hooks.before_request(turn)
+        started = time.monotonic()
         messages = self.context.messages_for_request(self.history)
+        self.context_seconds = time.monotonic() - started
         try:
             response = self.client.stream(self.system_prompt, messages, self.registry.specs(),
                                           self.hooks.on_stream, on_retry=self.hooks.on_retry)

@@ -7,13 +7,16 @@ import json
 import math
 import sys
 import time
+import traceback
 
 from core.errors import UnicumError
 from core.events import AgentHooks
 from core.messages import StreamEvent, ToolCall
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions
+from core.transcript import TranscriptError
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
+from ui.session_setup import end_session, open_session, resume_path, start_notes
 
 
 class StderrProgress(AgentHooks):
@@ -51,15 +54,30 @@ def run_print(args: argparse.Namespace) -> int:
                           max_turns=args.max_turns, budget_usd=args.budget_usd,
                           budget_tokens=args.budget_tokens, budget_scope=args.budget_scope)
     try:
-        agent = create_agent(opts, hooks=StderrProgress())
-        if agent.client.provider.note:
-            print(f"unicum: {agent.client.provider.note}", file=sys.stderr, flush=True)
-        result = agent.run(args.prompt)
-    except ConfigError as exc:
+        resume = resume_path(opts, args.cont, args.resume)
+        live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)
+        if live.debug_log is not None:
+            print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
+        if live.agent.client.provider.note:
+            print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
+        for note in start_notes(live.agent):
+            print(f"unicum: {note}", file=sys.stderr)
+        try:
+            result = live.agent.run(args.prompt)
+        finally:
+            for note in end_session(live.agent):
+                print(f"unicum: {note}", file=sys.stderr)
+    except (ConfigError, TranscriptError) as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
     except (UnicumError, KeyboardInterrupt) as exc:
         print(f"unicum: {exc or 'interrupted'}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: one line, the traceback only with --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"unicum: internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)",
+              file=sys.stderr)
         return 1
     if args.output_format == "json":
         print(json.dumps({"result": result.text, "session_id": opts.session_id,

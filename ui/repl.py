@@ -1,69 +1,244 @@
-"""The interactive REPL (minimal form: prompt, streamed reply, /quit)."""
+"""The interactive REPL: read a line, run a slash command or a task, show what happens."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 
+from core.agent import INTERRUPTED, Agent
 from core.errors import Interrupted, UnicumError
-from core.events import AgentHooks
-from core.messages import StreamEvent, TextDelta, ToolCall
-from core.session import SessionOptions, create_agent
-from my_agent.config import ConfigError
-from tools.base import ToolOutput
-from ui.budget_prompt import run_with_budget
+from core.session import SessionOptions
+from core.transcript import TranscriptError, close_open_tool_calls
+from my_agent.config import ConfigError, unicum_home
+from ui.i18n import Strings
+from ui.render import Renderer
+from ui.screen import LazyConsole, styled
+from ui.session_setup import LiveSession, end_session, open_session, resume_path, start_notes
+from ui.usage_view import UsageTracker
+
+WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
 
-class ScreenHooks(AgentHooks):
-    def __init__(self, console) -> None:
+def warm_up(modules: list[str], then: Callable[[], object] | None = None) -> None:
+    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
+    then run `then` (building the SDK client, whose TLS setup is slow too)."""
+
+    def run() -> None:
+        time.sleep(WARM_UP_DELAY)
+        try:
+            for module in modules:
+                __import__(module)
+            if then is not None:
+                then()
+        except Exception:
+            pass  # the first request does it again and reports a real error
+
+    threading.Thread(target=run, name="unicum-warm-up", daemon=True).start()
+
+
+class Repl:
+    def __init__(self, args: argparse.Namespace, console: LazyConsole, strings: Strings) -> None:
+        self.args = args
         self.console = console
+        self.s = strings
+        self.home = unicum_home()
+        self.opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
+                                   permission_mode=args.permission_mode, yes=args.yes,
+                                   max_turns=args.max_turns, budget_usd=args.budget_usd,
+                                   budget_tokens=args.budget_tokens,
+                                   budget_scope=args.budget_scope)
+        self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
+                                 self._key_arg)
+        self.tracker = UsageTracker(lambda: self.agent.client.model)
+        self.live: LiveSession | None = None
 
-    def on_stream(self, event: StreamEvent) -> None:
-        if isinstance(event, TextDelta):
-            self.console.print(event.text, end="", markup=False, highlight=False)
+    @property
+    def agent(self) -> Agent:
+        assert self.live is not None
+        return self.live.agent
 
-    def on_tool_start(self, call: ToolCall) -> None:
-        arg = next(iter(call.arguments.values()), "") if call.arguments else ""
-        self.console.print(f"\n[dim]· {call.name} {str(arg)[:80]}[/dim]", highlight=False)
+    def _key_arg(self, tool_name: str) -> str:
+        tool = self.agent.registry.tools.get(tool_name)
+        return tool.key_arg if tool is not None else ""
 
-    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
-        mark = "[red]✗[/red]" if output.is_error else "[green]✓[/green]"
-        self.console.print(f"  {mark} {seconds:.1f}s")
+    # --- sessions ----------------------------------------------------------------------------
+    def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
+        """Open a fresh session (or a saved one); on failure the current one stays."""
+        from core.session import new_session_id
+        from ui.prompt import ReplPrompter
 
-    def on_budget_warning(self, warning) -> None:
-        self.console.print(f"\n[yellow]budget: {warning.text}[/yellow]", highlight=False)
+        opts = replace(self.opts, workspace=workspace or self.opts.workspace,
+                       session_id=new_session_id() if self.live else self.opts.session_id)
+        hooks = [self.renderer, self.tracker]
+        if self.args.time:
+            from ui.diagnostics import TimingHooks
+
+            hooks.append(TimingHooks(self.console, self.s, lambda: self.agent.context_seconds))
+        prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
+                                approve_all=opts.yes)
+        live = open_session(opts, hooks, prompter, resume, self.args.debug)
+        self.end_session()
+        self.live, self.opts = live, opts
+        self.tracker.reset()
+        self.agent.client.sleep = self.renderer.countdown
+
+    def end_session(self) -> None:
+        """Let the session's services finish (e.g. memory written at the end) and say why not."""
+        if self.live is not None:
+            for note in end_session(self.live.agent):
+                self.say(note, style="yellow")
+
+    def recap(self) -> None:
+        """The last exchange of a resumed session, so the person knows where they are."""
+        self.say(self.s.t("resumed", id=self.opts.session_id, n=self.live.resumed))
+        history = self.agent.history
+        last_user = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
+        last_reply = next((m.text for m in reversed(history)
+                           if m.role == "assistant" and m.text), "")
+        if last_user:
+            self.say(f"» {last_user.strip()[:300]}", style="dim")
+        if last_reply:
+            self.say(last_reply.strip()[:600], style="dim")
+
+    # --- screen ------------------------------------------------------------------------------
+    def say(self, line: str, style: str = "") -> None:
+        """One plain line (no rich needed, so the banner costs nothing at start-up)."""
+        print(styled(line, style), flush=True)
+
+    def ask(self, message: str) -> str:
+        from prompt_toolkit import PromptSession
+
+        try:
+            return PromptSession().prompt(message).strip()
+        except (EOFError, KeyboardInterrupt):
+            return ""
+
+    def banner(self) -> None:
+        agent = self.agent
+        provider = agent.client.provider
+        self.say(self.s.t("welcome", provider=provider.profile.name, model=agent.client.model,
+                          folder=agent.tool_context.workspace), style="bold")
+        if provider.note:
+            self.say(provider.note, style="yellow")
+        if self.live.debug_log is not None:
+            self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
+        for note in start_notes(agent):
+            self.say(note, style="yellow")
+        self.say(self.s.t("hint"), style="dim")
+
+    # --- the loop ----------------------------------------------------------------------------
+    def run_task(self, text: str) -> None:
+        """The one place a task runs (budget prompts and error lines wrap this call)."""
+        from ui.budget_prompt import run_with_budget
+
+        try:
+            result = run_with_budget(self.agent, text, self.console, self.ask)
+        except Interrupted as exc:
+            self.renderer.stop_live()
+            self.say(self.s.t("interrupted", detail=exc), style="yellow")
+            return
+        if result is not None and result.stop != "done":
+            self.say(self.s.t("stopped", detail=result.text), style="yellow")
+
+    def handle(self, line: str) -> bool:
+        """One submitted line; True means quit."""
+        first = line.split(maxsplit=1)[0]
+        if first.startswith("/") and "/" not in first[1:]:
+            from ui.commands import dispatch
+
+            return dispatch(self, line)
+        self.run_task(line)
+        return False
+
+    def loop(self) -> int:
+        from ui.prompt import PROMPT, make_session
+
+        def command_names():
+            from ui.commands import COMMANDS
+
+            return COMMANDS.keys()
+
+        session = make_session(self.home, command_names, lambda: self.agent.tool_context.workspace)
+        wire = self.agent.client.provider.profile.wire
+        warm_up([self.agent.client.adapter.__name__,
+                 "anthropic" if wire == "anthropic-messages" else "openai",
+                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"],
+                then=self.agent.client.sdk)
+        ctrl_c = False
+        while True:
+            try:
+                line = session.prompt(PROMPT).strip()
+            except EOFError:
+                return 0
+            except KeyboardInterrupt:
+                if ctrl_c:
+                    return 0
+                ctrl_c = True
+                try:
+                    self.say(self.s.t("exit_hint"), style="dim")
+                except KeyboardInterrupt:  # pressed twice before the prompt came back
+                    return 0
+                continue
+            ctrl_c = False
+            if line and self.guarded(line):
+                return 0
+
+    def guarded(self, line: str) -> bool:
+        """`handle` with errors as one line; a traceback only with --debug."""
+        try:
+            return self.handle(line)
+        except KeyboardInterrupt:  # landed outside the agent's own handling: repair, go on
+            self.renderer.stop_live()
+            close_open_tool_calls(self.agent.history, INTERRUPTED)
+            self.live.transcript.sync(self.agent.history)
+            self.say(self.s.t("interrupted", detail="Ctrl-C"), style="yellow")
+        except (UnicumError, ConfigError, TranscriptError) as exc:
+            self.renderer.stop_live()
+            self._debug_trace(exc)
+            self.say(self.s.t("error", detail=exc), style="red")
+        except Exception as exc:
+            self.renderer.stop_live()
+            self._debug_trace(exc)
+            self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
+                     style="red")
+        return False
+
+    def _debug_trace(self, exc: BaseException) -> None:
+        """With --debug: the traceback on the screen and the error in the debug log."""
+        if not self.args.debug:
+            return
+        print(traceback.format_exc(), end="")
+        if self.live is not None and self.live.debug_log is not None:
+            self.live.debug_log.write("error", {"type": type(exc).__name__, "message": str(exc),
+                                                "traceback": traceback.format_exc()})
 
 
 def run_repl(args: argparse.Namespace) -> int:
-    from prompt_toolkit import PromptSession
-    from rich.console import Console
-
-    console = Console()
-    opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                          permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns, budget_usd=args.budget_usd,
-                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope)
+    strings = Strings(args.lang)
+    console = LazyConsole(highlight=False)
+    repl = Repl(args, console, strings)
     try:
-        agent = create_agent(opts, hooks=ScreenHooks(console))
-    except (ConfigError, UnicumError) as exc:
-        print(f"unicum: {exc}", file=sys.stderr)
+        resume = resume_path(repl.opts, args.cont, args.resume)
+        repl.new_session(resume=resume)
+    except (ConfigError, UnicumError, TranscriptError) as exc:
+        print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
         return 2
-    session: PromptSession = PromptSession()
-    while True:
-        try:
-            line = session.prompt("unicum> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            return 0
-        if line in ("/quit", "/exit"):
-            return 0
-        if not line:
-            continue
-        try:
-            result = run_with_budget(agent, line, console, session.prompt)
-            console.print()
-            if result is not None and result.stop != "done":
-                console.print(result.text)
-        except Interrupted as exc:
-            console.print(f"\n[yellow]{exc}[/yellow]")
-        except UnicumError as exc:
-            console.print(f"\n[red]{exc}[/red]")
+    except Exception as exc:
+        if args.debug:
+            print(traceback.format_exc(), end="")
+        repl.say(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
+        return 1
+    repl.banner()
+    if repl.live.resumed:
+        repl.recap()
+    try:
+        return repl.loop()
+    finally:
+        repl.end_session()
+        repl.say(strings.t("bye"), style="dim")

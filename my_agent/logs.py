@@ -1,0 +1,50 @@
+"""`--debug` logging: every request and response appended as JSON under `<home>/logs/`."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+SECRET_NAMES = ("api_key", "apikey", "authorization", "x-api-key", "token", "secret", "password")
+REDACTED = "[redacted]"
+
+
+def secret_values(environ: dict[str, str] | None = None) -> list[str]:
+    """Values of variables that hold keys (`*_API_KEY`, `*_TOKEN`, ...), long ones first."""
+    env = os.environ if environ is None else environ
+    values = {v for k, v in env.items()
+              if v and len(v) >= 8 and k.upper().endswith(("_API_KEY", "_TOKEN", "_SECRET"))}
+    return sorted(values, key=len, reverse=True)
+
+
+def redact(value: Any, secrets: list[str]) -> Any:
+    """A copy of `value` with secret-named fields and any known key value replaced."""
+    if isinstance(value, dict):
+        return {k: REDACTED if str(k).lower() in SECRET_NAMES and v else redact(v, secrets)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact(v, secrets) for v in value]
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, REDACTED)
+        return value
+    return value
+
+
+class DebugLog:
+    """One JSONL file per session; each record is written and flushed at once."""
+
+    def __init__(self, home: Path, session_id: str) -> None:
+        self.path = home / "logs" / f"{session_id}.jsonl"
+        self._secrets = secret_values()
+
+    def write(self, kind: str, payload: Any) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "kind": kind,
+                  "data": redact(payload, self._secrets)}
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")

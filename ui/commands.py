@@ -1,0 +1,191 @@
+"""Slash commands, as a table: name → (help key, handler). A handler returns True to quit."""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from core.transcript import list_sessions
+from ui.usage_view import context_tokens, render_context, render_usage
+
+if TYPE_CHECKING:
+    from ui.repl import Repl
+
+Handler = Callable[["Repl", str], "bool | None"]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help_key: str
+    handler: Handler
+    args: str = ""  # how the argument is written in /help
+
+
+def cmd_help(repl: Repl, arg: str) -> None:
+    table = Table(title=repl.s.t("help_title"), show_header=False, box=None, padding=(0, 2),
+                  title_justify="left")
+    for command in COMMANDS.values():
+        if command.name != "/exit":
+            table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
+    repl.console.print(table)
+    repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
+
+
+def cmd_quit(repl: Repl, arg: str) -> bool:
+    return True
+
+
+def cmd_new(repl: Repl, arg: str) -> None:
+    repl.new_session()
+    repl.say(repl.s.t("new_session", id=repl.opts.session_id))
+
+
+def cmd_cd(repl: Repl, arg: str) -> None:
+    if not arg:
+        repl.say(repl.s.t("cd_usage"))
+        return
+    target = Path(arg).expanduser()
+    if not target.is_absolute():
+        target = repl.agent.tool_context.workspace / target
+    repl.new_session(workspace=target.resolve())
+    repl.say(repl.s.t("cd_done", path=repl.agent.tool_context.workspace))
+
+
+def cmd_tools(repl: Repl, arg: str) -> None:
+    agent = repl.agent
+    table = Table(title=repl.s.t("tools_title"), show_header=False, box=None, padding=(0, 1),
+                  title_justify="left")
+    for name, reason in agent.registry.availability(agent.tool_context).items():
+        mark = Text("✗", style="red") if reason else Text("✓", style="green")
+        table.add_row(mark, name, Text(reason or "", style="dim"))
+    repl.console.print(table)
+
+
+def cmd_usage(repl: Repl, arg: str) -> None:
+    render_usage(repl.console, repl.s, repl.agent, repl.tracker)
+
+
+def cmd_model(repl: Repl, arg: str) -> None:
+    client = repl.agent.client
+    if arg:
+        setter = getattr(client, "set_model", None)
+        if setter is not None:
+            setter(arg)
+        else:
+            client.model = arg
+        repl.opts.model = arg
+        repl.say(repl.s.t("model_set", model=client.model))
+    else:
+        repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
+
+
+def compact_now(agent) -> str | None:
+    """Seam for the context policy's compaction: None when the policy cannot compact."""
+    policy = agent.context
+    compact, summarize = getattr(policy, "compact", None), getattr(policy, "summarize", None)
+    if compact is None or summarize is None:
+        return None
+    return compact(agent.history, summarize)
+
+
+def cmd_compact(repl: Repl, arg: str) -> None:
+    before = context_tokens(repl.agent)
+    repl.renderer.spin(repl.s.t("compacting"))
+    try:
+        summary = compact_now(repl.agent)
+    finally:
+        repl.renderer.stop_live()
+    if summary is None:
+        repl.say(repl.s.t("compact_none"))
+        return
+    if not summary:
+        repl.say(repl.s.t("compact_nothing"))
+        return
+    repl.live.transcript.sync(repl.agent.history)
+    repl.say(repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}"))
+
+
+def cmd_context(repl: Repl, arg: str) -> None:
+    render_context(repl.console, repl.s, repl.agent)
+
+
+def cmd_memory(repl: Repl, arg: str) -> None:
+    try:
+        from ui.cmd_memory import main as memory_main  # type: ignore[import-not-found]
+    except ImportError:
+        repl.say(repl.s.t("memory_none"))
+        return
+    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)])
+
+
+def cmd_undo(repl: Repl, arg: str) -> None:
+    try:
+        from tools.checkpoints import get_checkpoints  # type: ignore[import-not-found]
+    except ImportError:
+        repl.say(repl.s.t("undo_missing"))
+        return
+    restored = get_checkpoints(repl.agent.tool_context).undo()
+    repl.say(restored or repl.s.t("undo_none"))
+
+
+def cmd_resume(repl: Repl, arg: str) -> None:
+    sessions = [s for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
+                if s.messages and s.session_id != repl.opts.session_id][:15]
+    if not sessions:
+        repl.say(repl.s.t("resume_none"))
+        return
+    if arg:
+        choice = arg
+    else:
+        for n, info in enumerate(sessions, 1):
+            when = time.strftime("%m-%d %H:%M", time.localtime(info.modified))
+            repl.console.print(Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
+                               + Text(f"({info.messages}) {info.session_id}", style="dim"))
+        choice = repl.ask(repl.s.t("resume_pick"))
+    if not choice:
+        return
+    picked = next((s for s in sessions if s.session_id == choice), None)
+    if picked is None and choice.isdigit() and 1 <= int(choice) <= len(sessions):
+        picked = sessions[int(choice) - 1]
+    if picked is None:
+        repl.say(repl.s.t("resume_bad", n=choice))
+        return
+    repl.new_session(resume=picked.path)
+    repl.recap()
+
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (
+    Command("/help", "cmd_help", cmd_help),
+    Command("/new", "cmd_new", cmd_new),
+    Command("/cd", "cmd_cd", cmd_cd, "DIR"),
+    Command("/tools", "cmd_tools", cmd_tools),
+    Command("/usage", "cmd_usage", cmd_usage),
+    Command("/model", "cmd_model", cmd_model, "[NAME]"),
+    Command("/compact", "cmd_compact", cmd_compact),
+    Command("/context", "cmd_context", cmd_context),
+    Command("/memory", "cmd_memory", cmd_memory),
+    Command("/undo", "cmd_undo", cmd_undo),
+    Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
+    Command("/quit", "cmd_quit", cmd_quit),
+    Command("/exit", "cmd_quit", cmd_quit),
+)}
+
+
+def dispatch(repl: Repl, line: str) -> bool:
+    """Run one slash command line; True means quit."""
+    name, _, arg = line.strip().partition(" ")
+    command = COMMANDS.get(name.lower())
+    if command is None:
+        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.5)
+        key = "did_you_mean" if guess else "unknown_command"
+        repl.say(repl.s.t(key, name=name, guess=guess[0] if guess else ""), style="yellow")
+        return False
+    return bool(command.handler(repl, arg.strip()))

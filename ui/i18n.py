@@ -1,0 +1,116 @@
+"""UI strings in English and Chinese. `--lang` wins; otherwise the locale decides."""
+
+from __future__ import annotations
+
+import os
+
+# key: (English, 中文)
+STRINGS: dict[str, tuple[str, str]] = {
+    "welcome": ("Unicum · {provider} · {model} · {folder}",
+                "Unicum · {provider} · {model} · {folder}"),
+    "hint": ("/help for commands · Esc+Enter for a new line · Ctrl-D to exit",
+             "/help 查看命令 · Esc+Enter 换行 · Ctrl-D 退出"),
+    "debug_log": ("debug log: {path}", "调试日志：{path}"),
+    "resumed": ("resumed session {id} ({n} messages)", "已恢复会话 {id}（{n} 条消息）"),
+    "session": ("session {id}", "会话 {id}"),
+    "waiting": ("thinking…", "思考中…"),
+    "preparing_tool": ("preparing {name}…", "准备调用 {name}…"),
+    "retry": ("{reason}: retry {attempt} in {wait}s", "{reason}：{wait} 秒后第 {attempt} 次重试"),
+    "retry_wait": ("retrying in {wait}s…", "{wait} 秒后重试…"),
+    "diff_more": ("… {n} more diff lines", "… 还有 {n} 行差异"),
+    "interrupted": ("⏹ {detail}", "⏹ 已中断（{detail}）"),
+    "exit_hint": ("press Ctrl-C again or Ctrl-D to exit", "再按一次 Ctrl-C 或按 Ctrl-D 退出"),
+    "bye": ("bye", "再见"),
+    "error": ("error: {detail}", "错误：{detail}"),
+    "internal_error": ("internal error: {detail} (run with --debug for the traceback)",
+                       "内部错误：{detail}（加 --debug 查看回溯）"),
+    "stopped": ("stopped: {detail}", "已停止：{detail}"),
+    "unknown_command": ("unknown command {name}", "未知命令 {name}"),
+    "did_you_mean": ("unknown command {name}: did you mean {guess}?",
+                     "未知命令 {name}：你是想输入 {guess} 吗？"),
+    "help_title": ("Commands", "命令"),
+    "help_keys": ("Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-C: stop the "
+                  "current work · Ctrl-D: exit",
+                  "Esc+Enter 或 Alt+Enter：换行 · Tab：补全 · Ctrl-C：中止当前工作 · Ctrl-D：退出"),
+    "cmd_help": ("show this help", "显示本帮助"),
+    "cmd_new": ("fresh session: clear the conversation, reload memory",
+                "新会话：清空对话并重新载入记忆"),
+    "cmd_cd": ("work in another folder (a new session with its memory)",
+               "切换到另一个项目目录（新会话，载入该项目记忆）"),
+    "cmd_tools": ("each tool, available or why not", "列出工具及其是否可用"),
+    "cmd_usage": ("tokens and cost of this session", "本会话的令牌用量与费用"),
+    "cmd_model": ("show or switch the model", "查看或切换模型"),
+    "cmd_compact": ("compress the conversation now", "立即压缩对话上下文"),
+    "cmd_context": ("what the next request holds, in tokens", "下一次请求包含的内容及令牌数"),
+    "cmd_memory": ("this project's memories", "本项目的记忆"),
+    "cmd_undo": ("restore the last edit checkpoint (repeatable)", "撤销最近一次文件修改（可重复）"),
+    "cmd_resume": ("pick a saved session of this folder and continue it",
+                   "选择本目录的已保存会话并继续"),
+    "cmd_quit": ("exit", "退出"),
+    "new_session": ("new session {id}", "新会话 {id}"),
+    "cd_usage": ("usage: /cd DIR", "用法：/cd 目录"),
+    "cd_done": ("now working in {path} (new session)", "现在的工作目录：{path}（新会话）"),
+    "tools_title": ("Tools", "工具"),
+    "model_now": ("model: {model} ({provider})", "模型：{model}（{provider}）"),
+    "model_set": ("model set to {model}", "模型已切换为 {model}"),
+    "usage_title": ("This session", "本会话"),
+    "usage_requests": ("requests", "请求数"),
+    "usage_input": ("fresh input tokens", "新输入令牌"),
+    "usage_cache_read": ("cache-read tokens", "缓存读取令牌"),
+    "usage_cache_write": ("cache-write tokens", "缓存写入令牌"),
+    "usage_output": ("output tokens", "输出令牌"),
+    "usage_cost": ("estimated cost", "估计费用"),
+    "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
+    "usage_context": ("context now", "当前上下文"),
+    "context_title": ("Next request", "下一次请求"),
+    # /context rows: named as core.context_report.breakdown names them
+    "system prompt": ("system prompt", "系统提示词"),
+    "memory": ("memory", "记忆"),
+    "instructions": ("instructions", "项目说明"),
+    "skills": ("skills", "技能"),
+    "environment": ("environment", "环境"),
+    "L0 progress": ("L0 progress", "L0 进度"),
+    "summary": ("summary", "摘要"),
+    "messages": ("messages", "消息"),
+    "tool schemas": ("tool schemas", "工具定义"),
+    "ctx_total": ("total", "合计"),
+    "compacting": ("compacting the conversation…", "正在压缩对话…"),
+    "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
+    "compact_none": ("compaction is not available in this build", "当前版本不支持压缩"),
+    "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
+    "memory_none": ("project memory is not available in this build", "当前版本不支持项目记忆"),
+    "undo_none": ("nothing to undo", "没有可撤销的修改"),
+    "undo_missing": ("undo is not available in this build", "当前版本不支持撤销"),
+    "resume_none": ("no saved session in this folder", "本目录没有已保存的会话"),
+    "resume_pick": ("session number (Enter to cancel): ", "会话编号（回车取消）："),
+    "resume_bad": ("no session {n}", "没有第 {n} 个会话"),
+    "confirm_choices": ("[y]es / [n]o / [a]lways: ", "[y] 是 / [n] 否 / [a] 总是: "),
+    "ask_choice": ("number or answer: ", "编号或回答："),
+    "time_request": ("request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
+                     "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒"),
+    "time_summary": ("{requests} requests · {tools} tool calls · {total}s = model {model}s + "
+                     "tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+                     "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
+                     "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）"),
+    "max_turns": ("{text}", "{text}"),
+}
+
+
+def detect_lang(environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+class Strings:
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = lang or detect_lang()
+        self._col = 1 if self.lang == "zh" else 0
+
+    def t(self, key: str, **values: object) -> str:
+        pair = STRINGS.get(key)
+        text = pair[self._col] if pair else key
+        return text.format(**values) if values else text

@@ -1,0 +1,136 @@
+"""The input line: history in the Unicum home, completion, key bindings, and tool questions."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+
+from ui.i18n import Strings
+from ui.screen import styled
+
+PROMPT = "unicum> "
+CONTINUATION = "… "
+
+
+class ReplCompleter(Completer):
+    """Slash commands at the start of the line; otherwise file paths relative to the workspace."""
+
+    def __init__(self, commands: Callable[[], Iterable[str]],
+                 workspace: Callable[[], Path]) -> None:
+        self.commands = commands
+        self.workspace = workspace
+
+    def get_completions(self, document: Document, complete_event) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if text.startswith("/") and " " not in text:
+            for name in sorted(self.commands()):
+                if name.startswith(text):
+                    yield Completion(name, start_position=-len(text))
+            return
+        word = text.split()[-1] if text and not text[-1].isspace() else ""
+        dirs_only = text.startswith("/cd ")
+        yield from self._paths(word, dirs_only)
+
+    def _paths(self, word: str, dirs_only: bool) -> Iterable[Completion]:
+        head, _, stem = word.rpartition("/")
+        base = Path(os.path.expanduser(head or ".")) if head.startswith(("~", "/")) \
+            else self.workspace() / (head or ".")
+        try:
+            entries = sorted(os.scandir(base), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if not entry.name.startswith(stem) or (entry.name.startswith(".") and not stem):
+                continue
+            is_dir = entry.is_dir()
+            if dirs_only and not is_dir:
+                continue
+            name = entry.name + ("/" if is_dir else "")
+            yield Completion(name, start_position=-len(stem), display=name)
+
+
+def key_bindings() -> KeyBindings:
+    kb = KeyBindings()
+
+    @kb.add("escape", "enter")
+    def _newline(event) -> None:
+        event.current_buffer.insert_text("\n")
+
+    @kb.add("c-c")
+    def _interrupt(event) -> None:
+        """Clear a non-empty line; on an empty one, report Ctrl-C to the loop."""
+        buffer = event.current_buffer
+        if buffer.text:
+            buffer.reset()
+        else:
+            event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+    return kb
+
+
+def make_session(home: Path, commands: Callable[[], Iterable[str]],
+                 workspace: Callable[[], Path]) -> PromptSession:
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        history = FileHistory(str(home / "history"))
+    except OSError:
+        history = InMemoryHistory()
+    return PromptSession(history=history, key_bindings=key_bindings(),
+                         completer=ReplCompleter(commands, workspace),
+                         complete_while_typing=False, multiline=False,
+                         prompt_continuation=lambda width, n, soft: CONTINUATION.rjust(width),
+                         enable_history_search=False)
+
+
+class ReplPrompter:
+    """Tools ask the person at the keyboard through this (`tools.base.Prompter`)."""
+
+    interactive = True
+
+    def __init__(self, strings: Strings, pause: Callable[[], None],
+                 write: Callable[[str], None], approve_all: bool = False) -> None:
+        self.s = strings
+        self.approve_all = approve_all  # --yes
+        self.pause = pause  # stops spinners before asking
+        self.write = write
+        self._session: PromptSession | None = None
+
+    def _input(self, message: str) -> str:
+        """One answer; Ctrl-D means no answer (Ctrl-C still interrupts the task)."""
+        if self._session is None:
+            self._session = PromptSession()
+        try:
+            return self._session.prompt(message).strip()
+        except EOFError:
+            return ""
+
+    def confirm(self, question: str) -> str:
+        if self.approve_all:
+            return "y"
+        self.pause()
+        self.write(styled(question, "bold yellow"))
+        while True:
+            answer = self._input(self.s.t("confirm_choices")).lower()
+            if answer[:1] in ("y", "n", "a"):
+                return answer[:1]
+            if answer in ("是", "好"):
+                return "y"
+            if answer in ("否", "不", ""):
+                return "n"
+
+    def ask(self, question: str, choices: list[str]) -> str:
+        self.pause()
+        self.write(styled(question, "bold"))
+        for n, choice in enumerate(choices, 1):
+            self.write(f"  {n}. {choice}")
+        answer = self._input(self.s.t("ask_choice") if choices else "> ")
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1]
+        return answer

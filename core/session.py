@@ -9,9 +9,14 @@ from pathlib import Path
 
 from core.agent import Agent
 from core.errors import UnicumError
-from core.events import AgentHooks
+from core.events import AgentHooks, HookList
+from core.instructions import instructions_section
+from core.memory_hooks import MemoryHooks, take_warnings
+from core.memory_inject import memory_section
+from core.memory_store import MemoryStore
 from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
+from core.skills import skills_section
 from my_agent.config import resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
@@ -25,6 +30,7 @@ class SessionOptions:
     permission_mode: str = "ask"
     yes: bool = False
     max_turns: int = 50
+    task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     session_id: str = field(default_factory=lambda: new_session_id())
 
 
@@ -45,10 +51,30 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)
     registry = Registry.default()
-    ctx = ToolContext(workspace=workspace, home=unicum_home(),
+    home = unicum_home()
+    store = MemoryStore(home, workspace)
+    memory_hooks = MemoryHooks(store, source=opts.session_id)
+    ctx = ToolContext(workspace=workspace, home=home,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
-                      session_id=opts.session_id)
+                      session_id=opts.session_id,
+                      services={"memory": store, "memory_hooks": memory_hooks})
+    # Stable base first; memory last, so provider prompt caches keep hitting on the rest.
+    prompt_sections = [instructions_section(workspace, home), skills_section(workspace, home),
+                       *(sections or []), memory_section(workspace, opts.task_hint, store)]
     return Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                 system_prompt=build_system_prompt(workspace, sections),
-                 hooks=hooks or AgentHooks(), max_turns=opts.max_turns)
+                 system_prompt=build_system_prompt(workspace, prompt_sections),
+                 hooks=HookList([hooks or AgentHooks(), memory_hooks]),
+                 max_turns=opts.max_turns)
+
+
+def session_warnings(agent: Agent) -> list[str]:
+    """Warnings to show the user (e.g. a corrupt memory file set aside); each shown once."""
+    return take_warnings(agent.tool_context.services)
+
+
+def end_session(agent: Agent) -> None:
+    """Session end: save memory the last task left behind."""
+    hooks = agent.tool_context.services.get("memory_hooks")
+    if isinstance(hooks, MemoryHooks):
+        hooks.close()

@@ -10,7 +10,7 @@ import time
 from core.errors import UnicumError
 from core.events import AgentHooks
 from core.messages import StreamEvent, ToolCall
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions, create_agent, end_session, session_warnings
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
 
@@ -32,10 +32,17 @@ def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns, task_hint=args.prompt)
     try:
         agent = create_agent(opts, hooks=StderrProgress())
-        result = agent.run(args.prompt)
+        for warning in session_warnings(agent):
+            print(f"unicum: warning: {warning}", file=sys.stderr)
+        try:
+            result = agent.run(args.prompt)
+        finally:
+            end_session(agent)
+            for warning in session_warnings(agent):
+                print(f"unicum: warning: {warning}", file=sys.stderr)
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2

@@ -32,6 +32,8 @@ from core.memory_store import MemoryEntry
 
 _TEMP_NAME = re.compile(r"^(?:\.#|#|(?:tmp|temp)(?:[_\-.\d]|$))", re.IGNORECASE)
 _ENV_PREFIX = re.compile(r"^(?:\w+=\S*\s+)+")
+_FIRST_DIR = re.compile(r"^[^\s/]*/(?:[^\s/]*/)*(?=[^\s/]+(?:\s|$))")  # /usr/bin/python -> python
+_TEMP_ARG = re.compile(r"\s(?:/tmp|/var/tmp|\S*/\.?te?mp)/")  # commands on scratch files
 _SEGMENTS = re.compile(r"&&|\|\||;|\|")
 _NARROW = re.compile(r"::|\s-k\s|\s(?:-run|--filter|-t)\s|\s\S+\.(?:py|go|rs|[jt]sx?)\b")
 MAX_COMMAND = 200
@@ -81,15 +83,15 @@ def classify_command(command: str) -> tuple[str, str] | None:
     """(category, tool) of a project command: test, build, lint, format, run or setup."""
     best: tuple[str, str] | None = None
     for segment in _SEGMENTS.split(command):
-        seg = _ENV_PREFIX.sub("", segment.strip())
+        seg = _FIRST_DIR.sub("", _ENV_PREFIX.sub("", segment.strip()))
         for category, pattern, default_tool in COMMAND_RULES:
             match = pattern.match(seg)
             if not match:
                 continue
             groups = match.groupdict()
             tool = groups.get("runner") or groups.get("tool") or default_tool
-            tool = re.sub(r"\s+", " ", tool).replace("gradlew", "gradle").replace("mvnw", "mvn")
-            tool = tool.replace("python3", "python")
+            tool = tool.split()[0].replace("gradlew", "gradle").replace("mvnw", "mvn")
+            tool = re.sub(r"^python[\d.]*$", "python", tool)
             if best is None or CATEGORY_ORDER.index(category) < CATEGORY_ORDER.index(best[0]):
                 best = (category, tool)
             break
@@ -106,7 +108,8 @@ def _line_count(root: Path | None, path: str) -> int | None:
             return -1
         if target.stat().st_size > MAX_READ_BYTES:
             return None
-        return target.read_bytes().count(b"\n") + 1
+        data = target.read_bytes()
+        return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     except OSError:
         return None
 
@@ -174,7 +177,7 @@ class _Collector:
 
     def command_fact(self, fact: Fact) -> None:
         command = " ".join((fact.command or fact.target or "").split())
-        if not command or len(command) > MAX_COMMAND or "/tmp/" in command:
+        if not command or len(command) > MAX_COMMAND or _TEMP_ARG.search(command):
             return
         found = classify_command(command)
         if found is None:
@@ -207,6 +210,10 @@ def root_conventions(root: Path) -> dict[str, tuple[str, str]]:
     for name, (key, text) in CONFIG_CONVENTIONS.items():
         if (root / name).is_file():
             found.setdefault(key, (f"{text} ({name})", name))
+    for folder in ("tests", "test"):
+        if next((root / folder).glob("test_*.py"), None) is not None:
+            found["tests-layout"] = (f"Python tests in {folder}/ as test_*.py", folder)
+            break
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         import tomllib

@@ -35,7 +35,8 @@ LANGUAGES = {
 }
 
 _JS = r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:run\s+)?"
-_PYRUN = r"(?:(?P<runner>uv|poetry|pdm|hatch|pipenv|rye)\s+run\s+)?(?:python3?\s+-m\s+)?"
+_PY = r"python(?:3(?:\.\d+)?)?"
+_PYRUN = r"(?:(?P<runner>uv|poetry|pdm|hatch|pipenv|rye)\s+run\s+)?(?:" + _PY + r"\s+-m\s+)?"
 # (category, regex matched at the start of one command segment, tool when the regex names none)
 COMMAND_RULES: list[tuple[str, re.Pattern[str], str]] = [
     (cat, re.compile(rx), tool) for cat, rx, tool in (
@@ -67,19 +68,19 @@ COMMAND_RULES: list[tuple[str, re.Pattern[str], str]] = [
         ("build", r"(?:\./)?(?P<tool>gradlew?)\s+(?:build|assemble)\b", ""),
         ("build", r"(?:\./)?(?P<tool>mvnw?)\s+(?:package|install|compile)\b", ""),
         ("build", r"(?P<tool>uv|poetry|pdm|hatch)\s+build\b", ""),
-        ("build", r"python3?\s+-m\s+build\b", "python"),
+        ("build", _PY + r"\s+-m\s+build\b", "python"),
         ("build", r"(?P<tool>cmake)\s+--build\b", ""),
         ("build", r"(?P<tool>make)(?:\s+(?:all|build))?\s*$", ""),
         ("build", r"(?:npx\s+)?(?P<tool>tsc)\b", ""),
         ("setup", r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:install|ci|i)\b", ""),
         ("setup", r"(?P<tool>uv)\s+(?:sync|pip\s+install)\b", ""),
         ("setup", r"(?P<tool>poetry|pdm|pipenv)\s+install\b", ""),
-        ("setup", r"(?:python3?\s+-m\s+)?(?P<tool>pip3?)\s+install\s+(?:-e\s+|-r\s+)", ""),
+        ("setup", r"(?:" + _PY + r"\s+-m\s+)?(?P<tool>pip3?)\s+install\s+(?:-e\s+|-r\s+)", ""),
         ("run", _JS + r"(?:start|dev|serve|preview)\b", ""),
         ("run", r"(?P<tool>cargo|go)\s+run\b", ""),
         ("run", r"(?P<tool>make)\s+run\b", ""),
         ("run", r"(?P<runner>uv|poetry|pdm|hatch|pipenv)\s+run\s+(?!pytest)\S+", ""),
-        ("run", r"(?P<tool>python3?)\s+(?:-m\s+(?!pip\b|venv\b|http\b)\w+|[\w./-]+\.py\b)", ""),
+        ("run", r"(?P<tool>" + _PY + r")\s+(?:-m\s+(?!pip\b|venv\b|http\b)\w+|[\w./-]+\.py\b)", ""),
         ("run", r"(?P<tool>node|deno|ruby|php)\s+[\w./-]+\.\w+", ""),
         ("run", r"(?P<tool>flask|uvicorn|gunicorn|streamlit|django-admin)\b", ""),
         ("run", r"(?P<tool>docker)\s+compose\s+up\b", ""),

@@ -59,13 +59,19 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id,
                       services={"memory": store, "memory_hooks": memory_hooks})
-    # Stable base first; memory last, so provider prompt caches keep hitting on the rest.
-    prompt_sections = [instructions_section(workspace, home), skills_section(workspace, home),
-                       *(sections or []), memory_section(workspace, opts.task_hint, store)]
     return Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                 system_prompt=build_system_prompt(workspace, prompt_sections),
+                 system_prompt=session_prompt(workspace, store, opts.task_hint, sections),
                  hooks=HookList([hooks or AgentHooks(), memory_hooks]),
                  max_turns=opts.max_turns)
+
+
+def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",
+                   sections: list[PromptSection] | None = None) -> str:
+    """The system prompt: the stable base, instruction files, skills, the caller's sections,
+    then memory last so provider prompt caches keep hitting. `/new` calls it again."""
+    return build_system_prompt(workspace, [
+        instructions_section(workspace, store.home), skills_section(workspace, store.home),
+        *(sections or []), memory_section(workspace, task_hint, store)])
 
 
 def session_warnings(agent: Agent) -> list[str]:

@@ -31,6 +31,7 @@ def _when(stamp: float) -> str:
 
 def _list(store, args: argparse.Namespace) -> int:
     pairs = [(s, e) for s, e in store.entries(args.scope) if not args.type or e.type == args.type]
+    _instruction_files(store)
     if not pairs:
         print(f"no memory entries for {store.workspace}")
         return 0
@@ -39,6 +40,13 @@ def _list(store, args: argparse.Namespace) -> int:
         print(f"{entry.id}  {scope:<7} {entry.type:<11} {entry.content}")
     print(f"{len(pairs)} entries (files: {', '.join(str(f.path) for f in store.files.values())})")
     return 0
+
+
+def _instruction_files(store) -> None:
+    from core.instructions import loaded_instruction_files
+
+    names = loaded_instruction_files(store.workspace, store.home)
+    print(f"instruction files: {', '.join(names) if names else 'none'}")
 
 
 def _show(store, args: argparse.Namespace) -> int:

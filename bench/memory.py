@@ -120,9 +120,10 @@ def main() -> None:
     for name, (median, best, cpu) in results.items():
         print(f"{name:<31}{median:7.1f}  {best:7.1f}  {cpu:8.1f}   {median / base:.2f}x")
     for name, target in (("rank top 10 for a task", 20), ("load + save (1 entry changed)", 50)):
-        median, best, _ = results[name]
-        verdict = "met" if median <= target else ("met at best" if best <= target else "MISSED")
-        print(f"target {name} <= {target} ms: {verdict}")
+        median, best, cpu = results[name]
+        print(f"target {name} <= {target} ms: median wall {'met' if median <= target else 'missed'}"
+              f", best wall {'met' if best <= target else 'missed'}"
+              f", best CPU {'met' if cpu <= target else 'missed'}")
 
 
 if __name__ == "__main__":

@@ -62,8 +62,7 @@ class MemoryEntry:
     def to_dict(self) -> dict[str, Any]:
         """The stored form; empty optional fields are left out to keep the file small."""
         raw: dict[str, Any] = {"key": self.key, "type": self.type, "content": self.content,
-                               "id": self.id, "created": round(self.created, 3),
-                               "updated": round(self.updated, 3)}
+                               "id": self.id, "created": self.created, "updated": self.updated}
         if self.source:
             raw["source"] = self.source
         if self.hits:
@@ -136,25 +135,27 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 class StoredLines:
-    """Each entry's line as last read or written. An entry that is the same object with the
-    same time, hit count and text is saved by reusing its line instead of re-encoding it."""
+    """Each entry's line as last read or written, with the raw values it was read from. An entry
+    that is the same object with the same time, hit count and text reuses its line on save."""
 
-    def __init__(self, entries: list[MemoryEntry], lines: list[str]) -> None:
-        self.entries, self.lines = entries, lines  # holding the entries keeps their ids unique
-        self.updated = [e.updated for e in entries]
-        self.hits = [e.hits for e in entries]
-        self.contents = [e.content for e in entries]
+    def __init__(self, entries: list[MemoryEntry], lines: list[str],
+                 raws: list[dict[str, Any]]) -> None:
+        self.entries, self.lines, self.raws = entries, lines, raws  # entries keep ids unique
         self._index: dict[int, int] | None = None
 
-    def line_of(self, entry: MemoryEntry) -> str | None:
+    def reuse(self, entry: MemoryEntry) -> tuple[str, dict[str, Any]] | None:
+        """(stored line, raw values) when `entry` is unchanged since read or written."""
         if self._index is None:
             self._index = {id(e): i for i, e in enumerate(self.entries)}
         i = self._index.get(id(entry))
-        if i is None or self.updated[i] != entry.updated or self.hits[i] != entry.hits or \
-                self.contents[i] is not entry.content:
+        if i is None:
+            return None
+        raw = self.raws[i]
+        if raw.get("updated") != entry.updated or raw.get("hits", 0) != entry.hits or \
+                raw.get("content") is not entry.content:
             return None
         line = self.lines[i]
-        return line[:-1] if line.endswith(",") else line
+        return (line[:-1] if line.endswith(",") else line), raw
 
 
 class MemoryFile:
@@ -168,6 +169,7 @@ class MemoryFile:
         self._entries: dict[str, MemoryEntry] | None = None
         self._seen: tuple[int, int, int] | None = None  # (inode, mtime_ns, size) of our copy
         self._stored: StoredLines | None = None
+        self.broken = ""  # why this file must not be written this session
 
     @property
     def lock_path(self) -> Path:
@@ -180,10 +182,14 @@ class MemoryFile:
 
     def change(self, fn: Callable[[dict[str, MemoryEntry]], Any]) -> Any:
         """Apply `fn` to the current entries under the lock and save; returns what `fn` returns."""
+        if self.broken:
+            raise OSError(self.broken)  # never write over a file we could not read
         with file_lock(self.lock_path):
             fresh = self._entries is not None and self._signature() == self._seen
             current = dict(self._entries) if fresh and self._entries is not None else self._read()
             self._entries = None  # if `fn` or the write fails, the next use re-reads the file
+            if self.broken:
+                raise OSError(self.broken)
             result = fn(current)
             self._save(current)
             self._entries = current
@@ -210,7 +216,7 @@ class MemoryFile:
             return self._set_aside(exc)
         lines = text.split("\n")
         if len(lines) == len(loaded) + 3 and lines[0] == _HEAD and lines[-2] == _TAIL:
-            self._stored = StoredLines(loaded, lines[1:-2])
+            self._stored = StoredLines(loaded, lines[1:-2], data["entries"])
         if self.root is None:
             return {e.key: e for e in loaded}
         root, exists = str(self.root) + os.sep, os.path.exists
@@ -225,17 +231,24 @@ class MemoryFile:
         try:
             os.replace(self.path, aside)
         except OSError as move_exc:
-            raise OSError(f"memory file {self.path} is unreadable ({exc}) and could not be "
-                          f"moved aside: {move_exc}") from move_exc
+            self.broken = f"memory file {self.path} is unreadable ({str(exc)[:80]}) and could " \
+                f"not be moved aside ({move_exc}); memory is off for it this session"
+            self.warnings.append(self.broken)
+            return {}
         self.warnings.append(f"memory file {self.path} was unreadable ({str(exc)[:80]}); "
                              f"kept as {aside.name}; starting with empty memory")
         return {}
 
     def _save(self, entries: dict[str, MemoryEntry]) -> None:
-        stored = self._stored or StoredLines([], [])
-        lines = [stored.line_of(e) or json.dumps(e.to_dict(), ensure_ascii=False,
-                                                 separators=(",", ":"))
-                 for e in entries.values()]
+        stored = self._stored or StoredLines([], [], [])
+        raws: list[dict[str, Any]] = []
+        lines: list[str] = []
+        for entry in entries.values():
+            kept = stored.reuse(entry)
+            raw = kept[1] if kept else entry.to_dict()
+            raws.append(raw)
+            lines.append(kept[0] if kept else json.dumps(raw, ensure_ascii=False,
+                                                         separators=(",", ":")))
         atomic_write(self.path, f"{_HEAD}\n" + ",\n".join(lines) + f"\n{_TAIL}\n")
         self._seen = self._signature()
-        self._stored = StoredLines(list(entries.values()), lines)
+        self._stored = StoredLines(list(entries.values()), lines, raws)

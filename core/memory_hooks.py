@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import AgentHooks, TaskResult
-from core.fact_to_memory import combine, facts_to_entries
 from core.facts import Fact
 from core.memory_store import MemoryStore
 
@@ -34,6 +33,8 @@ class MemoryHooks(AgentHooks):
         facts, self.pending = self.pending, []
         if not facts:
             return 0
+        from core.fact_to_memory import combine, facts_to_entries  # rule tables: load when used
+
         try:
             entries = facts_to_entries(facts, root=self.store.workspace, source=self.source)
             return self.store.merge("project", entries, combine)

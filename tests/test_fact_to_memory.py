@@ -143,3 +143,21 @@ def test_combine_across_sessions_keeps_modified_and_general_command():
     narrow = facts_to_entries([run("pytest -k login")], now=2.0)[0]
     kept: MemoryEntry = combine(old_cmd, narrow)
     assert "`pytest -q`" in kept.content and kept.updated == 2.0
+
+
+def test_hooks_write_at_task_end_and_session_end(isolated_home: Path, workspace: Path):
+    from core.events import TaskResult
+    from core.memory_hooks import MemoryHooks
+    from core.memory_store import MemoryStore
+
+    (workspace / "main.py").write_text("print(1)\n" * 9)
+    hooks = MemoryHooks(MemoryStore(isolated_home, workspace), source="sess-1")
+    hooks.on_fact(run("pytest -q"))
+    hooks.on_task_end(TaskResult(text="done"))
+    hooks.on_fact(write("main.py", 9))  # an interrupted last task: saved at session end
+    assert {e.key for _, e in MemoryStore(isolated_home, workspace).entries()} == {
+        "command:test:pytest"}
+    hooks.close()
+    saved = {e.key: e for _, e in MemoryStore(isolated_home, workspace).entries()}
+    assert set(saved) == {"command:test:pytest", "file:main.py"}
+    assert saved["file:main.py"].source == "sess-1" and hooks.warnings == []

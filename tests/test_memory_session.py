@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from my_agent.config import project_id
 from tests.conftest import provider_env, run_cli
 
 TEST_FILE = "def test_adds():\n    assert 1 + 1 == 2\n"
@@ -89,11 +90,7 @@ def test_prompt_order_instructions_skills_memory_and_skill_loading(llm, workspac
 
 def test_corrupt_memory_warns_and_the_session_still_runs(llm, workspace: Path,
                                                          isolated_home: Path):
-    projects = isolated_home / "memory" / "projects"
-    run_cli("memory", "list", "--dir", str(workspace))  # no file yet: nothing to set aside
-    from my_agent.config import project_id
-
-    path = projects / project_id(workspace) / "memory.json"
+    path = isolated_home / "memory" / "projects" / project_id(workspace) / "memory.json"
     path.parent.mkdir(parents=True)
     path.write_text("not json at all")
     llm.reply("ok")

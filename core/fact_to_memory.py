@@ -170,9 +170,11 @@ class _Collector:
         if lines is not None and lines < MIN_LINES:
             return  # tiny, or (-1) gone since
         language = details.get("language") or LANGUAGES.get(posixpath.splitext(path)[1].lower())
-        meta = {"path": path, "language": language, "lines": lines,
-                "modified": kind in ("write", "edit"),
-                "symbols": [str(s) for s in details.get("symbols", [])][:5]}
+        symbols = details.get("symbols") or []
+        if isinstance(symbols, str):  # one value is one item, never one item per character
+            symbols = [s.strip() for s in symbols.split(",") if s.strip()]
+        meta = {"path": path, "language": str(language or ""), "lines": lines,
+                "modified": kind in ("write", "edit"), "symbols": [str(s) for s in symbols][:5]}
         self.put(f"file:{path}", "files", meta, [kind])
 
     def command_fact(self, fact: Fact) -> None:

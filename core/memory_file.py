@@ -44,6 +44,7 @@ class MemoryEntry:
         except TypeError:
             return cls._coerce(raw)
         if type(entry.content) is not str or type(entry.key) is not str or \
+                type(entry.meta) is not dict or type(entry.tags) is not list or \
                 not isinstance(entry.updated, float | int):
             return cls._coerce(raw)
         return entry
@@ -211,7 +212,7 @@ class MemoryFile:
             text = self.path.read_bytes().decode("utf-8")
             data = _migrate(json.loads(text))
             loaded = [MemoryEntry.from_dict(raw) for raw in data["entries"]]
-        except (OSError, ValueError, KeyError, TypeError, MemoryFileError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryFileError) as exc:
             self._seen = None
             return self._set_aside(exc)
         lines = text.split("\n")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core.memory_file import PATH_TYPES, SCHEMA_VERSION, MemoryEntry, MemoryFile
-from core.memory_rank import DUPLICATE_RATIO, near_duplicate, similarity, tokens
+from core.memory_rank import DUPLICATE_RATIO, near_duplicate, similarity
 from my_agent.config import project_id
 
 __all__ = ["PATH_TYPES", "SCHEMA_VERSION", "SCOPES", "TYPES", "MemoryEntry", "MemoryFile",
@@ -57,7 +57,7 @@ class MemoryStore:
         text = re.sub(r"^-?\s*\[[a-z]+\]\s*", "", ref).lower()
         tests: list[Callable[[MemoryEntry], bool]] = [
             lambda e: len(ref) >= 4 and e.id.startswith(ref),
-            lambda e: len(text) >= 6 and text in e.content.lower(),
+            lambda e: len(text) >= 3 and text in e.content.lower(),
             lambda e: similarity(text, e.content) >= DUPLICATE_RATIO,
         ]
         for test in tests:
@@ -147,7 +147,7 @@ class MemoryStore:
 
 def _free_key(cur: dict[str, MemoryEntry], content: str) -> str:
     """A readable key for a note: its first words, made unique."""
-    words = tokens(content)[:5] or ["entry"]
+    words = re.findall(r"\w+", content.lower())[:5] or ["entry"]
     base = "note:" + "-".join(words)[:48]
     key, n = base, 2
     while key in cur:

@@ -32,6 +32,8 @@ ROWS = [
      {"file:src/x.inc": "PHP, 30 lines"}),
     ("file symbols listed", [read("src/auth.py", 50, symbols=["Auth", "login"])],
      {"file:src/auth.py": "defines Auth, login"}),
+    ("one symbol string stays whole", [read("src/db.py", 50, symbols="class Db, def connect")],
+     {"file:src/db.py": "defines class Db, def connect"}),
     ("write marks modified", [write("lib/util.ts", 12)],
      {"file:lib/util.ts": "TypeScript, 12 lines, modified"}),
     ("edit marks modified", [write("main.go", 80, kind="edit")],

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from core.memory_store import SCHEMA_VERSION, MemoryEntry, MemoryStore
 from tests.conftest import ROOT, run_cli
 from tools.base import ToolContext
@@ -162,3 +164,20 @@ def test_memory_cli_show_and_forget(isolated_home: Path, workspace: Path):
     assert MemoryStore(isolated_home, workspace).entries() == []
     proc = run_cli("memory", "forget", "nope nope", "--dir", str(workspace))
     assert proc.returncode == 1 and "no single memory entry" in proc.stderr
+
+
+@pytest.mark.parametrize("text", [
+    "", "null", "[1, 2]", '{"version": 1}', '{"version": "1", "entries": []}',
+    '{"version": 1, "entries": ["just a string"]}', '{"version": 1, "entries": [{"type": "x"}]}',
+    '{"version": 1, "entries": [{"key": "k", "content": "c", "meta": "oops"}]}',
+    '\udcff'.encode("utf-8", "surrogateescape").decode("latin-1"),
+])
+def test_malformed_files_never_crash_and_are_kept(isolated_home: Path, workspace: Path, text):
+    store = MemoryStore(isolated_home, workspace)
+    path = project_file(store)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(text.encode("latin-1"))
+    assert store.entries() == []
+    (warning,) = store.take_warnings()
+    assert "kept as memory.json.corrupt-" in warning
+    assert len(list(path.parent.glob("memory.json.corrupt-*"))) == 1

@@ -114,8 +114,10 @@ def main() -> None:
             "rank top 10 for a task": timings_ms(lambda: rank(entries, TASK, 10), runs),
         }
     base = results["baseline json load+dump"][0]
+    speed = timings_ms(lambda: sum(i * i for i in range(10**6)), 5)[1]
     print(f"{ENTRIES} entries, project file {size_kb:.0f} KiB, {runs} runs, "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, "
+          f"machine speed: sum(i*i for i in range(10**6)) takes {speed:.0f} ms")
     print(f"{'':<31}{'median':>8} {'best':>8} {'best CPU':>9}   median vs baseline")
     for name, (median, best, cpu) in results.items():
         print(f"{name:<31}{median:7.1f}  {best:7.1f}  {cpu:8.1f}   {median / base:.2f}x")

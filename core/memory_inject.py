@@ -11,6 +11,10 @@ from core.tokens import estimate_tokens
 
 BUDGET_TOKENS = 600
 CANDIDATES = 40  # ranked entries considered before the budget cuts
+# Few and always useful: the user's preferences and the project's commands go first (ranked
+# among themselves), so a session that read many files does not push them out.
+PINNED_TYPES = ("user", "feedback", "commands")
+MAX_PINNED = 12
 HEADER = "What earlier sessions learned here (it may be stale; check before relying on it):"
 FOOTER = ("If an entry is wrong or out of date, correct it with the memory tool "
           "(action=update or remove; key = the entry's text or key).")
@@ -54,7 +58,10 @@ def memory_section(workspace: Path, task_hint: str = "", store: MemoryStore | No
     if not pairs:
         return PromptSection("memory", "")
     query = f"{task_hint} {store.workspace.name}"
-    ranked = rank([e for _, e in pairs], query, k=CANDIDATES)
+    entries = [e for _, e in pairs]
+    pinned = rank([e for e in entries if e.type in PINNED_TYPES], query, k=MAX_PINNED)
+    first = {id(e) for e in pinned}
+    ranked = pinned + [e for e in rank(entries, query, k=CANDIDATES) if id(e) not in first]
     text, shown = render_memory(ranked, budget)
     scope_of = {id(e): s for s, e in pairs}
     for scope in ("project", "global"):

@@ -77,3 +77,17 @@ def test_section_stays_within_budget_and_keeps_the_best(isolated_home: Path, wor
 
 def test_empty_memory_gives_an_empty_section(isolated_home: Path, workspace: Path):
     assert memory_section(workspace).text == ""
+
+
+def test_commands_and_preferences_are_not_crowded_out(isolated_home: Path, workspace: Path):
+    store = MemoryStore(isolated_home, workspace)
+    path = store.file("project").path
+    path.parent.mkdir(parents=True)
+    now = time.time()
+    rows = [{"key": f"note:{i}", "type": "notes", "updated": now - i,
+             "content": f"component {i} renders the sidebar widget number {i}"} for i in range(80)]
+    rows.append({"key": "command:test:pytest", "type": "commands", "updated": now - 90 * DAY,
+                 "content": "test: `pytest -q` (pytest)"})
+    path.write_text(json.dumps({"version": 1, "entries": rows}))
+    text = memory_section(workspace, "restyle the sidebar", store=store).text
+    assert text.splitlines()[1] == "- [commands] test: `pytest -q` (pytest)"

@@ -8,7 +8,7 @@ import sys
 from core.errors import Interrupted, UnicumError
 from core.events import AgentHooks
 from core.messages import StreamEvent, TextDelta, ToolCall
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions, create_agent, end_session, session_warnings
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
 
@@ -43,13 +43,17 @@ def run_repl(args: argparse.Namespace) -> int:
     except (ConfigError, UnicumError) as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
+    for warning in session_warnings(agent):
+        console.print(f"warning: {warning}", style="yellow", markup=False, highlight=False)
     session: PromptSession = PromptSession()
     while True:
         try:
             line = session.prompt("unicum> ").strip()
         except (EOFError, KeyboardInterrupt):
+            end_session(agent)
             return 0
         if line in ("/quit", "/exit"):
+            end_session(agent)
             return 0
         if not line:
             continue

@@ -182,6 +182,8 @@ class _Collector:
         if not command or len(command) > MAX_COMMAND or _TEMP_ARG.search(command):
             return
         found = classify_command(command)
+        if found is None and fact.kind in ("test", "build"):  # the extractor knew better
+            found = (fact.kind, posixpath.basename(_ENV_PREFIX.sub("", command).split()[0]))
         if found is None:
             return  # not a recognisable project command
         category, tool = found

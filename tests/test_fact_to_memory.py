@@ -86,6 +86,8 @@ ROWS = [
      {"command:test:npm": "`cd web && npm test`"}),
     ("generic fact from the skeleton extractor", [Fact("terminal", "other", "npm test")],
      {"command:test:npm": "`npm test` (npm)"}),
+    ("a test run only the extractor recognised", [run("./scripts/check.sh", kind="test")],
+     {"command:test:check.sh": "test: `./scripts/check.sh` (check.sh)"}),
     ("failed command skipped", [run("pytest", ok=False, exit_code=1)], {}),
     ("tests with failures skipped", [run("pytest", kind="test", failed=2)], {}),
     ("non-zero exit skipped", [run("npm test", exit_code=1)], {}),

@@ -62,8 +62,8 @@ def fill(home: Path, workspace: Path) -> Path:
             row = {"key": f"note:{i}", "type": rng.choice(["notes", "project", "conventions",
                                                            "commands", "feedback"]),
                    "content": words}
-        rows.append({**row, "source": "bench", "created": stamp, "updated": stamp, "hits": 0,
-                     "tags": [], "id": f"{i:08x}"})
+        rows.append({**row, "source": "bench", "created": stamp, "updated": stamp,
+                     "id": f"{i:08x}"})
     store = MemoryStore(home, workspace)
     path = store.file("project").path
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,6 @@ import secrets
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,31 +22,74 @@ _HEAD = f'{{"version":{SCHEMA_VERSION},"entries":['
 _TAIL = "]}"
 
 
-@dataclass(slots=True)
+def _field(name: str, default: Any = None, fresh: type | None = None) -> property:
+    """An attribute stored in the entry's JSON object; setting it marks the entry changed."""
+
+    def get(self: MemoryEntry) -> Any:
+        value = self.raw.get(name, default)
+        return fresh() if value is None and fresh else value
+
+    def set(self: MemoryEntry, value: Any) -> None:
+        self.raw[name] = value
+        self.dirty = True
+
+    return property(get, set)
+
+
 class MemoryEntry:
-    key: str  # unique within its file: "file:src/app.py", "command:test:pytest", "note:..."
-    type: str
-    content: str
-    source: str = ""  # the session that wrote it
-    created: float = 0.0  # epoch seconds
-    updated: float = 0.0
-    hits: int = 0  # how often it was injected into a prompt
-    tags: list[str] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)  # structured fields (path, lines, ...)
-    id: str = field(default_factory=lambda: secrets.token_hex(4))
+    """One entry, held as the JSON object it is stored as: a load wraps the parsed objects
+    without copying, and a save re-encodes only entries a change marked dirty. Unknown fields
+    (from a newer Unicum) are kept."""
+
+    __slots__ = ("raw", "dirty", "line")
+
+    key = _field("key")  # unique within its file: "file:src/app.py", "command:test:pytest", ...
+    type = _field("type")  # one of TYPES
+    content = _field("content")  # one line of text
+    id = _field("id")
+    source = _field("source", "")  # the session that wrote it
+    created = _field("created", 0.0)  # epoch seconds
+    updated = _field("updated", 0.0)
+    hits = _field("hits", 0)  # how often it was injected into a prompt
+    tags = _field("tags", fresh=list)
+    meta = _field("meta", fresh=dict)  # structured fields (path, lines, command, ...)
+
+    def __init__(self, key: str, type: str, content: str, source: str = "",
+                 created: float = 0.0, updated: float = 0.0, hits: int = 0,
+                 tags: list[str] | None = None, meta: dict[str, Any] | None = None,
+                 id: str = "") -> None:
+        raw: dict[str, Any] = {"key": key, "type": type, "content": content,
+                               "id": id or secrets.token_hex(4), "created": created,
+                               "updated": updated}
+        if source:
+            raw["source"] = source
+        if hits:
+            raw["hits"] = hits
+        if tags:
+            raw["tags"] = list(tags)
+        if meta:
+            raw["meta"] = dict(meta)
+        self.raw, self.dirty, self.line = raw, True, ""
+
+    def __repr__(self) -> str:
+        return f"MemoryEntry({self.raw!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryEntry) and other.raw == self.raw
+
+    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> MemoryEntry:
-        """Fast for files we wrote; anything odd goes through the careful path."""
-        try:
-            entry = cls(**raw)
-        except TypeError:
-            return cls._coerce(raw)
-        if type(entry.content) is not str or type(entry.key) is not str or \
-                type(entry.meta) is not dict or type(entry.tags) is not list or \
-                not isinstance(entry.updated, float | int):
-            return cls._coerce(raw)
-        return entry
+    def from_dict(cls, raw: Any, line: str = "") -> MemoryEntry:
+        """Wrap a stored object as is when it is well-formed; otherwise rebuild it carefully."""
+        if type(raw) is dict and type(raw.get("key")) is str and \
+                type(raw.get("content")) is str and type(raw.get("type")) is str and \
+                type(raw.get("id")) is str and type(raw.get("updated")) in (float, int) and \
+                type(raw.get("meta", _EMPTY)) is dict and type(raw.get("tags", _NONE)) is list:
+            entry = cls.__new__(cls)
+            entry.raw, entry.dirty, entry.line = raw, False, line
+            return entry
+        return cls._coerce(raw)
 
     @classmethod
     def _coerce(cls, raw: dict[str, Any]) -> MemoryEntry:
@@ -58,21 +100,14 @@ class MemoryEntry:
                    source=str(raw.get("source", "")), created=float(raw.get("created", 0)),
                    updated=float(raw.get("updated", 0)), hits=int(raw.get("hits", 0)),
                    tags=[str(t) for t in raw.get("tags", [])], meta=dict(raw.get("meta", {})),
-                   id=str(raw.get("id") or secrets.token_hex(4)))
+                   id=str(raw.get("id") or ""))
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form; empty optional fields are left out to keep the file small."""
-        raw: dict[str, Any] = {"key": self.key, "type": self.type, "content": self.content,
-                               "id": self.id, "created": self.created, "updated": self.updated}
-        if self.source:
-            raw["source"] = self.source
-        if self.hits:
-            raw["hits"] = self.hits
-        if self.tags:
-            raw["tags"] = self.tags
-        if self.meta:
-            raw["meta"] = self.meta
-        return raw
+        return self.raw
+
+
+_EMPTY: dict[str, Any] = {}
+_NONE: list[Any] = []
 
 
 class MemoryFileError(Exception):
@@ -135,30 +170,6 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-class StoredLines:
-    """Each entry's line as last read or written, with the raw values it was read from. An entry
-    that is the same object with the same time, hit count and text reuses its line on save."""
-
-    def __init__(self, entries: list[MemoryEntry], lines: list[str],
-                 raws: list[dict[str, Any]]) -> None:
-        self.entries, self.lines, self.raws = entries, lines, raws  # entries keep ids unique
-        self._index: dict[int, int] | None = None
-
-    def reuse(self, entry: MemoryEntry) -> tuple[str, dict[str, Any]] | None:
-        """(stored line, raw values) when `entry` is unchanged since read or written."""
-        if self._index is None:
-            self._index = {id(e): i for i, e in enumerate(self.entries)}
-        i = self._index.get(id(entry))
-        if i is None:
-            return None
-        raw = self.raws[i]
-        if raw.get("updated") != entry.updated or raw.get("hits", 0) != entry.hits or \
-                raw.get("content") is not entry.content:
-            return None
-        line = self.lines[i]
-        return (line[:-1] if line.endswith(",") else line), raw
-
-
 class MemoryFile:
     """One JSON file of entries. Every change happens under the lock on the file's latest
     contents (re-read unless it is unchanged since we last read or wrote it), so none is lost."""
@@ -169,7 +180,6 @@ class MemoryFile:
         self.warnings: list[str] = []
         self._entries: dict[str, MemoryEntry] | None = None
         self._seen: tuple[int, int, int] | None = None  # (inode, mtime_ns, size) of our copy
-        self._stored: StoredLines | None = None
         self.broken = ""  # why this file must not be written this session
 
     @property
@@ -205,24 +215,24 @@ class MemoryFile:
 
     def _read(self) -> dict[str, MemoryEntry]:
         self._seen = self._signature()
-        self._stored = None
         if self._seen is None:
             return {}
         try:
             text = self.path.read_bytes().decode("utf-8")
-            data = _migrate(json.loads(text))
-            loaded = [MemoryEntry.from_dict(raw) for raw in data["entries"]]
+            raws = _migrate(json.loads(text))["entries"]
+            lines = text.split("\n")
+            if len(lines) != len(raws) + 3 or lines[0] != _HEAD or lines[-2] != _TAIL:
+                lines = [""] * (len(raws) + 3)  # not our layout: every entry is re-encoded
+            loaded = [MemoryEntry.from_dict(raw, line.removesuffix(","))
+                      for raw, line in zip(raws, lines[1:-2], strict=True)]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryFileError) as exc:
             self._seen = None
             return self._set_aside(exc)
-        lines = text.split("\n")
-        if len(lines) == len(loaded) + 3 and lines[0] == _HEAD and lines[-2] == _TAIL:
-            self._stored = StoredLines(loaded, lines[1:-2], data["entries"])
         if self.root is None:
             return {e.key: e for e in loaded}
         root, exists = str(self.root) + os.sep, os.path.exists
-        return {e.key: e for e in loaded
-                if e.type not in PATH_TYPES or not e.meta.get("path")
+        return {e.raw["key"]: e for e in loaded
+                if e.raw["type"] not in PATH_TYPES or not e.meta.get("path")
                 or exists(root + e.meta["path"])}
 
     def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
@@ -241,15 +251,11 @@ class MemoryFile:
         return {}
 
     def _save(self, entries: dict[str, MemoryEntry]) -> None:
-        stored = self._stored or StoredLines([], [], [])
-        raws: list[dict[str, Any]] = []
-        lines: list[str] = []
+        """One entry per line; an unchanged entry reuses the line it was read or written as."""
         for entry in entries.values():
-            kept = stored.reuse(entry)
-            raw = kept[1] if kept else entry.to_dict()
-            raws.append(raw)
-            lines.append(kept[0] if kept else json.dumps(raw, ensure_ascii=False,
-                                                         separators=(",", ":")))
-        atomic_write(self.path, f"{_HEAD}\n" + ",\n".join(lines) + f"\n{_TAIL}\n")
+            if entry.dirty or not entry.line:
+                entry.line = json.dumps(entry.raw, ensure_ascii=False, separators=(",", ":"))
+                entry.dirty = False
+        body = ",\n".join(e.line for e in entries.values())
+        atomic_write(self.path, f"{_HEAD}\n{body}\n{_TAIL}\n")
         self._seen = self._signature()
-        self._stored = StoredLines(list(entries.values()), lines, raws)

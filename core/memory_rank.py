@@ -29,8 +29,10 @@ def tokens(text: str) -> list[str]:
 
 
 def entry_text(entry: MemoryEntry) -> str:
-    return f"{entry.key} {entry.content} {' '.join(entry.tags)}" if entry.tags else \
-        f"{entry.key} {entry.content}"
+    raw = entry.raw  # the stored object: plain dict reads keep ranking 10,000 entries fast
+    tags = raw.get("tags")
+    return f"{raw['key']} {raw['content']} {' '.join(tags)}" if tags else \
+        f"{raw['key']} {raw['content']}"
 
 
 def query_terms(query: str) -> list[str]:
@@ -48,7 +50,7 @@ def rank(entries: Sequence[MemoryEntry], query: str, k: int = 10,
     relevance = _bm25(entries, query) if n and query.strip() else {}
     best = max(relevance.values(), default=0.0) or 1.0
     decay = math.log(2) / (HALF_LIFE_DAYS * 86400)
-    updated = [e.updated for e in entries]
+    updated = [e.raw["updated"] for e in entries]
     # Entries no term matched score by recency alone: only the k newest of them can win.
     newest = heapq.nlargest(k + len(relevance), range(n), key=updated.__getitem__)
     candidates = [*relevance, *[i for i in newest if i not in relevance][:k]]

@@ -181,3 +181,22 @@ def test_malformed_files_never_crash_and_are_kept(isolated_home: Path, workspace
     (warning,) = store.take_warnings()
     assert "kept as memory.json.corrupt-" in warning
     assert len(list(path.parent.glob("memory.json.corrupt-*"))) == 1
+
+
+def test_unknown_fields_survive_and_unchanged_lines_are_kept(isolated_home: Path,
+                                                            workspace: Path):
+    store = MemoryStore(isolated_home, workspace)
+    path = project_file(store)
+    path.parent.mkdir(parents=True)
+    rows = [{"key": f"k{i}", "type": "notes", "content": f"entry {i}", "id": f"id{i}",
+             "created": 1.0, "updated": 2.0, "future_field": {"x": i}} for i in range(3)]
+    path.write_text(json.dumps({"version": 1, "entries": rows}))
+    store.count_hits("project", ["k1"])
+    first = path.read_text(encoding="utf-8").splitlines()
+    assert len(first) == 5 and '"future_field":{"x":0}' in first[1]
+    MemoryStore(isolated_home, workspace).update("project", "k2", content="entry two")
+    second = path.read_text(encoding="utf-8").splitlines()
+    assert second[1:3] == first[1:3]  # untouched entries keep their exact line
+    assert '"content":"entry two"' in second[3] and '"future_field":{"x":2}' in second[3]
+    hits = {e.key: e.hits for _, e in MemoryStore(isolated_home, workspace).entries()}
+    assert hits == {"k0": 0, "k1": 1, "k2": 0}

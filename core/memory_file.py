@@ -82,10 +82,7 @@ class MemoryEntry:
     @classmethod
     def from_dict(cls, raw: Any, line: str = "") -> MemoryEntry:
         """Wrap a stored object as is when it is well-formed; otherwise rebuild it carefully."""
-        if type(raw) is dict and type(raw.get("key")) is str and \
-                type(raw.get("content")) is str and type(raw.get("type")) is str and \
-                type(raw.get("id")) is str and type(raw.get("updated")) in (float, int) and \
-                type(raw.get("meta", _EMPTY)) is dict and type(raw.get("tags", _NONE)) is list:
+        if _well_formed(raw):
             entry = cls.__new__(cls)
             entry.raw, entry.dirty, entry.line = raw, False, line
             return entry
@@ -96,18 +93,38 @@ class MemoryEntry:
         content = raw.get("content", "")
         if isinstance(content, list):  # single values stay one line, lists become one line
             content = ", ".join(str(c) for c in content)
+        meta = {str(k): v for k, v in dict(raw.get("meta") or {}).items()
+                if k not in _TEXT_META or isinstance(v, str)}
         return cls(key=str(raw["key"]), type=str(raw.get("type", "notes")), content=str(content),
                    source=str(raw.get("source", "")), created=float(raw.get("created", 0)),
                    updated=float(raw.get("updated", 0)), hits=int(raw.get("hits", 0)),
-                   tags=[str(t) for t in raw.get("tags", [])], meta=dict(raw.get("meta", {})),
+                   tags=[str(t) for t in raw.get("tags") or []], meta=meta,
                    id=str(raw.get("id") or ""))
 
     def to_dict(self) -> dict[str, Any]:
         return self.raw
 
 
-_EMPTY: dict[str, Any] = {}
-_NONE: list[Any] = []
+_NUMBER = (float, int)
+_TEXT_META = ("path", "command")  # meta fields the rules read as text
+
+
+def _well_formed(raw: Any) -> bool:
+    """Every field the code relies on has its type, so nothing downstream trips on a file
+    edited by hand (checked per entry at load: keep it cheap)."""
+    if type(raw) is not dict:
+        return False
+    get = raw.get
+    if not (type(get("key")) is str and type(get("content")) is str
+            and type(get("type")) is str and type(get("id")) is str
+            and type(get("updated")) in _NUMBER and type(get("created", 0.0)) in _NUMBER
+            and type(get("hits", 0)) is int and type(get("source", "")) is str):
+        return False
+    tags, meta = get("tags"), get("meta")
+    if tags is not None and (type(tags) is not list or not all(type(t) is str for t in tags)):
+        return False
+    return meta is None or (type(meta) is dict
+                            and all(type(meta.get(k, "")) is str for k in _TEXT_META))
 
 
 class MemoryFileError(Exception):
@@ -231,9 +248,12 @@ class MemoryFile:
         if self.root is None:
             return {e.key: e for e in loaded}
         root, exists = str(self.root) + os.sep, os.path.exists
-        return {e.raw["key"]: e for e in loaded
-                if e.raw["type"] not in PATH_TYPES or not e.meta.get("path")
-                or exists(root + e.meta["path"])}
+
+        def still_there(entry: MemoryEntry) -> bool:
+            path = entry.raw["type"] in PATH_TYPES and entry.meta.get("path")
+            return not path or exists(root + path)
+
+        return {e.raw["key"]: e for e in loaded if still_there(e)}
 
     def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
         """Keep the unreadable file under a new name and start empty, with a warning."""

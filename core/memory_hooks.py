@@ -38,8 +38,8 @@ class MemoryHooks(AgentHooks):
         try:
             entries = facts_to_entries(facts, root=self.store.workspace, source=self.source)
             return self.store.merge("project", entries, combine)
-        except OSError as exc:
-            self.warnings.append(f"memory not saved: {exc}")
+        except Exception as exc:  # memory must never end a session: report and go on
+            self.warnings.append(f"memory not saved: {type(exc).__name__}: {exc}")
             return 0
 
 

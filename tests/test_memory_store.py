@@ -132,6 +132,20 @@ def test_newer_schema_and_wrong_shape_are_set_aside(isolated_home: Path, workspa
     assert "schema version 99" in warning
 
 
+def test_odd_field_types_are_repaired_not_trusted(isolated_home: Path, workspace: Path):
+    store = MemoryStore(isolated_home, workspace)
+    path = project_file(store)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"version": 1, "entries": [
+        {"key": "a", "type": "files", "content": "x", "id": "1", "updated": 1, "hits": "2",
+         "tags": [1, "t"], "meta": {"path": 5, "lines": 3}},
+    ]}))
+    ((_, entry),) = store.entries()
+    assert (entry.hits, entry.tags, entry.meta) == (2, ["1", "t"], {"lines": 3})
+    store.count_hits("project", ["a"])
+    assert MemoryStore(isolated_home, workspace).entries()[0][1].hits == 3
+
+
 def test_legacy_list_is_migrated(isolated_home: Path, workspace: Path):
     store = MemoryStore(isolated_home, workspace)
     path = project_file(store)

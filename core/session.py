@@ -10,9 +10,14 @@ from pathlib import Path
 from core.accounting import setup_accounting
 from core.agent import Agent
 from core.errors import UnicumError
-from core.events import AgentHooks
+from core.events import AgentHooks, HookList
+from core.instructions import instructions_section
+from core.memory_hooks import MemoryHooks, take_warnings
+from core.memory_inject import memory_section
+from core.memory_store import MemoryStore
 from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
+from core.skills import skills_section
 from my_agent.config import resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
@@ -29,6 +34,7 @@ class SessionOptions:
     budget_usd: float | None = None  # --budget-usd, for `budget_scope`
     budget_tokens: int | None = None  # --budget-tokens
     budget_scope: str = "session"  # task | session | day
+    task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     session_id: str = field(default_factory=lambda: new_session_id())
 
 
@@ -49,14 +55,39 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)
     registry = Registry.default()
-    ctx = ToolContext(workspace=workspace, home=unicum_home(),
+    home = unicum_home()
+    store = MemoryStore(home, workspace)
+    memory_hooks = MemoryHooks(store, source=opts.session_id)
+    ctx = ToolContext(workspace=workspace, home=home,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
-                      session_id=opts.session_id)
-    ui_hooks = hooks or AgentHooks()
-    accounting = setup_accounting(opts, provider, workspace, unicum_home(), ui_hooks)
+                      session_id=opts.session_id,
+                      services={"memory": store, "memory_hooks": memory_hooks})
+    ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
+    accounting = setup_accounting(opts, provider, workspace, home, ui_hooks)
     agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                  system_prompt=build_system_prompt(workspace, sections),
+                  system_prompt=session_prompt(workspace, store, opts.task_hint, sections),
                   hooks=accounting.hooks(ui_hooks), max_turns=opts.max_turns)
     accounting.watch(agent)
     return agent
+
+
+def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",
+                   sections: list[PromptSection] | None = None) -> str:
+    """The system prompt: the stable base, instruction files, skills, the caller's sections,
+    then memory last so provider prompt caches keep hitting. `/new` calls it again."""
+    return build_system_prompt(workspace, [
+        instructions_section(workspace, store.home), skills_section(workspace, store.home),
+        *(sections or []), memory_section(workspace, task_hint, store)])
+
+
+def session_warnings(agent: Agent) -> list[str]:
+    """Warnings to show the user (e.g. a corrupt memory file set aside); each shown once."""
+    return take_warnings(agent.tool_context.services)
+
+
+def end_session(agent: Agent) -> None:
+    """Session end: save memory the last task left behind."""
+    hooks = agent.tool_context.services.get("memory_hooks")
+    if isinstance(hooks, MemoryHooks):
+        hooks.close()

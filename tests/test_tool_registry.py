@@ -19,7 +19,8 @@ def test_every_tool_is_discovered_with_a_short_description():
     for spec in specs:
         assert len(spec["description"]) < 200, spec["name"]
         assert spec["parameters"]["type"] == "object"
-    assert len(json.dumps(specs)) < 4000  # sent on every request
+        assert len(json.dumps(spec)) < 700, spec["name"]  # sent on every request
+    assert len(json.dumps(specs)) < 450 * len(specs)
 
 
 def test_discovery_imports_no_sdk_or_extractor():

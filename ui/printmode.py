@@ -52,7 +52,8 @@ def run_print(args: argparse.Namespace) -> int:
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
                           max_turns=args.max_turns, budget_usd=args.budget_usd,
-                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope)
+                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
+                          task_hint=args.prompt)
     try:
         resume = resume_path(opts, args.cont, args.resume)
         live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)

@@ -1,0 +1,281 @@
+"""One memory JSON file: typed entries, atomic writes under a file lock, corrupt files set aside.
+
+Layout: one entry per line inside a JSON array, so a save re-encodes only the entries that
+changed and reuses the stored line of every other one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+PATH_TYPES = ("files", "conventions")  # entries about one file; dropped when it disappears
+_HEAD = f'{{"version":{SCHEMA_VERSION},"entries":['
+_TAIL = "]}"
+
+
+def _field(name: str, default: Any = None, fresh: type | None = None) -> property:
+    """An attribute stored in the entry's JSON object; setting it marks the entry changed."""
+
+    def get(self: MemoryEntry) -> Any:
+        value = self.raw.get(name, default)
+        return fresh() if value is None and fresh else value
+
+    def set(self: MemoryEntry, value: Any) -> None:
+        self.raw[name] = value
+        self.dirty = True
+
+    return property(get, set)
+
+
+class MemoryEntry:
+    """One entry, held as the JSON object it is stored as: a load wraps the parsed objects
+    without copying, and a save re-encodes only entries a change marked dirty. Unknown fields
+    (from a newer Unicum) are kept."""
+
+    __slots__ = ("raw", "dirty", "line")
+
+    key = _field("key")  # unique within its file: "file:src/app.py", "command:test:pytest", ...
+    type = _field("type")  # one of TYPES
+    content = _field("content")  # one line of text
+    id = _field("id")
+    source = _field("source", "")  # the session that wrote it
+    created = _field("created", 0.0)  # epoch seconds
+    updated = _field("updated", 0.0)
+    hits = _field("hits", 0)  # how often it was injected into a prompt
+    tags = _field("tags", fresh=list)
+    meta = _field("meta", fresh=dict)  # structured fields (path, lines, command, ...)
+
+    def __init__(self, key: str, type: str, content: str, source: str = "",
+                 created: float = 0.0, updated: float = 0.0, hits: int = 0,
+                 tags: list[str] | None = None, meta: dict[str, Any] | None = None,
+                 id: str = "") -> None:
+        raw: dict[str, Any] = {"key": key, "type": type, "content": content,
+                               "id": id or secrets.token_hex(4), "created": created,
+                               "updated": updated}
+        if source:
+            raw["source"] = source
+        if hits:
+            raw["hits"] = hits
+        if tags:
+            raw["tags"] = list(tags)
+        if meta:
+            raw["meta"] = dict(meta)
+        self.raw, self.dirty, self.line = raw, True, ""
+
+    def __repr__(self) -> str:
+        return f"MemoryEntry({self.raw!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryEntry) and other.raw == self.raw
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def from_dict(cls, raw: Any, line: str = "") -> MemoryEntry:
+        """Wrap a stored object as is when it is well-formed; otherwise rebuild it carefully."""
+        if _well_formed(raw):
+            entry = cls.__new__(cls)
+            entry.raw, entry.dirty, entry.line = raw, False, line
+            return entry
+        return cls._coerce(raw)
+
+    @classmethod
+    def _coerce(cls, raw: dict[str, Any]) -> MemoryEntry:
+        content = raw.get("content", "")
+        if isinstance(content, list):  # single values stay one line, lists become one line
+            content = ", ".join(str(c) for c in content)
+        meta = {str(k): v for k, v in dict(raw.get("meta") or {}).items()
+                if k not in _TEXT_META or isinstance(v, str)}
+        return cls(key=str(raw["key"]), type=str(raw.get("type", "notes")), content=str(content),
+                   source=str(raw.get("source", "")), created=float(raw.get("created", 0)),
+                   updated=float(raw.get("updated", 0)), hits=int(raw.get("hits", 0)),
+                   tags=[str(t) for t in raw.get("tags") or []], meta=meta,
+                   id=str(raw.get("id") or ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.raw
+
+
+_NUMBER = (float, int)
+_TEXT_META = ("path", "command")  # meta fields the rules read as text
+
+
+def _well_formed(raw: Any) -> bool:
+    """Every field the code relies on has its type, so nothing downstream trips on a file
+    edited by hand (checked per entry at load: keep it cheap)."""
+    if type(raw) is not dict:
+        return False
+    get = raw.get
+    if not (type(get("key")) is str and type(get("content")) is str
+            and type(get("type")) is str and type(get("id")) is str
+            and type(get("updated")) in _NUMBER and type(get("created", 0.0)) in _NUMBER
+            and type(get("hits", 0)) is int and type(get("source", "")) is str):
+        return False
+    tags, meta = get("tags"), get("meta")
+    if tags is not None and (type(tags) is not list or not all(type(t) is str for t in tags)):
+        return False
+    return meta is None or (type(meta) is dict
+                            and all(type(meta.get(k, "")) is str for k in _TEXT_META))
+
+
+class MemoryFileError(Exception):
+    """The file exists but cannot be understood."""
+
+
+def _migrate(data: Any) -> dict[str, Any]:
+    """Bring older layouts up to SCHEMA_VERSION (version 0: a bare list of entries)."""
+    if isinstance(data, list):
+        data = {"version": 1, "entries": data}
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise MemoryFileError("not a memory file (no 'entries' list)")
+    version = data.get("version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise MemoryFileError(f"unknown schema version {version!r}")
+    return data
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (a sidecar file), released on exit; blocks while held."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as fh:
+        if os.name == "nt":  # pragma: no cover - exercised on Windows only
+            import msvcrt
+
+            while True:
+                try:
+                    msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
+                    break
+                except OSError:
+                    time.sleep(0.01)
+            try:
+                yield
+            finally:
+                fh.seek(0)
+                msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Temp file in the same folder, fsync, rename: readers see the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class MemoryFile:
+    """One JSON file of entries. Every change happens under the lock on the file's latest
+    contents (re-read unless it is unchanged since we last read or wrote it), so none is lost."""
+
+    def __init__(self, path: Path, root: Path | None = None) -> None:
+        self.path = path
+        self.root = root  # the project folder; path-bound entries are checked against it
+        self.warnings: list[str] = []
+        self._entries: dict[str, MemoryEntry] | None = None
+        self._seen: tuple[int, int, int] | None = None  # (inode, mtime_ns, size) of our copy
+        self.broken = ""  # why this file must not be written this session
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def entries(self) -> dict[str, MemoryEntry]:
+        if self._entries is None:
+            self._entries = self._read()
+        return self._entries
+
+    def change(self, fn: Callable[[dict[str, MemoryEntry]], Any]) -> Any:
+        """Apply `fn` to the current entries under the lock and save; returns what `fn` returns."""
+        if self.broken:
+            raise OSError(self.broken)  # never write over a file we could not read
+        with file_lock(self.lock_path):
+            fresh = self._entries is not None and self._signature() == self._seen
+            current = dict(self._entries) if fresh and self._entries is not None else self._read()
+            self._entries = None  # if `fn` or the write fails, the next use re-reads the file
+            if self.broken:
+                raise OSError(self.broken)
+            result = fn(current)
+            self._save(current)
+            self._entries = current
+        return result
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size
+
+    def _read(self) -> dict[str, MemoryEntry]:
+        self._seen = self._signature()
+        if self._seen is None:
+            return {}
+        try:
+            text = self.path.read_bytes().decode("utf-8")
+            raws = _migrate(json.loads(text))["entries"]
+            lines = text.split("\n")
+            if len(lines) != len(raws) + 3 or lines[0] != _HEAD or lines[-2] != _TAIL:
+                lines = [""] * (len(raws) + 3)  # not our layout: every entry is re-encoded
+            loaded = [MemoryEntry.from_dict(raw, line.removesuffix(","))
+                      for raw, line in zip(raws, lines[1:-2], strict=True)]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryFileError) as exc:
+            self._seen = None
+            return self._set_aside(exc)
+        if self.root is None:
+            return {e.key: e for e in loaded}
+        root, exists = str(self.root) + os.sep, os.path.exists
+
+        def still_there(entry: MemoryEntry) -> bool:
+            path = entry.raw["type"] in PATH_TYPES and entry.meta.get("path")
+            return not path or exists(root + path)
+
+        return {e.raw["key"]: e for e in loaded if still_there(e)}
+
+    def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
+        """Keep the unreadable file under a new name and start empty, with a warning."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{secrets.token_hex(2)}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as move_exc:
+            self.broken = f"memory file {self.path} is unreadable ({str(exc)[:80]}) and could " \
+                f"not be moved aside ({move_exc}); memory is off for it this session"
+            self.warnings.append(self.broken)
+            return {}
+        self.warnings.append(f"memory file {self.path} was unreadable ({str(exc)[:80]}); "
+                             f"kept as {aside.name}; starting with empty memory")
+        return {}
+
+    def _save(self, entries: dict[str, MemoryEntry]) -> None:
+        """One entry per line; an unchanged entry reuses the line it was read or written as."""
+        for entry in entries.values():
+            if entry.dirty or not entry.line:
+                entry.line = json.dumps(entry.raw, ensure_ascii=False, separators=(",", ":"))
+                entry.dirty = False
+        body = ",\n".join(e.line for e in entries.values())
+        atomic_write(self.path, f"{_HEAD}\n{body}\n{_TAIL}\n")
+        self._seen = self._signature()

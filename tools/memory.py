@@ -1,0 +1,87 @@
+"""memory: add, update, remove, list and search what Unicum remembers about the user and project."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+
+ACTIONS = ["add", "update", "remove", "list", "search"]
+LIST_LIMIT = 40
+
+
+def _store(ctx: ToolContext):
+    from core.memory_store import MemoryStore
+
+    store = ctx.services.get("memory")
+    if store is None:
+        store = ctx.services["memory"] = MemoryStore(ctx.home, ctx.workspace)
+    return store
+
+
+def _line(scope: str, entry) -> str:
+    return f"{entry.key} [{entry.type}, {scope}] {entry.content}"
+
+
+def _find(store, args: dict[str, Any]):
+    ref = args.get("key") or args.get("content") or ""
+    if not ref.strip():
+        raise ToolError("give key (an entry's key, id or text) to say which entry")
+    found = store.find(ref, args.get("scope"))
+    if found is None:
+        raise ToolError(f"no single memory entry matches '{ref[:60]}'; use action=search first")
+    return found
+
+
+def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
+    from core.memory_rank import rank
+
+    store, action = _store(ctx), args["action"]
+    scope = args.get("scope") or "project"
+    try:
+        if action == "add":
+            what, entry = store.add(scope, args.get("type") or "notes", args.get("content", ""),
+                                    key=args.get("key", ""), source=ctx.session_id)
+            note = " (it nearly duplicated this entry)" if what == "updated" and \
+                entry.key != args.get("key") else ""
+            return ToolOutput(f"{what} {_line(scope, entry)}{note}")
+        if action == "update":
+            found_scope, entry = _find(store, {**args, "content": ""})
+            changed = store.update(found_scope, entry.key, args.get("content") or None,
+                                   args.get("type") or None, source=ctx.session_id)
+            return ToolOutput(f"updated {_line(found_scope, changed)}")
+        if action == "remove":
+            found_scope, entry = _find(store, args)
+            store.remove(found_scope, entry.key)
+            return ToolOutput(f"removed {_line(found_scope, entry)}")
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
+    pairs = store.entries(args.get("scope"))
+    if action == "search":
+        query = args.get("content") or args.get("key") or ""
+        scope_of = {id(e): s for s, e in pairs}
+        hits = rank([e for _, e in pairs], query, k=10)
+        pairs = [(scope_of[id(e)], e) for e in hits]
+    if args.get("type"):
+        pairs = [(s, e) for s, e in pairs if e.type == args["type"]]
+    if not pairs:
+        return ToolOutput("no memory entries")
+    more = f"\n[{len(pairs) - LIST_LIMIT} more; narrow with type or search]" \
+        if len(pairs) > LIST_LIMIT else ""
+    return ToolOutput("\n".join(_line(s, e) for s, e in pairs[:LIST_LIMIT]) + more)
+
+
+TOOLS = [
+    Tool(
+        "memory",
+        "Memory across sessions: add a lasting fact; update/remove a stale entry (key = key, id "
+        "or text); list; search (content = query). scope: project (default) or global (user).",
+        params(["action"], action={"type": "string", "enum": ACTIONS},
+               scope={"type": "string", "enum": ["project", "global"]},
+               type={"type": "string", "enum": ["user", "feedback", "project", "reference",
+                                                "files", "commands", "conventions", "notes"]},
+               key={"type": "string"}, content={"type": "string"}),
+        memory,
+        key_arg="action",
+    ),
+]

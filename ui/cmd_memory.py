@@ -1,0 +1,97 @@
+"""`python cli.py memory list|show|forget`: print and edit what Unicum remembers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cli.py memory",
+                                description="Print and edit Unicum's memory for a project.")
+    sub = p.add_subparsers(dest="action", required=True)
+    for name, helptext in (("list", "list entries"), ("show", "show one entry in full"),
+                           ("forget", "remove one entry")):
+        cmd = sub.add_parser(name, help=helptext)
+        cmd.add_argument("--dir", default=".", help="project folder (default: .)")
+        cmd.add_argument("--scope", choices=["project", "global"],
+                         help="only this scope (default: both)")
+        if name == "list":
+            cmd.add_argument("--type", help="only entries of this type")
+        else:
+            cmd.add_argument("ref", help="the entry's key, id (4+ characters) or text")
+    return p
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
+
+
+def _list(store, args: argparse.Namespace) -> int:
+    pairs = [(s, e) for s, e in store.entries(args.scope) if not args.type or e.type == args.type]
+    _instruction_files(store)
+    if not pairs:
+        print(f"no memory entries for {store.workspace}")
+        return 0
+    pairs.sort(key=lambda p: (p[0], p[1].type, -p[1].updated))
+    for scope, entry in pairs:
+        print(f"{entry.id}  {scope:<7} {entry.type:<11} {entry.content}")
+    print(f"{len(pairs)} entries (files: {', '.join(str(f.path) for f in store.files.values())})")
+    return 0
+
+
+def _instruction_files(store) -> None:
+    from core.instructions import loaded_instruction_files
+
+    names = loaded_instruction_files(store.workspace, store.home)
+    print(f"instruction files: {', '.join(names) if names else 'none'}")
+
+
+def _show(store, args: argparse.Namespace) -> int:
+    found = store.find(args.ref, args.scope)
+    if found is None:
+        print(f"unicum: no single memory entry matches '{args.ref}'", file=sys.stderr)
+        return 1
+    scope, e = found
+    rows = [("key", e.key), ("id", e.id), ("scope", scope), ("type", e.type),
+            ("content", e.content), ("tags", ", ".join(e.tags) or "-"),
+            ("source", e.source or "-"), ("created", _when(e.created)),
+            ("updated", _when(e.updated)), ("hits", str(e.hits))]
+    rows += [(f"meta.{k}", str(v)) for k, v in e.meta.items()]
+    for name, value in rows:
+        print(f"{name:<10} {value}")
+    return 0
+
+
+def _forget(store, args: argparse.Namespace) -> int:
+    found = store.find(args.ref, args.scope)
+    if found is None:
+        print(f"unicum: no single memory entry matches '{args.ref}'", file=sys.stderr)
+        return 1
+    scope, entry = found
+    store.remove(scope, entry.key)
+    print(f"forgot {entry.key}: {entry.content}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    from core.memory_store import MemoryStore
+    from my_agent.config import unicum_home
+
+    args = build_parser().parse_args(argv)
+    folder = Path(args.dir).expanduser()
+    if not folder.is_dir():
+        print(f"unicum: --dir {args.dir}: not a folder", file=sys.stderr)
+        return 2
+    try:
+        store = MemoryStore(unicum_home(), folder)
+        action = {"list": _list, "show": _show, "forget": _forget}[args.action]
+        code = action(store, args)
+    except OSError as exc:
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 1
+    for warning in store.take_warnings():
+        print(f"unicum: warning: {warning}", file=sys.stderr)
+    return code

@@ -1,0 +1,171 @@
+"""The default context policy: facts, L0/L1/L2, compaction in rare batches so caches keep hitting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from core.archive import Archive
+from core.compaction import (
+    Compacted,
+    apply,
+    archived_line,
+    arg_stand_in,
+    big_args,
+    boundary_before,
+    choose_frontier,
+    pending_tokens,
+    render_l0,
+)
+from core.fact_extractor import extract
+from core.facts import Fact
+from core.messages import Message, ToolCall, ToolResult
+from core.phases import PhaseTracker
+from core.summary import (
+    SummaryState,
+    crop_to_fit,
+    message_text,
+    summarize_history,
+    user_texts,
+)
+from core.tokens import estimate_tokens
+
+Summarizer = Callable[[list[Message]], str]
+
+
+@dataclass
+class ContextBudget:
+    window_tokens: int = 128_000
+    overhead_tokens: int = 0  # system prompt + tool schemas, counted by the session
+    batch_tokens: int = 6_000  # uncompacted tool output beyond the kept tail that fires an event
+    summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
+    reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
+    arg_chars: int = 600  # longer string arguments (file contents written) are archived
+    small_result_tokens: int = 60  # results this small stay as they are
+
+
+class CacheAwareContext:
+    """ContextPolicy: the request is append-only between compaction events."""
+
+    def __init__(self, archive: Archive | None = None, budget: ContextBudget | None = None,
+                 summarize: Summarizer | None = None,
+                 count: Callable[[str], int] = estimate_tokens) -> None:
+        self.archive = archive if archive is not None else Archive()
+        self.budget = budget or ContextBudget()
+        self.summarize = summarize
+        self.count = count
+        self.ratio = 1.0  # provider tokens per estimated token, learned from usage
+        self.tracker = PhaseTracker()
+        self.facts: dict[str, Fact] = {}
+        self.fact_list: list[Fact] = []
+        self.result_tokens: dict[str, int] = {}
+        self.arg_ids: dict[str, dict[str, str]] = {}
+        self.state = Compacted()
+        self.frontier = 0
+        self.summary = SummaryState()
+        self.compactions = 0
+        self.crops = 0
+        self.last_estimate = 0
+        self._memo: dict[str, int] = {}
+
+    # --- ContextPolicy ---------------------------------------------------------------------
+    def on_tool_result(self, call: ToolCall, output: object) -> Fact:
+        fact = extract(call, output)
+        content = str(getattr(output, "content", ""))
+        entry = self.archive.add(call.name, fact.target, content, fact.render(), call.id)
+        fact = replace(fact, archive_id=entry)
+        self.facts[call.id] = fact
+        self.fact_list.append(fact)
+        self.result_tokens[call.id] = self.count(content)
+        for name, value in big_args(call, self.budget.arg_chars).items():
+            arg_id = self.archive.add(call.name, f"{name} of {fact.target}", value,
+                                      call_id=f"{call.id}:{name}")
+            self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
+        self.tracker.update(fact)
+        return fact
+
+    def messages_for_request(self, history: list[Message]) -> list[Message]:
+        rules = self.tracker.rules
+        pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
+        if pending > rules.keep_recent_tokens + self.budget.batch_tokens:
+            self.compact_facts(history)
+        view = self.view(history)
+        if self.tokens(view) > self.summary_limit and self.summarize is not None:
+            try:
+                self.compact(history, self.summarize)
+                view = self.view(history)
+            except Exception:  # a failed summary must not stop the task: crop instead
+                pass
+        limit = self.budget.window_tokens - self.budget.reserve_tokens
+        if self.tokens(view) > limit:
+            self.crops += 1
+            view = crop_to_fit(view, limit - self.budget.overhead_tokens, self._count_msg)
+        self.last_estimate = self.tokens(view)
+        return view
+
+    # --- compaction events -----------------------------------------------------------------
+    def compact_facts(self, history: list[Message]) -> None:
+        """One batch: every result before the kept tail becomes `[archived #id] fact`."""
+        rules = self.tracker.rules
+        frontier = choose_frontier(history, self.result_tokens, rules.keep_recent_tokens,
+                                   rules.keep_recent_min)
+        if frontier <= self.frontier:
+            return
+        for msg in history[:frontier]:
+            for block in msg.blocks:
+                if isinstance(block, ToolResult) and block.call_id in self.facts and (
+                        self.result_tokens.get(block.call_id, 0) > self.budget.small_result_tokens):
+                    self.state.results[block.call_id] = archived_line(self.facts[block.call_id])
+                elif isinstance(block, ToolCall) and block.id in self.arg_ids:
+                    self.state.args[block.id] = self.arg_ids[block.id]
+        upto = [self.facts[b.call_id] for m in history[:frontier] for b in m.blocks
+                if isinstance(b, ToolResult) and b.call_id in self.facts]
+        self.state.l0_at, self.state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
+        self.frontier = frontier
+        self.compactions += 1
+
+    def compact(self, history: list[Message], summarize: Summarizer) -> str:
+        """LLM summary of everything before the last few turns (`/compact`, or near the window)."""
+        keep = max(2_000, self.budget.window_tokens // 10)
+        upto = boundary_before(history, choose_frontier(history, self.result_tokens, keep, 1))
+        if upto <= 1:
+            upto = boundary_before(history, len(history) - 1)
+        if upto <= 1:
+            return ""
+        room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
+        shown = apply(history, self.state)
+        requests = self.summary.requests + user_texts(shown[self.summary.upto or 0:upto])
+        older = self.summary.apply(shown[:upto])
+        self.summary = summarize_history(older, upto, summarize, room, self._count_msg, requests)
+        self.frontier = max(self.frontier, upto)
+        self.compactions += 1
+        return self.summary.text
+
+    # --- views and counts ------------------------------------------------------------------
+    def view(self, history: list[Message]) -> list[Message]:
+        shown = apply(history, self.state)
+        return self.summary.apply(shown)
+
+    @property
+    def summary_limit(self) -> int:
+        return int(self.budget.window_tokens * self.budget.summary_ratio) - self.budget.overhead_tokens
+
+    def tokens(self, messages: list[Message]) -> int:
+        return sum(self._count_msg(m) for m in messages)
+
+    def _count_msg(self, msg: Message) -> int:
+        text = message_text(msg)
+        if text not in self._memo:
+            self._memo[text] = self.count(text) + 4
+        return int(self._memo[text] * self.ratio)
+
+    def observe_usage(self, reported_input: int) -> None:
+        """Calibrate the estimator against what the provider billed for the last request."""
+        estimate = self.last_estimate + self.budget.overhead_tokens
+        if reported_input > 0 and estimate > 500:
+            seen = reported_input / (estimate / self.ratio)
+            self.ratio = max(0.5, min(2.0, 0.7 * self.ratio + 0.3 * seen))
+
+    @property
+    def phase(self) -> str:
+        return self.tracker.phase.value

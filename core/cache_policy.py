@@ -37,11 +37,13 @@ Summarizer = Callable[[list[Message]], str]
 class ContextBudget:
     window_tokens: int = 128_000
     overhead_tokens: int = 0  # system prompt + tool schemas, counted by the session
-    batch_tokens: int = 6_000  # uncompacted tool output beyond the kept tail that fires an event
+    batch_tokens: int = 0  # overrides the phase's batch size (uncompacted output firing an event)
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
     small_result_tokens: int = 60  # results this small stay as they are
+    keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
+    hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
 
 
 class CacheAwareContext:
@@ -78,6 +80,7 @@ class CacheAwareContext:
         self.fact_list.append(fact)
         self.result_tokens[call.id] = self.count(content)
         for name, value in big_args(call, self.budget.arg_chars).items():
+            self.result_tokens[call.id] += self.count(value)  # compacted along with the result
             arg_id = self.archive.add(call.name, f"{name} of {fact.target}", value,
                                       call_id=f"{call.id}:{name}")
             self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
@@ -87,7 +90,7 @@ class CacheAwareContext:
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
-        if pending > rules.keep_recent_tokens + self.budget.batch_tokens:
+        if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens):
             self.compact_facts(history)
         view = self.view(history)
         if self.tokens(view) > self.summary_limit and self.summarize is not None:
@@ -111,10 +114,11 @@ class CacheAwareContext:
                                    rules.keep_recent_min)
         if frontier <= self.frontier:
             return
+        keep = self._kept_whole(history[:frontier])
         for msg in history[:frontier]:
             for block in msg.blocks:
                 if isinstance(block, ToolResult) and block.call_id in self.facts and (
-                        self.result_tokens.get(block.call_id, 0) > self.budget.small_result_tokens):
+                        block.call_id not in keep):
                     self.state.results[block.call_id] = archived_line(self.facts[block.call_id])
                 elif isinstance(block, ToolCall) and block.id in self.arg_ids:
                     self.state.args[block.id] = self.arg_ids[block.id]
@@ -123,6 +127,29 @@ class CacheAwareContext:
         self.state.l0_at, self.state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
         self.frontier = frontier
         self.compactions += 1
+
+    def _kept_whole(self, older: list[Message]) -> set[str]:
+        """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""
+        keep, hot, seen = set(), 0, set()
+        protect = self.tracker.rules.protect_kinds
+        results = [b.call_id for m in older for b in m.blocks
+                   if isinstance(b, ToolResult) and b.call_id in self.facts]
+        for call_id in reversed(results):
+            fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
+            if call_id in self.state.results:
+                continue
+            if size <= self.budget.small_result_tokens or fact.tool in self.budget.keep_tools:
+                keep.add(call_id)
+            elif fact.kind in protect and not fact.ok and size <= 2_000:
+                keep.add(call_id)  # the failure being worked on
+                protect = ()
+            elif fact.kind == "read" and fact.path and fact.path not in seen and (
+                    hot + size <= self.budget.hot_read_tokens):
+                keep.add(call_id)
+                hot += size
+            if fact.kind in ("read", "write", "edit") and fact.path:
+                seen.add(fact.path)
+        return keep
 
     def compact(self, history: list[Message], summarize: Summarizer) -> str:
         """LLM summary of everything before the last few turns (`/compact`, or near the window)."""

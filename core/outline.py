@@ -40,6 +40,7 @@ _COMPILED = {lang: re.compile(rx) for lang, rx in _DEF.items()}
 # SWE-agent's `open` ("12:"), grep -n ("path:12:").
 _NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|:| {2})(.*)$")
 MAX_DEFS = 8
+MAX_NAMES = 30
 
 
 def language_of(path: str) -> str:
@@ -72,12 +73,16 @@ def definitions(text: str, language: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS) -> str:
-    """'class Auth (l.3), def login (l.10), +4 more' — what a reader would jot down."""
-    shown = [f"{kind} {name} (l.{no})" for kind, name, no in defs[:limit]]
-    if len(defs) > limit:
-        shown.append(f"+{len(defs) - limit} more")
-    return ", ".join(shown)
+def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS,
+                         names: int = MAX_NAMES) -> str:
+    """'class Auth (l.3), def login (l.10); also: logout, refresh; +4 more' — an outline."""
+    shown = ", ".join(f"{kind} {name} (l.{no})" for kind, name, no in defs[:limit])
+    rest = list(dict.fromkeys(name for _, name, _ in defs[limit:]))
+    if rest[:names - limit]:
+        shown += "; also: " + ", ".join(rest[:names - limit])
+    if len(rest) > names - limit:
+        shown += f"; +{len(rest) - (names - limit)} more"
+    return shown
 
 
 def describe_code(path: str, text: str, line_count: int | None = None) -> tuple[str, dict]:

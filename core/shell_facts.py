@@ -70,19 +70,18 @@ def _read(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, 
     return summary, details, path
 
 
-def _locations(text: str) -> tuple[list[str], set[str]]:
-    """'path:line' (or 'line') for each grep -n style row, and the files seen."""
-    locs, files = [], set()
+def _matches(text: str) -> tuple[list[tuple[str, str, str]], set[str]]:
+    """(path, line, matched text) for each grep -n match row (context rows skipped)."""
+    found, files = [], set()
     for row in text.splitlines():
         m = _GREP_ROW.match(row)
-        if m:
-            loc = f"{m.group('path')}:{m.group('line')}" if m.group("path") else m.group("line")
-            locs.append(loc)
+        if m and row[m.end() - 1] == ":":
+            found.append((m.group("path") or "", m.group("line"), row[m.end():].strip()))
             if m.group("path"):
                 files.add(m.group("path"))
-        elif ":" in row and not row.startswith(" "):
+        elif not m and ":" in row and not row.startswith(" "):
             files.add(row.split(":", 1)[0])
-    return locs, files
+    return found, files
 
 
 def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, None]:
@@ -96,27 +95,26 @@ def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str
         listed = ", ".join(items[:MAX_ITEMS]) + (f", +{len(items) - MAX_ITEMS} more"
                                                if len(items) > MAX_ITEMS else "")
         return f"{len(items)} entries: {listed}", {"entries": len(items)}, None
-    locs, files = _locations(text)
-    if locs:
-        shown = _group_locations(locs)
+    found, files = _matches(text)
+    if found:
         where = f" in {len(files)} files" if len(files) > 1 else ""
-        return f"{len(locs)} matches{where}: {shown}", {"matches": len(locs),
-                                                        "files": sorted(files)[:20]}, None
+        return f"{len(found)} matches{where}: {_describe_matches(found)}", {
+            "matches": len(found), "files": sorted(files)[:20]}, None
     listed = ", ".join(sorted(files)[:MAX_ITEMS])
     return f"{len(rows)} matching lines" + (f" in {listed}" if listed else ""), {
         "matches": len(rows)}, None
 
 
-def _group_locations(locs: list[str]) -> str:
-    """a.py:12, a.py:40, b.py:7 -> 'a.py:12,40 b.py:7' keeping the first MAX_ITEMS*2 lines."""
-    groups: dict[str, list[str]] = {}
-    for loc in locs[:MAX_ITEMS * 2]:
-        path, _, line = loc.rpartition(":")
-        groups.setdefault(path, []).append(line)
-    parts = [f"{p}:{','.join(lines)}" if p else "lines " + ",".join(lines)
-             for p, lines in groups.items()]
-    more = len(locs) - MAX_ITEMS * 2
-    return " ".join(parts) + (f" +{more} more" if more > 0 else "")
+def _describe_matches(found: list[tuple[str, str, str]], quoted: int = 4) -> str:
+    """The first few matches as 'path:line `text`', then bare locations, as one would jot them."""
+    parts = []
+    for i, (path, line, snippet) in enumerate(found[:MAX_ITEMS * 2]):
+        loc = f"{path}:{line}" if path else f"l.{line}"
+        if i < quoted and snippet:
+            loc += f" `{snippet[:60]}`"
+        parts.append(loc)
+    more = len(found) - MAX_ITEMS * 2
+    return ", ".join(parts) + (f", +{more} more" if more > 0 else "")
 
 
 def _write(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, str | None]:

@@ -41,7 +41,11 @@ class Archive:
         """The archive persisted at `path` (JSON lines), continued; a torn last line is skipped."""
         archive = cls()
         if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
+            text = path.read_text(encoding="utf-8")
+            if text and not text.endswith("\n"):
+                with path.open("a", encoding="utf-8") as fh:
+                    fh.write("\n")  # end a torn last line so new entries start clean
+            for line in text.splitlines():
                 try:
                     archive._put(ArchiveEntry(**json.loads(line)))
                 except (ValueError, TypeError):

@@ -39,11 +39,15 @@ def strip_heredocs(command: str) -> str:
     return "\n".join(out)
 
 
-def segments(command: str) -> list[list[str]]:
-    """Each `&&`/`;`-separated part as the argv of its pipeline's first command."""
+def segments(command: str, whole_pipelines: bool = False) -> list[list[str]]:
+    """Each `&&`/`;`-separated part as the argv of its pipeline's first command (or of every
+    command in the pipeline)."""
     parts = []
+    pieces = []
     for part in _SPLIT.split(strip_heredocs(command)):
-        first = _PIPE.split(part.strip())[0] if part.strip() else ""
+        piped = _PIPE.split(part.strip()) if part.strip() else [""]
+        pieces += piped if whole_pipelines else piped[:1]
+    for first in pieces:
         try:
             argv = shlex.split(first, comments=False)
         except ValueError:
@@ -61,7 +65,7 @@ def written_paths(command: str) -> list[str]:
     """Files the command writes: redirections, tee, heredoc targets, sed -i."""
     head = strip_heredocs(command)
     paths = [p for p in _REDIRECT.findall(head) if not p.startswith(("/dev/", "&"))]
-    for argv in segments(command):
+    for argv in segments(command, whole_pipelines=True):
         name = argv[0].rsplit("/", 1)[-1]
         if name in ("sed", "perl") and any(a.startswith("-i") or a == "-pi" for a in argv):
             paths += [a for a in argv[1:] if not a.startswith("-") and _looks_like_path(a)][-1:]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from core.archive import Archive
+from core.archive import Archive, archive_path
 from core.compaction import (
     Compacted,
     apply,
@@ -29,6 +30,8 @@ from core.summary import (
     user_texts,
 )
 from core.tokens import estimate_tokens
+from my_agent.config import ProviderProfile, project_id
+from tools.base import ToolContext
 
 Summarizer = Callable[[list[Message]], str]
 
@@ -196,3 +199,16 @@ class CacheAwareContext:
     @property
     def phase(self) -> str:
         return self.tracker.phase.value
+
+
+def session_context(ctx: ToolContext, profile: ProviderProfile, system_prompt: str,
+                    tool_specs: list[dict]) -> CacheAwareContext:
+    """The default policy for a session, with its archive (also offered to `recall` through
+    `ctx.services["archive"]`, persisted per project and session so a resumed one recalls)."""
+    archive = Archive.open(archive_path(ctx.home, project_id(ctx.workspace), ctx.session_id))
+    ctx.services["archive"] = archive
+    overhead = estimate_tokens(system_prompt) + estimate_tokens(json.dumps(tool_specs))
+    window = profile.context_window
+    reserve = min(profile.max_output, window // 4) + 1_000  # the reply always has room
+    return CacheAwareContext(archive, ContextBudget(window_tokens=window, reserve_tokens=reserve,
+                                                   overhead_tokens=overhead))

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.agent import Agent
-from core.archive import Archive, archive_path
-from core.cache_policy import CacheAwareContext, ContextBudget
+from core.cache_policy import session_context
 from core.errors import UnicumError
 from core.events import AgentHooks
 from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
 from core.summary import make_summarizer
-from core.tokens import estimate_tokens
-from my_agent.config import project_id, resolve_provider, unicum_home
+from my_agent.config import resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
 
@@ -55,19 +52,10 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id)
     system_prompt = build_system_prompt(workspace, sections)
-    policy = default_context(ctx, provider.profile.context_window, system_prompt, registry)
+    policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
     agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
                   system_prompt=system_prompt, hooks=hooks or AgentHooks(),
                   max_turns=opts.max_turns, context=policy)
     policy.summarize = make_summarizer(agent)
     return agent
 
-
-def default_context(ctx: ToolContext, window: int, system_prompt: str,
-                    registry: Registry) -> CacheAwareContext:
-    """The cache-aware policy with the session's archive (also offered to `recall`)."""
-    archive = Archive.open(archive_path(ctx.home, project_id(ctx.workspace), ctx.session_id))
-    ctx.services["archive"] = archive
-    overhead = estimate_tokens(system_prompt) + estimate_tokens(json.dumps(registry.specs()))
-    return CacheAwareContext(archive, ContextBudget(window_tokens=window,
-                                                   overhead_tokens=overhead))

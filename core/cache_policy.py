@@ -160,8 +160,8 @@ class CacheAwareContext:
         upto = boundary_before(history, choose_frontier(history, self.result_tokens, keep, 1))
         if upto <= 1:
             upto = boundary_before(history, len(history) - 1)
-        if upto <= 1:
-            return ""
+        if upto <= max(1, self.summary.upto):
+            return ""  # nothing new since the last summary
         room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
         shown = apply(history, self.state)
         requests = self.summary.requests + user_texts(shown[self.summary.upto or 0:upto])

@@ -74,8 +74,9 @@ def definitions(text: str, language: str) -> list[tuple[str, str, int]]:
 
 
 def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS,
-                         names: int = MAX_NAMES) -> str:
+                         names: int | None = None) -> str:
     """'class Auth (l.3), def login (l.10); also: logout, refresh; +4 more' — an outline."""
+    names = MAX_NAMES if names is None else names
     shown = ", ".join(f"{kind} {name} (l.{no})" for kind, name, no in defs[:limit])
     rest = list(dict.fromkeys(name for _, name, _ in defs[limit:]))
     if rest[:names - limit]:

@@ -23,6 +23,7 @@ MAX_COMMAND = 100
 MAX_ITEMS = 8
 _GREP_ROW = re.compile(r"^(?:(?P<path>[^:\s][^:]*?):)?(?P<line>\d+)[:-]")
 _SWE_FILE = re.compile(r"\[File: (\S+) \((\d+) lines total\)\]")
+_LONG_LS = re.compile(r"^[-dlcbps][rwxsStT-]{9}[@+.]?\s")
 _PLAIN_PATH = re.compile(r"^\.?/?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
 
 
@@ -40,13 +41,15 @@ def shell_fact(tool: str, command: str, output: Any) -> Fact:
     code = exit_code(content, data)
     failed = bool(output.is_error) or (code not in (None, 0))
     kind, argv = classify(command)
+    if kind == "search" and code == 1 and not text.strip():
+        failed = False  # grep's "no match" is an answer, not a failure
     build = _BUILDERS.get(kind, _run)
     summary, details, path = build(command, argv, text, failed)
     if code is not None:
         details["exit_code"] = code
         if kind in ("test", "run", "build"):
             summary = f"exit {code}" + (f", {summary}" if summary else "")
-    if failed and kind not in ("test", "search"):
+    if failed and kind != "test":
         summary = (f"exit {code}: " if code is not None else "") + error_line(text)
     return Fact(tool=tool, kind=kind, target=short_command(command), ok=not failed,
                 summary=summary, path=path, command=short_command(command), details=details)
@@ -79,7 +82,8 @@ def _matches(text: str) -> tuple[list[tuple[str, str, str]], set[str]]:
             found.append((m.group("path") or "", m.group("line"), row[m.end():].strip()))
             if m.group("path"):
                 files.add(m.group("path"))
-        elif not m and ":" in row and not row.startswith(" "):
+        elif not m and ":" in row and _PLAIN_PATH.match(row.split(":", 1)[0]) and (
+                "/" in row.split(":", 1)[0] or "." in row.split(":", 1)[0]):
             files.add(row.split(":", 1)[0])
     return found, files
 
@@ -91,7 +95,7 @@ def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str
     name = argv[0].rsplit("/", 1)[-1]
     if name in ("find", "ls", "tree", "fd", "find_file", "locate") or all(
             _PLAIN_PATH.match(r.strip()) for r in rows[:20]):
-        items = [r.strip() for r in rows if r.strip()]
+        items = [_entry(r) for r in rows if r.strip() and not r.startswith("total ")]
         listed = ", ".join(items[:MAX_ITEMS]) + (f", +{len(items) - MAX_ITEMS} more"
                                                if len(items) > MAX_ITEMS else "")
         return f"{len(items)} entries: {listed}", {"entries": len(items)}, None
@@ -103,6 +107,12 @@ def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str
     listed = ", ".join(sorted(files)[:MAX_ITEMS])
     return f"{len(rows)} matching lines" + (f" in {listed}" if listed else ""), {
         "matches": len(rows)}, None
+
+
+def _entry(row: str) -> str:
+    """A listing row as its name: `ls -l` rows keep only the last field."""
+    row = row.strip()
+    return row.split()[-1] if _LONG_LS.match(row) else row
 
 
 def _describe_matches(found: list[tuple[str, str, str]], quoted: int = 4) -> str:
@@ -163,7 +173,8 @@ def _git(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, d
 
 
 def _run(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, str | None]:
-    rows = [r.strip() for r in text.splitlines() if r.strip()]
+    rows = [r.strip() for r in text.splitlines()
+            if r.strip() and not r.lstrip().startswith(("WARNING", "[notice]"))]
     script = next((a for a in argv[1:] if language_of(a) and not a.startswith("-")), None)
     last = rows[-1][:120] if rows else "no output"
     return last, {}, script

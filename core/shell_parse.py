@@ -17,7 +17,8 @@ TEST_PATTERNS = [re.compile(p) for p in (
     r"\bpy\.?test\b", r"-m\s+(?:pytest|unittest)\b", r"\b(?:npm|yarn|pnpm)\s+(?:run\s+)?test\b",
     r"\bgo\s+test\b", r"\bcargo\s+(?:test|nextest)\b", r"\bmake\s+(?:test|check)\b",
     r"\bmix\s+test\b", r"\btox\b", r"\bnox\b", r"\bjest\b", r"\bvitest\b", r"runtests\.py\b",
-    r"\brspec\b", r"\bphpunit\b", r"\bctest\b")]
+    r"\brspec\b", r"\bphpunit\b", r"\bctest\b", r"\bmanage\.py\s+test\b",
+    r"-m\s+django\s+test\b")]
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
 _PIPE = re.compile(r"\s*\|(?!\|)\s*")
 _REDIRECT = re.compile(r"(?<![0-9&])>>?\s*([^\s;&|<>]+)")

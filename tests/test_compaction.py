@@ -124,3 +124,6 @@ def test_manual_compact_replaces_older_turns_with_the_summary():
     assert request[0].role == "user" and TASK in request[0].text and "Open todo" in request[0].text
     assert len(request) < len(history)
     assert anthropic_problems(request) == [] and openai_problems(request) == []
+    calls = []
+    assert policy.compact(history, lambda msgs: calls.append(msgs) or "again") == ""
+    assert calls == []  # nothing new since the last summary: no model call

@@ -46,7 +46,8 @@ def replay(rec: Recording, policy) -> Tally:
     return meter.tally
 
 
-def run(paths: list[Path], overhead: int = 0) -> dict[str, dict[str, Tally]]:
+def run(paths: list[Path], overhead: int = 0,
+        per_file: bool = False) -> dict[str, dict[str, Tally]]:
     """source -> policy -> tally (plus 'total'). `overhead`: tokens of system prompt and tool
     schemas that Claude Code files leave out, added to each of their requests."""
     table: dict[str, dict[str, Tally]] = {}
@@ -61,7 +62,8 @@ def run(paths: list[Path], overhead: int = 0) -> dict[str, dict[str, Tally]]:
                 rec.overhead_tokens = overhead
             for policy in all_policies(rec.overhead_tokens):
                 tally = replay(rec, policy)
-                for source in (rec.source, "total"):
+                keys = (rec.source, "total") + ((f"{rec.source}/{rec.name}",) if per_file else ())
+                for source in keys:
                     table.setdefault(source, {}).setdefault(policy.name, Tally()).add(tally)
     return table
 
@@ -113,13 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claude-code-overhead", type=int, default=0, metavar="TOKENS",
                         help="count the system prompt + tool schemas Claude Code files omit "
                         f"(about {CLAUDE_CODE_OVERHEAD:,}) in each of their requests")
+    parser.add_argument("--per-file", action="store_true", help="one table per recording too")
     args = parser.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]
     if missing:
         print(f"replay: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    table = run(args.paths, args.claude_code_overhead)
+    table = run(args.paths, args.claude_code_overhead, args.per_file)
     if not table:
         print("replay: no trajectories found", file=sys.stderr)
         return 2

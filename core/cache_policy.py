@@ -47,6 +47,7 @@ class ContextBudget:
     small_result_tokens: int = 60  # results this small stay as they are
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
+    min_gain: float = 0.5  # an event must save this many times the tokens it re-sends uncached
 
 
 class CacheAwareContext:
@@ -110,26 +111,36 @@ class CacheAwareContext:
         return view
 
     # --- compaction events -----------------------------------------------------------------
-    def compact_facts(self, history: list[Message]) -> None:
-        """One batch: every result before the kept tail becomes `[archived #id] fact`."""
+    def compact_facts(self, history: list[Message]) -> bool:
+        """One batch: every result before the kept tail becomes `[archived #id] fact` — only
+        when it pays: the tokens it saves on every later request must outweigh `min_gain` times
+        what the rewrite sends uncached once."""
         rules = self.tracker.rules
         frontier = choose_frontier(history, self.result_tokens, rules.keep_recent_tokens,
                                    rules.keep_recent_min)
         if frontier <= self.frontier:
-            return
+            return False
+        state = Compacted(dict(self.state.results), dict(self.state.args))
         keep = self._kept_whole(history[:frontier])
         for msg in history[:frontier]:
             for block in msg.blocks:
                 if isinstance(block, ToolResult) and block.call_id in self.facts and (
                         block.call_id not in keep):
-                    self.state.results[block.call_id] = archived_line(self.facts[block.call_id])
+                    state.results[block.call_id] = archived_line(self.facts[block.call_id])
                 elif isinstance(block, ToolCall) and block.id in self.arg_ids:
-                    self.state.args[block.id] = self.arg_ids[block.id]
+                    state.args[block.id] = self.arg_ids[block.id]
         upto = [self.facts[b.call_id] for m in history[:frontier] for b in m.blocks
                 if isinstance(b, ToolResult) and b.call_id in self.facts]
-        self.state.l0_at, self.state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
-        self.frontier = frontier
+        state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
+        before, after = self.view(history), self.summary.apply(apply(history, state))
+        same = next((i for i, (a, b) in enumerate(zip(before, after, strict=False))
+                     if message_text(a) != message_text(b)), len(after))
+        saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
+        if saved < self.budget.min_gain * resent:
+            return False
+        self.state, self.frontier = state, frontier
         self.compactions += 1
+        return True
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""

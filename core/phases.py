@@ -15,14 +15,14 @@ class PhaseRules:
     keep_recent_tokens: int
     keep_recent_min: int  # at least this many latest tool results stay verbatim
     protect_kinds: tuple[str, ...] = ()
-    batch_tokens: int = 6_000  # uncompacted output beyond the kept tail that fires an event
+    batch_tokens: int = 4_000  # uncompacted output beyond the kept tail that fires an event
 
 
 # Tuned with bench/replay.py on the shipped trajectories (see README, "Context").
 PHASE_RULES = {
-    TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=6000),
-    TaskPhase.EXECUTING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=5000),
-    TaskPhase.VERIFYING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=5000,
+    TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=4000),
+    TaskPhase.EXECUTING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=3000),
+    TaskPhase.VERIFYING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=3000,
                                     protect_kinds=("test", "run")),
 }
 

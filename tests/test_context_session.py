@@ -47,7 +47,7 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
         old, new = _stable(before), _stable(after)
         if new[:len(old)] != old:
             events += 1  # a compaction event: the only time the prefix may change
-    assert 1 <= events <= READS // 3
+    assert 1 <= events <= READS // 2  # in batches, never on every request
     naive = sum(len(_module(n)) for n in range(READS))
     sizes = [len(json.dumps(b["messages"], ensure_ascii=False)) for b in bodies]
     assert max(sizes[READS // 2:]) < 0.4 * naive  # bounded: the tail stops growing

@@ -59,7 +59,7 @@ def run(paths: list[Path], overhead: int = 0,
             continue
         for rec in recordings:
             if rec.source == "claude-code":
-                rec.overhead_tokens = overhead
+                rec.overhead_tokens = overhead  # what the file leaves out, when asked to count it
             for policy in all_policies(rec.overhead_tokens):
                 tally = replay(rec, policy)
                 keys = (rec.source, "total") + ((f"{rec.source}/{rec.name}",) if per_file else ())

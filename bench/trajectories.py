@@ -9,7 +9,7 @@ from typing import Any
 
 from core.messages import Message, TextBlock, ToolCall, ToolResult
 
-CLAUDE_CODE_OVERHEAD = 13_500  # system prompt + tool schemas, absent from the .jsonl files
+CLAUDE_CODE_OVERHEAD = 13_500  # system prompt + tool schemas the .jsonl files leave out (their README)
 
 
 @dataclass
@@ -118,7 +118,7 @@ def load_claude_code(path: Path, lines: list[dict[str, Any]]) -> list[Recording]
             current.append(Message(msg.get("role", rec["type"]), blocks))
     stem = path.name
     return [Recording("claude-code", f"{stem}#{i}" if len(parts) > 1 else stem, "", msgs,
-                      overhead_tokens=CLAUDE_CODE_OVERHEAD)
+                      overhead_tokens=0)
             for i, msgs in enumerate(parts, 1) if any(m.role == "assistant" for m in msgs)]
 
 

@@ -31,7 +31,7 @@ from core.summary import (
 )
 from core.tokens import estimate_tokens
 from my_agent.config import ProviderProfile, project_id
-from tools.base import ToolContext
+from tools.base import ToolContext, ToolOutput
 
 Summarizer = Callable[[list[Message]], str]
 
@@ -73,6 +73,7 @@ class CacheAwareContext:
         self.crops = 0
         self.last_estimate = 0
         self._memo: dict[str, int] = {}
+        self._scanned = 0  # history messages already checked for unseen results
 
     # --- ContextPolicy ---------------------------------------------------------------------
     def on_tool_result(self, call: ToolCall, output: object) -> Fact:
@@ -92,6 +93,7 @@ class CacheAwareContext:
         return fact
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
+        self._adopt(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
         if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens):
@@ -109,6 +111,22 @@ class CacheAwareContext:
             view = crop_to_fit(view, limit - self.budget.overhead_tokens, self._count_msg)
         self.last_estimate = self.tokens(view)
         return view
+
+    def _adopt(self, history: list[Message]) -> None:
+        """Facts for results this policy never saw (a resumed session's history); with the
+        session's persisted archive the ids stay the same as before."""
+        calls: dict[str, ToolCall] = {}
+        if len(history) < self._scanned:
+            self._scanned = 0  # the history was replaced (a new conversation)
+        for msg in history[self._scanned:]:
+            for block in msg.blocks:
+                if isinstance(block, ToolCall):
+                    calls[block.id] = block
+                elif isinstance(block, ToolResult) and block.call_id not in self.facts and (
+                        block.call_id in calls):
+                    self.on_tool_result(calls[block.call_id],
+                                        ToolOutput(block.content, block.is_error))
+        self._scanned = len(history)
 
     # --- compaction events -----------------------------------------------------------------
     def compact_facts(self, history: list[Message]) -> bool:

@@ -127,3 +127,30 @@ def test_manual_compact_replaces_older_turns_with_the_summary():
     calls = []
     assert policy.compact(history, lambda msgs: calls.append(msgs) or "again") == ""
     assert calls == []  # nothing new since the last summary: no model call
+
+
+def test_a_resumed_session_compacts_its_old_history_with_the_same_archive_ids(tmp_path):
+    path = tmp_path / "archive.jsonl"
+    first = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    *_, (history, before) = drive(first, 40)
+    history = [Message.from_dict(m.to_dict()) for m in history]  # as saved and loaded
+
+    resumed = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    after = resumed.messages_for_request(history)
+
+    assert resumed.compactions == 1
+    assert resumed.tokens(after) < 0.5 * sum(resumed.result_tokens.values())
+    marks = [b.content.split("]")[0] for m in after for b in m.blocks
+             if isinstance(b, ToolResult) and b.content.startswith("[archived")]
+    assert marks and all(first.archive.get(mark.split("#")[1]) for mark in marks)
+    assert resumed.archive.get("a1").text == first.archive.get("a1").text
+    assert anthropic_problems(after) == [] and openai_problems(after) == []
+
+
+def test_usage_calibrates_the_local_estimate():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    history = [user_text("word " * 3000)]
+    estimate = policy.tokens(policy.messages_for_request(history))
+    policy.observe_usage(2 * estimate)  # the provider counts twice what we estimated
+    assert policy.ratio > 1.2
+    assert policy.tokens(policy.messages_for_request(history)) > 1.2 * estimate

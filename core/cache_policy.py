@@ -18,6 +18,7 @@ from core.compaction import (
     pending_tokens,
     render_l0,
 )
+from core.errors import Interrupted
 from core.fact_extractor import extract
 from core.facts import Fact
 from core.messages import Message, ToolCall, ToolResult
@@ -103,6 +104,8 @@ class CacheAwareContext:
             try:
                 self.compact(history, self.summarize)
                 view = self.view(history)
+            except Interrupted:
+                raise
             except Exception:  # a failed summary must not stop the task: crop instead
                 pass
         limit = self.budget.window_tokens - self.budget.reserve_tokens

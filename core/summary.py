@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from core.errors import Interrupted, UnicumError
 from core.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def summarize_history(older: list[Message], upto: int,
     text = transcript(older, budget, count)
     summary = summarize([user_text("Summarize this coding session transcript:\n\n" + text)])
     if not summary.strip():
-        raise ValueError("the summary came back empty")
+        raise UnicumError("compaction failed: the summary came back empty; nothing was changed")
     return SummaryState(upto=upto, text=summary.strip(), requests=requests)
 
 
@@ -127,7 +128,11 @@ def make_summarizer(agent: Agent) -> Callable[[list[Message]], str]:
     the main requests; this request is a separate one)."""
 
     def summarize(messages: list[Message]) -> str:
-        response = agent.client.stream(SUMMARY_SYSTEM, messages, [], lambda event: None)
+        try:
+            response = agent.client.stream(SUMMARY_SYSTEM, messages, [], lambda event: None)
+        except KeyboardInterrupt:
+            raise Interrupted("compaction interrupted; nothing was changed") from None
+        agent.hooks.on_response(response)  # a billed request: the ledger records it too
         return response.message.text
 
     return summarize

@@ -3,9 +3,12 @@ compaction events, the LLM summary that always fits, and the hard crop."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.archive import Archive
 from core.cache_policy import CacheAwareContext, ContextBudget
 from core.compaction import L0_HEADER
+from core.errors import UnicumError
 from core.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 from core.summary import message_text
 from tests.wire_checks import anthropic_problems, openai_problems
@@ -118,6 +121,10 @@ def test_crop_is_the_last_resort_and_never_splits_a_call():
 def test_manual_compact_replaces_older_turns_with_the_summary():
     policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
     *_, (history, _) = drive(policy, 12)
+    unchanged = texts(policy.messages_for_request(history))
+    with pytest.raises(UnicumError, match="empty"):
+        policy.compact(history, lambda msgs: "  ")
+    assert texts(policy.messages_for_request(history)) == unchanged  # nothing lost
     summary = policy.compact(history, lambda msgs: "## Task\nfix login\n## Open todo\nrun tests")
     assert "Open todo" in summary
     request = policy.messages_for_request(history)

@@ -80,7 +80,8 @@ class CacheAwareContext:
     def on_tool_result(self, call: ToolCall, output: object) -> Fact:
         fact = extract(call, output)
         content = str(getattr(output, "content", ""))
-        entry = self.archive.add(call.name, fact.target, content, fact.render(), call.id)
+        full = (getattr(output, "data", None) or {}).get("full_output") or content
+        entry = self.archive.add(call.name, fact.target, str(full), fact.render(), call.id)
         fact = replace(fact, archive_id=entry)
         self.facts[call.id] = fact
         self.fact_list.append(fact)

@@ -161,3 +161,13 @@ def test_usage_calibrates_the_local_estimate():
     policy.observe_usage(2 * estimate)  # the provider counts twice what we estimated
     assert policy.ratio > 1.2
     assert policy.tokens(policy.messages_for_request(history)) > 1.2 * estimate
+
+
+def test_the_archive_keeps_the_full_output_when_the_tool_cut_it():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    call = ToolCall("c1", "terminal", {"command": "pytest -q"})
+    full = "\n".join(f"line {i}" for i in range(5000))
+    fact = policy.on_tool_result(call, ToolOutput(full[:200] + "\n[… cut …]",
+                                                  data={"full_output": full, "exit_code": 0}))
+    assert policy.archive.get(fact.archive_id).text == full
+    assert policy.facts["c1"].archive_id == fact.archive_id

@@ -151,7 +151,10 @@ def web_read_fact(call: ToolCall, output: Output) -> Fact:
 @register("clarify")
 @register("AskUserQuestion")
 def clarify_fact(call: ToolCall, output: Output) -> Fact:
-    question = _arg(call, "question") or _first_line(str(call.arguments.get("questions", "")), 80)
+    asked = call.arguments.get("questions")
+    if isinstance(asked, list) and asked and isinstance(asked[0], dict):
+        asked = asked[0].get("question", "")
+    question = _arg(call, "question") or _first_line(str(asked or ""), 80)
     answer = _first_line(output.content, 100)
     return Fact(tool=call.name, kind="ask", target=question[:100], ok=not output.is_error,
                 summary=f"answer: {answer}" if answer else "no answer")

@@ -24,6 +24,7 @@ MAX_ITEMS = 8
 _GREP_ROW = re.compile(r"^(?:(?P<path>[^:\s][^:]*?):)?(?P<line>\d+)[:-]")
 _SWE_FILE = re.compile(r"\[File: (\S+) \((\d+) lines total\)\]")
 _LONG_LS = re.compile(r"^[-dlcbps][rwxsStT-]{9}[@+.]?\s")
+_FOUND = re.compile(r"^Found \d+ (?:files?|matches|lines?)\b")
 _PLAIN_PATH = re.compile(r"^\.?/?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
 
 
@@ -89,7 +90,7 @@ def _matches(text: str) -> tuple[list[tuple[str, str, str]], set[str]]:
 
 
 def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, None]:
-    rows = [r for r in text.splitlines() if r.strip()]
+    rows = [r for r in text.splitlines() if r.strip() and not _FOUND.match(r)]
     if not rows:
         return "no matches", {"matches": 0}, None
     name = argv[0].rsplit("/", 1)[-1]

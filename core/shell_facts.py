@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.check_output import parse_test_output
 from core.facts import Fact
 from core.outline import describe_code, language_of
 from core.shell_parse import (
@@ -17,7 +18,6 @@ from core.shell_parse import (
     strip_heredocs,
     written_paths,
 )
-from core.test_output import parse_test_output
 
 MAX_COMMAND = 100
 MAX_ITEMS = 8

@@ -35,6 +35,7 @@ from my_agent.config import ProviderProfile, project_id
 from tools.base import ToolContext, ToolOutput
 
 Summarizer = Callable[[list[Message]], str]
+SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
 
 
 @dataclass
@@ -75,6 +76,7 @@ class CacheAwareContext:
         self.last_estimate = 0
         self._memo: dict[str, int] = {}
         self._scanned = 0  # history messages already checked for unseen results
+        self._summary_failed_at = -SUMMARY_RETRY_MESSAGES  # no automatic retry right away
 
     # --- ContextPolicy ---------------------------------------------------------------------
     def on_tool_result(self, call: ToolCall, output: object) -> Fact:
@@ -101,18 +103,20 @@ class CacheAwareContext:
         if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens):
             self.compact_facts(history)
         view = self.view(history)
-        if self.tokens(view) > self.summary_limit and self.summarize is not None:
+        retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
+        if (self.tokens(view) > self.summary_limit and self.summarize is not None
+                and len(history) >= retry_at):
             try:
                 self.compact(history, self.summarize)
                 view = self.view(history)
             except Interrupted:
                 raise
             except Exception:  # a failed summary must not stop the task: crop instead
-                pass
-        limit = self.budget.window_tokens - self.budget.reserve_tokens
-        if self.tokens(view) > limit:
+                self._summary_failed_at = len(history)
+        room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
+        if self.tokens(view) > room:
             self.crops += 1
-            view = crop_to_fit(view, limit - self.budget.overhead_tokens, self._count_msg)
+            view = crop_to_fit(view, room, self._count_msg)
         self.last_estimate = self.tokens(view)
         return view
 
@@ -224,9 +228,9 @@ class CacheAwareContext:
 
     def observe_usage(self, reported_input: int) -> None:
         """Calibrate the estimator against what the provider billed for the last request."""
-        estimate = self.last_estimate + self.budget.overhead_tokens
+        estimate = self.last_estimate / self.ratio + self.budget.overhead_tokens  # unscaled
         if reported_input > 0 and estimate > 500:
-            seen = reported_input / (estimate / self.ratio)
+            seen = reported_input / estimate
             self.ratio = max(0.5, min(2.0, 0.7 * self.ratio + 0.3 * seen))
 
     @property

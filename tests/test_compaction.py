@@ -107,7 +107,10 @@ def test_summary_near_the_window_fits_and_keeps_the_task():
 
 
 def test_crop_is_the_last_resort_and_never_splits_a_call():
+    attempts = []
+
     def broken(messages: list[Message]) -> str:
+        attempts.append(1)
         raise RuntimeError("provider down")
 
     budget = ContextBudget(window_tokens=12_000, reserve_tokens=2_000)
@@ -116,6 +119,7 @@ def test_crop_is_the_last_resort_and_never_splits_a_call():
         assert anthropic_problems(request) == [] and openai_problems(request) == []
         assert policy.tokens(request) <= budget.window_tokens - budget.reserve_tokens
     assert policy.crops > 0 and TASK in request[0].text
+    assert 0 < len(attempts) < policy.crops  # a failing summary is not retried on every request
 
 
 def test_manual_compact_replaces_older_turns_with_the_summary():

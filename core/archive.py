@@ -35,21 +35,25 @@ class Archive:
         self.entries: dict[str, ArchiveEntry] = {}
         self._by_call: dict[str, str] = {}
         self.path = path  # when set, each new entry is appended there as one JSON line
+        self.persist_error = ""  # why entries stopped being saved, if they did
 
     @classmethod
     def open(cls, path: Path) -> Archive:
         """The archive persisted at `path` (JSON lines), continued; a torn last line is skipped."""
         archive = cls()
-        if path.exists():
-            text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
             if text and not text.endswith("\n"):
                 with path.open("a", encoding="utf-8") as fh:
                     fh.write("\n")  # end a torn last line so new entries start clean
-            for line in text.splitlines():
-                try:
-                    archive._put(ArchiveEntry(**json.loads(line)))
-                except (ValueError, TypeError):
-                    continue
+        except OSError as exc:
+            archive.persist_error = f"{path}: {exc.strerror or exc}"
+            return archive  # in memory only; the session goes on
+        for line in text.splitlines():
+            try:
+                archive._put(ArchiveEntry(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue
         archive.path = path
         return archive
 
@@ -65,9 +69,12 @@ class Archive:
         entry = ArchiveEntry(entry_id, tool, target, text, fact, call_id)
         self._put(entry)
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+            except OSError as exc:  # disk full, read-only home: keep working in memory
+                self.persist_error, self.path = f"{self.path}: {exc.strerror or exc}", None
         return entry_id
 
     def get(self, entry_id: str) -> ArchiveEntry | None:

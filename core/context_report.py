@@ -58,4 +58,5 @@ def status(agent: Agent) -> dict[str, object]:
     return {"phase": getattr(policy, "phase", ""),
             "compactions": getattr(policy, "compactions", 0),
             "archived": len(archive.entries) if archive is not None else 0,
+            "archive_problem": getattr(archive, "persist_error", ""),
             "window": getattr(budget, "window_tokens", 0)}

@@ -83,3 +83,15 @@ def test_archive_survives_a_resumed_session(tmp_path):
     copy.save(whole)
     assert Archive.load(whole).get("a1").text == "a.py\nb.py"
     assert Archive.load(tmp_path / "missing.json").entries == {}
+
+
+def test_an_unwritable_archive_keeps_working_in_memory(tmp_path):
+    blocker = tmp_path / "projects"
+    blocker.write_text("a file where a folder should be")
+    archive = Archive.open(archive_path(tmp_path, "proj", "s1"))
+    assert archive.add("terminal", "ls", "a.py") == "a1"
+    assert archive.get("a1").text == "a.py" and "projects" in archive.persist_error
+    folder = tmp_path / "dir.jsonl"
+    folder.mkdir()
+    unreadable = Archive.open(folder)
+    assert unreadable.persist_error and unreadable.add("terminal", "pwd", "/x") == "a1"

@@ -85,6 +85,8 @@ class Agent:
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the reply so far was discarded") from None
         self.hooks.on_response(response)
+        if hasattr(self.context, "observe_usage"):  # calibrates the local token estimate
+            self.context.observe_usage(response.usage.total_input)
         return response
 
     def execute(self, calls: list[ToolCall]) -> None:
@@ -109,9 +111,8 @@ class Agent:
             args = call.raw_arguments  # let the registry report bad JSON
         output: ToolOutput = self.registry.execute(call.name, args, self.tool_context)
         seconds = time.monotonic() - started
-        self.context.on_tool_result(call, output)
+        fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
         self.hooks.on_tool_end(call, output, seconds)
-        fact = extract_fact(call, output)
         self.facts.append(fact)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error)

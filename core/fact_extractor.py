@@ -22,8 +22,13 @@ def register(tool_name: str) -> Callable[[Extractor], Extractor]:
 
 def extract(call: ToolCall, output: Any) -> Fact:
     """The fact for one finished call; `output` is the tool's ToolOutput."""
+    import core.fact_rules  # noqa: F401  (registers the built-in rules on first use)
+
     fn = _EXTRACTORS.get(call.name, _generic)
-    return fn(call, output)
+    try:
+        return fn(call, output)
+    except Exception:  # a rule bug must never cost the session a tool result
+        return _generic(call, output)
 
 
 def _generic(call: ToolCall, output: Any) -> Fact:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from core.accounting import setup_accounting
 from core.agent import Agent
+from core.cache_policy import session_context
 from core.errors import UnicumError
 from core.events import AgentHooks, HookList
 from core.instructions import instructions_section
@@ -18,6 +19,7 @@ from core.memory_store import MemoryStore
 from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
 from core.skills import skills_section
+from core.summary import make_summarizer
 from my_agent.config import resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
@@ -65,9 +67,12 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       services={"memory": store, "memory_hooks": memory_hooks})
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
     accounting = setup_accounting(opts, provider, workspace, home, ui_hooks)
+    system_prompt = session_prompt(workspace, store, opts.task_hint, sections)
+    policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
     agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                  system_prompt=session_prompt(workspace, store, opts.task_hint, sections),
-                  hooks=accounting.hooks(ui_hooks), max_turns=opts.max_turns)
+                  system_prompt=system_prompt, hooks=accounting.hooks(ui_hooks),
+                  max_turns=opts.max_turns, context=policy)
+    policy.summarize = make_summarizer(agent)
     accounting.watch(agent)
     return agent
 

@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--continue", dest="cont", action="store_true",
                    help="resume the last session in this folder")
     p.add_argument("--resume", metavar="ID", help="resume a saved session")
+    p.add_argument("--no-codemap", dest="no_codemap", action="store_true",
+                   help="leave the repository overview out of the system prompt")
     return p
 
 

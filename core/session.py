@@ -25,6 +25,7 @@ class SessionOptions:
     permission_mode: str = "ask"
     yes: bool = False
     max_turns: int = 50
+    codemap: bool = True  # repo overview in the system prompt (index built in the background)
     session_id: str = field(default_factory=lambda: new_session_id())
 
 
@@ -49,6 +50,11 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id)
-    return Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                 system_prompt=build_system_prompt(workspace, sections),
-                 hooks=hooks or AgentHooks(), max_turns=opts.max_turns)
+    agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
+                  system_prompt=build_system_prompt(workspace, sections),
+                  hooks=hooks or AgentHooks(), max_turns=opts.max_turns)
+    if opts.codemap:
+        from core.codemap.overview import attach_overview
+
+        attach_overview(agent, workspace, ctx, list(sections or []))
+    return agent

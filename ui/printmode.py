@@ -32,7 +32,8 @@ def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns,
+                          codemap=not getattr(args, "no_codemap", False))
     try:
         agent = create_agent(opts, hooks=StderrProgress())
         result = agent.run(args.prompt)

@@ -37,7 +37,8 @@ def run_repl(args: argparse.Namespace) -> int:
     console = Console()
     opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
                           permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns,
+                          codemap=not getattr(args, "no_codemap", False))
     try:
         agent = create_agent(opts, hooks=ScreenHooks(console))
     except (ConfigError, UnicumError) as exc:

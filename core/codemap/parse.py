@@ -1,0 +1,173 @@
+"""One file's bytes → symbols and references, with tree-sitter queries from `langs.py`.
+
+Results are plain tuples so a process pool can ship them cheaply:
+symbol = (name, kind, line, end_line, scope, signature, exported, module_key, orig_name)
+ref = (name, line, kind, scope, receiver)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from core.codemap.imports import PARSERS as IMPORT_PARSERS
+from core.codemap.langs import CLASS_KINDS, QUERIES
+
+Symbol = tuple[str, str, int, int, str, str, int, str, str]
+Ref = tuple[str, int, str, str, str]
+
+_SPACES = re.compile(r"\s+")
+_PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
+SIGNATURE_CHARS = 160
+
+
+@cache
+def _tools(lang: str) -> tuple[Any, Any]:
+    import tree_sitter as ts
+    from tree_sitter_language_pack import get_language, get_parser
+
+    return get_parser(lang), ts.Query(get_language(lang), QUERIES[lang])
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _signature(data: bytes, node: Any, body: Any) -> str:
+    start = data.rfind(b"\n", 0, node.start_byte) + 1
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else (
+        data.find(b"\n", node.start_byte))
+    if end < 0 or end - start > 600:
+        end = min(len(data), start + 600)
+    text = _SPACES.sub(" ", data[start:end].decode("utf-8", "replace")).strip()
+    text = text.rstrip("{:=").rstrip()
+    return text[:SIGNATURE_CHARS]
+
+
+def _exported(lang: str, node: Any, name: str, top: bool) -> int:
+    if lang == "python":
+        return int(top and not name.startswith("_"))
+    if lang in ("javascript", "typescript", "tsx"):
+        parent, hops = node.parent, 0
+        while parent is not None and hops < 3:
+            if parent.type == "export_statement":
+                return 1
+            parent, hops = parent.parent, hops + 1
+        return 0
+    if lang == "go":
+        return int(name[:1].isupper())
+    if lang == "rust":
+        return int(any(c.type == "visibility_modifier" for c in node.children))
+    if lang == "java":
+        mods = next((c for c in node.children if c.type == "modifiers"), None)
+        return int(mods is not None and b"public" in (mods.text or b""))
+    static = any(c.type == "storage_class_specifier" and c.text == b"static" for c in node.children)
+    return int(top and not static)
+
+
+def _java_field_is_constant(node: Any) -> bool:
+    mods = next((c for c in node.children if c.type == "modifiers"), None)
+    text = mods.text if mods is not None else b""
+    return b"static" in text and b"final" in text
+
+
+class _Collector:
+    """Gathers query matches of one file, then nests them into scopes."""
+
+    def __init__(self, lang: str, data: bytes, path: str) -> None:
+        self.lang, self.data, self.path = lang, data, path
+        self.defs: dict[tuple[int, str], list[Any]] = {}
+        self.refs: list[tuple[int, str, int, str, str]] = []
+        self.imports: list[Symbol] = []
+
+    def add(self, caps: dict[str, list[Any]]) -> None:
+        for key, nodes in caps.items():
+            if key.startswith("def.") or key == "scope":
+                self._add_def(key, nodes[0], caps)
+                return
+            if key.startswith("ref."):
+                node = nodes[0]
+                receiver = caps.get("receiver")
+                recv = _SPACES.sub("", _text(receiver[0]))[:60] if receiver else ""
+                self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1,
+                                  key[4:], recv))
+                return
+            if key == "import":
+                self._add_import(nodes[0])
+                return
+
+    def _add_def(self, key: str, node: Any, caps: dict[str, list[Any]]) -> None:
+        names = caps.get("name")
+        if not names:
+            return
+        name = _text(names[0])
+        kind = "scope" if key == "scope" else key[4:]
+        if self.lang == "java" and kind == "constant" and not _java_field_is_constant(node):
+            return
+        if kind == "variable" and name.isupper() or (kind == "variable" and name.upper() == name
+                                                       and any(ch.isalpha() for ch in name)):
+            kind = "constant"
+        qual = caps.get("qualifier")
+        body = caps.get("body")
+        entry = [node.start_byte, node.end_byte, name, kind, node, body[0] if body else None,
+                 _text(qual[0]) if qual else ""]
+        slot = (node.start_byte, name)
+        old = self.defs.get(slot)
+        if old is None or _PRIORITY.get(old[3], 1) < _PRIORITY.get(kind, 1):
+            self.defs[slot] = entry
+
+    def _add_import(self, node: Any) -> None:
+        line = node.start_point[0] + 1
+        sig = _signature(self.data, node, None)
+        for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
+            self.imports.append((local, "import", line, node.end_point[0] + 1, "", sig, 0, key, orig))
+
+    def finish(self) -> tuple[list[Symbol], list[Ref]]:
+        symbols: list[Symbol] = []
+        refs: list[Ref] = []
+        events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
+        stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
+        ref_iter = iter(sorted(self.refs))
+        pending = next(ref_iter, None)
+        for start, end, name, kind, node, body, qual in events:
+            while pending is not None and pending[0] < start:
+                pending = self._emit_ref(pending, stack, refs, ref_iter)
+            while stack and stack[-1][0] <= start:
+                stack.pop()
+            scope = stack[-1][1] if stack else ""
+            if qual:
+                scope = f"{scope}.{qual}" if scope else qual
+            if kind == "function" and (qual or (stack and stack[-1][2] in CLASS_KINDS)):
+                kind = "method"
+            qualified = f"{scope}.{name}" if scope else name
+            stack.append((end, qualified, "class" if kind == "scope" else kind))
+            if kind == "scope":
+                continue
+            symbols.append((name, kind, node.start_point[0] + 1, node.end_point[0] + 1, scope,
+                            _signature(self.data, node, body),
+                            _exported(self.lang, node, name, not stack[:-1]), "", ""))
+        while pending is not None:
+            pending = self._emit_ref(pending, stack, refs, ref_iter)
+        return symbols + self.imports, refs
+
+    @staticmethod
+    def _emit_ref(pending, stack, refs, ref_iter):
+        pos, name, line, kind, recv = pending
+        while stack and stack[-1][0] <= pos:
+            stack.pop()
+        scope = next((q for _, q, k in reversed(stack) if k not in CLASS_KINDS), "")
+        refs.append((name, line, kind, scope, recv))
+        return next(ref_iter, None)
+
+
+def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref]]:
+    """Symbols and references of one file; `path` (project-relative) resolves relative imports."""
+    import tree_sitter as ts
+
+    parser, query = _tools(lang)
+    tree = parser.parse(data)
+    collector = _Collector(lang, data, path)
+    for _, caps in ts.QueryCursor(query).matches(tree.root_node):
+        collector.add(caps)
+    return collector.finish()

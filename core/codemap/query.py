@@ -1,0 +1,214 @@
+"""Questions to the index: definitions, references (resolved, with confidence), impact, outline."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from dataclasses import dataclass
+
+from core.codemap.imports import file_matches
+
+SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    path: str
+    name: str
+    kind: str
+    line: int
+    end_line: int
+    scope: str
+    signature: str
+    exported: bool = False
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.scope}.{self.name}" if self.scope else self.name
+
+
+@dataclass(frozen=True)
+class Site:
+    path: str
+    line: int
+    name: str
+    kind: str  # call | new | inherit | type | macro
+    caller: str  # enclosing function or method; "" at module level
+    receiver: str
+    confidence: float
+    reason: str  # import | same file | unique name | name match
+
+
+_DEF_COLS = "f.path, s.name, s.kind, s.line, s.end_line, s.scope, s.signature, s.exported"
+
+
+def _defs(rows) -> list[Definition]:
+    return [Definition(p, n, k, ln, e, sc or "", sig or "", bool(x)) for p, n, k, ln, e, sc, sig, x
+            in rows]
+
+
+def split_target(target: str) -> tuple[str, str, str]:
+    """'path.py:Cls.meth' → (path, scope, name); 'Cls.meth' → ('', 'Cls', 'meth')."""
+    path = ""
+    if ":" in target:
+        path, target = target.rsplit(":", 1)
+    target = target.replace("::", ".").strip().rstrip("()")
+    scope, _, name = target.rpartition(".")
+    return path.strip(), scope, name
+
+
+def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
+    """Definitions named like `target` (name, Scope.name or path:name), imports excluded."""
+    path, scope, name = split_target(target)
+    rows = db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+                      "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line", (name,))
+    found = _defs(rows)
+    if scope:
+        found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
+    if path:
+        found = [d for d in found if d.path == path or d.path.endswith("/" + path)]
+    return found
+
+
+class _Resolver:
+    """Scores how surely a reference in a file points at one of a name's definitions."""
+
+    def __init__(self, db: sqlite3.Connection, name: str) -> None:
+        self.db = db
+        self.all_defs = definitions(db, name)
+        self.imports: dict[int, list[tuple[str, str, str]]] = {}
+
+    def _imports_of(self, file_id: int) -> list[tuple[str, str, str]]:
+        if file_id not in self.imports:
+            self.imports[file_id] = self.db.execute(
+                "SELECT name, module, orig FROM symbols WHERE file_id=? AND kind='import'",
+                (file_id,)).fetchall()
+        return self.imports[file_id]
+
+    def resolve(self, file_id: int, path: str, name: str, receiver: str,
+                orig: str) -> tuple[list[Definition], float, str]:
+        """The definitions a reference may mean, the confidence and why."""
+        head = receiver.split(".")[0].split("(")[0] if receiver else ""
+        for local, key, imported in self._imports_of(file_id):
+            if local == name or (head and local in (head, receiver)):
+                by_name = local == name
+                keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
+                hits = [d for d in self.all_defs if any(file_matches(k, d.path) for k in keys)
+                        and (not by_name or d.name == (imported if imported not in (
+                            "", "*", "default") else d.name))]
+                if hits:
+                    return hits, 0.95, "import"
+                if by_name or head:
+                    return [], 0.0, "external"
+        if receiver in SELF_RECEIVERS:
+            same = [d for d in self.all_defs if d.path == path]
+            if same:
+                return same, 0.9, "same file"
+        if len(self.all_defs) == 1:  # a method call on an unknown object stays a guess
+            sure = receiver in SELF_RECEIVERS or head[:1].isupper()
+            return list(self.all_defs), 0.7 if sure else 0.45, "unique name"
+        return list(self.all_defs), 0.4 if self.all_defs else 0.2, "name match"
+
+
+def references(db: sqlite3.Connection, target: str,
+               min_confidence: float = 0.0) -> tuple[list[Definition], list[Site]]:
+    """Sites that reference `target`, best first; sites resolved to another definition dropped."""
+    path, scope, name = split_target(target)
+    resolver = _Resolver(db, name)
+    wanted = definitions(db, target) if (path or scope) else resolver.all_defs
+    names = [(name, name)] + db.execute(
+        "SELECT DISTINCT name, orig FROM symbols WHERE kind='import' AND orig=? AND name!=?",
+        (name, name)).fetchall()
+    sites: list[Site] = []
+    for local, orig in names:
+        rows = db.execute("SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
+                          "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
+                          (local,))
+        for fid, fpath, line, kind, caller, recv in rows:
+            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "", orig)
+            if why == "external" or (wanted and hits and not set(hits) & set(wanted)):
+                continue
+            if conf >= min_confidence:
+                sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
+    sites.sort(key=lambda s: (-s.confidence, s.path, s.line))
+    return wanted, sites
+
+
+def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
+    row = db.execute("SELECT id FROM files WHERE path = ?", (path.strip().lstrip("./"),)).fetchone()
+    if row is None:
+        return []
+    return _defs(db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+                            "WHERE s.file_id = ? ORDER BY s.line, s.kind", (row[0],)))
+
+
+@dataclass(frozen=True)
+class Dependent:
+    depth: int
+    path: str
+    symbol: str  # "" when the whole file depends
+    line: int
+    via: str  # what it uses
+
+
+def impact(db: sqlite3.Connection, target: str, max_depth: int = 3,
+           limit: int = 60) -> list[Dependent]:
+    """What depends on a symbol or a file, breadth first, transitively, bounded."""
+    is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
+    return _file_impact(db, target, max_depth, limit) if is_file else _symbol_impact(
+        db, target, max_depth, limit)
+
+
+def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    found: list[Dependent] = []
+    seen = {target}
+    queue = deque([(target, 0)])
+    while queue and len(found) < limit:
+        current, depth = queue.popleft()
+        if depth >= max_depth:
+            continue
+        _, sites = references(db, current, min_confidence=0.5)
+        for site in sites:
+            key = f"{site.path}:{site.caller}" if site.caller else site.path
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(Dependent(depth + 1, site.path, site.caller, site.line, current))
+            if site.caller:
+                queue.append((key, depth + 1))
+            if len(found) >= limit:
+                break
+    return found
+
+
+def _file_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    found: list[Dependent] = []
+    seen = {target}
+    queue = deque([(target, 0)])
+    importers = db.execute("SELECT DISTINCT f.path, s.module, s.orig, s.line FROM symbols s "
+                           "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import'").fetchall()
+    while queue and len(found) < limit:
+        current, depth = queue.popleft()
+        if depth >= max_depth:
+            continue
+        users = [(path, line) for path, key, orig, line in importers
+                 if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))]
+        users += _callers_of_file(db, current)
+        for path, line in users:
+            if path not in seen:
+                seen.add(path)
+                found.append(Dependent(depth + 1, path, "", line, current))
+                queue.append((path, depth + 1))
+    return found[:limit]
+
+
+def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, int]]:
+    """Files whose references resolve to this file's definitions (same-package languages)."""
+    names = [n for (n,) in db.execute(
+        "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id "
+        "WHERE f.path = ? AND s.kind != 'import' LIMIT ?", (path, max_symbols))]
+    users: list[tuple[str, int]] = []
+    for name in names:
+        _, sites = references(db, f"{path}:{name}", min_confidence=0.5)
+        users += [(s.path, s.line) for s in sites if s.path != path]
+    return users

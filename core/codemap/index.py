@@ -29,6 +29,7 @@ def _m001_tables(db: sqlite3.Connection) -> None:
                              module TEXT, orig TEXT);
         CREATE INDEX symbols_name ON symbols(name);
         CREATE INDEX symbols_file ON symbols(file_id);
+        CREATE INDEX symbols_orig ON symbols(orig) WHERE kind = 'import';
         CREATE TABLE refs(file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, kind TEXT,
                           scope TEXT, receiver TEXT);
         CREATE INDEX refs_name ON refs(name);
@@ -136,6 +137,35 @@ class CodeIndex:
             stats.removed = len(gone)
         if jobs:
             self._apply(jobs, known, stats, deadline, workers)
+        return stats
+
+    def update_files(self, paths: list[str]) -> RefreshStats:
+        """Re-index just these project-relative files (after an edit); missing ones are dropped."""
+        started = time.monotonic()
+        stats = RefreshStats()
+        with self.lock:
+            known: dict[str, tuple] = {}
+            for rel in paths:
+                row = self.db.execute("SELECT id, mtime_ns, size, hash FROM files WHERE path=?",
+                                      (rel,)).fetchone()
+                if row:
+                    known[rel] = row
+            jobs, gone = [], []
+            for rel in paths:
+                try:
+                    st = os.stat(self.root / rel)
+                except OSError:
+                    if rel in known:
+                        gone.append(known[rel][0])
+                    continue
+                if os.path.splitext(rel)[1].lower() in EXTENSIONS:
+                    jobs.append((rel, (st.st_mtime_ns, st.st_size), known.get(rel, ("",) * 4)[3]))
+            if gone:
+                with self._transaction():
+                    self._delete(gone)
+                stats.removed = len(gone)
+            self._apply(jobs, known, stats, started + 60, 1)
+        stats.files, stats.seconds = len(paths), time.monotonic() - started
         return stats
 
     def _apply(self, jobs: list, known: dict, stats: RefreshStats, deadline: float,

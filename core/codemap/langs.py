@@ -39,9 +39,10 @@ _JS_COMMON = """
 (class_declaration name: (_) @name body: (_) @body) @def.class
 (method_definition name: (_) @name body: (_) @body) @def.method
 (program (lexical_declaration (variable_declarator name: (identifier) @name
-  value: [(arrow_function) (function_expression)] @body) @def.function))
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function))
 (program (export_statement declaration: (lexical_declaration (variable_declarator
-  name: (identifier) @name value: [(arrow_function) (function_expression)] @body) @def.function)))
+  name: (identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function)))
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration
@@ -56,8 +57,8 @@ _JS_COMMON = """
 
 JAVASCRIPT = _JS_COMMON + """
 (class_heritage (identifier) @ref.inherit)
-(jsx_opening_element name: (identifier) @ref.call)
-(jsx_self_closing_element name: (identifier) @ref.call)
+((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
+((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
 
 TYPESCRIPT = _JS_COMMON + """
@@ -73,8 +74,8 @@ TYPESCRIPT = _JS_COMMON + """
 """
 
 TSX = TYPESCRIPT + """
-(jsx_opening_element name: (identifier) @ref.call)
-(jsx_self_closing_element name: (identifier) @ref.call)
+((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
+((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
 
 GO = """

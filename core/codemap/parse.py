@@ -121,7 +121,8 @@ class _Collector:
         line = node.start_point[0] + 1
         sig = _signature(self.data, node, None)
         for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
-            self.imports.append((local, "import", line, node.end_point[0] + 1, "", sig, 0, key, orig))
+            last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
+            self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
 
     def finish(self) -> tuple[list[Symbol], list[Ref]]:
         symbols: list[Symbol] = []
@@ -144,7 +145,9 @@ class _Collector:
             stack.append((end, qualified, "class" if kind == "scope" else kind))
             if kind == "scope":
                 continue
-            symbols.append((name, kind, node.start_point[0] + 1, node.end_point[0] + 1, scope,
+            last = node.end_point[0] + (1 if node.end_point[1] else 0)
+            symbols.append((name, kind, node.start_point[0] + 1, max(last, node.start_point[0] + 1),
+                            scope,
                             _signature(self.data, node, body),
                             _exported(self.lang, node, name, not stack[:-1]), "", ""))
         while pending is not None:

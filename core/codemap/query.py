@@ -76,7 +76,20 @@ class _Resolver:
     def __init__(self, db: sqlite3.Connection, name: str) -> None:
         self.db = db
         self.all_defs = definitions(db, name)
+        self.all_keys = frozenset((d.path, d.line) for d in self.all_defs)
         self.imports: dict[int, list[tuple[str, str, str]]] = {}
+        self.by_module: dict[tuple[str, str, bool], frozenset[tuple[str, int]]] = {}
+
+    def prefetch(self, ref_name: str) -> None:
+        """Load, in one query, the imports of every file that references `ref_name`."""
+        rows = self.db.execute(
+            "SELECT file_id, name, module, orig FROM symbols WHERE kind='import' AND file_id IN "
+            "(SELECT DISTINCT file_id FROM refs WHERE name=?)", (ref_name,))
+        for fid, *row in rows:
+            self.imports.setdefault(fid, []).append(tuple(row))
+        for (fid,) in self.db.execute("SELECT DISTINCT file_id FROM refs WHERE name=?",
+                                      (ref_name,)):
+            self.imports.setdefault(fid, [])
 
     def _imports_of(self, file_id: int) -> list[tuple[str, str, str]]:
         if file_id not in self.imports:
@@ -85,29 +98,35 @@ class _Resolver:
                 (file_id,)).fetchall()
         return self.imports[file_id]
 
-    def resolve(self, file_id: int, path: str, name: str, receiver: str,
-                orig: str) -> tuple[list[Definition], float, str]:
-        """The definitions a reference may mean, the confidence and why."""
+    def _from_module(self, key: str, imported: str, by_name: bool) -> frozenset[tuple[str, int]]:
+        slot = (key, imported, by_name)
+        if slot not in self.by_module:
+            keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
+            exact = imported if by_name and imported not in ("", "*", "default") else ""
+            self.by_module[slot] = frozenset(
+                (d.path, d.line) for d in self.all_defs
+                if (not exact or d.name == exact) and any(file_matches(k, d.path) for k in keys))
+        return self.by_module[slot]
+
+    def resolve(self, file_id: int, path: str, name: str,
+                receiver: str) -> tuple[frozenset[tuple[str, int]], float, str]:
+        """The definitions (path, line) a reference may mean, the confidence and why."""
         head = receiver.split(".")[0].split("(")[0] if receiver else ""
         for local, key, imported in self._imports_of(file_id):
-            if local == name or (head and local in (head, receiver)):
-                by_name = local == name
-                keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
-                hits = [d for d in self.all_defs if any(file_matches(k, d.path) for k in keys)
-                        and (not by_name or d.name == (imported if imported not in (
-                            "", "*", "default") else d.name))]
+            by_name = local == name
+            if by_name or (head and local in (head, receiver)):
+                hits = self._from_module(key, imported, by_name)
                 if hits:
                     return hits, 0.95, "import"
-                if by_name or head:
-                    return [], 0.0, "external"
+                return frozenset(), 0.0, "external"
         if receiver in SELF_RECEIVERS:
-            same = [d for d in self.all_defs if d.path == path]
+            same = frozenset(k for k in self.all_keys if k[0] == path)
             if same:
                 return same, 0.9, "same file"
         if len(self.all_defs) == 1:  # a method call on an unknown object stays a guess
             sure = receiver in SELF_RECEIVERS or head[:1].isupper()
-            return list(self.all_defs), 0.7 if sure else 0.45, "unique name"
-        return list(self.all_defs), 0.4 if self.all_defs else 0.2, "name match"
+            return self.all_keys, 0.7 if sure else 0.45, "unique name"
+        return self.all_keys, 0.4 if self.all_defs else 0.2, "name match"
 
 
 def references(db: sqlite3.Connection, target: str,
@@ -116,17 +135,19 @@ def references(db: sqlite3.Connection, target: str,
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
-    names = [(name, name)] + db.execute(
-        "SELECT DISTINCT name, orig FROM symbols WHERE kind='import' AND orig=? AND name!=?",
-        (name, name)).fetchall()
+    wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    names = [name] + [alias for (alias,) in db.execute(
+        "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
+        (name, name))]
     sites: list[Site] = []
-    for local, orig in names:
+    for local in names:
+        resolver.prefetch(local)
         rows = db.execute("SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
                           "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
                           (local,))
         for fid, fpath, line, kind, caller, recv in rows:
-            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "", orig)
-            if why == "external" or (wanted and hits and not set(hits) & set(wanted)):
+            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "")
+            if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
                 continue
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))

@@ -1,15 +1,18 @@
 """Code map figures on trees nobody here wrote: build speed, refresh, update, query, accuracy.
 
-    python bench/codemap.py [--tree DIR] [--js DIR] [--workers N]
+    python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N]
 
 The default tree is this interpreter's standard library (copied to a temp folder so the
-one-file update can edit it); `--js` adds a JavaScript tree (default: npm's bundled sources).
+one-file update can edit it); `--other` adds build-only trees in other languages (default:
+npm's bundled JavaScript and /usr/include's C headers, when present). Wall-clock figures:
+the load average is printed so a busy machine is visible.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import os
 import shutil
 import statistics
 import sys
@@ -25,7 +28,7 @@ from core.codemap.index import CodeIndex  # noqa: E402
 
 REF_NAMES = ("urlopen", "getaddrinfo", "Thread", "parse_args", "dumps", "TextIOWrapper",
              "make_archive", "deepcopy", "isclass", "run")
-NPM = Path("/usr/lib/node_modules/npm")
+OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"), Path("/usr/include"))
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -99,9 +102,11 @@ def accuracy(index: CodeIndex, tree: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
-    parser.add_argument("--js", type=Path, default=NPM)
+    parser.add_argument("--other", type=Path, nargs="*", default=list(OTHER_TREES))
     parser.add_argument("--workers", type=int, help="parser processes (default: one per core)")
     args = parser.parse_args()
+    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         tree = _copy(args.tree, Path(tmp) / "tree")
         print(f"Python tree: {args.tree} (copied; site-packages left out)")
@@ -112,9 +117,15 @@ def main() -> int:
         references_speed(index)
         accuracy(index, tree)
         index.close()
-        if args.js.is_dir():
-            print(f"JavaScript tree: {args.js}")
-            build(args.js, Path(tmp) / "js.db", args.workers)[0].close()
+        for n, other in enumerate(t for t in args.other if t.is_dir()):
+            print(f"Other tree: {other}")
+            other_index = build(other, Path(tmp) / f"other{n}.db", args.workers)[0]
+            langs = other_index.db.execute(
+                "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC").fetchall()
+            print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
+            other_index.close()
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
     return 0
 
 

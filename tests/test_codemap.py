@@ -10,7 +10,7 @@ import pytest
 from core.codemap import query
 from core.codemap.index import CodeIndex
 from core.codemap.service import CodeMap
-from core.codemap.walk import parse_gitignore
+from core.codemap.walk import parse_gitignore, walk_sources
 
 FIXTURE = Path(__file__).parent / "fixtures" / "codemap"
 
@@ -181,3 +181,9 @@ def test_gbk_file_is_indexed_and_quoted(project, tmp_path):
     cmap.close()
     assert "gbk.py:5-6 function run" in defs
     assert "总价(1)  # 调用" in defs
+
+
+def test_walk_stops_at_the_file_cap(project):
+    result = walk_sources(project, max_files=3)
+    assert len(result.files) == 3
+    assert result.truncated == "stopped at 3 files"

@@ -22,9 +22,10 @@ HEADER = ("Most-used files and symbols (line numbers; ask the code_map tool for 
 SYMBOLS_PER_FILE = 6
 
 
-def render_overview(db: sqlite3.Connection, task_hint: str = "", budget_tokens: int = 1000) -> str:
+def render_overview(db: sqlite3.Connection, task_hint: str = "", budget_tokens: int = 1000,
+                    graph: list | None = None) -> str:
     """Deterministic for the same index and hint; stops before the token budget is exceeded."""
-    files, flows = rank_files_and_symbols(db, task_hint)
+    files, flows = rank_files_and_symbols(db, task_hint, graph)
     if not files:
         return ""
     paths = dict(db.execute("SELECT id, path FROM files"))
@@ -58,7 +59,7 @@ def _symbol_lines(db: sqlite3.Connection, fid: int, flow: list[tuple[str, float]
             if scope and f"{name}(" in sig:
                 sig = sig.replace(f"{name}(", f"{scope}.{name}(", 1)
             rows.append((line, f"  {line}: {sig}"))
-    return [text for _, text in sorted(rows)]
+    return list(dict.fromkeys(text for _, text in sorted(rows)))
 
 
 def overview_section(workspace: Path, task_hint: str = "", budget_tokens: int = 1000,
@@ -78,7 +79,7 @@ def overview_section(workspace: Path, task_hint: str = "", budget_tokens: int = 
 def section_from(code_map, task_hint: str = "", budget_tokens: int = 1000) -> PromptSection:
     index = code_map.index
     with index.lock:
-        text = render_overview(index.db, task_hint, budget_tokens)
+        text = render_overview(index.db, task_hint, budget_tokens, code_map.graph)
     return PromptSection("code map", text)
 
 

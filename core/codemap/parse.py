@@ -72,6 +72,20 @@ def _java_field_is_constant(node: Any) -> bool:
     return b"static" in text and b"final" in text
 
 
+_ROLES: dict[tuple[str, int], tuple[str, str]] = {}  # (lang, pattern) → (role, capture)
+
+
+def _role(caps: dict[str, list[Any]]) -> tuple[str, str]:
+    for key in caps:
+        if key.startswith("def.") or key == "scope":
+            return ("def", key)
+        if key.startswith("ref."):
+            return ("ref", key)
+        if key == "import":
+            return ("import", key)
+    return ("none", "")
+
+
 class _Collector:
     """Gathers query matches of one file, then nests them into scopes."""
 
@@ -81,21 +95,21 @@ class _Collector:
         self.refs: list[tuple[int, str, int, str, str]] = []
         self.imports: list[Symbol] = []
 
-    def add(self, caps: dict[str, list[Any]]) -> None:
-        for key, nodes in caps.items():
-            if key.startswith("def.") or key == "scope":
-                self._add_def(key, nodes[0], caps)
-                return
-            if key.startswith("ref."):
-                node = nodes[0]
-                receiver = caps.get("receiver")
-                recv = _SPACES.sub("", _text(receiver[0]))[:60] if receiver else ""
-                self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1,
-                                  key[4:], recv))
-                return
-            if key == "import":
-                self._add_import(nodes[0])
-                return
+    def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
+        role = _ROLES.get((self.lang, pattern))
+        if role is None:
+            role = _ROLES[(self.lang, pattern)] = _role(caps)
+        if role[0] == "ref":
+            node = caps[role[1]][0]
+            receiver = caps.get("receiver")
+            recv = _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60] if (
+                receiver) else ""
+            self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1,
+                              role[1][4:], recv))
+        elif role[0] == "def":
+            self._add_def(role[1], caps[role[1]][0], caps)
+        elif role[0] == "import":
+            self._add_import(caps["import"][0])
 
     def _add_def(self, key: str, node: Any, caps: dict[str, list[Any]]) -> None:
         names = caps.get("name")
@@ -171,6 +185,6 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     parser, query = _tools(lang)
     tree = parser.parse(data)
     collector = _Collector(lang, data, path)
-    for _, caps in ts.QueryCursor(query).matches(tree.root_node):
-        collector.add(caps)
+    for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
+        collector.add(pattern, caps)
     return collector.finish()

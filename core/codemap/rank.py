@@ -13,10 +13,16 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 Edge = tuple[int, int, str, float]  # (from file, to file, name, weight)
 
 
-def edges(db: sqlite3.Connection, mentioned: set[str]) -> list[Edge]:
-    """Referencing file → defining file, one edge per name, weighted by use and specificity."""
+def edges(db: sqlite3.Connection) -> list[Edge]:
+    """Referencing file → defining file, one edge per name, weighted by use and specificity.
+
+    Calls through an unknown lower-case receiver (`x.lower()`) count a tenth: they often mean
+    some other type's method of the same name.
+    """
     rows = db.execute(f"""
-        WITH rc AS (SELECT file_id, name, COUNT(*) AS n FROM refs GROUP BY file_id, name),
+        WITH rc AS (SELECT file_id, name, SUM(CASE WHEN receiver IN ('', 'self', 'this', 'cls')
+                           OR substr(receiver, 1, 1) BETWEEN 'A' AND 'Z' THEN 1.0 ELSE 0.1 END)
+                           AS n FROM refs GROUP BY file_id, name),
              dc AS (SELECT DISTINCT name, file_id FROM symbols WHERE kind != 'import'),
              dn AS (SELECT name, COUNT(*) AS k FROM dc GROUP BY name HAVING k <= {MAX_DEFINERS})
         SELECT rc.file_id, dc.file_id, rc.name, rc.n, dn.k
@@ -25,11 +31,7 @@ def edges(db: sqlite3.Connection, mentioned: set[str]) -> list[Edge]:
     out: list[Edge] = []
     for src, dst, name, count, definers in rows:
         weight = math.sqrt(count) / definers
-        if name.startswith("_"):
-            weight *= 0.1
-        if name in mentioned:
-            weight *= 10
-        out.append((src, dst, name, weight))
+        out.append((src, dst, name, weight * 0.1 if name.startswith("_") else weight))
     return out
 
 
@@ -63,17 +65,25 @@ def mentioned_names(text: str) -> set[str]:
     return set(_IDENT.findall(text or ""))
 
 
+def _mentions_file(path: str, hint: str, words: set[str]) -> bool:
+    name = path.rsplit("/", 1)[-1].lower()
+    stem = name.rsplit(".", 1)[0]
+    return path.lower() in hint or name in hint or (len(stem) > 3 and stem in words)
+
+
 def rank_files_and_symbols(db: sqlite3.Connection, task_hint: str = "",
+                           graph: list[Edge] | None = None,
                            ) -> tuple[list[tuple[int, float]], dict[int, list[tuple[str, float]]]]:
     """Files by rank (best first) and, per file, its names by how much rank flows to them."""
     mentioned = mentioned_names(task_hint)
     paths = dict(db.execute("SELECT id, path FROM files"))
-    graph = edges(db, mentioned)
+    graph = [(s, d, n, w * 10 if n in mentioned else w)
+             for s, d, n, w in (edges(db) if graph is None else graph)]
     personal: dict[int, float] = {}
     hint = (task_hint or "").lower()
+    words = {w.lower() for w in mentioned}
     for fid, path in paths.items():
-        stem = path.rsplit("/", 1)[-1]
-        if hint and (path.lower() in hint or (len(stem) > 3 and stem.lower() in hint)):
+        if hint and _mentions_file(path, hint, words):
             personal[fid] = personal.get(fid, 0.0) + 10.0
     for _src, dst, name, _ in graph:
         if name in mentioned:
@@ -88,7 +98,9 @@ def rank_files_and_symbols(db: sqlite3.Connection, task_hint: str = "",
     flow: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for src, dst, name, w in graph:
         flow[dst][name] += rank[src] * w / out_weight[src]
-    files = sorted(rank.items(), key=lambda kv: (-round(kv[1], 12), paths[kv[0]]))
+    boosted = {fid for fid, weight in personal.items() if weight >= 1.0}
+    files = sorted(rank.items(), key=lambda kv: (kv[0] not in boosted, -round(kv[1], 12),
+                                                 paths[kv[0]]))
     symbols = {fid: sorted(names.items(), key=lambda kv: (-round(kv[1], 12), kv[0]))
                for fid, names in flow.items()}
     return files, symbols

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.codemap import query, render
 from core.codemap.index import CodeIndex, RefreshStats
+from core.codemap.rank import edges
 from core.codemap.walk import MAX_FILES
 from my_agent.config import project_id
 
@@ -26,6 +27,7 @@ class CodeMap:
         self.max_files = max_files
         self.last_stats: RefreshStats | None = None
         self.error = ""
+        self.graph: list | None = None  # reference edges, precomputed by the background build
         self._index: CodeIndex | None = None
         self._open_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -56,6 +58,8 @@ class CodeMap:
         def build() -> None:
             try:
                 self.refresh(max_seconds, workers)
+                with self.index.lock:
+                    self.graph = edges(self.index.db)
             except Exception as exc:  # a broken index must never break the session
                 self.error = f"{type(exc).__name__}: {exc}"
 

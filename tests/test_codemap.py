@@ -55,6 +55,10 @@ def _sites(idx: CodeIndex, name: str, floor: float = 0.5) -> set[tuple[str, int,
     ("SEED", [("csrc/util.c", "constant", 3, "")]),
     ("Engine.run", [("cpp/engine.cpp", "method", 6, "game.Engine")]),
     ("Engine", [("cpp/engine.hpp", "class", 2, "game")]),
+    ("ruby/cart.rb:Cart.total", [("ruby/cart.rb", "method", 9, "Shop.Cart")]),
+    ("RATE", [("ruby/tax.rb", "constant", 2, "Tax")]),
+    ("Ledger.Balance", [("csharp/Ledger.cs", "method", 9, "Shop.Ledger")]),
+    ("Limit", [("csharp/Ledger.cs", "constant", 7, "Shop.Ledger")]),
 ])
 def test_definitions_in_each_language(index, name, expected):
     assert _defs(index, name) == expected
@@ -68,7 +72,10 @@ def test_definitions_in_each_language(index, name, expected):
     ("PriceTag", {("web/view.tsx", 8, "StoreView")}),
     ("HandleRequest", {("goapp/main.go", 6, "Run"), ("goapp/server.go", 17, "Server.Start")}),
     ("parse_config", {("rustapp/src/main.rs", 5, "main")}),
-    ("compute", {("java/com/shop/Billing.java", 7, "Billing.total")}),
+    ("Tax.java:compute", {("java/com/shop/Billing.java", 7, "Billing.total")}),
+    ("tax.rb:compute", {("ruby/cart.rb", 10, "Shop.Cart.total")}),
+    ("Apply", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
+    ("Sum", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
     ("checksum", {("csrc/main.c", 5, "main")}),
     ("tick", {("cpp/engine.cpp", 7, "game.Engine.run")}),
 ])

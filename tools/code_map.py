@@ -9,7 +9,7 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 ACTIONS = ("definition", "references", "impact", "outline")
 
 
-def _code_map(ctx: ToolContext) -> Any:
+def _code_map(ctx: ToolContext) -> tuple[Any, bool]:
     """The session's shared map when there is one, else one for this call (imported lazily)."""
     shared = ctx.services.get("codemap")
     if shared is not None:

@@ -143,9 +143,25 @@ def _c(node: Node, path: str) -> list[Import]:
     return [("", posixpath.splitext(raw)[0], "")]
 
 
+def _ruby(node: Node, path: str) -> list[Import]:
+    args = node.child_by_field_name("arguments")
+    target = args.named_children[0] if args is not None and args.named_children else None
+    if target is None or target.type != "string":
+        return []
+    mod = _text(target).strip("'\"")
+    method = _text(node.child_by_field_name("method"))
+    key = _relative(path, mod) if method == "require_relative" else mod
+    return [("", posixpath.splitext(key)[0], "")]
+
+
+def _csharp(node: Node, path: str) -> list[Import]:
+    name = next((c for c in node.named_children if c.type in ("qualified_name", "identifier")), None)
+    return [("*", _text(name).replace(".", "/"), "*")] if name is not None else []
+
+
 PARSERS: dict[str, Callable[[Node, str], list[Import]]] = {
     "python": _python, "javascript": _js, "typescript": _js, "tsx": _js, "go": _go,
-    "rust": _rust, "java": _java, "c": _c, "cpp": _c,
+    "rust": _rust, "java": _java, "c": _c, "cpp": _c, "ruby": _ruby, "csharp": _csharp,
 }
 
 

@@ -15,7 +15,18 @@ EXTENSIONS: dict[str, str] = {
     ".go": "go", ".rs": "rust", ".java": "java",
     ".c": "c", ".h": "c",
     ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+    ".rb": "ruby", ".cs": "csharp",
 }
+
+FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+
+
+def language_family(path: str) -> str:
+    """Languages whose code can call each other's definitions share a family."""
+    dot = path.rfind(".")
+    lang = EXTENSIONS.get(path[dot:].lower(), "") if dot >= 0 else ""
+    return FAMILIES.get(lang, lang)
+
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type", "module"})
 
@@ -183,7 +194,38 @@ CPP = """
 (preproc_include) @import
 """
 
+RUBY = """
+(method name: (_) @name) @def.function
+(singleton_method name: (_) @name) @def.method
+(class name: [(constant) (scope_resolution)] @name) @def.class
+(module name: [(constant) (scope_resolution)] @name) @def.module
+(assignment left: (constant) @name) @def.constant
+(call receiver: (_) @receiver method: (identifier) @ref.call)
+(call !receiver method: (identifier) @ref.call)
+(superclass (constant) @ref.inherit)
+((call method: (identifier) @_require) @import (#any-of? @_require "require" "require_relative"))
+"""
+
+CSHARP = """
+(class_declaration name: (identifier) @name body: (_) @body) @def.class
+(interface_declaration name: (identifier) @name body: (_) @body) @def.interface
+(struct_declaration name: (identifier) @name body: (_) @body) @def.struct
+(record_declaration name: (identifier) @name) @def.class
+(enum_declaration name: (identifier) @name body: (_) @body) @def.enum
+(namespace_declaration name: (_) @name body: (_) @body) @def.module
+(method_declaration name: (identifier) @name) @def.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @def.method
+(property_declaration name: (identifier) @name) @def.property
+(field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @def.constant
+(invocation_expression function: (identifier) @ref.call)
+(invocation_expression function: (member_access_expression expression: _ @receiver
+  name: (identifier) @ref.call))
+(object_creation_expression type: (identifier) @ref.new)
+(base_list (identifier) @ref.inherit)
+(using_directive) @import
+"""
+
 QUERIES: dict[str, str] = {
     "python": PYTHON, "javascript": JAVASCRIPT, "typescript": TYPESCRIPT, "tsx": TSX,
-    "go": GO, "rust": RUST, "java": JAVA, "c": C, "cpp": CPP,
+    "go": GO, "rust": RUST, "java": JAVA, "c": C, "cpp": CPP, "ruby": RUBY, "csharp": CSHARP,
 }

@@ -18,6 +18,7 @@ Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
 
 _SPACES = re.compile(r"\s+")
+_OWNER_KINDS = CLASS_KINDS - {"module"}  # a function in a namespace is not a method
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
@@ -35,9 +36,15 @@ def _text(node: Any) -> str:
 
 
 def _signature(data: bytes, node: Any, body: Any) -> str:
-    start = data.rfind(b"\n", 0, node.start_byte) + 1
-    end = body.start_byte if body is not None and body.start_byte > node.start_byte else (
-        data.find(b"\n", node.start_byte))
+    start = data.rfind(b"\n", 0, node.start_byte) + 1  # keep `export `, `pub `, modifiers
+    if any(ch in data[start:node.start_byte] for ch in (b"{", b";", b"}")):
+        start = node.start_byte
+    if body is not None and body.start_byte > node.start_byte:
+        end = body.start_byte
+    else:  # no body captured: the first line, up to an opening brace
+        end = data.find(b"\n", node.start_byte)
+        brace = data.find(b"{", node.start_byte, end if end >= 0 else len(data))
+        end = brace if brace >= 0 else end
     if end < 0 or end - start > 600:
         end = min(len(data), start + 600)
     text = _SPACES.sub(" ", data[start:end].decode("utf-8", "replace")).strip()
@@ -59,17 +66,19 @@ def _exported(lang: str, node: Any, name: str, top: bool) -> int:
         return int(name[:1].isupper())
     if lang == "rust":
         return int(any(c.type == "visibility_modifier" for c in node.children))
-    if lang == "java":
-        mods = next((c for c in node.children if c.type == "modifiers"), None)
-        return int(mods is not None and b"public" in (mods.text or b""))
+    if lang in ("java", "csharp"):
+        return int(any(c.type in ("modifiers", "modifier") and b"public" in (c.text or b"")
+                       for c in node.children))
+    if lang == "ruby":
+        return int(not name.startswith("_"))
     static = any(c.type == "storage_class_specifier" and c.text == b"static" for c in node.children)
     return int(top and not static)
 
 
-def _java_field_is_constant(node: Any) -> bool:
-    mods = next((c for c in node.children if c.type == "modifiers"), None)
-    text = mods.text if mods is not None else b""
-    return b"static" in text and b"final" in text
+def _is_constant_field(node: Any) -> bool:
+    """Java `static final` or C# `const` / `static readonly` fields; other fields are noise."""
+    text = b" ".join(c.text or b"" for c in node.children if c.type in ("modifiers", "modifier"))
+    return b"const" in text or (b"static" in text and (b"final" in text or b"readonly" in text))
 
 
 _ROLES: dict[tuple[str, int], tuple[str, str]] = {}  # (lang, pattern) → (role, capture)
@@ -117,7 +126,7 @@ class _Collector:
             return
         name = _text(names[0])
         kind = "scope" if key == "scope" else key[4:]
-        if self.lang == "java" and kind == "constant" and not _java_field_is_constant(node):
+        if kind == "constant" and self.lang in ("java", "csharp") and not _is_constant_field(node):
             return
         if kind == "variable" and name.isupper() or (kind == "variable" and name.upper() == name
                                                        and any(ch.isalpha() for ch in name)):
@@ -153,7 +162,7 @@ class _Collector:
             scope = stack[-1][1] if stack else ""
             if qual:
                 scope = f"{scope}.{qual}" if scope else qual
-            if kind == "function" and (qual or (stack and stack[-1][2] in CLASS_KINDS)):
+            if kind == "function" and (qual or (stack and stack[-1][2] in _OWNER_KINDS)):
                 kind = "method"
             qualified = f"{scope}.{name}" if scope else name
             stack.append((end, qualified, "class" if kind == "scope" else kind))
@@ -166,7 +175,7 @@ class _Collector:
                             _exported(self.lang, node, name, not stack[:-1]), "", ""))
         while pending is not None:
             pending = self._emit_ref(pending, stack, refs, ref_iter)
-        return symbols + self.imports, refs
+        return _merge_exports(symbols) + self.imports, refs
 
     @staticmethod
     def _emit_ref(pending, stack, refs, ref_iter):
@@ -176,6 +185,16 @@ class _Collector:
         scope = next((q for _, q, k in reversed(stack) if k not in CLASS_KINDS), "")
         refs.append((name, line, kind, scope, recv))
         return next(ref_iter, None)
+
+
+def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
+    """`export { a }` marks the top-level `a` as exported; only re-exports stay as symbols."""
+    exports = {s[0] for s in symbols if s[1] == "export"}
+    if not exports:
+        return symbols
+    top = {s[0] for s in symbols if not s[4] and s[1] != "export"}
+    return [s[:6] + (1,) + s[7:] if s[0] in exports and not s[4] else s
+            for s in symbols if not (s[1] == "export" and s[0] in top)]
 
 
 def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref]]:

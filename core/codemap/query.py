@@ -7,6 +7,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from core.codemap.imports import file_matches
+from core.codemap.langs import language_family
 
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self"})
 
@@ -78,7 +79,8 @@ class _Resolver:
         self.all_defs = definitions(db, name)
         self.all_keys = frozenset((d.path, d.line) for d in self.all_defs)
         self.imports: dict[int, list[tuple[str, str, str]]] = {}
-        self.by_module: dict[tuple[str, str, bool], frozenset[tuple[str, int]]] = {}
+        self.by_module: dict[tuple[str, str, str, bool], frozenset[tuple[str, int]]] = {}
+        self.by_family: dict[str, list[Definition]] = {}
 
     def prefetch(self, ref_name: str) -> None:
         """Load, in one query, the imports of every file that references `ref_name`."""
@@ -98,35 +100,52 @@ class _Resolver:
                 (file_id,)).fetchall()
         return self.imports[file_id]
 
-    def _from_module(self, key: str, imported: str, by_name: bool) -> frozenset[tuple[str, int]]:
-        slot = (key, imported, by_name)
+    def _family_defs(self, path: str) -> list[Definition]:
+        """A Ruby call cannot mean a Java method: keep definitions of the same language family."""
+        family = language_family(path)
+        if family not in self.by_family:
+            self.by_family[family] = [d for d in self.all_defs
+                                      if language_family(d.path) == family]
+        return self.by_family[family]
+
+    def _from_module(self, path: str, key: str, imported: str,
+                     by_name: bool) -> frozenset[tuple[str, int]]:
+        defs = self._family_defs(path)
+        slot = (language_family(path), key, imported, by_name)
         if slot not in self.by_module:
             keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
             exact = imported if by_name and imported not in ("", "*", "default") else ""
             self.by_module[slot] = frozenset(
-                (d.path, d.line) for d in self.all_defs
+                (d.path, d.line) for d in defs
                 if (not exact or d.name == exact) and any(file_matches(k, d.path) for k in keys))
         return self.by_module[slot]
 
     def resolve(self, file_id: int, path: str, name: str,
                 receiver: str) -> tuple[frozenset[tuple[str, int]], float, str]:
         """The definitions (path, line) a reference may mean, the confidence and why."""
-        head = receiver.split(".")[0].split("(")[0] if receiver else ""
+        head = receiver.split(".")[0].split("(")[0].split("::")[0] if receiver else ""
+        defs = self._family_defs(path)
         for local, key, imported in self._imports_of(file_id):
             by_name = local == name
             if by_name or (head and local in (head, receiver)):
-                hits = self._from_module(key, imported, by_name)
+                hits = self._from_module(path, key, imported, by_name)
                 if hits:
                     return hits, 0.95, "import"
                 return frozenset(), 0.0, "external"
+        if head[:1].isupper():  # Tax.compute(), Config::new(): a definition owned by `head`
+            owned = frozenset((d.path, d.line) for d in defs
+                              if d.scope == head or d.scope.endswith("." + head))
+            if owned:
+                return owned, 0.8, "receiver type"
+        keys = frozenset((d.path, d.line) for d in defs)
         if receiver in SELF_RECEIVERS:
-            same = frozenset(k for k in self.all_keys if k[0] == path)
+            same = frozenset(k for k in keys if k[0] == path)
             if same:
                 return same, 0.9, "same file"
-        if len(self.all_defs) == 1:  # a method call on an unknown object stays a guess
+        if len(defs) == 1:  # a method call on an unknown object stays a guess
             sure = receiver in SELF_RECEIVERS or head[:1].isupper()
-            return self.all_keys, 0.7 if sure else 0.45, "unique name"
-        return self.all_keys, 0.4 if self.all_defs else 0.2, "name match"
+            return keys, 0.7 if sure else 0.45, "unique name"
+        return keys, 0.4 if defs else 0.2, "name match"
 
 
 def references(db: sqlite3.Connection, target: str,

@@ -4,8 +4,8 @@
 
 The default tree is this interpreter's standard library (copied to a temp folder so the
 one-file update can edit it); `--other` adds build-only trees in other languages (default:
-npm's bundled JavaScript and /usr/include's C headers, when present). Wall-clock figures:
-the load average is printed so a busy machine is visible.
+npm's bundled JavaScript, when present; `--other /usr/include` adds 2.5M lines of C).
+Wall-clock figures: the load average is printed so a busy machine is visible.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from core.codemap.index import CodeIndex  # noqa: E402
 
 REF_NAMES = ("urlopen", "getaddrinfo", "Thread", "parse_args", "dumps", "TextIOWrapper",
              "make_archive", "deepcopy", "isclass", "run")
-OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"), Path("/usr/include"))
+OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"),)  # add /usr/include for C
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -99,6 +99,28 @@ def accuracy(index: CodeIndex, tree: Path) -> None:
         print(f"    missed: {item}")
 
 
+def session_start(tree: Path, home: Path) -> None:
+    """create_agent() with and without the code map: the REPL prompt must not wait for it."""
+    os.environ["UNICUM_HOME"] = str(home)
+    os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
+    from core.session import SessionOptions, create_agent
+
+    timings = {}
+    for enabled in (False, True):
+        start = time.perf_counter()
+        agent = create_agent(SessionOptions(workspace=tree, provider="openai", codemap=enabled))
+        timings[enabled] = time.perf_counter() - start
+    start = time.perf_counter()
+    agent.hooks.on_task_start("where is the JSON decoder?")
+    waited = time.perf_counter() - start
+    print(f"  session start: create_agent {timings[False] * 1000:.0f} ms without the code map, "
+          f"{timings[True] * 1000:.0f} ms with it (index builds in the background); the first "
+          f"task then waited {waited:.1f} s (cap 8 s) for a cold {tree.name} index")
+    code_map = agent.tool_context.services["codemap"]
+    code_map.wait()
+    code_map.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
@@ -124,6 +146,7 @@ def main() -> int:
                 "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC").fetchall()
             print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
             other_index.close()
+        session_start(tree, Path(tmp) / "home")
     print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} cores")
     return 0

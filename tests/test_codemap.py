@@ -194,3 +194,15 @@ def test_walk_stops_at_the_file_cap(project):
     result = walk_sources(project, max_files=3)
     assert len(result.files) == 3
     assert result.truncated == "stopped at 3 files"
+
+
+def test_build_cut_by_its_deadline_resumes_on_the_next_refresh(project, tmp_path):
+    for n in range(120):
+        (project / f"gen_{n}.py").write_text(f"def generated_{n}():\n    return {n}\n")
+    idx = CodeIndex(project, tmp_path / "slow.db")
+    first = idx.refresh(max_seconds=0)
+    assert first.truncated and 0 < first.parsed < 141
+    second = idx.refresh()
+    assert not second.truncated and first.parsed + second.parsed == 141
+    assert _defs(idx, "generated_119") == [("gen_119.py", "function", 1, "")]
+    idx.close()

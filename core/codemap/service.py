@@ -11,7 +11,7 @@ from core.codemap.rank import edges
 from core.codemap.walk import MAX_FILES
 from my_agent.config import project_id
 
-QUERY_REFRESH_SECONDS = 30.0
+QUERY_REFRESH_SECONDS = 10.0  # a huge folder is indexed a slice per question, never hangs
 
 
 def db_path_for(workspace: Path, home: Path) -> Path:
@@ -50,7 +50,7 @@ class CodeMap:
         self.last_stats = self.index.refresh(max_seconds, workers)
         return self.last_stats
 
-    def start_background(self, max_seconds: float = 60.0, workers: int | None = None) -> None:
+    def start_background(self, max_seconds: float = 30.0, workers: int | None = None) -> None:
         """Build or refresh in a daemon thread; `wait()` joins it. Errors are kept, not raised."""
         if self._thread is not None:
             return
@@ -78,31 +78,36 @@ class CodeMap:
         self.refresh()
         return self.index
 
+    def _noted(self, answer: str) -> str:
+        """Say so when the index is partial (a capped walk or a build cut off by its deadline)."""
+        cut = self.last_stats.truncated if self.last_stats else ""
+        return f"{answer}\n(code map incomplete: {cut})" if cut else answer
+
     def definition(self, target: str) -> str:
         index = self._fresh()
         with index.lock:
             defs = query.definitions(index.db, target)
-        return render.render_definitions(target, defs, render.SourceLines(self.root))
+        return self._noted(render.render_definitions(target, defs, render.SourceLines(self.root)))
 
     def references(self, target: str) -> str:
         index = self._fresh()
         with index.lock:
             defs, sites = query.references(index.db, target)
-        return render.render_references(target, defs, sites, render.SourceLines(self.root))
+        return self._noted(render.render_references(target, defs, sites, render.SourceLines(self.root)))
 
     def impact(self, target: str, max_depth: int = 3, limit: int = 60) -> str:
         index = self._fresh()
         target = self.relative(target)
         with index.lock:
             deps = query.impact(index.db, target, max_depth, limit)
-        return render.render_impact(target, deps, len(deps) >= limit)
+        return self._noted(render.render_impact(target, deps, len(deps) >= limit))
 
     def outline(self, path: str) -> str:
         index = self._fresh()
         rel = self.relative(path)
         with index.lock:
             defs = query.outline(index.db, rel)
-        return render.render_outline(rel, defs)
+        return self._noted(render.render_outline(rel, defs))
 
     def relative(self, path: str) -> str:
         """A workspace-relative POSIX path for `path` (absolute or relative); else as given."""

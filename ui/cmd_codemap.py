@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
             return _run(console, cmap, args)
         finally:
             cmap.close()
-    except (OSError, Exception) as exc:  # one line for people, never a traceback
+    except Exception as exc:  # one line for people, never a traceback
         print(f"unicum codemap: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 

@@ -20,7 +20,11 @@ def _text(node: Node | None) -> str:
 
 
 def _relative(path: str, mod: str) -> str:
-    return posixpath.normpath(posixpath.join(posixpath.dirname(path), mod)).lstrip("./") or "."
+    """`mod` (like './util' or '../x') relative to the importing file, as a project path."""
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), mod))
+    while joined.startswith("../"):  # above the project root: keep what can still match
+        joined = joined[3:]
+    return joined
 
 
 def _python(node: Node, path: str) -> list[Import]:

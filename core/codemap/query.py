@@ -175,7 +175,7 @@ def references(db: sqlite3.Connection, target: str,
 
 
 def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
-    row = db.execute("SELECT id FROM files WHERE path = ?", (path.strip().lstrip("./"),)).fetchone()
+    row = db.execute("SELECT id FROM files WHERE path = ?", (path.strip().removeprefix("./"),)).fetchone()
     if row is None:
         return []
     return _defs(db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "

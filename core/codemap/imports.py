@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -169,6 +170,17 @@ PARSERS: dict[str, Callable[[Node, str], list[Import]]] = {
 }
 
 
+@lru_cache(maxsize=65536)
+def module_stems(path: str) -> tuple[str, ...]:
+    """The module paths a file answers to: 'pkg/mod.py' → ('pkg/mod',); 'pkg/__init__.py' →
+    ('pkg/__init__', 'pkg')."""
+    stem = posixpath.splitext(path)[0]
+    base = stem.rsplit("/", 1)[-1]
+    if base in ("__init__", "index", "mod"):
+        return (stem, posixpath.dirname(stem))
+    return (stem,)
+
+
 def file_matches(key: str, path: str) -> bool:
     """True when the project file `path` is what the module key `key` names."""
     if not key:
@@ -177,9 +189,5 @@ def file_matches(key: str, path: str) -> bool:
         folder = posixpath.dirname(path)
         mod = key[4:]
         return bool(folder) and (mod == folder or mod.endswith("/" + folder))
-    stem = posixpath.splitext(path)[0]
-    for candidate in (stem, posixpath.dirname(stem) if posixpath.basename(stem) in (
-            "__init__", "index", "mod") else ""):
-        if candidate and (candidate == key or candidate.endswith("/" + key)):
-            return True
-    return False
+    tail = "/" + key
+    return any(c and (c == key or c.endswith(tail)) for c in module_stems(path))

@@ -8,6 +8,8 @@ import statement handed to `imports.py`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 EXTENSIONS: dict[str, str] = {
     ".py": "python", ".pyi": "python",
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
@@ -21,6 +23,7 @@ EXTENSIONS: dict[str, str] = {
 FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 
 
+@lru_cache(maxsize=65536)
 def language_family(path: str) -> str:
     """Languages whose code can call each other's definitions share a family."""
     dot = path.rfind(".")

@@ -14,7 +14,7 @@ from pathlib import Path
 from core.codemap.langs import EXTENSIONS
 from core.codemap.walk import MAX_FILES, walk_sources
 
-POOL_MIN_BYTES = 1_500_000  # below this, parsing in-process beats starting workers
+POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
 CHUNK_FILES = 48
 
 Parsed = tuple[str, int, int, str, str, int, list | None, list | None]

@@ -56,9 +56,11 @@ def _sites(idx: CodeIndex, name: str, floor: float = 0.5) -> set[tuple[str, int,
     ("Engine.run", [("cpp/engine.cpp", "method", 6, "game.Engine")]),
     ("Engine", [("cpp/engine.hpp", "class", 2, "game")]),
     ("ruby/cart.rb:Cart.total", [("ruby/cart.rb", "method", 9, "Shop.Cart")]),
-    ("RATE", [("ruby/tax.rb", "constant", 2, "Tax")]),
+    ("tax.rb:RATE", [("ruby/tax.rb", "constant", 2, "Tax")]),
     ("Ledger.Balance", [("csharp/Ledger.cs", "method", 9, "Shop.Ledger")]),
     ("Limit", [("csharp/Ledger.cs", "constant", 7, "Shop.Ledger")]),
+    ("Basket.due", [("php/Shop/Basket.php", "method", 8, "Basket")]),
+    ("levy", [("php/Shop/Util/Tax.php", "method", 8, "Tax")]),
 ])
 def test_definitions_in_each_language(index, name, expected):
     assert _defs(index, name) == expected
@@ -76,6 +78,8 @@ def test_definitions_in_each_language(index, name, expected):
     ("tax.rb:compute", {("ruby/cart.rb", 10, "Shop.Cart.total")}),
     ("Apply", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
     ("Sum", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
+    ("levy", {("php/Shop/Basket.php", 10, "Basket.due")}),
+    ("Basket.count", {("php/Shop/Basket.php", 10, "Basket.due")}),
     ("checksum", {("csrc/main.c", 5, "main")}),
     ("tick", {("cpp/engine.cpp", 7, "game.Engine.run")}),
 ])
@@ -201,8 +205,8 @@ def test_build_cut_by_its_deadline_resumes_on_the_next_refresh(project, tmp_path
         (project / f"gen_{n}.py").write_text(f"def generated_{n}():\n    return {n}\n")
     idx = CodeIndex(project, tmp_path / "slow.db")
     first = idx.refresh(max_seconds=0)
-    assert first.truncated and 0 < first.parsed < 141
+    assert first.truncated and 0 < first.parsed < first.files
     second = idx.refresh()
-    assert not second.truncated and first.parsed + second.parsed == 141
+    assert not second.truncated and first.parsed + second.parsed == first.files
     assert _defs(idx, "generated_119") == [("gen_119.py", "function", 1, "")]
     idx.close()

@@ -85,7 +85,7 @@ def test_overview_is_deterministic_budgeted_and_personalized(project, isolated_h
 def test_cli_codemap_commands(project):
     build = run_cli("codemap", "--dir", str(project), "build")
     assert build.returncode == 0, build.stderr
-    assert "21 files; parsed 21 (225 lines)" in build.stdout
+    assert "23 files; parsed 23 (254 lines)" in build.stdout
     stats = run_cli("codemap", "--dir", str(project), "stats")
     assert stats.returncode == 0 and "python" in stats.stdout and "rust" in stats.stdout
     refs = run_cli("codemap", "--dir", str(project), "refs", "area")

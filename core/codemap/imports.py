@@ -164,9 +164,28 @@ def _csharp(node: Node, path: str) -> list[Import]:
     return [("*", _text(name).replace(".", "/"), "*")] if name is not None else []
 
 
+def _php_clause(clause: Node, prefix: list[str]) -> Import:
+    named = [c for c in clause.named_children if c.type in ("qualified_name", "name")]
+    parts = prefix + (_text(named[0]).replace("\\", "/").strip("/").split("/") if named else [])
+    alias = _text(clause.child_by_field_name("alias")) or (parts[-1] if parts else "")
+    return (alias, "/".join(parts[:-1]), parts[-1] if parts else "")
+
+
+def _php(node: Node, path: str) -> list[Import]:
+    out: list[Import] = []
+    prefix_node = next((c for c in node.named_children if c.type == "namespace_name"), None)
+    prefix = _text(prefix_node).replace("\\", "/").split("/") if prefix_node is not None else []
+    group = node.child_by_field_name("body")
+    for clause in (group or node).named_children:
+        if clause.type == "namespace_use_clause":
+            out.append(_php_clause(clause, prefix))
+    return out
+
+
 PARSERS: dict[str, Callable[[Node, str], list[Import]]] = {
     "python": _python, "javascript": _js, "typescript": _js, "tsx": _js, "go": _go,
     "rust": _rust, "java": _java, "c": _c, "cpp": _c, "ruby": _ruby, "csharp": _csharp,
+    "php": _php,
 }
 
 

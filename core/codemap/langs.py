@@ -17,7 +17,7 @@ EXTENSIONS: dict[str, str] = {
     ".go": "go", ".rs": "rust", ".java": "java",
     ".c": "c", ".h": "c",
     ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-    ".rb": "ruby", ".cs": "csharp",
+    ".rb": "ruby", ".cs": "csharp", ".php": "php",
 }
 
 FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
@@ -228,7 +228,25 @@ CSHARP = """
 (using_directive) @import
 """
 
+PHP = """
+(class_declaration name: (name) @name body: (_) @body) @def.class
+(interface_declaration name: (name) @name body: (_) @body) @def.interface
+(trait_declaration name: (name) @name body: (_) @body) @def.trait
+(enum_declaration name: (name) @name body: (_) @body) @def.enum
+(function_definition name: (name) @name body: (_) @body) @def.function
+(method_declaration name: (name) @name) @def.method
+(const_element (name) @name) @def.constant
+(function_call_expression function: (name) @ref.call)
+(scoped_call_expression scope: (_) @receiver name: (name) @ref.call)
+(member_call_expression object: (_) @receiver name: (name) @ref.call)
+(object_creation_expression (name) @ref.new)
+(base_clause (name) @ref.inherit)
+(class_interface_clause (name) @ref.inherit)
+(namespace_use_declaration) @import
+"""
+
 QUERIES: dict[str, str] = {
     "python": PYTHON, "javascript": JAVASCRIPT, "typescript": TYPESCRIPT, "tsx": TSX,
     "go": GO, "rust": RUST, "java": JAVA, "c": C, "cpp": CPP, "ruby": RUBY, "csharp": CSHARP,
+    "php": PHP,
 }

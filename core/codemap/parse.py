@@ -71,6 +71,9 @@ def _exported(lang: str, node: Any, name: str, top: bool) -> int:
                        for c in node.children))
     if lang == "ruby":
         return int(not name.startswith("_"))
+    if lang == "php":
+        return int(not any(c.type == "visibility_modifier" and c.text != b"public"
+                           for c in node.children))
     static = any(c.type == "storage_class_specifier" and c.text == b"static" for c in node.children)
     return int(top and not static)
 
@@ -142,7 +145,9 @@ class _Collector:
 
     def _add_import(self, node: Any) -> None:
         line = node.start_point[0] + 1
-        sig = _signature(self.data, node, None)
+        end = self.data.find(b"\n", node.start_byte)
+        sig = _SPACES.sub(" ", self.data[node.start_byte:end if end >= 0 else node.end_byte]
+                          .decode("utf-8", "replace")).strip()[:SIGNATURE_CHARS]
         for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
             self.imports.append((local, "import", line, last, "", sig, 0, key, orig))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 
-SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self"})
+SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
 
 @dataclass(frozen=True)

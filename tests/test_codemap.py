@@ -210,3 +210,12 @@ def test_build_cut_by_its_deadline_resumes_on_the_next_refresh(project, tmp_path
     assert not second.truncated and first.parsed + second.parsed == first.files
     assert _defs(idx, "generated_119") == [("gen_119.py", "function", 1, "")]
     idx.close()
+
+
+def test_a_damaged_database_is_rebuilt(project, tmp_path):
+    db_path = tmp_path / "broken.db"
+    db_path.write_bytes(b"this is not an SQLite database" * 100)
+    idx = CodeIndex(project, db_path)
+    idx.refresh()
+    assert _defs(idx, "area") == [("pkg/geometry.py", "function", 14, "")]
+    idx.close()

@@ -54,7 +54,7 @@ def open_db(path: Path | str) -> sqlite3.Connection:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA synchronous=OFF")  # a derived cache: rebuilt if ever damaged
     if db.execute("PRAGMA user_version").fetchone()[0] < len(MIGRATIONS):
         with _Transaction(db):  # re-read inside the lock: another process may have migrated
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -107,7 +107,12 @@ class CodeIndex:
 
     def __init__(self, root: Path, db_path: Path | str, max_files: int = MAX_FILES) -> None:
         self.root = root.resolve()
-        self.db = open_db(db_path)
+        try:
+            self.db = open_db(db_path)
+        except sqlite3.DatabaseError:  # damaged (it is written without fsync): start over
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+            self.db = open_db(db_path)
         self.max_files = max_files
         self.lock = threading.RLock()
 

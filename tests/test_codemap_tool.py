@@ -101,24 +101,37 @@ def test_cli_codemap_commands(project):
 
 
 def _system(body: dict) -> str:
+    if "system" in body:  # Anthropic Messages
+        return "".join(block["text"] for block in body["system"])
     return body["messages"][0]["content"]
 
 
-def test_agent_session_uses_references_and_gets_call_sites(llm, project):
+def _last_tool_result(body: dict) -> str:
+    last = body["messages"][-1]
+    if last["role"] == "tool":  # OpenAI Chat Completions
+        return last["content"]
+    block = last["content"][0]
+    assert block["type"] == "tool_result"
+    content = block["content"]
+    return content if isinstance(content, str) else "".join(c["text"] for c in content)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_agent_session_uses_references_and_gets_call_sites(llm, project, provider):
     llm.call("code_map", {"action": "references", "name": "area"})
     llm.reply("area is called from report and main in app.py.")
-    proc = run_cli("--dir", str(project), "-p", "who calls area()?", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli("--dir", str(project), "-p", "who calls area()?", "--provider", provider,
+                   env=provider_env(llm, provider))
     assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "area is called from report and main in app.py."
     first, second = (r.body for r in llm.requests)
-    assert "code_map" in {t["function"]["name"] for t in first["tools"]}
+    assert "code_map" in {t.get("name") or t["function"]["name"] for t in first["tools"]}
     assert "## Code Map" in _system(first) and "pkg/geometry.py" in _system(first)
     assert _system(first) == _system(second)  # stable across turns: the cache prefix holds
-    result = second["messages"][-1]
-    assert result["role"] == "tool"
-    assert "app.py:6 in report: total = area(square)" in result["content"]
-    assert "app.py:12 in main: print(area(Shape(3)))" in result["content"]
-    assert result["content"].startswith("3 call sites in 2 files")
+    result = _last_tool_result(second)
+    assert result.startswith("3 call sites in 2 files")
+    assert "app.py:6 in report: total = area(square)" in result
+    assert "app.py:12 in main: print(area(Shape(3)))" in result
 
 
 def test_no_codemap_flag_leaves_the_overview_out(llm, project):
@@ -127,3 +140,18 @@ def test_no_codemap_flag_leaves_the_overview_out(llm, project):
                    env=provider_env(llm, "openai"))
     assert proc.returncode == 0, proc.stderr
     assert "Code Map" not in _system(llm.requests[0].body)
+
+
+def test_impact_is_transitive_and_bounded(workspace, isolated_home):
+    from core.codemap.service import CodeMap
+
+    _many_callers(workspace)
+    (workspace / "top.py").write_text("from core.c0 import use_0\n\n\ndef outer():\n    use_0()\n")
+    cmap = CodeMap(workspace, isolated_home)
+    full = cmap.impact("target")
+    bounded = cmap.impact("target", limit=10)
+    cmap.close()
+    assert full.splitlines()[0].startswith("47 dependents in 47 files")
+    assert "depth 2:" in full and "top.py:5 outer  (uses use_0)" in full
+    assert bounded.splitlines()[0].startswith("10 dependents")
+    assert bounded.splitlines()[-1] == "… stopped at the limit; ask about a narrower symbol"

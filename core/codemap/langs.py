@@ -44,6 +44,9 @@ PYTHON = """
 (class_definition superclasses: (argument_list (attribute attribute: (identifier) @ref.inherit)))
 (decorator (identifier) @ref.call)
 (decorator (attribute attribute: (identifier) @ref.call))
+(type (identifier) @ref.type)
+(type (generic_type (identifier) @ref.type))
+(type (subscript value: (identifier) @ref.type))
 [(import_statement) (import_from_statement)] @import
 """
 

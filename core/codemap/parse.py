@@ -131,8 +131,7 @@ class _Collector:
         kind = "scope" if key == "scope" else key[4:]
         if kind == "constant" and self.lang in ("java", "csharp") and not _is_constant_field(node):
             return
-        if kind == "variable" and name.isupper() or (kind == "variable" and name.upper() == name
-                                                       and any(ch.isalpha() for ch in name)):
+        if kind == "variable" and name.isupper():  # MAX_SIDES = 12
             kind = "constant"
         qual = caps.get("qualifier")
         body = caps.get("body")

@@ -7,10 +7,14 @@ import re
 import sqlite3
 from collections import defaultdict
 
+from core.codemap.langs import FAMILIES
+
 MAX_DEFINERS = 5  # a name defined in more files than this says little about any of them
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 Edge = tuple[int, int, str, float]  # (from file, to file, name, weight)
+_FAMILY_SQL = "CASE lang " + " ".join(
+    f"WHEN '{lang}' THEN '{family}'" for lang, family in FAMILIES.items()) + " ELSE lang END"
 
 
 def edges(db: sqlite3.Connection) -> list[Edge]:
@@ -20,14 +24,16 @@ def edges(db: sqlite3.Connection) -> list[Edge]:
     some other type's method of the same name.
     """
     rows = db.execute(f"""
-        WITH rc AS (SELECT file_id, name, SUM(CASE WHEN receiver IN ('', 'self', 'this', 'cls')
+        WITH fam AS (SELECT id, {_FAMILY_SQL} AS family FROM files),
+             rc AS (SELECT file_id, name, SUM(CASE WHEN receiver IN ('', 'self', 'this', 'cls')
                            OR substr(receiver, 1, 1) BETWEEN 'A' AND 'Z' THEN 1.0 ELSE 0.1 END)
                            AS n FROM refs GROUP BY file_id, name),
              dc AS (SELECT DISTINCT name, file_id FROM symbols WHERE kind != 'import'),
              dn AS (SELECT name, COUNT(*) AS k FROM dc GROUP BY name HAVING k <= {MAX_DEFINERS})
         SELECT rc.file_id, dc.file_id, rc.name, rc.n, dn.k
         FROM rc JOIN dn ON dn.name = rc.name JOIN dc ON dc.name = rc.name
-        WHERE rc.file_id != dc.file_id""")
+        JOIN fam a ON a.id = rc.file_id JOIN fam b ON b.id = dc.file_id
+        WHERE rc.file_id != dc.file_id AND a.family = b.family""")
     out: list[Edge] = []
     for src, dst, name, count, definers in rows:
         weight = math.sqrt(count) / definers

@@ -155,3 +155,16 @@ def test_impact_is_transitive_and_bounded(workspace, isolated_home):
     assert "depth 2:" in full and "top.py:5 outer  (uses use_0)" in full
     assert bounded.splitlines()[0].startswith("10 dependents")
     assert bounded.splitlines()[-1] == "… stopped at the limit; ask about a narrower symbol"
+
+
+def test_code_map_call_leaves_a_one_line_fact(project, isolated_home):
+    import core.codemap  # noqa: F401  (the tool imports it on first use)
+    from core.fact_extractor import extract
+    from core.messages import ToolCall
+    from tools.base import ToolOutput
+
+    text, _ = _tool(project, isolated_home, action="references", name="area")
+    fact = extract(ToolCall("c1", "code_map", {"action": "references", "name": "area"}),
+                   ToolOutput(text))
+    assert fact.render() == ("[code_map] references area "
+                             "(3 call sites in 2 files across app.py, pkg/)")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.codemap.rank import rank_files_and_symbols
+from core.errors import Interrupted
 from core.events import AgentHooks
 from core.prompts import PromptSection
 from core.tokens import estimate_tokens
@@ -101,7 +102,11 @@ class OverviewOnFirstTask(AgentHooks):
         if self.section is not None:
             return
         self.section = PromptSection("code map", "")
-        if self.code_map.wait(self.wait_seconds) and not self.code_map.error:
+        try:
+            ready = self.code_map.wait(self.wait_seconds)
+        except KeyboardInterrupt:  # Ctrl-C while waiting: stop this task, keep the session
+            raise Interrupted("interrupted while the code map was being built") from None
+        if ready and not self.code_map.error:
             try:
                 self.section = section_from(self.code_map, task, self.budget_tokens)
             except Exception as exc:  # the overview is a bonus; never fail the task for it

@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop before a model call once this many tokens are used")
     p.add_argument("--budget-scope", choices=["task", "session", "day"], default="session",
                    help="what the --budget-* flags limit (default: session)")
+    p.add_argument("--no-codemap", dest="no_codemap", action="store_true",
+                   help="leave the repository overview out of the system prompt")
     return p
 
 

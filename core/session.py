@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.accounting import setup_accounting
 from core.agent import Agent
-from core.cache_policy import session_context
+from core.cache_policy import CacheAwareContext, session_context
 from core.errors import UnicumError
 from core.events import AgentHooks, HookList
 from core.instructions import instructions_section
@@ -20,6 +20,7 @@ from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
 from core.skills import skills_section
 from core.summary import make_summarizer
+from core.tokens import estimate_tokens
 from my_agent.config import resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
@@ -37,6 +38,7 @@ class SessionOptions:
     budget_tokens: int | None = None  # --budget-tokens
     budget_scope: str = "session"  # task | session | day
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
+    codemap: bool = True  # repo overview in the system prompt (index built in the background)
     session_id: str = field(default_factory=lambda: new_session_id())
 
 
@@ -74,7 +76,25 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                   max_turns=opts.max_turns, context=policy)
     policy.summarize = make_summarizer(agent)
     accounting.watch(agent)
+    if opts.codemap:
+        attach_codemap(agent, store, opts.task_hint, list(sections or []), policy)
     return agent
+
+
+def attach_codemap(agent: Agent, store: MemoryStore, task_hint: str,
+                   sections: list[PromptSection], policy: CacheAwareContext) -> None:
+    """Build the code map in the background; its overview joins the prompt at the first task."""
+    from core.codemap.overview import attach_overview
+
+    workspace = agent.tool_context.workspace
+
+    def rebuild(section: PromptSection) -> str:
+        prompt = session_prompt(workspace, store, task_hint, [*sections, section])
+        policy.budget.overhead_tokens += estimate_tokens(prompt) - estimate_tokens(
+            agent.system_prompt)
+        return prompt
+
+    attach_overview(agent, workspace, agent.tool_context, rebuild)
 
 
 def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",

@@ -35,7 +35,8 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
     llm.reply("All modules read.")
 
     proc = run_cli("--dir", str(workspace), "-p", "read every module", "--provider", provider,
-                   "--max-turns", "40", env=provider_env(llm, provider), timeout=120)
+                   "--max-turns", "40", "--no-codemap", env=provider_env(llm, provider),
+                   timeout=120)
 
     assert proc.returncode == 0, proc.stderr
     bodies = [r.body for r in llm.requests]

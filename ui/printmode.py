@@ -12,11 +12,16 @@ import traceback
 from core.errors import UnicumError
 from core.events import AgentHooks
 from core.messages import StreamEvent, ToolCall
-from core.session import SessionOptions
 from core.transcript import TranscriptError
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
-from ui.session_setup import end_session, open_session, resume_path, start_notes
+from ui.session_setup import (
+    end_session,
+    open_session,
+    options_from_args,
+    resume_path,
+    start_notes,
+)
 
 
 class StderrProgress(AgentHooks):
@@ -49,11 +54,7 @@ class StderrProgress(AgentHooks):
 
 def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                          permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns, budget_usd=args.budget_usd,
-                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
-                          task_hint=args.prompt)
+    opts = options_from_args(args, task_hint=args.prompt)
     try:
         resume = resume_path(opts, args.cont, args.resume)
         live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)

@@ -13,13 +13,19 @@ from pathlib import Path
 
 from core.agent import INTERRUPTED, Agent
 from core.errors import Interrupted, UnicumError
-from core.session import SessionOptions
 from core.transcript import TranscriptError, close_open_tool_calls
 from my_agent.config import ConfigError, unicum_home
 from ui.i18n import Strings
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
-from ui.session_setup import LiveSession, end_session, open_session, resume_path, start_notes
+from ui.session_setup import (
+    LiveSession,
+    end_session,
+    open_session,
+    options_from_args,
+    resume_path,
+    start_notes,
+)
 from ui.usage_view import UsageTracker
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
@@ -48,11 +54,7 @@ class Repl:
         self.console = console
         self.s = strings
         self.home = unicum_home()
-        self.opts = SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                                   permission_mode=args.permission_mode, yes=args.yes,
-                                   max_turns=args.max_turns, budget_usd=args.budget_usd,
-                                   budget_tokens=args.budget_tokens,
-                                   budget_scope=args.budget_scope)
+        self.opts = options_from_args(args)
         self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
                                  self._key_arg)
         self.tracker = UsageTracker(lambda: self.agent.client.model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,15 @@ class LiveSession:
     transcript: Transcript
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
+
+
+def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
+    """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
+    return SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
+                          permission_mode=args.permission_mode, yes=args.yes,
+                          max_turns=args.max_turns, budget_usd=args.budget_usd,
+                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
+                          task_hint=task_hint, codemap=not args.no_codemap)
 
 
 def resume_path(opts: SessionOptions, cont: bool, resume_id: str | None) -> Path | None:

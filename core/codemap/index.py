@@ -1,0 +1,254 @@
+"""The per-project SQLite index: schema, and a refresh that re-parses only changed files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.codemap.langs import EXTENSIONS
+from core.codemap.walk import MAX_FILES, walk_sources
+
+POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
+CHUNK_FILES = 48
+
+Parsed = tuple[str, int, int, str, str, int, list | None, list | None]
+
+
+def _m001_tables(db: sqlite3.Connection) -> None:
+    _run_script(db, """
+        CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime_ns INTEGER,
+                           size INTEGER, hash TEXT, lang TEXT, lines INTEGER);
+        CREATE TABLE symbols(file_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER,
+                             end_line INTEGER, scope TEXT, signature TEXT, exported INTEGER,
+                             module TEXT, orig TEXT);
+        CREATE INDEX symbols_name ON symbols(name);
+        CREATE INDEX symbols_file ON symbols(file_id);
+        CREATE INDEX symbols_orig ON symbols(orig) WHERE kind = 'import';
+        CREATE TABLE refs(file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, kind TEXT,
+                          scope TEXT, receiver TEXT);
+        CREATE INDEX refs_name ON refs(name);
+        CREATE INDEX refs_file ON refs(file_id);
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+    """)
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """executescript() would commit; run each statement inside the caller's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables]
+
+
+def open_db(path: Path | str) -> sqlite3.Connection:
+    """Open (creating and migrating) an index database; ':memory:' works for tests."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")  # a derived cache: rebuilt if ever damaged
+    if db.execute("PRAGMA user_version").fetchone()[0] < len(MIGRATIONS):
+        with _Transaction(db):  # re-read inside the lock: another process may have migrated
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            for number, migrate in enumerate(MIGRATIONS[version:], start=version + 1):
+                migrate(db)
+                db.execute(f"PRAGMA user_version={number}")
+    return db
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Parsed:
+    """Read, hash and (when the content changed) parse one file; runs in workers too."""
+    from core.codemap.parse import parse_source
+
+    lang = EXTENSIONS.get(os.path.splitext(rel)[1].lower(), "")
+    try:
+        with open(os.path.join(root, rel), "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return (rel, stat[0], stat[1], "", lang, 0, [], [])
+    digest = content_hash(data)
+    if digest == old_hash:
+        return (rel, stat[0], stat[1], digest, lang, 0, None, None)
+    lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    if b"\0" in data[:8192]:
+        return (rel, stat[0], stat[1], digest, "binary", lines, [], [])
+    symbols, refs = parse_source(lang, data, rel)
+    return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs)
+
+
+def _parse_chunk(root: str, jobs: list[tuple[str, tuple[int, int], str]]) -> list[Parsed]:
+    return [parse_one(root, rel, stat, old) for rel, stat, old in jobs]
+
+
+@dataclass
+class RefreshStats:
+    files: int = 0
+    parsed: int = 0
+    removed: int = 0
+    lines: int = 0
+    seconds: float = 0.0
+    truncated: str = ""
+
+
+class CodeIndex:
+    """One project's index. Thread-safe: one refresh at a time; queries share the connection."""
+
+    def __init__(self, root: Path, db_path: Path | str, max_files: int = MAX_FILES) -> None:
+        self.root = root.resolve()
+        try:
+            self.db = open_db(db_path)
+        except sqlite3.DatabaseError:  # damaged (it is written without fsync): start over
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+            self.db = open_db(db_path)
+        self.max_files = max_files
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def refresh(self, max_seconds: float = 60.0, workers: int | None = None) -> RefreshStats:
+        """Bring the index up to date with the folder; stops parsing new work at the deadline."""
+        started = time.monotonic()
+        with self.lock:
+            stats = self._refresh(started + max_seconds, workers)
+        stats.seconds = time.monotonic() - started
+        return stats
+
+    def _refresh(self, deadline: float, workers: int | None) -> RefreshStats:
+        walk = walk_sources(self.root, self.max_files)
+        known = {p: (i, m, s, h) for i, p, m, s, h in
+                 self.db.execute("SELECT id, path, mtime_ns, size, hash FROM files")}
+        stats = RefreshStats(files=len(walk.files), truncated=walk.truncated)
+        gone = [known[p][0] for p in known if p not in walk.files]
+        jobs = [(rel, st, known[rel][3] if rel in known else "")
+                for rel, st in walk.files.items()
+                if rel not in known or known[rel][1:3] != st]
+        if gone:
+            with self._transaction():
+                self._delete(gone)
+            stats.removed = len(gone)
+        if jobs:
+            self._apply(jobs, known, stats, deadline, workers)
+        return stats
+
+    def update_files(self, paths: list[str]) -> RefreshStats:
+        """Re-index just these project-relative files (after an edit); missing ones are dropped."""
+        started = time.monotonic()
+        stats = RefreshStats()
+        with self.lock:
+            known: dict[str, tuple] = {}
+            for rel in paths:
+                row = self.db.execute("SELECT id, mtime_ns, size, hash FROM files WHERE path=?",
+                                      (rel,)).fetchone()
+                if row:
+                    known[rel] = row
+            jobs, gone = [], []
+            for rel in paths:
+                try:
+                    st = os.stat(self.root / rel)
+                except OSError:
+                    if rel in known:
+                        gone.append(known[rel][0])
+                    continue
+                if os.path.splitext(rel)[1].lower() in EXTENSIONS:
+                    jobs.append((rel, (st.st_mtime_ns, st.st_size), known.get(rel, ("",) * 4)[3]))
+            if gone:
+                with self._transaction():
+                    self._delete(gone)
+                stats.removed = len(gone)
+            self._apply(jobs, known, stats, started + 60, 1)
+        stats.files, stats.seconds = len(paths), time.monotonic() - started
+        return stats
+
+    def _apply(self, jobs: list, known: dict, stats: RefreshStats, deadline: float,
+               workers: int | None) -> None:
+        for batch in self._parse_batches(jobs, deadline, workers):
+            with self._transaction():
+                for rel, mtime, size, digest, lang, lines, symbols, refs in batch:
+                    old = known.get(rel)
+                    if symbols is None and old is not None:
+                        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE id=?",
+                                        (mtime, size, old[0]))
+                        continue
+                    if old is not None:
+                        self._delete([old[0]])
+                    self._insert(rel, mtime, size, digest, lang, lines, symbols or [], refs or [])
+                    stats.parsed += 1
+                    stats.lines += lines
+            if time.monotonic() > deadline:
+                stats.truncated = stats.truncated or "stopped at the time limit; run again"
+                return
+
+    def _parse_batches(self, jobs: list, deadline: float,
+                       workers: int | None) -> Iterator[list[Parsed]]:
+        root = str(self.root)
+        size = sum(st[1] for _, st, _ in jobs)
+        count = workers if workers is not None else (os.cpu_count() or 1)
+        if count <= 1 or size < POOL_MIN_BYTES:
+            for start in range(0, len(jobs), CHUNK_FILES):
+                yield _parse_chunk(root, jobs[start:start + CHUNK_FILES])
+                if time.monotonic() > deadline:
+                    return
+            return
+        yield from _pool_batches(root, jobs, count, deadline)
+
+    def _delete(self, file_ids: list[int]) -> None:
+        rows = [(i,) for i in file_ids]
+        self.db.executemany("DELETE FROM symbols WHERE file_id=?", rows)
+        self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
+        self.db.executemany("DELETE FROM files WHERE id=?", rows)
+
+    def _insert(self, rel: str, mtime: int, size: int, digest: str, lang: str, lines: int,
+                symbols: list, refs: list) -> None:
+        cur = self.db.execute(
+            "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)",
+            (rel, mtime, size, digest, lang, lines))
+        fid = cur.lastrowid
+        self.db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            [(fid, *s) for s in symbols])
+        self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+
+def _pool_batches(root: str, jobs: list, count: int, deadline: float) -> Iterator[list[Parsed]]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, len(jobs), CHUNK_FILES)]
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(count, len(chunks)), mp_context=ctx) as pool:
+        futures = [pool.submit(_parse_chunk, root, chunk) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+                if time.monotonic() > deadline:
+                    return
+        finally:
+            for future in futures:
+                future.cancel()

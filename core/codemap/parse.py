@@ -1,0 +1,213 @@
+"""One file's bytes → symbols and references, with tree-sitter queries from `langs.py`.
+
+Results are plain tuples so a process pool can ship them cheaply:
+symbol = (name, kind, line, end_line, scope, signature, exported, module_key, orig_name)
+ref = (name, line, kind, scope, receiver)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from core.codemap.imports import PARSERS as IMPORT_PARSERS
+from core.codemap.langs import CLASS_KINDS, QUERIES
+
+Symbol = tuple[str, str, int, int, str, str, int, str, str]
+Ref = tuple[str, int, str, str, str]
+
+_SPACES = re.compile(r"\s+")
+_OWNER_KINDS = CLASS_KINDS - {"module"}  # a function in a namespace is not a method
+_PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
+SIGNATURE_CHARS = 160
+
+
+@cache
+def _tools(lang: str) -> tuple[Any, Any]:
+    import tree_sitter as ts
+    from tree_sitter_language_pack import get_language, get_parser
+
+    return get_parser(lang), ts.Query(get_language(lang), QUERIES[lang])
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _signature(data: bytes, node: Any, body: Any) -> str:
+    start = data.rfind(b"\n", 0, node.start_byte) + 1  # keep `export `, `pub `, modifiers
+    if any(ch in data[start:node.start_byte] for ch in (b"{", b";", b"}")):
+        start = node.start_byte
+    if body is not None and body.start_byte > node.start_byte:
+        end = body.start_byte
+    else:  # no body captured: the first line, up to an opening brace
+        end = data.find(b"\n", node.start_byte)
+        brace = data.find(b"{", node.start_byte, end if end >= 0 else len(data))
+        end = brace if brace >= 0 else end
+    if end < 0 or end - start > 600:
+        end = min(len(data), start + 600)
+    text = _SPACES.sub(" ", data[start:end].decode("utf-8", "replace")).strip()
+    text = text.rstrip("{:=").rstrip()
+    return text[:SIGNATURE_CHARS]
+
+
+def _exported(lang: str, node: Any, name: str, top: bool) -> int:
+    if lang == "python":
+        return int(top and not name.startswith("_"))
+    if lang in ("javascript", "typescript", "tsx"):
+        parent, hops = node.parent, 0
+        while parent is not None and hops < 3:
+            if parent.type == "export_statement":
+                return 1
+            parent, hops = parent.parent, hops + 1
+        return 0
+    if lang == "go":
+        return int(name[:1].isupper())
+    if lang == "rust":
+        return int(any(c.type == "visibility_modifier" for c in node.children))
+    if lang in ("java", "csharp"):
+        return int(any(c.type in ("modifiers", "modifier") and b"public" in (c.text or b"")
+                       for c in node.children))
+    if lang == "ruby":
+        return int(not name.startswith("_"))
+    if lang == "php":
+        return int(not any(c.type == "visibility_modifier" and c.text != b"public"
+                           for c in node.children))
+    static = any(c.type == "storage_class_specifier" and c.text == b"static" for c in node.children)
+    return int(top and not static)
+
+
+def _is_constant_field(node: Any) -> bool:
+    """Java `static final` or C# `const` / `static readonly` fields; other fields are noise."""
+    text = b" ".join(c.text or b"" for c in node.children if c.type in ("modifiers", "modifier"))
+    return b"const" in text or (b"static" in text and (b"final" in text or b"readonly" in text))
+
+
+_ROLES: dict[tuple[str, int], tuple[str, str]] = {}  # (lang, pattern) → (role, capture)
+
+
+def _role(caps: dict[str, list[Any]]) -> tuple[str, str]:
+    for key in caps:
+        if key.startswith("def.") or key == "scope":
+            return ("def", key)
+        if key.startswith("ref."):
+            return ("ref", key)
+        if key == "import":
+            return ("import", key)
+    return ("none", "")
+
+
+class _Collector:
+    """Gathers query matches of one file, then nests them into scopes."""
+
+    def __init__(self, lang: str, data: bytes, path: str) -> None:
+        self.lang, self.data, self.path = lang, data, path
+        self.defs: dict[tuple[int, str], list[Any]] = {}
+        self.refs: list[tuple[int, str, int, str, str]] = []
+        self.imports: list[Symbol] = []
+
+    def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
+        role = _ROLES.get((self.lang, pattern))
+        if role is None:
+            role = _ROLES[(self.lang, pattern)] = _role(caps)
+        if role[0] == "ref":
+            node = caps[role[1]][0]
+            receiver = caps.get("receiver")
+            recv = _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60] if (
+                receiver) else ""
+            self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1,
+                              role[1][4:], recv))
+        elif role[0] == "def":
+            self._add_def(role[1], caps[role[1]][0], caps)
+        elif role[0] == "import":
+            self._add_import(caps["import"][0])
+
+    def _add_def(self, key: str, node: Any, caps: dict[str, list[Any]]) -> None:
+        names = caps.get("name")
+        if not names:
+            return
+        name = _text(names[0])
+        kind = "scope" if key == "scope" else key[4:]
+        if kind == "constant" and self.lang in ("java", "csharp") and not _is_constant_field(node):
+            return
+        if kind == "variable" and name.isupper():  # MAX_SIDES = 12
+            kind = "constant"
+        qual = caps.get("qualifier")
+        body = caps.get("body")
+        entry = [node.start_byte, node.end_byte, name, kind, node, body[0] if body else None,
+                 _text(qual[0]) if qual else ""]
+        slot = (node.start_byte, name)
+        old = self.defs.get(slot)
+        if old is None or _PRIORITY.get(old[3], 1) < _PRIORITY.get(kind, 1):
+            self.defs[slot] = entry
+
+    def _add_import(self, node: Any) -> None:
+        line = node.start_point[0] + 1
+        end = self.data.find(b"\n", node.start_byte)
+        sig = _SPACES.sub(" ", self.data[node.start_byte:end if end >= 0 else node.end_byte]
+                          .decode("utf-8", "replace")).strip()[:SIGNATURE_CHARS]
+        for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
+            last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
+            self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
+
+    def finish(self) -> tuple[list[Symbol], list[Ref]]:
+        symbols: list[Symbol] = []
+        refs: list[Ref] = []
+        events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
+        stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
+        ref_iter = iter(sorted(self.refs))
+        pending = next(ref_iter, None)
+        for start, end, name, kind, node, body, qual in events:
+            while pending is not None and pending[0] < start:
+                pending = self._emit_ref(pending, stack, refs, ref_iter)
+            while stack and stack[-1][0] <= start:
+                stack.pop()
+            scope = stack[-1][1] if stack else ""
+            if qual:
+                scope = f"{scope}.{qual}" if scope else qual
+            if kind == "function" and (qual or (stack and stack[-1][2] in _OWNER_KINDS)):
+                kind = "method"
+            qualified = f"{scope}.{name}" if scope else name
+            stack.append((end, qualified, "class" if kind == "scope" else kind))
+            if kind == "scope":
+                continue
+            last = node.end_point[0] + (1 if node.end_point[1] else 0)
+            symbols.append((name, kind, node.start_point[0] + 1, max(last, node.start_point[0] + 1),
+                            scope,
+                            _signature(self.data, node, body),
+                            _exported(self.lang, node, name, not stack[:-1]), "", ""))
+        while pending is not None:
+            pending = self._emit_ref(pending, stack, refs, ref_iter)
+        return _merge_exports(symbols) + self.imports, refs
+
+    @staticmethod
+    def _emit_ref(pending, stack, refs, ref_iter):
+        pos, name, line, kind, recv = pending
+        while stack and stack[-1][0] <= pos:
+            stack.pop()
+        scope = next((q for _, q, k in reversed(stack) if k not in CLASS_KINDS), "")
+        refs.append((name, line, kind, scope, recv))
+        return next(ref_iter, None)
+
+
+def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
+    """`export { a }` marks the top-level `a` as exported; only re-exports stay as symbols."""
+    exports = {s[0] for s in symbols if s[1] == "export"}
+    if not exports:
+        return symbols
+    top = {s[0] for s in symbols if not s[4] and s[1] != "export"}
+    return [s[:6] + (1,) + s[7:] if s[0] in exports and not s[4] else s
+            for s in symbols if not (s[1] == "export" and s[0] in top)]
+
+
+def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref]]:
+    """Symbols and references of one file; `path` (project-relative) resolves relative imports."""
+    import tree_sitter as ts
+
+    parser, query = _tools(lang)
+    tree = parser.parse(data)
+    collector = _Collector(lang, data, path)
+    for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
+        collector.add(pattern, caps)
+    return collector.finish()

@@ -1,0 +1,287 @@
+"""Questions to the index: definitions, references (resolved, with confidence), impact, outline."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from dataclasses import dataclass
+
+from core.codemap.imports import file_matches, module_stems
+from core.codemap.langs import language_family
+
+SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    path: str
+    name: str
+    kind: str
+    line: int
+    end_line: int
+    scope: str
+    signature: str
+    exported: bool = False
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.scope}.{self.name}" if self.scope else self.name
+
+
+@dataclass(frozen=True)
+class Site:
+    path: str
+    line: int
+    name: str
+    kind: str  # call | new | inherit | type | macro
+    caller: str  # enclosing function or method; "" at module level
+    receiver: str
+    confidence: float
+    reason: str  # import | same file | unique name | name match
+
+
+_DEF_COLS = "f.path, s.name, s.kind, s.line, s.end_line, s.scope, s.signature, s.exported"
+
+
+def _defs(rows) -> list[Definition]:
+    return [Definition(p, n, k, ln, e, sc or "", sig or "", bool(x)) for p, n, k, ln, e, sc, sig, x
+            in rows]
+
+
+def split_target(target: str) -> tuple[str, str, str]:
+    """'path.py:Cls.meth' → (path, scope, name); 'Cls.meth' → ('', 'Cls', 'meth')."""
+    path = ""
+    if ":" in target:
+        path, target = target.rsplit(":", 1)
+    target = target.replace("::", ".").strip().rstrip("()")
+    scope, _, name = target.rpartition(".")
+    return path.strip(), scope, name
+
+
+def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
+    """Definitions named like `target` (name, Scope.name or path:name), imports excluded."""
+    path, scope, name = split_target(target)
+    rows = db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+                      "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line", (name,))
+    found = _defs(rows)
+    if scope:
+        found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
+    if path:
+        found = [d for d in found if d.path == path or d.path.endswith("/" + path)]
+    return found
+
+
+class _Resolver:
+    """Scores how surely a reference in a file points at one of a name's definitions."""
+
+    def __init__(self, db: sqlite3.Connection, name: str) -> None:
+        self.db = db
+        self.all_defs = definitions(db, name)
+        self.all_keys = frozenset((d.path, d.line) for d in self.all_defs)
+        self.imports: dict[int, list[tuple[str, str, str]]] = {}
+        self.families: dict[str, _Family] = {}
+
+    def prefetch(self, ref_name: str) -> None:
+        """Load, in one query, the imports that can matter to the references to `ref_name`:
+        those binding the name itself or the receiver it is called on."""
+        rows = self.db.execute("""
+            SELECT DISTINCT s.file_id, s.name, s.module, s.orig FROM symbols s JOIN (
+                SELECT DISTINCT file_id, receiver, CASE WHEN instr(receiver, '.') > 0
+                    THEN substr(receiver, 1, instr(receiver, '.') - 1) ELSE receiver END AS head
+                FROM refs WHERE name = ?) r
+            ON s.file_id = r.file_id AND (s.name = ? OR s.name = r.head OR s.name = r.receiver)
+            WHERE s.kind = 'import'""", (ref_name, ref_name))
+        for fid, *row in rows:
+            self.imports.setdefault(fid, []).append(tuple(row))
+        for (fid,) in self.db.execute("SELECT DISTINCT file_id FROM refs WHERE name=?",
+                                      (ref_name,)):
+            self.imports.setdefault(fid, [])
+
+    def _imports_of(self, file_id: int) -> list[tuple[str, str, str]]:
+        if file_id not in self.imports:
+            self.imports[file_id] = self.db.execute(
+                "SELECT name, module, orig FROM symbols WHERE file_id=? AND kind='import'",
+                (file_id,)).fetchall()
+        return self.imports[file_id]
+
+    def _family(self, path: str) -> _Family:
+        """A Ruby call cannot mean a Java method: keep definitions of the same language family."""
+        family = language_family(path)
+        if family not in self.families:
+            self.families[family] = _Family(
+                [d for d in self.all_defs if language_family(d.path) == family])
+        return self.families[family]
+
+    def resolve(self, file_id: int, path: str, name: str,
+                receiver: str) -> tuple[frozenset[tuple[str, int]], float, str]:
+        """The definitions (path, line) a reference may mean, the confidence and why."""
+        head = receiver.split(".")[0].split("(")[0].split("::")[0] if receiver else ""
+        family = self._family(path)
+        for local, key, imported in self._imports_of(file_id):
+            by_name = local == name
+            if by_name or (head and local in (head, receiver)):
+                hits = family.from_module(key, imported, by_name)
+                if hits:
+                    return hits, 0.95, "import"
+                return frozenset(), 0.0, "external"
+        if head[:1].isupper():  # Tax.compute(), Config::new(): a definition owned by `head`
+            owned = family.owned_by(head)
+            if owned:
+                return owned, 0.8, "receiver type"
+        if receiver in SELF_RECEIVERS:
+            same = family.in_file(path)
+            if same:
+                return same, 0.9, "same file"
+        if len(family.defs) == 1:  # a method call on an unknown object stays a guess
+            sure = receiver in SELF_RECEIVERS or head[:1].isupper()
+            return family.keys, 0.7 if sure else 0.45, "unique name"
+        return family.keys, 0.4 if family.defs else 0.2, "name match"
+
+
+class _Family:
+    """One language family's definitions of a name, with the lookups resolution needs, cached."""
+
+    def __init__(self, defs: list[Definition]) -> None:
+        self.defs = defs
+        self.keys = frozenset((d.path, d.line) for d in defs)
+        self.by_suffix: dict[str, list[Definition]] = {}
+        for d in defs:
+            for stem in module_stems(d.path):
+                parts = stem.split("/")
+                for i in range(len(parts)):
+                    self.by_suffix.setdefault("/".join(parts[i:]), []).append(d)
+        self.cache: dict[tuple, frozenset[tuple[str, int]]] = {}
+
+    def _matching(self, key: str) -> list[Definition]:
+        if key.startswith("dir:"):
+            return [d for d in self.defs if file_matches(key, d.path)]
+        return self.by_suffix.get(key, [])
+
+    def from_module(self, key: str, imported: str, by_name: bool) -> frozenset[tuple[str, int]]:
+        slot = ("module", key, imported, by_name)
+        if slot not in self.cache:
+            keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
+            exact = imported if by_name and imported not in ("", "*", "default") else ""
+            self.cache[slot] = frozenset((d.path, d.line) for k in keys if k
+                                         for d in self._matching(k)
+                                         if not exact or d.name == exact)
+        return self.cache[slot]
+
+    def owned_by(self, head: str) -> frozenset[tuple[str, int]]:
+        slot = ("owner", head)
+        if slot not in self.cache:
+            self.cache[slot] = frozenset((d.path, d.line) for d in self.defs
+                                         if d.scope == head or d.scope.endswith("." + head))
+        return self.cache[slot]
+
+    def in_file(self, path: str) -> frozenset[tuple[str, int]]:
+        slot = ("file", path)
+        if slot not in self.cache:
+            self.cache[slot] = frozenset(k for k in self.keys if k[0] == path)
+        return self.cache[slot]
+
+
+def references(db: sqlite3.Connection, target: str,
+               min_confidence: float = 0.0) -> tuple[list[Definition], list[Site]]:
+    """Sites that reference `target`, best first; sites resolved to another definition dropped."""
+    path, scope, name = split_target(target)
+    resolver = _Resolver(db, name)
+    wanted = definitions(db, target) if (path or scope) else resolver.all_defs
+    wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    names = [name] + [alias for (alias,) in db.execute(
+        "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
+        (name, name))]
+    sites: list[Site] = []
+    for local in names:
+        resolver.prefetch(local)
+        rows = db.execute("SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
+                          "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
+                          (local,))
+        for fid, fpath, line, kind, caller, recv in rows:
+            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "")
+            if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
+                continue
+            if conf >= min_confidence:
+                sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
+    sites.sort(key=lambda s: (-s.confidence, s.path, s.line))
+    return wanted, sites
+
+
+def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
+    row = db.execute("SELECT id FROM files WHERE path = ?", (path.strip().removeprefix("./"),)).fetchone()
+    if row is None:
+        return []
+    return _defs(db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+                            "WHERE s.file_id = ? ORDER BY s.line, s.kind", (row[0],)))
+
+
+@dataclass(frozen=True)
+class Dependent:
+    depth: int
+    path: str
+    symbol: str  # "" when the whole file depends
+    line: int
+    via: str  # what it uses
+
+
+def impact(db: sqlite3.Connection, target: str, max_depth: int = 3,
+           limit: int = 60) -> list[Dependent]:
+    """What depends on a symbol or a file, breadth first, transitively, bounded."""
+    is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
+    return _file_impact(db, target, max_depth, limit) if is_file else _symbol_impact(
+        db, target, max_depth, limit)
+
+
+def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    found: list[Dependent] = []
+    seen = {target}
+    queue = deque([(target, 0)])
+    while queue and len(found) < limit:
+        current, depth = queue.popleft()
+        if depth >= max_depth:
+            continue
+        _, sites = references(db, current, min_confidence=0.5)
+        for site in sites:
+            key = f"{site.path}:{site.caller}" if site.caller else site.path
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(Dependent(depth + 1, site.path, site.caller, site.line, current))
+            if site.caller:
+                queue.append((key, depth + 1))
+            if len(found) >= limit:
+                break
+    return found
+
+
+def _file_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    found: list[Dependent] = []
+    seen = {target}
+    queue = deque([(target, 0)])
+    importers = db.execute("SELECT DISTINCT f.path, s.module, s.orig, s.line FROM symbols s "
+                           "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import'").fetchall()
+    while queue and len(found) < limit:
+        current, depth = queue.popleft()
+        if depth >= max_depth:
+            continue
+        users = [(path, line) for path, key, orig, line in importers
+                 if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))]
+        users += _callers_of_file(db, current)
+        for path, line in users:
+            if path not in seen:
+                seen.add(path)
+                found.append(Dependent(depth + 1, path, "", line, current))
+                queue.append((path, depth + 1))
+    return found[:limit]
+
+
+def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, int]]:
+    """Files whose references resolve to this file's definitions (same-package languages)."""
+    names = [n for (n,) in db.execute(
+        "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id "
+        "WHERE f.path = ? AND s.kind != 'import' LIMIT ?", (path, max_symbols))]
+    users: list[tuple[str, int]] = []
+    for name in names:
+        _, sites = references(db, f"{path}:{name}", min_confidence=0.5)
+        users += [(s.path, s.line) for s in sites if s.path != path]
+    return users

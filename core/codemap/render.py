@@ -1,0 +1,136 @@
+"""Answers as prompt text: capped, one line per item, with an aggregate line first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from core.codemap.query import Definition, Dependent, Site
+
+MAX_SITES = 25
+MAX_DEFS = 12
+MAX_OUTLINE = 120
+SNIPPET_LINES = 40
+LINE_CHARS = 110
+
+
+def areas(paths: list[str], shown: int = 5) -> str:
+    """'core/, tools/, cli.py': top-level folders (or root files), most frequent first."""
+    counts = Counter(p.split("/", 1)[0] + "/" if "/" in p else p for p in paths)
+    names = [name for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+def aggregate(count: int, noun: str, paths: list[str]) -> str:
+    files = len(set(paths))
+    plural = "" if count == 1 else "s"
+    return (f"{count} {noun}{plural} in {files} file{'' if files == 1 else 's'} "
+            f"across {areas(paths)}")
+
+
+class SourceLines:
+    """Reads project files on demand (once each) to quote the lines of an answer."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache: dict[str, list[str]] = {}
+
+    def lines(self, path: str) -> list[str]:
+        if path not in self.cache:
+            try:
+                raw = (self.root / path).read_bytes()
+            except OSError:
+                raw = b""
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("gb18030", "replace")
+            self.cache[path] = text.splitlines()
+        return self.cache[path]
+
+    def line(self, path: str, number: int) -> str:
+        rows = self.lines(path)
+        text = rows[number - 1].strip() if 0 < number <= len(rows) else ""
+        return text if len(text) <= LINE_CHARS else text[:LINE_CHARS - 1] + "…"
+
+
+def render_definitions(target: str, defs: list[Definition], source: SourceLines) -> str:
+    if not defs:
+        return f"no definition of '{target}' in the code map (try references or a search)"
+    head = aggregate(len(defs), "definition", [d.path for d in defs])
+    out = [head]
+    for d in defs[:MAX_DEFS]:
+        out.append(f"{d.path}:{d.line}-{d.end_line} {d.kind} {d.qualified}")
+        if len(defs) > 2:
+            out.append(f"    {d.signature}")
+    if len(defs) <= 2:
+        for d in defs:
+            out += _snippet(d, source)
+    if len(defs) > MAX_DEFS:
+        out.append(f"… {len(defs) - MAX_DEFS} more; narrow with path:name or Class.name")
+    return "\n".join(out)
+
+
+def _snippet(d: Definition, source: SourceLines) -> list[str]:
+    rows = source.lines(d.path)[d.line - 1:d.end_line]
+    shown = rows[:SNIPPET_LINES]
+    out = [f"--- {d.path}:{d.line}"] + [f"{d.line + i:>5}  {r}" for i, r in enumerate(shown)]
+    if len(rows) > len(shown):
+        out.append(f"      … {len(rows) - len(shown)} more lines "
+                   f"(read_file {d.path} offset={d.line + len(shown)})")
+    return out
+
+
+def render_references(target: str, defs: list[Definition], sites: list[Site],
+                      source: SourceLines) -> str:
+    noun = "call site" if all(s.kind in ("call", "new", "macro") for s in sites) else "reference"
+    if not sites:
+        where = f" (defined at {defs[0].path}:{defs[0].line})" if defs else ""
+        return f"no references to '{target}' found{where}"
+    out = [aggregate(len(sites), noun, [s.path for s in sites])]
+    guesses = sum(1 for s in sites if s.confidence < 0.5)
+    if guesses:
+        out[0] += f" ({guesses} by name only, listed last)"
+    if defs:
+        where = ", ".join(f"{d.path}:{d.line}" for d in defs[:3])
+        out.append(f"'{target}' is defined at {where}" + (" …" if len(defs) > 3 else ""))
+    for s in sites[:MAX_SITES]:
+        caller = f" in {s.caller}" if s.caller else " (module level)"
+        mark = "" if s.confidence >= 0.5 else "  [name match only]"
+        out.append(f"{s.path}:{s.line}{caller}: {source.line(s.path, s.line)}{mark}")
+    if len(sites) > MAX_SITES:
+        rest = sites[MAX_SITES:]
+        out.append(f"… {len(rest)} more in {areas([s.path for s in rest])}")
+    return "\n".join(out)
+
+
+def render_impact(target: str, deps: list[Dependent], limit_hit: bool) -> str:
+    if not deps:
+        return f"nothing in the project depends on '{target}' (per the code map)"
+    out = [aggregate(len(deps), "dependent", [d.path for d in deps])]
+    for depth in sorted({d.depth for d in deps}):
+        out.append(f"depth {depth}:")
+        for d in (x for x in deps if x.depth == depth):
+            what = f"{d.path}:{d.line} {d.symbol}" if d.symbol else f"{d.path}:{d.line}"
+            out.append(f"  {what}  (uses {d.via.rsplit(':', 1)[-1]})")
+    if limit_hit:
+        out.append("… stopped at the limit; ask about a narrower symbol")
+    return "\n".join(out)
+
+
+def render_outline(path: str, defs: list[Definition]) -> str:
+    if not defs:
+        return f"{path}: no symbols (not indexed, empty, or not a supported language)"
+    imports = [d.name for d in defs if d.kind == "import" and d.name]
+    symbols = [d for d in defs if d.kind != "import"]
+    out = [f"{path}: {len(symbols)} symbols" + (f", {len(imports)} imports" if imports else "")]
+    if imports:
+        shown = ", ".join(dict.fromkeys(imports))
+        out.append("imports: " + (shown if len(shown) <= 300 else shown[:299] + "…"))
+    for d in symbols[:MAX_OUTLINE]:
+        indent = "  " * (d.scope.count(".") + 1 if d.scope else 0)
+        out.append(f"{indent}{d.line}-{d.end_line} {d.signature or d.kind + ' ' + d.name}")
+    if len(symbols) > MAX_OUTLINE:
+        out.append(f"… {len(symbols) - MAX_OUTLINE} more symbols")
+    return "\n".join(out)

@@ -1,0 +1,133 @@
+"""One project's code map for a session: lazy index, background build, refresh-then-answer."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from core.codemap import query, render
+from core.codemap.index import CodeIndex, RefreshStats
+from core.codemap.rank import edges
+from core.codemap.walk import MAX_FILES
+from my_agent.config import project_id
+
+QUERY_REFRESH_SECONDS = 10.0  # a huge folder is indexed a slice per question, never hangs
+
+
+def db_path_for(workspace: Path, home: Path) -> Path:
+    return home / "codemap" / f"{project_id(workspace)}.db"
+
+
+class CodeMap:
+    """Answers code questions about `workspace`; every answer starts with a cheap refresh."""
+
+    def __init__(self, workspace: Path, home: Path, max_files: int = MAX_FILES) -> None:
+        self.root = workspace.expanduser().resolve()
+        self.db_path = db_path_for(self.root, home)
+        self.max_files = max_files
+        self.last_stats: RefreshStats | None = None
+        self.error = ""
+        self.graph: list | None = None  # reference edges, precomputed by the background build
+        self._index: CodeIndex | None = None
+        self._open_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def index(self) -> CodeIndex:
+        with self._open_lock:
+            if self._index is None:
+                self._index = CodeIndex(self.root, self.db_path, self.max_files)
+            return self._index
+
+    def close(self) -> None:
+        with self._open_lock:
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+
+    def refresh(self, max_seconds: float = QUERY_REFRESH_SECONDS,
+                workers: int | None = None) -> RefreshStats:
+        self.last_stats = self.index.refresh(max_seconds, workers)
+        return self.last_stats
+
+    def start_background(self, max_seconds: float = 30.0, workers: int | None = None) -> None:
+        """Build or refresh in a daemon thread; `wait()` joins it. Errors are kept, not raised."""
+        if self._thread is not None:
+            return
+
+        def build() -> None:
+            try:
+                self.refresh(max_seconds, workers)
+                with self.index.lock:
+                    self.graph = edges(self.index.db)
+            except Exception as exc:  # a broken index must never break the session
+                self.error = f"{type(exc).__name__}: {exc}"
+
+        self._thread = threading.Thread(target=build, name="codemap-build", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True when no background build is running (any longer)."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    # --- answers as prompt text ------------------------------------------------------------
+    def _fresh(self):
+        self.refresh()
+        return self.index
+
+    def _noted(self, answer: str) -> str:
+        """Say so when the index is partial (a capped walk or a build cut off by its deadline)."""
+        cut = self.last_stats.truncated if self.last_stats else ""
+        return f"{answer}\n(code map incomplete: {cut})" if cut else answer
+
+    def definition(self, target: str) -> str:
+        index = self._fresh()
+        with index.lock:
+            defs = query.definitions(index.db, target)
+        return self._noted(render.render_definitions(target, defs, render.SourceLines(self.root)))
+
+    def references(self, target: str) -> str:
+        index = self._fresh()
+        with index.lock:
+            defs, sites = query.references(index.db, target)
+        return self._noted(render.render_references(target, defs, sites, render.SourceLines(self.root)))
+
+    def impact(self, target: str, max_depth: int = 3, limit: int = 60) -> str:
+        index = self._fresh()
+        target = self.relative(target)
+        with index.lock:
+            deps = query.impact(index.db, target, max_depth, limit)
+        return self._noted(render.render_impact(target, deps, len(deps) >= limit))
+
+    def outline(self, path: str) -> str:
+        index = self._fresh()
+        rel = self.relative(path)
+        with index.lock:
+            defs = query.outline(index.db, rel)
+        return self._noted(render.render_outline(rel, defs))
+
+    def relative(self, path: str) -> str:
+        """A workspace-relative POSIX path for `path` (absolute or relative); else as given."""
+        candidate = Path(path).expanduser()
+        if candidate.is_absolute():
+            try:
+                return candidate.resolve().relative_to(self.root).as_posix()
+            except (ValueError, OSError):
+                return path
+        return candidate.as_posix().removeprefix("./")
+
+    def stats(self) -> dict[str, object]:
+        index = self._fresh()
+        with index.lock:
+            db = index.db
+            files, lines = db.execute("SELECT COUNT(*), COALESCE(SUM(lines), 0) FROM files").fetchone()
+            langs = db.execute("SELECT lang, COUNT(*), SUM(lines) FROM files GROUP BY lang "
+                               "ORDER BY 3 DESC").fetchall()
+            symbols = db.execute("SELECT COUNT(*) FROM symbols WHERE kind != 'import'").fetchone()[0]
+            refs = db.execute("SELECT COUNT(*) FROM refs").fetchone()[0]
+        return {"files": files, "lines": lines, "symbols": symbols, "references": refs,
+                "languages": langs, "database": str(self.db_path),
+                "truncated": self.last_stats.truncated if self.last_stats else ""}

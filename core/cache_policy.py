@@ -49,7 +49,9 @@ class ContextBudget:
     small_result_tokens: int = 60  # results this small stay as they are
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
-    min_gain: float = 0.5  # an event must save this many times the tokens it re-sends uncached
+    old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
+    batch_results: int = 4  # results not yet archived (tail included) an event waits for
+    min_gain: float = 0.3  # an event must save this many times the tokens it re-sends uncached
 
 
 class CacheAwareContext:
@@ -100,7 +102,8 @@ class CacheAwareContext:
         self._adopt(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
-        if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens):
+        if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
+                self._new_results(history) >= self.budget.batch_results):
             self.compact_facts(history)
         view = self.view(history)
         retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
@@ -119,6 +122,10 @@ class CacheAwareContext:
             view = crop_to_fit(view, room, self._count_msg)
         self.last_estimate = self.tokens(view)
         return view
+
+    def _new_results(self, history: list[Message]) -> int:
+        return sum(1 for m in history[self.frontier:] for b in m.blocks
+                   if isinstance(b, ToolResult) and b.call_id not in self.state.results)
 
     def _adopt(self, history: list[Message]) -> None:
         """Facts for results this policy never saw (a resumed session's history); with the
@@ -146,13 +153,17 @@ class CacheAwareContext:
                                    rules.keep_recent_min)
         if frontier <= self.frontier:
             return False
-        state = Compacted(dict(self.state.results), dict(self.state.args))
+        state = Compacted(dict(self.state.results), dict(self.state.args),
+                          text_upto=frontier, text_chars=self.budget.old_text_chars)
         keep = self._kept_whole(history[:frontier])
+        latest = {self._key(f): cid for cid, f in self.facts.items()}
         for msg in history[:frontier]:
             for block in msg.blocks:
                 if isinstance(block, ToolResult) and block.call_id in self.facts and (
-                        block.call_id not in keep):
-                    state.results[block.call_id] = archived_line(self.facts[block.call_id])
+                        block.call_id not in keep) and block.call_id not in self.state.results:
+                    fact = self.facts[block.call_id]
+                    later = latest.get(self._key(fact)) != block.call_id
+                    state.results[block.call_id] = archived_line(fact, superseded=later)
                 elif isinstance(block, ToolCall) and block.id in self.arg_ids:
                     state.args[block.id] = self.arg_ids[block.id]
         upto = [self.facts[b.call_id] for m in history[:frontier] for b in m.blocks
@@ -167,6 +178,10 @@ class CacheAwareContext:
         self.state, self.frontier = state, frontier
         self.compactions += 1
         return True
+
+    @staticmethod
+    def _key(fact: Fact) -> tuple[str, str]:
+        return fact.tool, fact.target
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""

@@ -20,10 +20,17 @@ class Compacted:
     args: dict[str, dict[str, str]] = field(default_factory=dict)  # call id -> arg -> stand-in
     l0_at: int = -1  # history index of the message that carries L0
     l0: str = ""
+    text_upto: int = 0  # the model's own text before this history index is shortened
+    text_chars: int = 0  # to this many characters (0: left whole)
 
 
-def archived_line(fact: Fact) -> str:
-    return f"[archived #{fact.archive_id}] {fact.render()}" if fact.archive_id else fact.render()
+def archived_line(fact: Fact, superseded: bool = False) -> str:
+    """`[archived #id] fact`; a call repeated later (same file view, same command) keeps only
+    its target here: the later one's line says what it showed."""
+    text = fact.render()
+    if superseded:
+        text = f"[{fact.tool}] {'FAIL ' * (not fact.ok)}{fact.target} (repeated later)"
+    return f"[archived #{fact.archive_id}] {text}" if fact.archive_id else text
 
 
 def compact_call(call: ToolCall, stand_ins: dict[str, str]) -> ToolCall:
@@ -41,11 +48,24 @@ def apply(history: list[Message], state: Compacted) -> list[Message]:
                 block = replace(block, content=state.results[block.call_id])
             elif isinstance(block, ToolCall) and block.id in state.args:
                 block = compact_call(block, state.args[block.id])
+            elif (isinstance(block, TextBlock) and msg.role == "assistant"
+                  and index < state.text_upto and state.text_chars
+                  and len(block.text) > state.text_chars):
+                block = TextBlock(shorten_text(block.text, state.text_chars))
             blocks.append(block)
         if index == state.l0_at and state.l0:
             blocks.append(TextBlock(state.l0))
         out.append(Message(msg.role, blocks) if blocks != msg.blocks else msg)
     return out
+
+
+def shorten_text(text: str, limit: int) -> str:
+    """The opening of an old reasoning text, cut at a line or sentence end when one is near."""
+    head = text[:limit]
+    cut = max(head.rfind("\n"), head.rfind(". "))
+    if cut > limit // 2:
+        head = head[:cut + 1]
+    return head.rstrip() + " […]"
 
 
 def boundary_before(history: list[Message], index: int) -> int:

@@ -75,10 +75,16 @@ def definitions(text: str, language: str) -> list[tuple[str, str, int]]:
 
 def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS,
                          names: int | None = None) -> str:
-    """'class Auth (l.3), def login (l.10); also: logout, refresh; +4 more' — an outline."""
+    """'class Auth (l.3), def login (l.10, 42); also: logout, refresh; +4 more' — an outline.
+    Repeated definitions of one name (overloads, clauses) share one entry."""
     names = MAX_NAMES if names is None else names
-    shown = ", ".join(f"{kind} {name} (l.{no})" for kind, name, no in defs[:limit])
-    rest = list(dict.fromkeys(name for _, name, _ in defs[limit:]))
+    grouped: dict[tuple[str, str], list[int]] = {}
+    for kind, name, no in defs:
+        grouped.setdefault((kind, name), []).append(no)
+    entries = list(grouped.items())
+    shown = ", ".join(f"{kind} {name} (l.{', '.join(map(str, lines))})"
+                      for (kind, name), lines in entries[:limit])
+    rest = list(dict.fromkeys(name for (_, name), _ in entries[limit:]))
     if rest[:names - limit]:
         shown += "; also: " + ", ".join(rest[:names - limit])
     if len(rest) > names - limit:

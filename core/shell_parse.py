@@ -110,7 +110,7 @@ def file_args(argv: list[str]) -> list[str]:
             continue
         if arg in ("-n", "-A", "-B", "-C", "-e", "-m", "--include", "--exclude", "-name",
                    "-type", "-path", "-iname", "-maxdepth", "-g", "-t") and i < len(argv) - 1:
-            skip = arg not in ("-n",) or argv[0] not in ("sed",)
+            skip = arg != "-n" or argv[0].rsplit("/", 1)[-1] in ("head", "tail")  # cat/grep -n
             continue
         if arg.startswith("-") or arg.isdigit():
             continue

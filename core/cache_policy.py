@@ -17,11 +17,12 @@ from core.compaction import (
     choose_frontier,
     pending_tokens,
     render_l0,
+    shorten_text,
 )
 from core.errors import Interrupted
 from core.fact_extractor import extract
 from core.facts import Fact
-from core.messages import Message, ToolCall, ToolResult
+from core.messages import Message, TextBlock, ToolCall, ToolResult
 from core.phases import PhaseTracker
 from core.summary import (
     SummaryState,
@@ -154,7 +155,7 @@ class CacheAwareContext:
         if frontier <= self.frontier:
             return False
         state = Compacted(dict(self.state.results), dict(self.state.args),
-                          text_upto=frontier, text_chars=self.budget.old_text_chars)
+                          texts=self._shortened_texts(history[:frontier]))
         keep = self._kept_whole(history[:frontier])
         latest = {self._key(f): cid for cid, f in self.facts.items()}
         for msg in history[:frontier]:
@@ -178,6 +179,20 @@ class CacheAwareContext:
         self.state, self.frontier = state, frontier
         self.compactions += 1
         return True
+
+    def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
+        """The model's own longer texts before the tail: their opening, the whole archived."""
+        texts, limit = dict(self.state.texts), self.budget.old_text_chars
+        for index, msg in enumerate(older):
+            if msg.role != "assistant" or not limit:
+                continue
+            for number, block in enumerate(msg.blocks):
+                if isinstance(block, TextBlock) and len(block.text) > limit + 40 and (
+                        block.text not in texts):
+                    entry = self.archive.add("assistant", "earlier reasoning", block.text,
+                                             call_id=f"text:{index}:{number}")
+                    texts[block.text] = shorten_text(block.text, limit, entry)
+        return texts
 
     @staticmethod
     def _key(fact: Fact) -> tuple[str, str]:

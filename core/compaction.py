@@ -20,8 +20,7 @@ class Compacted:
     args: dict[str, dict[str, str]] = field(default_factory=dict)  # call id -> arg -> stand-in
     l0_at: int = -1  # history index of the message that carries L0
     l0: str = ""
-    text_upto: int = 0  # the model's own text before this history index is shortened
-    text_chars: int = 0  # to this many characters (0: left whole)
+    texts: dict[str, str] = field(default_factory=dict)  # the model's older text -> its opening
 
 
 def archived_line(fact: Fact, superseded: bool = False) -> str:
@@ -48,10 +47,9 @@ def apply(history: list[Message], state: Compacted) -> list[Message]:
                 block = replace(block, content=state.results[block.call_id])
             elif isinstance(block, ToolCall) and block.id in state.args:
                 block = compact_call(block, state.args[block.id])
-            elif (isinstance(block, TextBlock) and msg.role == "assistant"
-                  and index < state.text_upto and state.text_chars
-                  and len(block.text) > state.text_chars):
-                block = TextBlock(shorten_text(block.text, state.text_chars))
+            elif isinstance(block, TextBlock) and msg.role == "assistant" and (
+                    block.text in state.texts):
+                block = TextBlock(state.texts[block.text])
             blocks.append(block)
         if index == state.l0_at and state.l0:
             blocks.append(TextBlock(state.l0))
@@ -59,13 +57,14 @@ def apply(history: list[Message], state: Compacted) -> list[Message]:
     return out
 
 
-def shorten_text(text: str, limit: int) -> str:
-    """The opening of an old reasoning text, cut at a line or sentence end when one is near."""
+def shorten_text(text: str, limit: int, entry_id: str) -> str:
+    """The opening of an older text of the model, cut at a line or sentence end when one is
+    near, pointing at the archived whole."""
     head = text[:limit]
     cut = max(head.rfind("\n"), head.rfind(". "))
     if cut > limit // 2:
         head = head[:cut + 1]
-    return head.rstrip() + " […]"
+    return f"{head.rstrip()} [… archived #{entry_id}]"
 
 
 def boundary_before(history: list[Message], index: int) -> int:

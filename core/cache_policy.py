@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -183,14 +184,15 @@ class CacheAwareContext:
     def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
         """The model's own longer texts before the tail: their opening, the whole archived."""
         texts, limit = dict(self.state.texts), self.budget.old_text_chars
-        for index, msg in enumerate(older):
+        for msg in older:
             if msg.role != "assistant" or not limit:
                 continue
-            for number, block in enumerate(msg.blocks):
+            for block in msg.blocks:
                 if isinstance(block, TextBlock) and len(block.text) > limit + 40 and (
                         block.text not in texts):
+                    digest = hashlib.sha1(block.text.encode("utf-8")).hexdigest()[:16]
                     entry = self.archive.add("assistant", "earlier reasoning", block.text,
-                                             call_id=f"text:{index}:{number}")
+                                             call_id=f"text:{digest}")  # same id on resume
                     texts[block.text] = shorten_text(block.text, limit, entry)
         return texts
 

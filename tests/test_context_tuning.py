@@ -125,3 +125,17 @@ def test_head_n_still_takes_its_count():
     f = extract(ToolCall("c1", "terminal", {"command": "head -n 20 pkg/parse.py"}),
                 ToolOutput("def a():\n    pass\n"))
     assert f.kind == "read" and f.path == "pkg/parse.py" and "def a (l.1)" in f.summary
+
+
+def test_a_resumed_session_points_shortened_texts_at_the_same_entries(tmp_path):
+    path = tmp_path / "archive.jsonl"
+    first = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    history, _ = drive(first, 24)
+    history = [Message.from_dict(m.to_dict()) for m in history]  # as saved and loaded
+    resumed = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    after = resumed.messages_for_request(history)
+    first_text = next(b.text for b in after[1].blocks if isinstance(b, TextBlock))
+    entry_id = first_text.rsplit("#", 1)[1].rstrip("]")
+    assert resumed.archive.get(entry_id).text == _reasoning(0)
+    texts = [e for e in resumed.archive.entries.values() if e.tool == "assistant"]
+    assert len({e.text for e in texts}) == len(texts)  # nothing archived twice

@@ -70,6 +70,7 @@ class CacheAwareContext:
         self.tracker = PhaseTracker()
         self.facts: dict[str, Fact] = {}
         self.fact_list: list[Fact] = []
+        self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.state = Compacted()
@@ -91,6 +92,8 @@ class CacheAwareContext:
         fact = replace(fact, archive_id=entry)
         self.facts[call.id] = fact
         self.fact_list.append(fact)
+        self.call_keys[call.id] = (call.name, json.dumps(call.arguments, sort_keys=True,
+                                                         default=str))
         self.result_tokens[call.id] = self.count(content)
         for name, value in big_args(call, self.budget.arg_chars).items():
             self.result_tokens[call.id] += self.count(value)  # compacted along with the result
@@ -158,13 +161,14 @@ class CacheAwareContext:
         state = Compacted(dict(self.state.results), dict(self.state.args),
                           texts=self._shortened_texts(history[:frontier]))
         keep = self._kept_whole(history[:frontier])
-        latest = {self._key(f): cid for cid, f in self.facts.items()}
+        latest = {key: cid for cid, key in self.call_keys.items()}
         for msg in history[:frontier]:
             for block in msg.blocks:
                 if isinstance(block, ToolResult) and block.call_id in self.facts and (
                         block.call_id not in keep) and block.call_id not in self.state.results:
                     fact = self.facts[block.call_id]
-                    later = latest.get(self._key(fact)) != block.call_id
+                    key = self.call_keys.get(block.call_id)
+                    later = key is not None and latest[key] != block.call_id
                     state.results[block.call_id] = archived_line(fact, superseded=later)
                 elif isinstance(block, ToolCall) and block.id in self.arg_ids:
                     state.args[block.id] = self.arg_ids[block.id]
@@ -195,10 +199,6 @@ class CacheAwareContext:
                                              call_id=f"text:{digest}")  # same id on resume
                     texts[block.text] = shorten_text(block.text, limit, entry)
         return texts
-
-    @staticmethod
-    def _key(fact: Fact) -> tuple[str, str]:
-        return fact.tool, fact.target
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""

@@ -34,7 +34,9 @@ def drive(policy: CacheAwareContext, turns: int, command=lambda n: f"python step
     requests = []
     for n in range(turns):
         requests.append(policy.messages_for_request(history))
-        call = ToolCall(f"c{n}", "terminal", {"command": command(n)})
+        made = command(n)
+        call = made if isinstance(made, ToolCall) else ToolCall(f"c{n}", "terminal",
+                                                                {"command": made})
         history.append(Message("assistant", [TextBlock(_reasoning(n)), call]))
         output = ToolOutput(_output(n, lines) + "\n[exit 0]")
         policy.on_tool_result(call, output)
@@ -90,6 +92,15 @@ def test_a_repeated_command_leaves_a_short_line_the_latest_says_what_it_showed()
     text = "\n".join(message_text(m) for m in requests[-1])
     assert "[terminal] python run_checks.py (repeated later)" in text
     assert "[terminal] python run_checks.py → exit 0" in text  # the newest archived one, whole
+
+
+def test_a_different_view_of_the_same_file_is_not_a_repeat():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    _, requests = drive(policy, 24, command=lambda n: ToolCall(
+        f"c{n}", "Read", {"file_path": "pkg/big.py", "offset": n * 150, "limit": 150}))
+    text = "\n".join(message_text(m) for m in requests[-1])
+    assert "[archived #a1] [Read] pkg/big.py (151 lines" in text
+    assert "repeated later" not in text
 
 
 def test_large_outputs_compact_in_batches_not_on_every_call():

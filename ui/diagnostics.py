@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 from core.events import AgentHooks, TaskResult
 from core.messages import ModelResponse
@@ -14,9 +16,9 @@ from ui.screen import styled
 class TimingHooks(AgentHooks):
     """Per request: time to first token, total and context-building time; per task: a split."""
 
-    def __init__(self, console, strings: Strings,
-                 context_seconds: Callable[[], float]) -> None:
-        self.console = console
+    def __init__(self, strings: Strings, context_seconds: Callable[[], float],
+                 stream: TextIO | None = None) -> None:
+        self.stream = stream  # None: stdout (the REPL); `-p` passes stderr
         self.s = strings
         self.context_seconds = context_seconds  # the agent's last context-building time
         self.requests = 0
@@ -51,4 +53,5 @@ class TimingHooks(AgentHooks):
                            ctx=f"{self.context_total * 1000:.1f}"))
 
     def _say(self, line: str) -> None:
-        print(styled("  ⏱ " + line, "dim cyan"), flush=True)
+        stream = self.stream or sys.stdout
+        print(styled("  ⏱ " + line, "dim cyan", stream), file=stream, flush=True)

@@ -169,7 +169,7 @@ class Renderer(AgentHooks):
         from rich.text import Text
 
         self.stop_live()
-        self.console.print(Text(self.s.t("retry", reason=reason, attempt=attempt,
+        self.console.print(Text(self.s.t("retry", reason=self.s.reason(reason), attempt=attempt,
                                          wait=f"{wait:.1f}"), style="yellow"))
 
     def countdown(self, seconds: float) -> None:

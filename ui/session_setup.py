@@ -9,7 +9,8 @@ from pathlib import Path
 from core.agent import INTERRUPTED, Agent
 from core.events import AgentHooks, HookList, TaskResult
 from core.messages import ModelResponse
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions, create_agent, session_warnings
+from core.session import end_session as close_session
 from core.transcript import (
     Transcript,
     TranscriptHooks,
@@ -96,19 +97,11 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
 
 
 def start_notes(agent: Agent) -> list[str]:
-    """Warnings the session's services raised while starting (seam: `session_warnings`)."""
-    import core.session
-
-    warnings = getattr(core.session, "session_warnings", None)
-    return [f"warning: {w}" for w in warnings(agent)] if warnings else []
+    """Warnings the session's services raised while starting (each shown once)."""
+    return [f"warning: {w}" for w in session_warnings(agent)]
 
 
 def end_session(agent: Agent) -> list[str]:
-    """Close the session's services (seam: `core.session.end_session`); returns warnings."""
-    import core.session
-
-    end = getattr(core.session, "end_session", None)
-    if end is None:
-        return []
-    end(agent)
+    """Close the session's services (memory written at the end); returns their warnings."""
+    close_session(agent)
     return start_notes(agent)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from core.messages import user_text
 from core.transcript import list_sessions
 from ui.usage_view import context_tokens, render_context, render_usage
 
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from ui.repl import Repl
 
 Handler = Callable[["Repl", str], "bool | None"]
+UNDO_NOTE = ("[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
+             "before relying on its content.]")
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,13 @@ def cmd_undo(repl: Repl, arg: str) -> None:
     from tools.checkpoints import get_checkpoints
 
     restored = get_checkpoints(repl.agent.tool_context).undo()
-    repl.say(restored or repl.s.t("undo_none"))
+    if not restored:
+        repl.say(repl.s.t("undo_none"))
+        return
+    repl.say(restored)
+    # the model must not go on believing its edit is still there (sent with the next task)
+    repl.agent.history.append(user_text(UNDO_NOTE.format(what=restored)))
+    repl.live.transcript.sync(repl.agent.history)
 
 
 def cmd_resume(repl: Repl, arg: str) -> None:

@@ -48,6 +48,8 @@ class TimingHooks(AgentHooks):
             self._in_flight = None
         own = max(0.0, result.total_seconds - self.model_total - result.tool_seconds)
         self._say(self.s.t("time_summary", requests=self.requests, tools=result.tool_calls,
+                           rs="" if self.requests == 1 else "s",
+                           ts="" if result.tool_calls == 1 else "s",
                            total=f"{result.total_seconds:.2f}", model=f"{self.model_total:.2f}",
                            tool_s=f"{result.tool_seconds:.2f}", own=f"{own:.2f}",
                            ctx=f"{self.context_total * 1000:.1f}"))

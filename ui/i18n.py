@@ -75,6 +75,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "instructions": ("instructions", "项目说明"),
     "skills": ("skills", "技能"),
     "environment": ("environment", "环境"),
+    "code map": ("code map", "代码地图"),
     "L0 progress": ("L0 progress", "L0 进度"),
     "summary": ("summary", "摘要"),
     "messages": ("messages", "消息"),
@@ -97,8 +98,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": ("request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
                      "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒"),
-    "time_summary": ("{requests} requests · {tools} tool calls · {total}s = model {model}s + "
-                     "tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+    "time_summary": ("{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
+                     "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
                      "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
                      "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）"),
     "max_turns": ("{text}", "{text}"),

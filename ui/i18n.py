@@ -98,6 +98,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": ("request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
                      "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒"),
+    "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
     "time_summary": ("{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
                      "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
                      "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "

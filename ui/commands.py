@@ -58,6 +58,9 @@ def cmd_cd(repl: Repl, arg: str) -> None:
     target = Path(arg).expanduser()
     if not target.is_absolute():
         target = repl.agent.tool_context.workspace / target
+    if not target.is_dir():
+        repl.say(repl.s.t("cd_missing", path=arg), style="red")
+        return
     repl.new_session(workspace=target.resolve())
     repl.say(repl.s.t("cd_done", path=repl.agent.tool_context.workspace))
 
@@ -178,7 +181,7 @@ def dispatch(repl: Repl, line: str) -> bool:
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None:
-        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.5)
+        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
         key = "did_you_mean" if guess else "unknown_command"
         repl.say(repl.s.t(key, name=name, guess=guess[0] if guess else ""), style="yellow")
         return False

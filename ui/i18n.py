@@ -51,6 +51,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd_quit": ("exit", "退出"),
     "new_session": ("new session {id}", "新会话 {id}"),
     "cd_usage": ("usage: /cd DIR", "用法：/cd 目录"),
+    "cd_missing": ("error: {path}: not a folder", "错误：{path} 不是文件夹"),
     "cd_done": ("now working in {path} (new session)", "现在的工作目录：{path}（新会话）"),
     "tools_title": ("Tools", "工具"),
     "model_now": ("model: {model} ({provider})", "模型：{model}（{provider}）"),

@@ -9,7 +9,7 @@ from tests.conftest import provider_env, run_cli
 from tests.fake_llm import HttpError, Reply
 from tests.repl_driver import Repl
 
-BIG = "\n".join(f"line {i}: value_{i} = compute({i})  # 第 {i} 行" for i in range(300)) + "\n"
+LONG_COMMAND = "seq 1 1000 | sed 's/.*/row & 第 & 行/'"  # longer than the model is shown
 
 
 def start(llm, workspace, *extra: str, provider: str = "openai") -> Repl:
@@ -25,15 +25,15 @@ def tool_results(body: dict) -> list[str]:
 
 
 def test_continue_keeps_recall_of_outputs_archived_before_exit(llm, workspace, isolated_home):
-    (workspace / "big.py").write_text(BIG, encoding="utf-8")
-    llm.call("read_file", {"path": "big.py"})
+    llm.call("terminal", {"command": LONG_COMMAND})
     llm.reply("read it")
-    first = run_cli("--dir", str(workspace), "-p", "read big.py", "--provider", "openai",
+    first = run_cli("--dir", str(workspace), "-p", "count", "--provider", "openai",
                     "--no-codemap", "--output-format", "json", env=provider_env(llm, "openai"))
     assert first.returncode == 0, first.stderr
     session_id = json.loads(first.stdout)["session_id"]
     archives = list(isolated_home.glob("projects/*/archives/*.jsonl"))
     assert [p.stem for p in archives] == [session_id]
+    assert "\nrow 500 第 500 行\n" not in tool_results(llm.requests[1].body)[0]  # elided on screen
 
     llm.call("recall", {"id": "a1"})
     llm.reply("line 299 is there")
@@ -48,8 +48,8 @@ def test_continue_keeps_recall_of_outputs_archived_before_exit(llm, workspace, i
     finally:
         repl.close()
     recalled = tool_results(llm.requests[3].body)[-1]
-    assert recalled.startswith("[#a1 read_file big.py]")
-    assert "value_0 = compute(0)" in recalled and "value_299 = compute(299)  # 第 299 行" in recalled
+    assert recalled.startswith(f"[#a1 terminal {LONG_COMMAND}]")
+    assert "\nrow 500 第 500 行\n" in recalled and "row 1000 第 1000 行" in recalled  # the full output
     assert list(isolated_home.glob("projects/*/archives/*.jsonl")) == archives  # same archive
 
 
@@ -113,3 +113,22 @@ def test_usage_tasks_and_model_switch(llm, workspace):
     finally:
         repl.close()
     assert llm.requests[1].body["model"] == "gpt-other"
+
+
+def test_resume_by_id_from_another_folder_still_recalls(llm, workspace, tmp_path):
+    llm.call("terminal", {"command": LONG_COMMAND})
+    llm.reply("read it")
+    llm.call("recall", {"id": "a1"})
+    llm.reply("recalled")
+    env = provider_env(llm, "openai")
+    first = run_cli("--dir", str(workspace), "-p", "count", "--provider", "openai",
+                    "--no-codemap", "--output-format", "json", env=env)
+    assert first.returncode == 0, first.stderr
+    session_id = json.loads(first.stdout)["session_id"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    second = run_cli("--dir", str(elsewhere), "-p", "the last line again?", "--provider",
+                     "openai", "--no-codemap", "--resume", session_id, env=env)
+    assert second.returncode == 0, second.stderr
+    recalled = tool_results(llm.requests[3].body)[-1]
+    assert recalled.startswith("[#a1 terminal") and "\nrow 500 第 500 行\n" in recalled

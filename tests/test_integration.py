@@ -91,7 +91,8 @@ def test_print_mode_time_goes_to_stderr_and_retries_read_as_words(llm, workspace
     assert re.search(r"1 次请求 · 0 次工具调用 · 共 [\d.]+ 秒", proc.stderr)
 
 
-def test_usage_tasks_and_model_switch(llm, workspace):
+def test_usage_tasks_model_switch_and_one_line_per_retry(llm, workspace):
+    llm.add(HttpError(529, "overloaded", headers={"retry-after": "2"}))
     llm.reply("one", usage={"input": 1000, "cache_read": 0, "cache_write": 0, "output": 10})
     llm.reply("two", usage={"input": 100, "cache_read": 900, "cache_write": 0, "output": 20})
     repl = start(llm, workspace)
@@ -99,6 +100,7 @@ def test_usage_tasks_and_model_switch(llm, workspace):
         repl.send("first")
         repl.expect("one")
         repl.prompt()
+        assert repl.text.count("the server is overloaded: retry 1 in") == 1  # not one per second
         repl.command("/model gpt-other", r"model set to gpt-other")
         repl.send("second")
         repl.expect("two")
@@ -112,7 +114,7 @@ def test_usage_tasks_and_model_switch(llm, workspace):
         assert repl.wait_exit() == 0
     finally:
         repl.close()
-    assert llm.requests[1].body["model"] == "gpt-other"
+    assert llm.requests[2].body["model"] == "gpt-other"  # after the retried first one
 
 
 def test_resume_by_id_from_another_folder_still_recalls(llm, workspace, tmp_path):

@@ -137,7 +137,7 @@ class Repl:
         from ui.budget_prompt import run_with_budget
 
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask)
+            result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")

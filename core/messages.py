@@ -112,6 +112,7 @@ class ModelResponse:
     model: str = ""
     ttft: float | None = None  # seconds to first streamed token
     duration: float = 0.0
+    purpose: str = "task"  # "summary": a compaction request made outside the task's turns
 
 
 # Stream events the model client emits to the UI while a response streams.

@@ -132,6 +132,7 @@ def make_summarizer(agent: Agent) -> Callable[[list[Message]], str]:
             response = agent.client.stream(SUMMARY_SYSTEM, messages, [], lambda event: None)
         except KeyboardInterrupt:
             raise Interrupted("compaction interrupted; nothing was changed") from None
+        response.purpose = "summary"
         agent.hooks.on_response(response)  # a billed request: the ledger records it too
         return response.message.text
 

@@ -40,7 +40,7 @@ def test_429_then_200_in_print_mode_shows_the_retry_and_the_auto_pick(llm, works
     lines = proc.stderr.strip().splitlines()
     assert lines[0] == ("unicum: several API keys set (openai, deepseek); using openai "
                         "(choose with --provider or UNICUM_PROVIDER)")
-    assert lines[1] == "unicum: HTTP 429; retry 1 in 0s"
+    assert lines[1] == "unicum: rate limited (HTTP 429): retry 1 in 0s"
     assert len(llm.requests) == 2
 
 

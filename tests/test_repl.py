@@ -8,8 +8,6 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
-
 from core.transcript import read_history, sessions_dir
 from tests.conftest import provider_env, run_cli
 from tests.fake_llm import HttpError, Reply
@@ -174,10 +172,10 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
 
 
 def test_undo_after_edit(llm, workspace):
-    pytest.importorskip("tools.checkpoints", reason="edit checkpoints come with the tools branch")
     (workspace / "notes.txt").write_text("original\n")
     llm.call("write_file", {"path": "notes.txt", "content": "changed\n"})
     llm.reply("changed it")
+    llm.reply("I see it was undone")
     repl = start(llm, workspace)
     try:
         repl.send("change notes.txt")
@@ -187,10 +185,16 @@ def test_undo_after_edit(llm, workspace):
         repl.command("/undo", r"notes\.txt")
         assert (workspace / "notes.txt").read_text() == "original\n"
         repl.command("/undo", r"nothing to undo|no checkpoint|Nothing")
+        repl.send("what changed?")
+        repl.expect("I see it was undone")
+        repl.prompt()
         repl.send("/quit")
         assert repl.wait_exit() == 0
     finally:
         repl.close()
+    told = user_texts(llm.requests[2].body)
+    assert told[-2].startswith("[The user ran /undo: restored notes.txt") and told[-1] == (
+        "what changed?")  # the model learns its edit is gone
 
 
 def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rich.text import Text
+
 from core.agent import Agent
 from core.budget import describe
 from core.errors import BudgetExceeded
 from core.events import TaskResult
+from ui.i18n import Strings
 
 _AMOUNT = re.compile(r"^\$?\s*(\d+(?:\.\d*)?|\.\d+)\s*([km]?)$", re.IGNORECASE)
 _NO = {"n", "no", "q", "quit", "stop"}
@@ -25,12 +28,12 @@ def parse_amount(text: str, metric: str) -> float | None:
     return value if value > 0 else None
 
 
-def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded) -> float | None:
+def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded,
+                  s: Strings) -> float | None:
     """Show why the task stopped; the amount to extend by, or None to stop here."""
     console.print(f"\n[yellow]{stop}[/yellow]", highlight=False)
     example = describe(stop.metric, stop.limit).replace(" tokens", "")
-    question = (f"Extend the {stop.scope} budget by how much? (e.g. {example}; "
-                "Enter = stop) ")
+    question = s.t("budget_extend", scope=s.t(f"scope_{stop.scope}"), example=example)
     while True:
         try:
             answer = ask(question).strip()
@@ -41,11 +44,12 @@ def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded) -> f
         amount = parse_amount(answer, stop.metric)
         if amount is not None:
             return amount
-        console.print(f"[red]not an amount: {answer!r} (try {example})[/red]", highlight=False)
+        console.print(Text(s.t("budget_not_amount", answer=answer, example=example),
+                           style="red"))
 
 
-def run_with_budget(agent: Agent, task: str, console,
-                    ask: Callable[[str], str]) -> TaskResult | None:
+def run_with_budget(agent: Agent, task: str, console, ask: Callable[[str], str],
+                    s: Strings) -> TaskResult | None:
     """Run `task`; each time a budget stops it, offer to extend and resume the same task.
     None when the user declines (the task stays in the history; asking again continues it)."""
     try:
@@ -53,13 +57,13 @@ def run_with_budget(agent: Agent, task: str, console,
     except BudgetExceeded as exc:
         stop = exc
     while True:
-        amount = ask_extension(console, ask, stop)
+        amount = ask_extension(console, ask, stop, s)
         if amount is None:
-            console.print("[dim]stopped at the budget; no further model call was made[/dim]")
+            console.print(Text(s.t("budget_declined"), style="dim"))
             return None
         stop.extend(amount)
-        console.print(f"[dim]{stop.scope} budget raised by "
-                      f"{describe(stop.metric, amount)}; continuing[/dim]", highlight=False)
+        console.print(Text(s.t("budget_raised", scope=s.t(f"scope_{stop.scope}"),
+                               amount=describe(stop.metric, amount)), style="dim"))
         try:
             return agent.resume()
         except BudgetExceeded as exc:

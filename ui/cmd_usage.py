@@ -1,6 +1,6 @@
 """`python cli.py usage`: what the ledger recorded, grouped, with cache hit rate and daily spend.
 
-`session_report(console, session_id)` is the REPL's `/usage` for the running session.
+`session_totals(session_id)` feeds the REPL's `/usage`; `session_report` is `/usage tasks`.
 """
 
 from __future__ import annotations
@@ -146,8 +146,20 @@ def render_chart(console, days: list[Group]) -> None:
     console.print("\n".join(lines), highlight=False)
 
 
+def session_totals(session_id: str, home: Path | None = None) -> Totals:
+    """This session's requests as the ledger has them (queued rows flushed first)."""
+    flush_open_ledgers()
+    db = open_ledger(ledger_path(home or unicum_home()))
+    if db is None:
+        return Totals()
+    try:
+        return totals(db, Filter(session_id=session_id))
+    finally:
+        db.close()
+
+
 def session_report(console, session_id: str, home: Path | None = None) -> Totals:
-    """`/usage` in the REPL: this session's requests by task, from the ledger (flushed first)."""
+    """This session's requests by task, from the ledger (flushed first)."""
     flush_open_ledgers()
     db = open_ledger(ledger_path(home or unicum_home()))
     if db is None:
@@ -164,7 +176,6 @@ def session_report(console, session_id: str, home: Path | None = None) -> Totals
         return total
     finally:
         db.close()
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

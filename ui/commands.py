@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from core.messages import user_text
 from core.transcript import list_sessions
 from ui.usage_view import context_tokens, render_context, render_usage
 
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from ui.repl import Repl
 
 Handler = Callable[["Repl", str], "bool | None"]
+UNDO_NOTE = ("[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
+             "before relying on its content.]")
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ def cmd_cd(repl: Repl, arg: str) -> None:
     target = Path(arg).expanduser()
     if not target.is_absolute():
         target = repl.agent.tool_context.workspace / target
+    if not target.is_dir():
+        repl.say(repl.s.t("cd_missing", path=arg), style="red")
+        return
     repl.new_session(workspace=target.resolve())
     repl.say(repl.s.t("cd_done", path=repl.agent.tool_context.workspace))
 
@@ -70,46 +76,36 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 
 def cmd_usage(repl: Repl, arg: str) -> None:
-    render_usage(repl.console, repl.s, repl.agent, repl.tracker)
+    if arg == "tasks":
+        from ui.cmd_usage import session_report
+
+        session_report(repl.console, repl.agent.tool_context.session_id)
+        return
+    render_usage(repl.console, repl.s, repl.agent)
 
 
 def cmd_model(repl: Repl, arg: str) -> None:
     client = repl.agent.client
     if arg:
-        setter = getattr(client, "set_model", None)
-        if setter is not None:
-            setter(arg)
-        else:
-            client.model = arg
+        client.set_model(arg)
         repl.opts.model = arg
         repl.say(repl.s.t("model_set", model=client.model))
     else:
         repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
 
 
-def compact_now(agent) -> str | None:
-    """Seam for the context policy's compaction: None when the policy cannot compact."""
-    policy = agent.context
-    compact, summarize = getattr(policy, "compact", None), getattr(policy, "summarize", None)
-    if compact is None or summarize is None:
-        return None
-    return compact(agent.history, summarize)
-
-
 def cmd_compact(repl: Repl, arg: str) -> None:
+    from core.summary import compact_session
+
     before = context_tokens(repl.agent)
     repl.renderer.spin(repl.s.t("compacting"))
     try:
-        summary = compact_now(repl.agent)
+        summary = compact_session(repl.agent)
     finally:
         repl.renderer.stop_live()
-    if summary is None:
-        repl.say(repl.s.t("compact_none"))
-        return
     if not summary:
         repl.say(repl.s.t("compact_nothing"))
         return
-    repl.live.transcript.sync(repl.agent.history)
     repl.say(repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}"))
 
 
@@ -118,22 +114,23 @@ def cmd_context(repl: Repl, arg: str) -> None:
 
 
 def cmd_memory(repl: Repl, arg: str) -> None:
-    try:
-        from ui.cmd_memory import main as memory_main  # type: ignore[import-not-found]
-    except ImportError:
-        repl.say(repl.s.t("memory_none"))
-        return
+    """Memory entries and the instruction files loaded into the prompt (`cli.py memory list`)."""
+    from ui.cmd_memory import main as memory_main
+
     memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)])
 
 
 def cmd_undo(repl: Repl, arg: str) -> None:
-    try:
-        from tools.checkpoints import get_checkpoints  # type: ignore[import-not-found]
-    except ImportError:
-        repl.say(repl.s.t("undo_missing"))
-        return
+    from tools.checkpoints import get_checkpoints
+
     restored = get_checkpoints(repl.agent.tool_context).undo()
-    repl.say(restored or repl.s.t("undo_none"))
+    if not restored:
+        repl.say(repl.s.t("undo_none"))
+        return
+    repl.say(restored)
+    # the model must not go on believing its edit is still there (sent with the next task)
+    repl.agent.history.append(user_text(UNDO_NOTE.format(what=restored)))
+    repl.live.transcript.sync(repl.agent.history)
 
 
 def cmd_resume(repl: Repl, arg: str) -> None:
@@ -167,7 +164,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("/new", "cmd_new", cmd_new),
     Command("/cd", "cmd_cd", cmd_cd, "DIR"),
     Command("/tools", "cmd_tools", cmd_tools),
-    Command("/usage", "cmd_usage", cmd_usage),
+    Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
     Command("/model", "cmd_model", cmd_model, "[NAME]"),
     Command("/compact", "cmd_compact", cmd_compact),
     Command("/context", "cmd_context", cmd_context),
@@ -184,7 +181,7 @@ def dispatch(repl: Repl, line: str) -> bool:
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None:
-        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.5)
+        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
         key = "did_you_mean" if guess else "unknown_command"
         repl.say(repl.s.t(key, name=name, guess=guess[0] if guess else ""), style="yellow")
         return False

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 from core.events import AgentHooks, TaskResult
-from core.messages import ModelResponse
+from core.messages import ModelResponse, ToolCall
+from tools.base import ToolOutput
 from ui.i18n import Strings
 from ui.screen import styled
 
@@ -14,24 +17,42 @@ from ui.screen import styled
 class TimingHooks(AgentHooks):
     """Per request: time to first token, total and context-building time; per task: a split."""
 
-    def __init__(self, console, strings: Strings,
-                 context_seconds: Callable[[], float]) -> None:
-        self.console = console
+    def __init__(self, strings: Strings, context_seconds: Callable[[], float],
+                 stream: TextIO | None = None) -> None:
+        self.stream = stream  # None: stdout (the REPL); `-p` passes stderr
         self.s = strings
         self.context_seconds = context_seconds  # the agent's last context-building time
         self.requests = 0
         self.context_total = 0.0
         self.model_total = 0.0
         self._in_flight: float | None = None  # when the unanswered request started
+        self._tool_started: float | None = None  # when the unfinished tool call started
+        self.tools, self.tool_total = 0, 0.0
 
     def on_task_start(self, task: str) -> None:
         self.requests, self.context_total, self.model_total = 0, 0.0, 0.0
+        self.tools, self.tool_total = 0, 0.0
+        self._tool_started = None
+
+    def on_tool_start(self, call: ToolCall) -> None:
+        self._tool_started = time.monotonic()
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        self._tool_done(seconds)
+
+    def _tool_done(self, seconds: float) -> None:
+        self._tool_started = None
+        self.tools, self.tool_total = self.tools + 1, self.tool_total + seconds
 
     def before_request(self, turn: int) -> None:
         self.requests += 1
         self._in_flight = time.monotonic()
 
     def on_response(self, response: ModelResponse) -> None:
+        if response.purpose == "summary":  # a compaction request, not one of the task's turns
+            self.model_total += response.duration  # model time, though not a turn
+            self._say(self.s.t("time_side_request", total=f"{response.duration:.2f}"))
+            return
         self._in_flight = None
         self.model_total += response.duration
         ctx = self.context_seconds()
@@ -44,11 +65,17 @@ class TimingHooks(AgentHooks):
         if self._in_flight is not None:  # interrupted while the model was answering
             self.model_total += time.monotonic() - self._in_flight - self.context_seconds()
             self._in_flight = None
-        own = max(0.0, result.total_seconds - self.model_total - result.tool_seconds)
-        self._say(self.s.t("time_summary", requests=self.requests, tools=result.tool_calls,
+        if self._tool_started is not None:  # interrupted while a tool ran
+            self._tool_done(time.monotonic() - self._tool_started)
+        tools, tool_s = self.tools, self.tool_total
+        own = max(0.0, result.total_seconds - self.model_total - tool_s)
+        self._say(self.s.t("time_summary", requests=self.requests, tools=tools,
+                           rs="" if self.requests == 1 else "s", ts="" if tools == 1 else "s",
                            total=f"{result.total_seconds:.2f}", model=f"{self.model_total:.2f}",
-                           tool_s=f"{result.tool_seconds:.2f}", own=f"{own:.2f}",
+                           tool_s=f"{tool_s:.2f}", own=f"{own:.2f}",
                            ctx=f"{self.context_total * 1000:.1f}"))
+        self.on_task_start("")  # a resumed task (budget raised) reports its own part
 
     def _say(self, line: str) -> None:
-        print(styled("  ⏱ " + line, "dim cyan"), flush=True)
+        stream = self.stream or sys.stdout
+        print(styled("  ⏱ " + line, "dim cyan", stream), file=stream, flush=True)

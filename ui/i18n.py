@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 # key: (English, 中文)
 STRINGS: dict[str, tuple[str, str]] = {
@@ -18,7 +19,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "retry": ("{reason}: retry {attempt} in {wait}s", "{reason}：{wait} 秒后第 {attempt} 次重试"),
     "retry_wait": ("retrying in {wait}s…", "{wait} 秒后重试…"),
     "diff_more": ("… {n} more diff lines", "… 还有 {n} 行差异"),
-    "interrupted": ("⏹ {detail}", "⏹ 已中断（{detail}）"),
+    "interrupted": ("⏹ {detail}", "⏹ {detail}"),
     "exit_hint": ("press Ctrl-C again or Ctrl-D to exit", "再按一次 Ctrl-C 或按 Ctrl-D 退出"),
     "bye": ("bye", "再见"),
     "error": ("error: {detail}", "错误：{detail}"),
@@ -38,7 +39,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd_cd": ("work in another folder (a new session with its memory)",
                "切换到另一个项目目录（新会话，载入该项目记忆）"),
     "cmd_tools": ("each tool, available or why not", "列出工具及其是否可用"),
-    "cmd_usage": ("tokens and cost of this session", "本会话的令牌用量与费用"),
+    "cmd_usage": ("tokens and cost of this session (tasks: one row per task)",
+                  "本会话的令牌用量与费用（tasks：按任务列出）"),
     "cmd_model": ("show or switch the model", "查看或切换模型"),
     "cmd_compact": ("compress the conversation now", "立即压缩对话上下文"),
     "cmd_context": ("what the next request holds, in tokens", "下一次请求包含的内容及令牌数"),
@@ -49,6 +51,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd_quit": ("exit", "退出"),
     "new_session": ("new session {id}", "新会话 {id}"),
     "cd_usage": ("usage: /cd DIR", "用法：/cd 目录"),
+    "cd_missing": ("error: {path}: not a folder", "错误：{path} 不是文件夹"),
     "cd_done": ("now working in {path} (new session)", "现在的工作目录：{path}（新会话）"),
     "tools_title": ("Tools", "工具"),
     "model_now": ("model: {model} ({provider})", "模型：{model}（{provider}）"),
@@ -62,6 +65,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_cost": ("estimated cost", "估计费用"),
     "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
     "usage_context": ("context now", "当前上下文"),
+    "usage_hit_rate": ("cache hit rate", "缓存命中率"),
+    "usage_unpriced": (" + {n} unpriced", " + {n} 次无价格"),
+    "usage_estimated": ("{n} interrupted request(s) counted by a local estimate",
+                        "{n} 次被中断的请求按本地估算计入"),
     "context_title": ("Next request", "下一次请求"),
     # /context rows: named as core.context_report.breakdown names them
     "system prompt": ("system prompt", "系统提示词"),
@@ -69,18 +76,32 @@ STRINGS: dict[str, tuple[str, str]] = {
     "instructions": ("instructions", "项目说明"),
     "skills": ("skills", "技能"),
     "environment": ("environment", "环境"),
+    "code map": ("code map", "代码地图"),
     "L0 progress": ("L0 progress", "L0 进度"),
     "summary": ("summary", "摘要"),
     "messages": ("messages", "消息"),
     "tool schemas": ("tool schemas", "工具定义"),
     "ctx_total": ("total", "合计"),
+    "ctx_window": ("model window", "模型窗口"),
+    "ctx_phase": ("phase", "阶段"),
+    "ctx_compactions": ("compactions so far", "已压缩次数"),
+    "ctx_archived": ("archived outputs (recall)", "已归档输出（可 recall）"),
+    "ctx_archive_problem": ("archived outputs are kept in memory only: {detail}",
+                            "归档输出仅保存在内存中：{detail}"),
     "compacting": ("compacting the conversation…", "正在压缩对话…"),
     "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
-    "compact_none": ("compaction is not available in this build", "当前版本不支持压缩"),
     "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
-    "memory_none": ("project memory is not available in this build", "当前版本不支持项目记忆"),
     "undo_none": ("nothing to undo", "没有可撤销的修改"),
-    "undo_missing": ("undo is not available in this build", "当前版本不支持撤销"),
+    "budget_extend": ("Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
+                      "{scope}预算增加多少？（例如 {example}；回车 = 停止）"),
+    "budget_not_amount": ("not an amount: {answer!r} (try {example})",
+                          "不是有效数额：{answer!r}（例如 {example}）"),
+    "budget_declined": ("stopped at the budget; no further model call was made",
+                        "已按预算停止，没有再调用模型"),
+    "budget_raised": ("{scope} budget raised by {amount}; continuing", "{scope}预算已增加 {amount}，继续"),
+    "scope_task": ("task", "任务"),
+    "scope_session": ("session", "会话"),
+    "scope_day": ("day", "今日"),
     "resume_none": ("no saved session in this folder", "本目录没有已保存的会话"),
     "resume_pick": ("session number (Enter to cancel): ", "会话编号（回车取消）："),
     "resume_bad": ("no session {n}", "没有第 {n} 个会话"),
@@ -88,12 +109,35 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": ("request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
                      "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒"),
-    "time_summary": ("{requests} requests · {tools} tool calls · {total}s = model {model}s + "
-                     "tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+    "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
+    "time_summary": ("{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
+                     "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
                      "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
                      "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）"),
     "max_turns": ("{text}", "{text}"),
 }
+
+
+# Core's own lines (English, no screen knowledge) as the person reads them: exact text → pair.
+CORE_LINES: dict[str, tuple[str, str]] = {
+    "interrupted; the reply so far was discarded": (
+        "interrupted — the unfinished reply was discarded", "已中断，未完成的回复已丢弃"),
+    "interrupted; tool calls were stopped": (
+        "interrupted — the running tool was stopped", "已中断，正在运行的工具已停止"),
+    "compaction interrupted; nothing was changed": (
+        "compaction interrupted — nothing was changed", "压缩已中断，内容未改变"),
+    "Ctrl-C": ("interrupted (Ctrl-C)", "已中断（Ctrl-C）"),
+}
+
+# Retry reasons from core.retry (and SDK exception names) → friendly words; `{}` is the reason.
+RETRY_REASONS: list[tuple[re.Pattern[str], tuple[str, str]]] = [
+    (re.compile(r"HTTP 429|rate.?limit", re.I), ("rate limited ({})", "请求过于频繁（{}）")),
+    (re.compile(r"HTTP 529|overloaded", re.I), ("the server is overloaded", "服务器过载")),
+    (re.compile(r"HTTP 5\d\d|^api$|server", re.I), ("server error ({})", "服务器出错（{}）")),
+    (re.compile(r"HTTP 408|time(d)? ?out", re.I), ("the request timed out", "请求超时")),
+    (re.compile(r"connection|APIConnectionError|Protocol|Read", re.I),
+     ("the connection dropped", "网络连接中断")),
+]
 
 
 def detect_lang(environ: dict[str, str] | None = None) -> str:
@@ -114,3 +158,19 @@ class Strings:
         pair = STRINGS.get(key)
         text = pair[self._col] if pair else key
         return text.format(**values) if values else text
+
+    def core(self, line: str) -> str:
+        """A known core line in this language; an unknown one as it is (zh: marked as such)."""
+        pair = CORE_LINES.get(line.strip())
+        if pair:
+            return pair[self._col]
+        return f"已中断（{line}）" if self._col and line.startswith("interrupted") else line
+
+    def reason(self, reason: str) -> str:
+        """A retry reason ("HTTP 429", "connection dropped", an SDK class name) in words."""
+        for pattern, pair in RETRY_REASONS:
+            if pattern.search(reason):
+                text = pair[self._col]
+                return (text.format(reason) if reason.startswith("HTTP")
+                        else re.sub(r" ?[(（]\{\}[)）]", "", text))
+        return reason

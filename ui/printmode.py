@@ -15,6 +15,7 @@ from core.messages import StreamEvent, ToolCall
 from core.transcript import TranscriptError
 from my_agent.config import ConfigError
 from tools.base import ToolOutput
+from ui.i18n import Strings
 from ui.session_setup import (
     end_session,
     open_session,
@@ -25,7 +26,8 @@ from ui.session_setup import (
 
 
 class StderrProgress(AgentHooks):
-    def __init__(self) -> None:
+    def __init__(self, strings: Strings) -> None:
+        self.s = strings
         self.retry_shown = 0
 
     def on_tool_start(self, call: ToolCall) -> None:
@@ -41,7 +43,9 @@ class StderrProgress(AgentHooks):
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
         """A countdown that ticks in place on a terminal; one line per retry otherwise."""
-        line = f"unicum: {reason}; retry {attempt} in {math.ceil(wait)}s"
+        text = self.s.t("retry", reason=self.s.reason(reason), attempt=attempt,
+                        wait=math.ceil(wait))
+        line = f"unicum: {text}"
         if sys.stderr.isatty():
             print(f"\r{line}\033[K", end="\n" if wait <= 1 else "", file=sys.stderr, flush=True)
         elif attempt != self.retry_shown:
@@ -57,7 +61,13 @@ def run_print(args: argparse.Namespace) -> int:
     opts = options_from_args(args, task_hint=args.prompt)
     try:
         resume = resume_path(opts, args.cont, args.resume)
-        live = open_session(opts, [StderrProgress()], resume=resume, debug=args.debug)
+        strings = Strings(args.lang)
+        hooks: list[AgentHooks] = [StderrProgress(strings)]
+        if args.time:
+            from ui.diagnostics import TimingHooks
+
+            hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
+        live = open_session(opts, hooks, resume=resume, debug=args.debug)
         if live.debug_log is not None:
             print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
         if live.agent.client.provider.note:
@@ -73,7 +83,7 @@ def run_print(args: argparse.Namespace) -> int:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
     except (UnicumError, KeyboardInterrupt) as exc:
-        print(f"unicum: {exc or 'interrupted'}", file=sys.stderr)
+        print(f"unicum: {Strings(args.lang).core(str(exc) or 'Ctrl-C')}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug: one line, the traceback only with --debug
         if args.debug:

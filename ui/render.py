@@ -117,6 +117,7 @@ class Renderer(AgentHooks):
         self.status = None
         self.reasoning = False
         self._before: dict[str, tuple[Path, str | None]] = {}
+        self._retry_shown = 0  # the attempt whose line is on the screen (the countdown ticks)
 
     # --- live displays -----------------------------------------------------------------------
     def spin(self, message: str) -> None:
@@ -145,6 +146,7 @@ class Renderer(AgentHooks):
 
     # --- agent hooks -------------------------------------------------------------------------
     def before_request(self, turn: int) -> None:
+        self._retry_shown = 0
         self.spin(self.s.t("waiting"))
 
     def on_stream(self, event: StreamEvent) -> None:
@@ -166,10 +168,14 @@ class Renderer(AgentHooks):
             self.spin(self.s.t("preparing_tool", name=event.name))
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        """One line per attempt; the seconds left tick in the spinner (`countdown`)."""
         from rich.text import Text
 
+        if attempt == self._retry_shown:
+            return
+        self._retry_shown = attempt
         self.stop_live()
-        self.console.print(Text(self.s.t("retry", reason=reason, attempt=attempt,
+        self.console.print(Text(self.s.t("retry", reason=self.s.reason(reason), attempt=attempt,
                                          wait=f"{wait:.1f}"), style="yellow"))
 
     def countdown(self, seconds: float) -> None:

@@ -26,7 +26,6 @@ from ui.session_setup import (
     resume_path,
     start_notes,
 )
-from ui.usage_view import UsageTracker
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
@@ -57,7 +56,6 @@ class Repl:
         self.opts = options_from_args(args)
         self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
                                  self._key_arg)
-        self.tracker = UsageTracker(lambda: self.agent.client.model)
         self.live: LiveSession | None = None
 
     @property
@@ -77,17 +75,16 @@ class Repl:
 
         opts = replace(self.opts, workspace=workspace or self.opts.workspace,
                        session_id=new_session_id() if self.live else self.opts.session_id)
-        hooks = [self.renderer, self.tracker]
+        hooks = [self.renderer]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
-            hooks.append(TimingHooks(self.console, self.s, lambda: self.agent.context_seconds))
+            hooks.append(TimingHooks(self.s, lambda: self.agent.context_seconds))
         prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
                                 approve_all=opts.yes)
         live = open_session(opts, hooks, prompter, resume, self.args.debug)
         self.end_session()
         self.live, self.opts = live, opts
-        self.tracker.reset()
         self.agent.client.sleep = self.renderer.countdown
 
     def end_session(self) -> None:
@@ -140,10 +137,10 @@ class Repl:
         from ui.budget_prompt import run_with_budget
 
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask)
+            result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
         except Interrupted as exc:
             self.renderer.stop_live()
-            self.say(self.s.t("interrupted", detail=exc), style="yellow")
+            self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
             return
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=result.text), style="yellow")
@@ -199,7 +196,10 @@ class Repl:
             self.renderer.stop_live()
             close_open_tool_calls(self.agent.history, INTERRUPTED)
             self.live.transcript.sync(self.agent.history)
-            self.say(self.s.t("interrupted", detail="Ctrl-C"), style="yellow")
+            self.say(self.s.t("interrupted", detail=self.s.core("Ctrl-C")), style="yellow")
+        except Interrupted as exc:  # e.g. Ctrl-C during /compact
+            self.renderer.stop_live()
+            self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
         except (UnicumError, ConfigError, TranscriptError) as exc:
             self.renderer.stop_live()
             self._debug_trace(exc)

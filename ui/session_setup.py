@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.agent import INTERRUPTED, Agent
+from core.archive import Archive, archive_path
+from core.cache_policy import CacheAwareContext
 from core.events import AgentHooks, HookList, TaskResult
 from core.messages import ModelResponse
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions, create_agent, session_warnings
+from core.session import end_session as close_session
 from core.transcript import (
     Transcript,
     TranscriptHooks,
@@ -17,7 +20,7 @@ from core.transcript import (
     find_session,
     read_history,
 )
-from my_agent.config import unicum_home
+from my_agent.config import project_id, unicum_home
 from my_agent.logs import DebugLog
 from tools.base import Prompter
 
@@ -81,6 +84,8 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
         transcript = Transcript.create(home, agent.tool_context.workspace, opts.session_id,
                                        provider=agent.client.provider.profile.name,
                                        model=agent.client.model)
+    if resume is not None:
+        adopt_archive(agent, resume)
     agent.history = list(history)
     close_open_tool_calls(agent.history, INTERRUPTED)
     transcript.sync(agent.history)
@@ -95,20 +100,25 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
     return LiveSession(agent, transcript, log, len(history))
 
 
-def start_notes(agent: Agent) -> list[str]:
-    """Warnings the session's services raised while starting (seam: `session_warnings`)."""
-    import core.session
+def adopt_archive(agent: Agent, resume: Path) -> None:
+    """A session resumed from another folder's saved sessions keeps its own archive (stored
+    under the project it was saved in), so `recall` of what it archived there still works."""
+    ctx = agent.tool_context
+    project = resume.parent.name  # sessions/<project id>/<session id>.jsonl
+    if project == project_id(ctx.workspace):
+        return  # the policy already opened archive_path(home, this project, session id)
+    archive = Archive.open(archive_path(ctx.home, project, resume.stem))
+    ctx.services["archive"] = archive
+    if isinstance(agent.context, CacheAwareContext):
+        agent.context.archive = archive
 
-    warnings = getattr(core.session, "session_warnings", None)
-    return [f"warning: {w}" for w in warnings(agent)] if warnings else []
+
+def start_notes(agent: Agent) -> list[str]:
+    """Warnings the session's services raised while starting (each shown once)."""
+    return [f"warning: {w}" for w in session_warnings(agent)]
 
 
 def end_session(agent: Agent) -> list[str]:
-    """Close the session's services (seam: `core.session.end_session`); returns warnings."""
-    import core.session
-
-    end = getattr(core.session, "end_session", None)
-    if end is None:
-        return []
-    end(agent)
+    """Close the session's services (memory written at the end); returns their warnings."""
+    close_session(agent)
     return start_notes(agent)

@@ -123,12 +123,37 @@ def test_repl_asks_once_per_path(workspace, isolated_home, tmp_path):
     assert denied.is_error and len(user.questions) == 2
 
 
-def test_auto_edit_and_ask_never_ask_inside_the_workspace(workspace, isolated_home):
-    for mode in ("ask", "auto-edit"):
+def test_ask_confirms_workspace_edits_once_per_file_in_the_repl(workspace, isolated_home):
+    user = ScriptedUser("n", "y", "a")
+    ctx = make_ctx(workspace, isolated_home, prompter=user, mode="ask")
+    refused = run(ctx, "write_file", path="a.txt", content="x")
+    assert refused.is_error and not (workspace / "a.txt").exists()
+    assert not run(ctx, "write_file", path="a.txt", content="x").is_error  # 'y': this file
+    assert not run(ctx, "edit_file", path="a.txt", old_string="x", new_string="y").is_error
+    assert len(user.questions) == 2 and "a.txt" in user.questions[1]
+    assert not run(ctx, "write_file", path="b.txt", content="b").is_error  # 'a': every file
+    assert not run(ctx, "write_file", path="c.txt", content="c").is_error
+    assert len(user.questions) == 3
+
+
+def test_auto_edit_yolo_and_print_mode_never_ask_inside_the_workspace(workspace, isolated_home):
+    for mode in ("auto-edit", "yolo"):
         user = ScriptedUser()
         ctx = make_ctx(workspace, isolated_home, prompter=user, mode=mode)
         assert not run(ctx, "write_file", path=f"{mode}.txt", content="x").is_error
         assert user.questions == []
+    # `-p` (nobody at the keyboard) in the ask mode: workspace edits go ahead without --yes
+    assert not run(make_ctx(workspace, isolated_home), "write_file", path="p.txt",
+                   content="x").is_error
+
+
+def test_modes_differ_only_on_workspace_edits(workspace, isolated_home, tmp_path):
+    for mode in ("ask", "auto-edit"):
+        user = ScriptedUser()
+        ctx = make_ctx(workspace, isolated_home, prompter=user, mode=mode)
+        assert run(ctx, "write_file", path="../out.txt", content="x").is_error
+        assert run(ctx, "terminal", command="chmod -R u+r .").is_error
+        assert len(user.questions) == 2
 
 
 def test_one_question_for_several_reasons(workspace, isolated_home):

@@ -56,6 +56,8 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         repl.command("/usag", r"did you mean /usage\?")
 
         repl.send("创建 hello.py，打印 hi")
+        repl.expect(r"Write .*hello\.py\?")  # the ask mode confirms workspace edits
+        repl.send("a")
         repl.expect(r"✓ write_file hello\.py +\d+\.\ds")
         repl.expect(r"\+print\('hi'\)")  # the edit, as a diff
         repl.expect("已创建 hello.py。")
@@ -139,6 +141,8 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
     repl = start(llm, workspace)
     try:
         repl.send("make a.txt")
+        repl.expect(r"Write .*a\.txt\?")
+        repl.send("y")
         repl.expect("wrote a.txt")
         repl.prompt()
         repl.send("/exit")
@@ -178,7 +182,7 @@ def test_undo_after_edit(llm, workspace):
     (workspace / "notes.txt").write_text("original\n")
     llm.call("write_file", {"path": "notes.txt", "content": "changed\n"})
     llm.reply("changed it")
-    repl = start(llm, workspace)
+    repl = start(llm, workspace, "--permission-mode", "auto-edit")  # edits without asking
     try:
         repl.send("change notes.txt")
         repl.expect("changed it")

@@ -54,10 +54,14 @@ WRAPPERS = frozenset({"env", "nohup", "time", "nice", "ionice", "timeout", "comm
 SAFE_WRITE_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 
-# permission mode → actions that need the user's approval (yolo: nothing asks)
+# permission mode → actions that need the user's approval (yolo: nothing asks).
+# "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
+# runs the ask mode lets the task edit its own workspace (see `approve_edit`).
+_GUARDED = frozenset({"outside_read", "outside_write", "destructive", "private_network",
+                      "private_read"})
 ASKS: dict[str, frozenset[str]] = {
-    "ask": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
-    "auto-edit": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
+    "ask": _GUARDED | {"edit"},
+    "auto-edit": _GUARDED,
     "yolo": frozenset(),
 }
 
@@ -258,8 +262,41 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
             f"{verb} {target}, outside the workspace {ctx.workspace}?", True, always_all=True)
 
 
+def approve_edit(ctx: ToolContext, target: Path) -> None:
+    """A write inside the workspace: in the ask mode the REPL asks once per file ('a': every
+    file for the session); a non-interactive run (`-p`) goes ahead."""
+    if not ctx.prompter.interactive:
+        return
+    _decide(ctx, "edit", [str(target)], f"Write {target}?", True, always_all=True)
+
+
+def is_private(target: Path, ctx: ToolContext) -> bool:
+    """Unicum's own files (keys, history) anywhere, and `.env` files outside the workspace."""
+    home = ctx.home.expanduser().resolve()
+    if target == home or home in target.parents:
+        return True
+    root = ctx.workspace.resolve()
+    inside = target == root or root in target.parents
+    return not inside and (target.name == ".env" or target.name.startswith(".env."))
+
+
+def approve_private_read(ctx: ToolContext, target: Path) -> None:
+    """Keys live there: asked every time it is not approved for this very file."""
+    _decide(ctx, "private_read", [str(target)],
+            f"Read {target}? It may hold API keys or Unicum's private data.", True)
+
+
+def _mentions_private(command: str, ctx: ToolContext) -> bool:
+    home = ctx.home.expanduser()
+    marks = ("UNICUM_HOME", ".unicum-agent", str(home), str(home.resolve()))
+    return any(m in command for m in marks)
+
+
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
     """One question for a destructive command; 'always' covers those kinds for the session."""
+    if _mentions_private(command, ctx):
+        _decide(ctx, "private_read", [command], f"Run `{command}`? It touches the Unicum home, "
+                "which holds API keys and private data.", False)
     reasons = check_command(command, ctx.workspace, cwd)
     if reasons:
         labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from my_agent.secrets import redact_strings, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
 
 TOOLS_DIR = Path(__file__).resolve().parent
@@ -114,7 +115,16 @@ class Registry:
         return {name: tool.available(ctx) for name, tool in sorted(self.tools.items())}
 
     def execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
-        """Run one call; every failure comes back as an error output, never a raise."""
+        """Run one call; every failure comes back as an error output, never a raise.
+        Known secret values (API keys, tokens) never reach the model: they are redacted."""
+        out = self._execute(name, args, ctx)
+        secrets = secret_values()
+        if secrets:
+            out.content = redact_strings(out.content, secrets)
+            out.data = redact_strings(out.data, secrets)
+        return out
+
+    def _execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
         tool = self.tools.get(name)
         if tool is None:
             return ToolOutput(f"unknown tool '{name}'; available: {', '.join(sorted(self.tools))}",

@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from my_agent.secrets import redact_strings, secret_values
+from my_agent.secrets import redact, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
+from tools.textfile import printable
 
 TOOLS_DIR = Path(__file__).resolve().parent
 _SKIP = {"__init__.py", "base.py", "registry.py"}  # helper modules declare no TOOLS anyway
@@ -98,6 +99,17 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
     return None
 
 
+def _scrub(value: Any, secrets: list[str]) -> Any:
+    """Every string in a result with secret values redacted and stray bytes as U+FFFD."""
+    if isinstance(value, str):
+        return printable(redact(value, secrets) if secrets else value)
+    if isinstance(value, dict):
+        return {k: _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(v, secrets) for v in value]
+    return value
+
+
 class Registry:
     def __init__(self, tools: list[Tool]) -> None:
         self.tools = {t.name: t for t in tools}
@@ -119,9 +131,8 @@ class Registry:
         Known secret values (API keys, tokens) never reach the model: they are redacted."""
         out = self._execute(name, args, ctx)
         secrets = secret_values()
-        if secrets:
-            out.content = redact_strings(out.content, secrets)
-            out.data = redact_strings(out.data, secrets)
+        out.content = _scrub(out.content, secrets)
+        out.data = _scrub(out.data, secrets)
         return out
 
     def _execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:

@@ -13,6 +13,7 @@ from typing import IO, Any
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
+from tools.textfile import decode_text
 from tools.workspace import resolve_path
 
 MAX_TIMEOUT = 600
@@ -66,15 +67,9 @@ class Collector:
 
 
 def decode_output(raw: bytes) -> str:
-    """UTF-8; output that is mostly not UTF-8 but valid GB18030 (Chinese Windows tools) as
-    GB18030; anything else as UTF-8 with replacement characters. Never raises."""
-    text = raw.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd") - raw.count("\ufffd".encode())
-    if bad > max(2, len(text) // 100):
-        try:
-            text = raw.decode("gb18030")
-        except UnicodeDecodeError:
-            pass
+    """The files' decoding rule (`tools.textfile.decode_bytes`: UTF-8, mostly UTF-8, GB18030
+    for Chinese Windows tools, latin-1), colours and progress-bar rewrites removed. Never raises."""
+    text = decode_text(raw)
     text = ANSI.sub("", text).replace("\r\n", "\n")
     if "\r" in text:  # progress bars: keep what a terminal would finally show on each line
         text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))

@@ -28,6 +28,21 @@ DESTRUCTIVE = [
     ("for f in a b; do rm -rf $f; done", "rm -r/-f"),
     ("sh -c 'git push -f'", "git push --force"),
     ("echo x | tee /root/.bashrc", "tee /root/.bashrc"),
+    ("git push origin +main", "git push --force"),
+    ("git push origin +HEAD:refs/heads/main", "git push --force"),
+    ("git push --fo origin main", "git push --force"),
+    ("x=rm; $x -rf /", "unknown program $x"),
+    ('"$(echo rm)" -rf src', "unknown program"),
+    ("rm --rec src", "rm -r/-f"),
+    ("rm --recursive src", "rm -r/-f"),
+    ("rm --fo src/a.py", "rm -r/-f"),
+    ("busybox rm -rf /", "rm -r/-f"),
+    ("rsync -a --delete src/ /backup/", "rsync --delete"),
+    ("cp config.py /etc/app.conf", "cp /etc/app.conf"),
+    ("cp -t /usr/local/bin tool", "cp /usr/local/bin"),
+    ("mv notes.txt ../elsewhere/", "mv ../elsewhere/"),
+    ("truncate -s 0 /var/log/syslog", "truncate /var/log/syslog"),
+    ("ln -sf /bin/true /usr/bin/python3", "ln /usr/bin/python3"),
 ]
 SAFE = [
     "ls -la && git status",
@@ -39,6 +54,11 @@ SAFE = [
     "chmod +x run.sh",
     "cat <<EOF > script.sh\nrm -rf /\nEOF",
     "grep -rn 'sudo' .",
+    "cp src/a.py src/b.py && mv b.txt c.txt && ln -s a.py link.py",
+    "truncate -s 0 log.txt",
+    "git push origin main:main",
+    "rsync -a src/ backup/",
+    "cp /etc/hosts hosts.copy",
 ]
 
 

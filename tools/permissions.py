@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.base import ToolContext, ToolError
+from tools.outside_writes import writes_outside, written_paths
 from tools.shellparse import Pipeline, Simple, parse
 
 
@@ -20,6 +21,7 @@ class Rule:
     sub: str = ""  # required subcommand (git reset, git push, ...)
     flags: tuple[str, ...] = ()  # any one of these; a short flag also matches inside -rf
     args: tuple[str, ...] = ()  # any one of these plain arguments
+    prefixes: tuple[str, ...] = ()  # any argument after the subcommand starting with one
     spare_build_dirs: bool = False  # harmless when every target is a build folder in the workspace
 
 
@@ -29,7 +31,13 @@ RULES: tuple[Rule, ...] = (
     Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
     Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
     Rule("git push --force", "overwrites history on the remote", ("git",), "push",
-         ("-f", "--force", "--force-with-lease", "--mirror")),
+         ("-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete",
+          "-d", "--prune")),
+    Rule("git push --force", "a +refspec force-pushes over history on the remote", ("git",),
+         "push", prefixes=("+",)),
+    Rule("rsync --delete", "deletes files at the destination", ("rsync",),
+         flags=("--delete", "--delete-before", "--delete-during", "--delete-delay",
+                "--delete-after", "--delete-excluded", "--remove-source-files")),
     Rule("git checkout -- .", "discards uncommitted changes", ("git",), "checkout",
          args=("--", ".")),
     Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
@@ -50,8 +58,8 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "pytho
                     "ruby", "node", "eval", "source", "."})
 WRAPPERS = frozenset({"env", "nohup", "time", "nice", "ionice", "timeout", "command", "exec",
                       "builtin", "xargs", "stdbuf", "watch", "then", "do", "else", "if", "while",
-                      "until", "!", "{", "}"})
-SAFE_WRITE_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+                      "until", "!", "{", "}", "busybox", "toybox"})
+MIN_ABBREV = 3  # `--rec` is how GNU tools accept an unambiguous prefix of `--recursive`
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
@@ -95,9 +103,13 @@ def _has_flag(argv: list[str], flags: tuple[str, ...]) -> bool:
     for token in argv[1:]:
         if token == "--":
             break
+        name = token.split("=", 1)[0]
         for flag in flags:
             if token == flag or (flag.startswith("--") and token.startswith(flag + "=")):
                 return True
+            if (flag.startswith("--") and name.startswith("--") and len(name) >= MIN_ABBREV
+                    and flag.startswith(name)):
+                return True  # an abbreviated long option: --rec, --fo
             short = len(flag) == 2 and flag[0] == "-"
             if short and token.startswith("-") and not token.startswith("--") and flag[1] in token[1:]:
                 return True
@@ -125,6 +137,10 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
         return False
     if rule.args and not any(a in rule.args for a in argv[1:]):
         return False
+    if rule.prefixes:
+        rest = argv[argv.index(rule.sub) + 1:] if rule.sub in argv else argv[1:]
+        if not any(a.startswith(rule.prefixes) for a in rest if a != "+"):
+            return False
     if rule.spare_build_dirs:
         targets = [a for a in argv[1:] if not a.startswith("-")]
         if not targets or all(_inside_build_dir(t, cwd, workspace) for t in targets):
@@ -132,30 +148,23 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
     return True
 
 
-def _writes_outside(target: str, cwd: Path, workspace: Path) -> bool:
-    if target.startswith(SAFE_WRITE_TARGETS):
-        return False
-    expanded = os.path.expandvars(os.path.expanduser(target))
-    if "$" in expanded or "`" in expanded:
-        return True  # cannot tell where it goes
-    path = Path(os.path.normpath(cwd / expanded))
-    return path != workspace and workspace not in path.parents
-
-
 def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
     found: list[str] = []
     for op, target in cmd.redirects:
-        if op in WRITE_OPS and _writes_outside(target.text, cwd, workspace):
+        if op in WRITE_OPS and writes_outside(target.text, cwd, workspace):
             found.append(f"redirection over {target.text}: writes outside the workspace")
     argv = _strip_wrappers(cmd.argv)
     if not argv:
         return found
+    if "$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs):
+        found.append(f"unknown program {argv[0]}: the command name comes from a variable or "
+                     "substitution, so what runs cannot be checked")
     if "xargs" in map(os.path.basename, cmd.argv[:len(cmd.argv) - len(argv)]):
         argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
-    if os.path.basename(argv[0]) == "tee":
-        for target in (a for a in argv[1:] if not a.startswith("-")):
-            if _writes_outside(target, cwd, workspace):
-                found.append(f"tee {target}: writes outside the workspace")
+    name = os.path.basename(argv[0])
+    for target in written_paths(argv):
+        if writes_outside(target, cwd, workspace):
+            found.append(f"{name} {target}: writes outside the workspace")
     found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, argv, cwd, workspace)]
     return found
 

@@ -188,7 +188,10 @@ def test_undo_after_edit(llm, workspace):
         repl.expect("changed it")
         repl.prompt()
         assert (workspace / "notes.txt").read_text() == "changed\n"
-        repl.command("/undo", r"notes\.txt")
+        (workspace / "notes.txt").write_text("edited by hand\n")
+        repl.command("/undo", r"not undone: notes\.txt changed")
+        assert (workspace / "notes.txt").read_text() == "edited by hand\n"
+        repl.command("/undo force", r"restored notes\.txt")
         assert (workspace / "notes.txt").read_text() == "original\n"
         repl.command("/undo", r"nothing to undo|no checkpoint|Nothing")
         repl.send("/quit")

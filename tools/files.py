@@ -100,8 +100,10 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
     data = encode(new_text, enc, newline)
-    get_checkpoints(ctx).save(target)
+    checkpoints = get_checkpoints(ctx)
+    checkpoints.save(target)
     atomic_write(target, data)
+    checkpoints.wrote(target)
     rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}

@@ -132,7 +132,8 @@ def cmd_undo(repl: Repl, arg: str) -> None:
     except ImportError:
         repl.say(repl.s.t("undo_missing"))
         return
-    restored = get_checkpoints(repl.agent.tool_context).undo()
+    force = arg.strip().lower() in ("force", "--force", "!")  # over later changes
+    restored = get_checkpoints(repl.agent.tool_context).undo(force=force)
     repl.say(restored or repl.s.t("undo_none"))
 
 

@@ -24,7 +24,7 @@ def test_tool_results_are_redacted(workspace, isolated_home, monkeypatch):
 
 def test_one_table_strips_and_redacts_tokens(workspace, isolated_home, monkeypatch, tmp_path):
     monkeypatch.setenv("GITHUB_TOKEN", GH)
-    ctx = make_ctx(workspace, isolated_home, yes=True)  # naming UNICUM_HOME asks
+    ctx = make_ctx(workspace, isolated_home)
     out = run(ctx, "terminal", command='echo "[${GITHUB_TOKEN:-none}] [${UNICUM_HOME:-nohome}]"')
     assert "[none] [nohome]" in out.content  # neither is passed to commands
     assert GH in secret_values()
@@ -48,6 +48,10 @@ def test_unicum_home_is_not_read_without_asking(workspace, isolated_home, monkey
     assert not run(ctx, "read_file", path="../other.txt").is_error
     assert run(ctx, "read_file", path=str(isolated_home / ".env")).is_error
     assert len(user.questions) == 2 and "API keys" in user.questions[1]
+    assert run(ctx_p := make_ctx(workspace, isolated_home), "terminal",
+               command="grep -rn 'UNICUM_HOME\\|.unicum-agent' . || true").data["exit_code"] == 0
+    hidden = run(ctx_p, "terminal", command=f"echo $(cat {isolated_home}/.env)")
+    assert hidden.is_error and "refused" in hidden.content
     approved = run(make_ctx(workspace, isolated_home, yes=True), "terminal",
                    command=f"cat {isolated_home}/.env")
     assert not approved.is_error and KEY not in approved.content  # --yes: still redacted

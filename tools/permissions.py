@@ -295,15 +295,30 @@ def approve_private_read(ctx: ToolContext, target: Path) -> None:
             f"Read {target}? It may hold API keys or Unicum's private data.", True)
 
 
-def _mentions_private(command: str, ctx: ToolContext) -> bool:
-    home = ctx.home.expanduser()
-    marks = ("UNICUM_HOME", ".unicum-agent", str(home), str(home.resolve()))
-    return any(m in command for m in marks)
+def _private_dirs(ctx: ToolContext) -> list[Path]:
+    dirs = {ctx.home.expanduser(), ctx.home.expanduser().resolve(),
+            Path("~/.unicum-agent").expanduser()}
+    return sorted(dirs)
+
+
+def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) -> bool:
+    """True when a word or redirection of `command` names a path in the Unicum home."""
+    for pipe in parse(command):
+        for cmd in pipe:
+            for word in [*cmd.words, *(w for _, w in cmd.redirects)]:
+                text = os.path.expandvars(os.path.expanduser(word.text))
+                path = Path(os.path.normpath(cwd / text))
+                if any(path == d or d in path.parents for d in dirs):
+                    return True
+                if depth < 4 and any(_touches_private(s, cwd, dirs, depth + 1)
+                                     for s in word.subs):
+                    return True
+    return False
 
 
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
     """One question for a destructive command; 'always' covers those kinds for the session."""
-    if _mentions_private(command, ctx):
+    if _touches_private(command, cwd, _private_dirs(ctx)):
         _decide(ctx, "private_read", [command], f"Run `{command}`? It touches the Unicum home, "
                 "which holds API keys and private data.", False)
     reasons = check_command(command, ctx.workspace, cwd)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.prompts import PromptSection
+from my_agent.secrets import redact
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "UNICUM.md")
 LOCAL_NAME = "CLAUDE.local.md"
@@ -18,6 +19,7 @@ MAX_FILE_CHARS = 40_000
 _IMPORT = re.compile(r"(?:(?<=\s)|^)@((?:~/|\.{1,2}/|/)?[^\s`@]+)")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 _TRAILING = ".,;:!?)]}>'\""
+FORBIDDEN_ROOTS = (Path("/proc"), Path("/dev"), Path("/sys"))
 
 
 @dataclass
@@ -53,13 +55,23 @@ def candidate_files(workspace: Path, home: Path, user_home: Path | None = None) 
 
 
 def _read(path: Path) -> str:
-    raw = path.read_bytes()[: MAX_FILE_CHARS * 4]
-    for enc in ("utf-8-sig", "gb18030"):
-        try:
-            return raw.decode(enc)[:MAX_FILE_CHARS]
-        except UnicodeDecodeError:
-            continue
-    return raw.decode("utf-8", errors="replace")[:MAX_FILE_CHARS]
+    from tools.textfile import decode_text
+
+    return decode_text(path.read_bytes()[: MAX_FILE_CHARS * 4])[:MAX_FILE_CHARS]
+
+
+def import_roots(workspace: Path, home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
+    """Folders an `@import` may read from: the project, the Unicum home and ~/.claude."""
+    return (project_root(workspace), home.expanduser().resolve(),
+            ((user_home or Path.home()) / ".claude").resolve())
+
+
+def importable(target: Path, roots: tuple[Path, ...]) -> bool:
+    """A resolved path inside one of `roots`; never /proc, /dev, /sys or a `.env*` file."""
+    if target.name.startswith(".env") or any(
+            target == r or r in target.parents for r in FORBIDDEN_ROOTS):
+        return False
+    return any(target == r or r in target.parents for r in roots) and target.is_file()
 
 
 def _imports_in(line: str) -> list[str]:
@@ -73,8 +85,11 @@ def _imports_in(line: str) -> list[str]:
     return found
 
 
-def expand(path: Path, text: str, seen: set[Path], imported: list[Path], depth: int = 0) -> str:
-    """Insert each imported file after the line that names it; fenced code is left alone."""
+def expand(path: Path, text: str, seen: set[Path], imported: list[Path],
+           roots: tuple[Path, ...], depth: int = 0) -> str:
+    """Insert each imported file after the line that names it; fenced code is left alone.
+    Only files under `roots` are imported (symlinks followed), so a cloned repository cannot
+    pull keys or system files into the prompt."""
     out: list[str] = []
     fenced = False
     for line in text.splitlines():
@@ -86,12 +101,12 @@ def expand(path: Path, text: str, seen: set[Path], imported: list[Path], depth: 
             continue
         for ref in _imports_in(line):
             target = (path.parent / Path(ref).expanduser()).resolve()
-            if target in seen or not target.is_file():
+            if target in seen or not importable(target, roots):
                 continue
             seen.add(target)
             imported.append(target)
             try:
-                body = expand(target, _read(target), seen, imported, depth + 1)
+                body = expand(target, _read(target), seen, imported, roots, depth + 1)
             except OSError:
                 continue
             out.append(body.rstrip())
@@ -106,6 +121,7 @@ def load_instructions(workspace: Path, home: Path | None = None,
         home = unicum_home()
     seen: set[Path] = set()
     loaded: list[InstructionFile] = []
+    roots = import_roots(workspace, home, user_home)
     for path in candidate_files(workspace, home, user_home):
         try:
             resolved = path.resolve()
@@ -113,7 +129,7 @@ def load_instructions(workspace: Path, home: Path | None = None,
                 continue
             seen.add(resolved)
             imported: list[Path] = []
-            text = expand(resolved, _read(resolved), seen, imported)
+            text = expand(resolved, _read(resolved), seen, imported, roots)
         except OSError:
             continue
         if text.strip():
@@ -145,4 +161,4 @@ def instructions_section(workspace: Path, home: Path | None = None,
              for item in load_instructions(workspace, home, user_home)]
     text = ("Follow these instruction files (more specific folders win):\n\n" + "\n\n".join(parts)
             if parts else "")
-    return PromptSection("instructions", text)
+    return PromptSection("instructions", redact(text))

@@ -69,7 +69,8 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       services={"memory": store, "memory_hooks": memory_hooks})
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
     accounting = setup_accounting(opts, provider, workspace, home, ui_hooks)
-    system_prompt = session_prompt(workspace, store, opts.task_hint, sections)
+    system_prompt = session_prompt(workspace, store, opts.task_hint, sections,
+                                   warnings=memory_hooks.warnings)  # e.g. a malformed SKILL.md
     policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
     agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
                   system_prompt=system_prompt, hooks=accounting.hooks(ui_hooks),
@@ -98,11 +99,13 @@ def attach_codemap(agent: Agent, store: MemoryStore, task_hint: str,
 
 
 def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",
-                   sections: list[PromptSection] | None = None) -> str:
+                   sections: list[PromptSection] | None = None,
+                   warnings: list[str] | None = None) -> str:
     """The system prompt: the stable base, instruction files, skills, the caller's sections,
     then memory last so provider prompt caches keep hitting. `/new` calls it again."""
     return build_system_prompt(workspace, [
-        instructions_section(workspace, store.home), skills_section(workspace, store.home),
+        instructions_section(workspace, store.home),
+        skills_section(workspace, store.home, warnings),
         *(sections or []), memory_section(workspace, task_hint, store)])
 
 

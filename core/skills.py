@@ -24,35 +24,59 @@ def skill_dirs(workspace: Path, home: Path) -> list[Path]:
     return [home / "skills", root / ".unicum" / "skills", root / ".claude" / "skills"]
 
 
+class FrontMatterError(ValueError):
+    """A SKILL.md whose `---` block is not a YAML mapping."""
+
+
 def split_front_matter(text: str) -> tuple[dict, str]:
-    """(front matter mapping, body). Text without a `---` block has empty front matter."""
+    """(front matter mapping, body). Text without a `---` block has empty front matter;
+    a `---` block that is unclosed or not a YAML mapping raises FrontMatterError."""
     text = text.lstrip("\ufeff")
     if not text.startswith("---"):
         return {}, text
     end = text.find("\n---", 3)
     if end < 0:
-        return {}, text
+        raise FrontMatterError("the front matter's closing --- is missing")
     import yaml  # only when a skill exists
 
     try:
         data = yaml.safe_load(text[3:end])
-    except yaml.YAMLError:
-        data = None
+    except yaml.YAMLError as exc:
+        raise FrontMatterError(f"the front matter is not valid YAML ({str(exc).splitlines()[0]})"
+                               ) from None
+    if data is not None and not isinstance(data, dict):
+        raise FrontMatterError("the front matter is not a mapping of name/description")
     body = text[end + 4:].split("\n", 1)[1] if "\n" in text[end + 4:] else ""
-    return (data if isinstance(data, dict) else {}), body
+    return data or {}, body
 
 
-def read_skill(path: Path) -> Skill | None:
+def _text(path: Path) -> str:
+    from tools.textfile import decode_text  # the one decoding rule (GBK SKILL.md files too)
+
+    return decode_text(path.read_bytes())
+
+
+def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
+    """The skill in `path`, or None; why a SKILL.md is skipped goes to `warnings`."""
     try:
-        meta, _ = split_front_matter(path.read_text(encoding="utf-8", errors="replace"))
+        meta, _ = split_front_matter(_text(path))
     except OSError:
+        return None
+    except FrontMatterError as exc:
+        if warnings is not None:
+            warnings.append(f"skill {path} skipped: {exc}")
         return None
     name = str(meta.get("name") or path.parent.name).strip()
     description = " ".join(str(meta.get("description") or "").split())[:MAX_DESCRIPTION]
-    return Skill(name, description, path) if name and description else None
+    if not (name and description):
+        if warnings is not None:
+            warnings.append(f"skill {path} skipped: its front matter has no description")
+        return None
+    return Skill(name, description, path)
 
 
-def discover_skills(workspace: Path, home: Path | None = None) -> dict[str, Skill]:
+def discover_skills(workspace: Path, home: Path | None = None,
+                    warnings: list[str] | None = None) -> dict[str, Skill]:
     if home is None:
         from my_agent.config import unicum_home
 
@@ -62,19 +86,20 @@ def discover_skills(workspace: Path, home: Path | None = None) -> dict[str, Skil
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob("*/SKILL.md")):
-            skill = read_skill(path)
+            skill = read_skill(path, warnings)
             if skill:
                 found[skill.name] = skill
     return dict(sorted(found.items()))
 
 
 def skill_body(skill: Skill) -> str:
-    _, body = split_front_matter(skill.path.read_text(encoding="utf-8", errors="replace"))
+    _, body = split_front_matter(_text(skill.path))
     return body.strip()
 
 
-def skills_section(workspace: Path, home: Path | None = None) -> PromptSection:
-    skills = discover_skills(workspace, home)
+def skills_section(workspace: Path, home: Path | None = None,
+                   warnings: list[str] | None = None) -> PromptSection:
+    skills = discover_skills(workspace, home, warnings)
     if not skills:
         return PromptSection("skills", "")
     lines = ["Load a skill's full instructions with skill(name) when the task calls for it:"]

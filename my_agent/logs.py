@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
+from my_agent.secrets import REDACTED, redact_strings, secret_values
+
+__all__ = ["DebugLog", "redact", "secret_values"]
 SECRET_NAMES = ("api_key", "apikey", "authorization", "x-api-key", "token", "secret", "password")
-REDACTED = "[redacted]"
-
-
-def secret_values(environ: dict[str, str] | None = None) -> list[str]:
-    """Values of variables that hold keys (`*_API_KEY`, `*_TOKEN`, ...), long ones first."""
-    env = os.environ if environ is None else environ
-    values = {v for k, v in env.items()
-              if v and len(v) >= 8 and k.upper().endswith(("_API_KEY", "_TOKEN", "_SECRET"))}
-    return sorted(values, key=len, reverse=True)
 
 
 def redact(value: Any, secrets: list[str]) -> Any:
@@ -27,12 +20,7 @@ def redact(value: Any, secrets: list[str]) -> Any:
                 for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [redact(v, secrets) for v in value]
-    if isinstance(value, str):
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
-    return value
+    return redact_strings(value, secrets)
 
 
 class DebugLog:

@@ -28,6 +28,21 @@ DESTRUCTIVE = [
     ("for f in a b; do rm -rf $f; done", "rm -r/-f"),
     ("sh -c 'git push -f'", "git push --force"),
     ("echo x | tee /root/.bashrc", "tee /root/.bashrc"),
+    ("git push origin +main", "git push --force"),
+    ("git push origin +HEAD:refs/heads/main", "git push --force"),
+    ("git push --fo origin main", "git push --force"),
+    ("x=rm; $x -rf /", "unknown program $x"),
+    ('"$(echo rm)" -rf src', "unknown program"),
+    ("rm --rec src", "rm -r/-f"),
+    ("rm --recursive src", "rm -r/-f"),
+    ("rm --fo src/a.py", "rm -r/-f"),
+    ("busybox rm -rf /", "rm -r/-f"),
+    ("rsync -a --delete src/ /backup/", "rsync --delete"),
+    ("cp config.py /etc/app.conf", "cp /etc/app.conf"),
+    ("cp -t /usr/local/bin tool", "cp /usr/local/bin"),
+    ("mv notes.txt ../elsewhere/", "mv ../elsewhere/"),
+    ("truncate -s 0 /var/log/syslog", "truncate /var/log/syslog"),
+    ("ln -sf /bin/true /usr/bin/python3", "ln /usr/bin/python3"),
 ]
 SAFE = [
     "ls -la && git status",
@@ -39,6 +54,11 @@ SAFE = [
     "chmod +x run.sh",
     "cat <<EOF > script.sh\nrm -rf /\nEOF",
     "grep -rn 'sudo' .",
+    "cp src/a.py src/b.py && mv b.txt c.txt && ln -s a.py link.py",
+    "truncate -s 0 log.txt",
+    "git push origin main:main",
+    "rsync -a src/ backup/",
+    "cp /etc/hosts hosts.copy",
 ]
 
 
@@ -123,12 +143,37 @@ def test_repl_asks_once_per_path(workspace, isolated_home, tmp_path):
     assert denied.is_error and len(user.questions) == 2
 
 
-def test_auto_edit_and_ask_never_ask_inside_the_workspace(workspace, isolated_home):
-    for mode in ("ask", "auto-edit"):
+def test_ask_confirms_workspace_edits_once_per_file_in_the_repl(workspace, isolated_home):
+    user = ScriptedUser("n", "y", "a")
+    ctx = make_ctx(workspace, isolated_home, prompter=user, mode="ask")
+    refused = run(ctx, "write_file", path="a.txt", content="x")
+    assert refused.is_error and not (workspace / "a.txt").exists()
+    assert not run(ctx, "write_file", path="a.txt", content="x").is_error  # 'y': this file
+    assert not run(ctx, "edit_file", path="a.txt", old_string="x", new_string="y").is_error
+    assert len(user.questions) == 2 and "a.txt" in user.questions[1]
+    assert not run(ctx, "write_file", path="b.txt", content="b").is_error  # 'a': every file
+    assert not run(ctx, "write_file", path="c.txt", content="c").is_error
+    assert len(user.questions) == 3
+
+
+def test_auto_edit_yolo_and_print_mode_never_ask_inside_the_workspace(workspace, isolated_home):
+    for mode in ("auto-edit", "yolo"):
         user = ScriptedUser()
         ctx = make_ctx(workspace, isolated_home, prompter=user, mode=mode)
         assert not run(ctx, "write_file", path=f"{mode}.txt", content="x").is_error
         assert user.questions == []
+    # `-p` (nobody at the keyboard) in the ask mode: workspace edits go ahead without --yes
+    assert not run(make_ctx(workspace, isolated_home), "write_file", path="p.txt",
+                   content="x").is_error
+
+
+def test_modes_differ_only_on_workspace_edits(workspace, isolated_home, tmp_path):
+    for mode in ("ask", "auto-edit"):
+        user = ScriptedUser()
+        ctx = make_ctx(workspace, isolated_home, prompter=user, mode=mode)
+        assert run(ctx, "write_file", path="../out.txt", content="x").is_error
+        assert run(ctx, "terminal", command="chmod -R u+r .").is_error
+        assert len(user.questions) == 2
 
 
 def test_one_question_for_several_reasons(workspace, isolated_home):

@@ -54,6 +54,8 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         repl.command("/usag", r"did you mean /usage\?")
 
         repl.send("创建 hello.py，打印 hi")
+        repl.expect(r"Write .*hello\.py\?")  # the ask mode confirms workspace edits
+        repl.send("a")
         repl.expect(r"✓ write_file hello\.py +\d+\.\ds")
         repl.expect(r"\+print\('hi'\)")  # the edit, as a diff
         repl.expect("已创建 hello.py。")
@@ -137,6 +139,8 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
     repl = start(llm, workspace)
     try:
         repl.send("make a.txt")
+        repl.expect(r"Write .*a\.txt\?")
+        repl.send("y")
         repl.expect("wrote a.txt")
         repl.prompt()
         repl.send("/exit")
@@ -176,13 +180,16 @@ def test_undo_after_edit(llm, workspace):
     llm.call("write_file", {"path": "notes.txt", "content": "changed\n"})
     llm.reply("changed it")
     llm.reply("I see it was undone")
-    repl = start(llm, workspace)
+    repl = start(llm, workspace, "--permission-mode", "auto-edit")  # edits without asking
     try:
         repl.send("change notes.txt")
         repl.expect("changed it")
         repl.prompt()
         assert (workspace / "notes.txt").read_text() == "changed\n"
-        repl.command("/undo", r"notes\.txt")
+        (workspace / "notes.txt").write_text("edited by hand\n")
+        repl.command("/undo", r"not undone: notes\.txt changed")
+        assert (workspace / "notes.txt").read_text() == "edited by hand\n"
+        repl.command("/undo force", r"restored notes\.txt")
         assert (workspace / "notes.txt").read_text() == "original\n"
         repl.command("/undo", r"nothing to undo|no checkpoint|Nothing")
         repl.send("what changed?")

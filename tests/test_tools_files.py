@@ -99,3 +99,11 @@ def test_checkpoint_taken_before_every_write(ctx, workspace):
     assert store.undo() == "removed new file f.txt"
     assert not (workspace / "f.txt").exists()
     assert store.undo() is None
+
+
+def test_append_to_a_binary_file_is_refused_and_changes_nothing(ctx, workspace):
+    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    (workspace / "img.png").write_bytes(data)
+    out = run(ctx, "write_file", path="img.png", content="text\n", append=True)
+    assert out.is_error and "binary" in out.content
+    assert (workspace / "img.png").read_bytes() == data

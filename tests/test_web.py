@@ -172,3 +172,26 @@ def test_gbk_page(site, allowed):
     Site.pages["/cn"] = (200, "text/html", page.encode("gbk"))
     out = run(allowed, "web_read", url=site + "/cn")
     assert "# 标题" in out.content and "正确处理GBK编码" in out.content
+
+
+def test_dns_rebinding_after_the_check_is_refused(site, workspace, isolated_home, monkeypatch):
+    """The name resolves to a public address when checked, then to 127.0.0.1 when connecting."""
+    Site.pages["/secret"] = (200, "text/plain", b"internal admin page")
+    port = int(site.rsplit(":", 1)[1])
+    real = socket.getaddrinfo
+    answers = iter(["93.184.216.34"])
+
+    def rebinding(host, *args, **kwargs):
+        if host != "rebind.example":
+            return real(host, *args, **kwargs)
+        ip = next(answers, "127.0.0.1")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, args[0] if args else 0))]
+
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
+                "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    out = run(make_ctx(workspace, isolated_home), "web_read",
+              url=f"http://rebind.example:{port}/secret")
+    assert out.is_error and "rebinding" in out.content, out.content
+    assert "internal admin page" not in out.content

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from tools.base import ToolContext
+
+KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
+ABSENT = "absent"
+
+
+def fingerprint(path: Path) -> str:
+    """sha256 of the file's bytes, or ABSENT."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return ABSENT
 
 
 class CheckpointStore:
@@ -40,14 +54,31 @@ class CheckpointStore:
             meta["created_dir"] = str(missing[-1]) if missing else None
         (self.folder / f"{number:06d}.json").write_text(json.dumps(meta), encoding="utf-8")
 
-    def undo(self) -> str | None:
-        """Restore the newest checkpoint and drop it; a one-line description, or None."""
+    def wrote(self, path: Path) -> None:
+        """After the write: remember what the tool left, so `undo` notices later changes."""
+        path = Path(path).absolute()
+        for number in reversed(self._numbers()):
+            meta_file = self.folder / f"{number:06d}.json"
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+            if meta["path"] == str(path):
+                meta["written"] = fingerprint(path)
+                meta_file.write_text(json.dumps(meta), encoding="utf-8")
+                return
+
+    def undo(self, force: bool = False) -> str | None:
+        """Restore the newest checkpoint and drop it; a one-line description, or None.
+        A file changed since the tool wrote it is left alone (a refusal line naming it)
+        unless `force`."""
         numbers = self._numbers()
         if not numbers:
             return None
         stem = self.folder / f"{numbers[-1]:06d}"
         meta = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
         path = Path(meta["path"])
+        written = meta.get("written")
+        if not force and written and fingerprint(path) != written:
+            return (f"not undone: {self._show(path)} changed after the tool wrote it; "
+                    "undo again with force (/undo force) to overwrite those changes")
         if meta["existed"]:
             _restore(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
             text = f"restored {self._show(path)}"
@@ -92,11 +123,29 @@ def _remove_empty_dirs(folder: Path, top: str | None) -> None:
             return
 
 
+def prune_old(top: Path, keep_days: float = KEEP_DAYS, spare: Path | None = None) -> int:
+    """Delete session folders under `top` untouched for `keep_days`; how many went."""
+    if not top.is_dir():
+        return 0
+    cutoff = time.time() - keep_days * 86400
+    gone = 0
+    for folder in top.iterdir():
+        try:
+            if folder != spare and folder.is_dir() and folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder)
+                gone += 1
+        except OSError:
+            continue  # pruning is housekeeping: never fail a write over it
+    return gone
+
+
 def get_checkpoints(ctx: ToolContext) -> CheckpointStore:
-    """The session's store from `ctx.services`, created on first use."""
+    """The session's store from `ctx.services`, created on first use (old sessions' checkpoints
+    are pruned then)."""
     store = ctx.services.get("checkpoints")
     if store is None:
         folder = ctx.home / "checkpoints" / (ctx.session_id or "default")
+        prune_old(folder.parent, spare=folder)
         store = CheckpointStore(folder, root=ctx.workspace)
         ctx.services["checkpoints"] = store
     return store

@@ -100,8 +100,10 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
                         "surrounding lines to make it unique, or set replace_all=true")
     text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
     data = encode(text, doc.encoding, doc.newline)
-    get_checkpoints(ctx).save(target)
+    checkpoints = get_checkpoints(ctx)
+    checkpoints.save(target)
     atomic_write(target, data)
+    checkpoints.wrote(target)
     diff, added, removed = unified(doc.text, text, rel)
     first = _line_of(doc.text, hits[0])
     info = {"path": rel, "diff": diff, "added": added, "removed": removed,

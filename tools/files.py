@@ -8,7 +8,16 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.checkpoints import get_checkpoints
-from tools.textfile import Text, atomic_write, binary_kind, decode, encode, human_size, read_text
+from tools.textfile import (
+    Text,
+    atomic_write,
+    binary_kind,
+    decode,
+    encode,
+    human_size,
+    printable,
+    read_text,
+)
 from tools.workspace import display, resolve_path
 
 MAX_BYTES = 100_000  # of output per call
@@ -37,7 +46,7 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         raise ToolError(f"{args['path']} is {human_size(target.stat().st_size)}; too large to "
                         "read whole: use search_files, or terminal with head/tail/sed -n")
     doc = read_text(target, args["path"])
-    lines = doc.text.splitlines()
+    lines = printable(doc.text).splitlines()
     offset, limit = max(1, int(args.get("offset", 1))), max(1, int(args.get("limit", 2000)))
     rel = display(ctx, target)
     data = {"path": rel, "lines": len(lines), "encoding": doc.encoding, "offset": offset}
@@ -48,6 +57,8 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     rows, capped = _numbered(lines, offset, limit)
     last = offset + len(rows) - 1
     head = f"[encoding: {doc.encoding}]\n" if doc.encoding not in ("utf-8", "utf-8-sig") else ""
+    if doc.invalid:
+        head = f"[utf-8 with {doc.invalid} invalid bytes, shown as \ufffd and kept on write]\n"
     body = head + "\n".join(rows)
     if last < len(lines):
         why = " (output size cap)" if capped else ""
@@ -82,12 +93,17 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     content: str = args["content"].replace("\r\n", "\n")
     existed = target.exists()
     old = _existing(target)  # keeps the file's encoding and line endings
+    if args.get("append") and existed and old is None:
+        raise ToolError(f"{args['path']} is a binary file; cannot append text to it "
+                        "(nothing was changed)")
     enc, newline = (old.encoding, old.newline) if old else ("utf-8", "\n")
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
     data = encode(new_text, enc, newline)
-    get_checkpoints(ctx).save(target)
+    checkpoints = get_checkpoints(ctx)
+    checkpoints.save(target)
     atomic_write(target, data)
+    checkpoints.wrote(target)
     rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.base import ToolContext, ToolError
+from tools.outside_writes import writes_outside, written_paths
 from tools.shellparse import Pipeline, Simple, parse
 
 
@@ -20,6 +21,7 @@ class Rule:
     sub: str = ""  # required subcommand (git reset, git push, ...)
     flags: tuple[str, ...] = ()  # any one of these; a short flag also matches inside -rf
     args: tuple[str, ...] = ()  # any one of these plain arguments
+    prefixes: tuple[str, ...] = ()  # any argument after the subcommand starting with one
     spare_build_dirs: bool = False  # harmless when every target is a build folder in the workspace
 
 
@@ -29,7 +31,13 @@ RULES: tuple[Rule, ...] = (
     Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
     Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
     Rule("git push --force", "overwrites history on the remote", ("git",), "push",
-         ("-f", "--force", "--force-with-lease", "--mirror")),
+         ("-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete",
+          "-d", "--prune")),
+    Rule("git push --force", "a +refspec force-pushes over history on the remote", ("git",),
+         "push", prefixes=("+",)),
+    Rule("rsync --delete", "deletes files at the destination", ("rsync",),
+         flags=("--delete", "--delete-before", "--delete-during", "--delete-delay",
+                "--delete-after", "--delete-excluded", "--remove-source-files")),
     Rule("git checkout -- .", "discards uncommitted changes", ("git",), "checkout",
          args=("--", ".")),
     Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
@@ -50,14 +58,18 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "pytho
                     "ruby", "node", "eval", "source", "."})
 WRAPPERS = frozenset({"env", "nohup", "time", "nice", "ionice", "timeout", "command", "exec",
                       "builtin", "xargs", "stdbuf", "watch", "then", "do", "else", "if", "while",
-                      "until", "!", "{", "}"})
-SAFE_WRITE_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+                      "until", "!", "{", "}", "busybox", "toybox"})
+MIN_ABBREV = 3  # `--rec` is how GNU tools accept an unambiguous prefix of `--recursive`
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 
-# permission mode → actions that need the user's approval (yolo: nothing asks)
+# permission mode → actions that need the user's approval (yolo: nothing asks).
+# "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
+# runs the ask mode lets the task edit its own workspace (see `approve_edit`).
+_GUARDED = frozenset({"outside_read", "outside_write", "destructive", "private_network",
+                      "private_read"})
 ASKS: dict[str, frozenset[str]] = {
-    "ask": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
-    "auto-edit": frozenset({"outside_read", "outside_write", "destructive", "private_network"}),
+    "ask": _GUARDED | {"edit"},
+    "auto-edit": _GUARDED,
     "yolo": frozenset(),
 }
 
@@ -91,9 +103,13 @@ def _has_flag(argv: list[str], flags: tuple[str, ...]) -> bool:
     for token in argv[1:]:
         if token == "--":
             break
+        name = token.split("=", 1)[0]
         for flag in flags:
             if token == flag or (flag.startswith("--") and token.startswith(flag + "=")):
                 return True
+            if (flag.startswith("--") and name.startswith("--") and len(name) >= MIN_ABBREV
+                    and flag.startswith(name)):
+                return True  # an abbreviated long option: --rec, --fo
             short = len(flag) == 2 and flag[0] == "-"
             if short and token.startswith("-") and not token.startswith("--") and flag[1] in token[1:]:
                 return True
@@ -121,6 +137,10 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
         return False
     if rule.args and not any(a in rule.args for a in argv[1:]):
         return False
+    if rule.prefixes:
+        rest = argv[argv.index(rule.sub) + 1:] if rule.sub in argv else argv[1:]
+        if not any(a.startswith(rule.prefixes) for a in rest if a != "+"):
+            return False
     if rule.spare_build_dirs:
         targets = [a for a in argv[1:] if not a.startswith("-")]
         if not targets or all(_inside_build_dir(t, cwd, workspace) for t in targets):
@@ -128,30 +148,23 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
     return True
 
 
-def _writes_outside(target: str, cwd: Path, workspace: Path) -> bool:
-    if target.startswith(SAFE_WRITE_TARGETS):
-        return False
-    expanded = os.path.expandvars(os.path.expanduser(target))
-    if "$" in expanded or "`" in expanded:
-        return True  # cannot tell where it goes
-    path = Path(os.path.normpath(cwd / expanded))
-    return path != workspace and workspace not in path.parents
-
-
 def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
     found: list[str] = []
     for op, target in cmd.redirects:
-        if op in WRITE_OPS and _writes_outside(target.text, cwd, workspace):
+        if op in WRITE_OPS and writes_outside(target.text, cwd, workspace):
             found.append(f"redirection over {target.text}: writes outside the workspace")
     argv = _strip_wrappers(cmd.argv)
     if not argv:
         return found
+    if "$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs):
+        found.append(f"unknown program {argv[0]}: the command name comes from a variable or "
+                     "substitution, so what runs cannot be checked")
     if "xargs" in map(os.path.basename, cmd.argv[:len(cmd.argv) - len(argv)]):
         argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
-    if os.path.basename(argv[0]) == "tee":
-        for target in (a for a in argv[1:] if not a.startswith("-")):
-            if _writes_outside(target, cwd, workspace):
-                found.append(f"tee {target}: writes outside the workspace")
+    name = os.path.basename(argv[0])
+    for target in written_paths(argv):
+        if writes_outside(target, cwd, workspace):
+            found.append(f"{name} {target}: writes outside the workspace")
     found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, argv, cwd, workspace)]
     return found
 
@@ -258,8 +271,56 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
             f"{verb} {target}, outside the workspace {ctx.workspace}?", True, always_all=True)
 
 
+def approve_edit(ctx: ToolContext, target: Path) -> None:
+    """A write inside the workspace: in the ask mode the REPL asks once per file ('a': every
+    file for the session); a non-interactive run (`-p`) goes ahead."""
+    if not ctx.prompter.interactive:
+        return
+    _decide(ctx, "edit", [str(target)], f"Write {target}?", True, always_all=True)
+
+
+def is_private(target: Path, ctx: ToolContext) -> bool:
+    """Unicum's own files (keys, history) anywhere, and `.env` files outside the workspace."""
+    home = ctx.home.expanduser().resolve()
+    if target == home or home in target.parents:
+        return True
+    root = ctx.workspace.resolve()
+    inside = target == root or root in target.parents
+    return not inside and (target.name == ".env" or target.name.startswith(".env."))
+
+
+def approve_private_read(ctx: ToolContext, target: Path) -> None:
+    """Keys live there: asked every time it is not approved for this very file."""
+    _decide(ctx, "private_read", [str(target)],
+            f"Read {target}? It may hold API keys or Unicum's private data.", True)
+
+
+def _private_dirs(ctx: ToolContext) -> list[Path]:
+    dirs = {ctx.home.expanduser(), ctx.home.expanduser().resolve(),
+            Path("~/.unicum-agent").expanduser()}
+    return sorted(dirs)
+
+
+def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) -> bool:
+    """True when a word or redirection of `command` names a path in the Unicum home."""
+    for pipe in parse(command):
+        for cmd in pipe:
+            for word in [*cmd.words, *(w for _, w in cmd.redirects)]:
+                text = os.path.expandvars(os.path.expanduser(word.text))
+                path = Path(os.path.normpath(cwd / text))
+                if any(path == d or d in path.parents for d in dirs):
+                    return True
+                if depth < 4 and any(_touches_private(s, cwd, dirs, depth + 1)
+                                     for s in word.subs):
+                    return True
+    return False
+
+
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
     """One question for a destructive command; 'always' covers those kinds for the session."""
+    if _touches_private(command, cwd, _private_dirs(ctx)):
+        _decide(ctx, "private_read", [command], f"Run `{command}`? It touches the Unicum home, "
+                "which holds API keys and private data.", False)
     reasons = check_command(command, ctx.workspace, cwd)
     if reasons:
         labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))

@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from my_agent.secrets import redact, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
+from tools.textfile import printable
 
 TOOLS_DIR = Path(__file__).resolve().parent
 _SKIP = {"__init__.py", "base.py", "registry.py"}  # helper modules declare no TOOLS anyway
@@ -97,6 +99,17 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
     return None
 
 
+def _scrub(value: Any, secrets: list[str]) -> Any:
+    """Every string in a result with secret values redacted and stray bytes as U+FFFD."""
+    if isinstance(value, str):
+        return printable(redact(value, secrets) if secrets else value)
+    if isinstance(value, dict):
+        return {k: _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(v, secrets) for v in value]
+    return value
+
+
 class Registry:
     def __init__(self, tools: list[Tool]) -> None:
         self.tools = {t.name: t for t in tools}
@@ -114,7 +127,15 @@ class Registry:
         return {name: tool.available(ctx) for name, tool in sorted(self.tools.items())}
 
     def execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
-        """Run one call; every failure comes back as an error output, never a raise."""
+        """Run one call; every failure comes back as an error output, never a raise.
+        Known secret values (API keys, tokens) never reach the model: they are redacted."""
+        out = self._execute(name, args, ctx)
+        secrets = secret_values()
+        out.content = _scrub(out.content, secrets)
+        out.data = _scrub(out.data, secrets)
+        return out
+
+    def _execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
         tool = self.tools.get(name)
         if tool is None:
             return ToolOutput(f"unknown tool '{name}'; available: {', '.join(sorted(self.tools))}",

@@ -10,22 +10,25 @@ import subprocess
 import threading
 from typing import IO, Any
 
+from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
+from tools.textfile import decode_text
 from tools.workspace import resolve_path
 
 MAX_TIMEOUT = 600
 SHOW_LINES, SHOW_BYTES = 200, 20_000  # what the model sees: head + tail within these
 KEEP_BYTES = 8 * 1024 * 1024  # what `full_output` keeps for recall (head + tail beyond it)
-SECRET_SUFFIXES = ("_API_KEY", "_AUTH_TOKEN", "_SECRET_KEY", "_ACCESS_TOKEN")
+PRIVATE_ENV = ("UNICUM_HOME",)  # where Unicum keeps keys and history: not for commands
 QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1",
              "TERM": "dumb", "PYTHONUNBUFFERED": "1", "DEBIAN_FRONTEND": "noninteractive"}
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
 def child_env() -> dict[str, str]:
-    """The environment for commands: no provider API keys, no pagers or colours."""
-    env = {k: v for k, v in os.environ.items() if not k.upper().endswith(SECRET_SUFFIXES)}
+    """The environment for commands: no API keys or tokens, no Unicum home, no pagers or colours."""
+    env = {k: v for k, v in os.environ.items()
+           if not is_secret_name(k) and k not in PRIVATE_ENV}
     return {**env, **QUIET_ENV}
 
 
@@ -64,15 +67,9 @@ class Collector:
 
 
 def decode_output(raw: bytes) -> str:
-    """UTF-8; output that is mostly not UTF-8 but valid GB18030 (Chinese Windows tools) as
-    GB18030; anything else as UTF-8 with replacement characters. Never raises."""
-    text = raw.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd") - raw.count("\ufffd".encode())
-    if bad > max(2, len(text) // 100):
-        try:
-            text = raw.decode("gb18030")
-        except UnicodeDecodeError:
-            pass
+    """The files' decoding rule (`tools.textfile.decode_bytes`: UTF-8, mostly UTF-8, GB18030
+    for Chinese Windows tools, latin-1), colours and progress-bar rewrites removed. Never raises."""
+    text = decode_text(raw)
     text = ANSI.sub("", text).replace("\r\n", "\n")
     if "\r" in text:  # progress bars: keep what a terminal would finally show on each line
         text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +24,19 @@ SIGNATURES: tuple[tuple[bytes, str], ...] = (
 BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
 )
-FALLBACKS = ("utf-8", "gb18030", "latin-1")
+FALLBACKS = ("gb18030", "latin-1")  # after UTF-8 and mostly-UTF-8; latin-1 never fails
+MOSTLY_UTF8 = 4  # valid non-ASCII UTF-8 bytes per invalid byte, at least
+_ASCII = bytes(range(128))
+_ESCAPED = re.compile("[\udc80-\udcff]")  # undecodable bytes kept by "surrogateescape"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
 class Text:
-    text: str  # with "\n" line endings
+    text: str  # with "\n" line endings; stray bytes of a mostly-UTF-8 file kept as surrogates
     encoding: str
     newline: str  # "\n" or "\r\n"
+    invalid: int = 0  # undecodable bytes kept as they were (shown as U+FFFD)
 
 
 def human_size(n: int) -> str:
@@ -54,30 +60,56 @@ def binary_kind(raw: bytes) -> str | None:
     return None
 
 
-def decode(raw: bytes) -> Text:
-    """UTF-8 (BOMs honoured), then GB18030 (superset of GBK), then latin-1, which never fails."""
+def decode_bytes(raw: bytes) -> tuple[str, str, int]:
+    """(text, encoding, invalid bytes): the one decoding rule for files, instruction files,
+    skills and command output. BOMs, then UTF-8; mostly-UTF-8 bytes with a few stray bytes
+    stay UTF-8 (the stray bytes kept as surrogates, so they are written back unchanged);
+    then GB18030 (superset of GBK); then latin-1, which never fails."""
     for bom, enc in BOMS:
         if raw.startswith(bom):
-            text, used = raw.decode(enc), enc
-            break
-    else:
-        for enc in FALLBACKS:
-            try:
-                text, used = raw.decode(enc), enc
-                break
-            except UnicodeDecodeError:
-                continue
+            return raw.decode(enc, errors="replace"), enc, 0
+    try:
+        return raw.decode("utf-8"), "utf-8", 0
+    except UnicodeDecodeError:
+        pass
+    text = raw.decode("utf-8", errors="surrogateescape")
+    bad = len(_ESCAPED.findall(text))
+    valid = len(raw) - len(raw.translate(None, _ASCII)) - bad
+    if valid >= MOSTLY_UTF8 * bad:
+        return text, "utf-8", bad
+    for enc in FALLBACKS:
+        try:
+            return raw.decode(enc), enc, 0
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes any bytes")
+
+
+def printable(text: str) -> str:
+    """`text` safe to send or show: kept stray bytes (surrogates) become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def decode_text(raw: bytes) -> str:
+    """Bytes → display text by the one rule (`decode_bytes`), stray bytes as U+FFFD."""
+    return printable(decode_bytes(raw)[0])
+
+
+def decode(raw: bytes) -> Text:
+    """A file's text for the tools, remembering encoding and line endings to write it back."""
+    text, used, bad = decode_bytes(raw)
     crlf = text.count("\r\n")
     if crlf and crlf == text.count("\n"):  # consistently CRLF: edit as "\n", write back CRLF
-        return Text(text.replace("\r\n", "\n"), used, "\r\n")
-    return Text(text, used, "\n")  # mixed endings stay exactly as they are
+        return Text(text.replace("\r\n", "\n"), used, "\r\n", bad)
+    return Text(text, used, "\n", bad)  # mixed endings stay exactly as they are
 
 
 def encode(text: str, encoding: str, newline: str) -> bytes:
     if newline == "\r\n":
         text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    errors = "surrogateescape" if encoding == "utf-8" else "strict"  # stray bytes go back as-is
     try:
-        return text.encode(encoding)
+        return text.encode(encoding, errors=errors)
     except UnicodeEncodeError as exc:
         raise ToolError(f"the new text has characters the file's encoding {encoding} cannot "
                         f"store ({exc.object[exc.start:exc.end]!r})") from None

@@ -110,41 +110,73 @@ def web_search(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 
 
 # --- web_read ------------------------------------------------------------------------------
+def _private_ip(address: str) -> bool:
+    addr = ipaddress.ip_address(address.split("%")[0])
+    return (addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_reserved
+            or addr.is_multicast or addr.is_unspecified)
+
+
 def _private(host: str) -> bool:
     """True when `host` is or resolves to a loopback, private, link-local or reserved address."""
     try:
         infos = socket.getaddrinfo(host, None)
     except socket.gaierror as exc:
         raise ToolError(f"web_read: cannot resolve {host} ({exc.strerror}); offline?") from None
-    for info in infos:
-        addr = ipaddress.ip_address(info[4][0].split("%")[0])
-        if (addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_reserved
-                or addr.is_multicast or addr.is_unspecified):
-            return True
-    return False
+    return any(_private_ip(info[4][0]) for info in infos)
 
 
-def check_url(ctx: ToolContext, url: str) -> bool:
-    """Refuse non-http(s) URLs; private addresses need approval. True when private."""
+def check_url(ctx: ToolContext, url: str, checked: dict[str, bool] | None = None) -> bool:
+    """Refuse non-http(s) URLs; private addresses need approval. True when private.
+    `checked` collects host → private (and approved) for the connection guard."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ToolError(f"web_read: only http(s) URLs can be read, not {url!r}")
-    if not _private(parts.hostname):
-        return False
-    authorize(ctx, "private_network", f"Read {url}? It is a loopback or private network "
-              "address.", parts.hostname)
-    return True
+    private = _private(parts.hostname)
+    if private:
+        authorize(ctx, "private_network", f"Read {url}? It is a loopback or private network "
+                  "address.", parts.hostname)
+    if checked is not None:
+        checked[parts.hostname] = checked.get(parts.hostname, False) or private
+    return private
 
 
-def _guarded_redirects(ctx: ToolContext) -> Any:
+def _check_peer(conn: Any, checked: dict[str, bool]) -> None:
+    """After connecting: a host checked as public must not have reached a private address
+    (DNS rebinding: the name resolved differently the second time)."""
+    if conn.host not in checked or getattr(conn, "_tunnel_host", None):
+        return  # a proxy: it resolves the name itself
+    peer = conn.sock.getpeername()[0]
+    if _private_ip(peer) and not checked[conn.host]:
+        conn.close()
+        raise ToolError(f"web_read: {conn.host} was checked as public but the connection "
+                        f"reached the private address {peer} (DNS rebinding?); refused")
+
+
+def _guarded_handlers(ctx: ToolContext, checked: dict[str, bool]) -> list[Any]:
     import urllib.request
 
-    class GuardedRedirects(urllib.request.HTTPRedirectHandler):
+    def guarded(conn_class: Any) -> Any:
+        class Guarded(conn_class):
+            def connect(self) -> None:
+                super().connect()
+                _check_peer(self, checked)
+
+        return Guarded
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001
-            check_url(ctx, newurl)  # a public page may not redirect into the private network
+            check_url(ctx, newurl, checked)  # no redirect into the private network
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
-    return GuardedRedirects()
+    class Http(urllib.request.HTTPHandler):
+        def do_open(self, http_class, req, **kw):  # noqa: ANN001
+            return super().do_open(guarded(http_class), req, **kw)
+
+    class Https(urllib.request.HTTPSHandler):
+        def do_open(self, http_class, req, **kw):  # noqa: ANN001
+            return super().do_open(guarded(http_class), req, **kw)
+
+    return [Redirects(), Http(), Https()]
 
 
 def fetch(ctx: ToolContext, url: str) -> tuple[bytes, str, str]:
@@ -152,8 +184,9 @@ def fetch(ctx: ToolContext, url: str) -> tuple[bytes, str, str]:
     import urllib.error
     import urllib.request
 
-    private = check_url(ctx, url)
-    handlers: list[Any] = [_guarded_redirects(ctx)]
+    checked: dict[str, bool] = {}
+    private = check_url(ctx, url, checked)
+    handlers: list[Any] = _guarded_handlers(ctx, checked)
     if private:
         handlers.append(urllib.request.ProxyHandler({}))  # never send local traffic to a proxy
     opener = urllib.request.build_opener(*handlers)

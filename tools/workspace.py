@@ -13,12 +13,16 @@ def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
         raise ToolError("path is empty")
     if "\0" in path:
         raise ToolError("path contains a NUL byte")
+    from tools.permissions import approve_edit, approve_path, approve_private_read, is_private
+
     root = ctx.workspace.resolve()
     target = (root / Path(path).expanduser()).resolve()
-    if target != root and root not in target.parents:
-        from tools.permissions import approve_path
-
+    if is_private(target, ctx):
+        approve_private_read(ctx, target)  # one question, covering the outside access too
+    elif target != root and root not in target.parents:
         approve_path(ctx, target, write)
+    elif write:
+        approve_edit(ctx, target)
     return target
 
 

@@ -123,11 +123,14 @@ def cmd_memory(repl: Repl, arg: str) -> None:
 def cmd_undo(repl: Repl, arg: str) -> None:
     from tools.checkpoints import get_checkpoints
 
-    restored = get_checkpoints(repl.agent.tool_context).undo()
+    force = arg.strip().lower() in ("force", "--force", "!")  # over later changes
+    restored = get_checkpoints(repl.agent.tool_context).undo(force=force)
     if not restored:
         repl.say(repl.s.t("undo_none"))
         return
     repl.say(restored)
+    if restored.startswith("not undone"):
+        return
     # the model must not go on believing its edit is still there (sent with the next task)
     repl.agent.history.append(user_text(UNDO_NOTE.format(what=restored)))
     repl.live.transcript.sync(repl.agent.history)

@@ -46,6 +46,12 @@ def parse_since(text: str, now: float | None = None) -> float:
             f"--since {text}: use a span like 7d, 24h, 30m, 2w or a date like 2026-01-31") from None
 
 
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number: {text}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cli.py usage",
                                 description="Token use and cost recorded in the ledger.")
@@ -55,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--limit", type=int, default=20, help="newest table rows shown (default 20)")
+    p.add_argument("--limit", type=_positive_int, default=20,
+                   help="newest table rows shown (default 20)")
     return p
 
 

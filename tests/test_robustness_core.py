@@ -111,3 +111,21 @@ def test_sdk_client_is_built_once_across_threads(llm, monkeypatch):
     for t in threads:
         t.join()
     assert len({id(sdk) for sdk in built}) == 1
+
+
+# --- prices: a dated name is its model; a sibling is not ----------------------------------
+def test_prices_strip_dates_but_never_borrow_a_siblings_price(isolated_home):
+    from core.messages import Usage
+    from core.pricing import load_prices
+
+    table = load_prices(isolated_home)
+    four_o, mini = table.find("gpt-4o"), table.find("gpt-4o-mini")
+    assert (mini.input, mini.cache_read, mini.output) == (0.15, 0.075, 0.60)
+    assert mini.source and mini.date
+    assert table.find("gpt-4o-2024-08-06") is four_o
+    assert table.find("gpt-4o-mini-2024-07-18") is mini
+    assert table.find("claude-sonnet-4-6-20260101") is table.find("claude-sonnet-4-6")
+    assert table.find("deepseek-reasoner").output == table.find("deepseek-chat").output
+    for unknown in ("gpt-4o-audio-preview", "glm-5.1-air", "deepseek-chat-v9"):
+        assert table.find(unknown) is None, unknown
+        assert table.cost(Usage(input=1000, output=1000), unknown) is None

@@ -92,6 +92,33 @@ def unicum_home() -> Path:
     return Path(override).expanduser() if override else Path.home() / DEFAULT_HOME_DIRNAME
 
 
+HOME_FOLDERS = ("sessions", "memory", "codemap", "logs", "checkpoints", "projects", "skills")
+HOME_FILES = ("ledger.db", "config.json", "pricing.json", "history", ".env")
+
+
+def check_home(home: Path) -> Path:
+    """The Unicum home as a writable folder (created if missing), or a one-line ConfigError
+    naming what is in the way: a file where a folder must be, or the other way round."""
+    fix = f"move it away or set {HOME_ENV} to another folder"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"Unicum home {home} cannot be created ({exc.strerror or exc}): "
+                          f"{fix}") from exc
+    if not home.is_dir():
+        raise ConfigError(f"Unicum home {home} is not a folder: {fix}")
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise ConfigError(f"Unicum home {home} is not writable: fix its permissions or set "
+                          f"{HOME_ENV} to another folder")
+    for name in HOME_FOLDERS:
+        if (home / name).exists() and not (home / name).is_dir():
+            raise ConfigError(f"{home / name} must be a folder but is a file: {fix}")
+    for name in HOME_FILES:
+        if (home / name).is_dir():
+            raise ConfigError(f"{home / name} must be a file but is a folder: {fix}")
+    return home
+
+
 def project_id(workspace: Path) -> str:
     """`<folder name>-<short hash of the absolute path>`: two folders called `app` never collide."""
     import hashlib

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 import sys
 import time
 from dataclasses import replace
@@ -68,17 +69,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return report(args)
+    except sqlite3.Error as exc:
+        print(f"unicum: cannot read the token ledger {ledger_path(unicum_home())}: {exc}",
+              file=sys.stderr)
+        return 1
+
+
+def report(args: argparse.Namespace) -> int:
     path = ledger_path(unicum_home())
     flt = Filter(since_ts=args.since,
                  project=project_id(Path(args.project)) if args.project else None)
-    db = open_ledger(path)
+    db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
     if args.json:
         print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
         return 0
     from rich.console import Console
 
     console = Console() if sys.stdout.isatty() else Console(width=140)
-    if db is None or not text_report(console, db, args.by, flt, args.limit):
+    if db is None or not text_report(console, db, args.by, flt, args.limit).requests:
         console.print(f"No model requests recorded{' in this range' if db else ' yet'} "
                       f"(ledger: {path}).", highlight=False)
     return 0

@@ -9,7 +9,7 @@ from pathlib import Path
 from core.agent import INTERRUPTED, Agent
 from core.events import AgentHooks, HookList, TaskResult
 from core.messages import ModelResponse
-from core.session import SessionOptions, create_agent
+from core.session import SessionOptions, create_agent, session_notices
 from core.transcript import (
     Transcript,
     TranscriptHooks,
@@ -74,7 +74,8 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
     if resume is not None:
         opts.session_id = resume.stem
     agent = create_agent(opts, hooks=HookList(list(hooks)), prompter=prompter)
-    history = read_history(resume) if resume is not None else []
+    notices = session_notices(agent.tool_context.services)  # skipped lines: a start note
+    history = read_history(resume, notices) if resume is not None else []
     if resume is not None:
         transcript = Transcript(resume, history=history)
     else:

@@ -98,8 +98,7 @@ def run_print(args: argparse.Namespace) -> int:
         return _fail(args, 1, f"internal error: {type(exc).__name__}: {exc} (--debug shows the "
                      "traceback)", opts.session_id, progress, started)
     if args.output_format == "json":
-        print(json.dumps({"result": result.text, "is_error": result.stop != "done",
-                          "session_id": opts.session_id,
+        print(json.dumps({"result": result.text, "session_id": opts.session_id,
                           "turns": result.turns, "usage": result.usage.to_dict(),
                           "duration_ms": int((time.monotonic() - started) * 1000)},
                          ensure_ascii=False))

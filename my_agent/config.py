@@ -100,13 +100,13 @@ def check_home(home: Path) -> Path:
     """The Unicum home as a writable folder (created if missing), or a one-line ConfigError
     naming what is in the way: a file where a folder must be, or the other way round."""
     fix = f"move it away or set {HOME_ENV} to another folder"
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"Unicum home {home} is not a folder: {fix}")
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"Unicum home {home} cannot be created ({exc.strerror or exc}): "
                           f"{fix}") from exc
-    if not home.is_dir():
-        raise ConfigError(f"Unicum home {home} is not a folder: {fix}")
     if not os.access(home, os.W_OK | os.X_OK):
         raise ConfigError(f"Unicum home {home} is not writable: fix its permissions or set "
                           f"{HOME_ENV} to another folder")

@@ -139,6 +139,8 @@ def test_unusable_home_is_one_line_exit_2(llm, workspace, tmp_path, spoil):
     line = proc.stderr.strip()
     assert len(line.splitlines()) == 1 and "internal error" not in line
     assert "move it away" in line
+    if spoil == "home_is_file":
+        assert f"Unicum home {home} is not a folder" in line
 
 
 # --- --output-format json always prints one object -----------------------------------------------

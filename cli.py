@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-format", choices=["text", "json"], default="text")
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
-    p.add_argument("--max-turns", type=int, default=50)
+    p.add_argument("--max-turns", type=_positive(int), default=50, metavar="N")
     p.add_argument("--time", action="store_true", help="show timings per request and task")
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
     p.add_argument("--lang", choices=["en", "zh"], help="UI language (default: from locale)")
@@ -62,9 +62,16 @@ def main(argv: list[str] | None = None) -> int:
         return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
-    from my_agent.config import load_dotenv_files
+    from my_agent.config import ConfigError, load_dotenv_files
 
-    load_dotenv_files()
+    try:
+        load_dotenv_files()
+    except ConfigError as exc:
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 2
+    if args.prompt is not None and not args.prompt.strip():
+        print("unicum: -p needs a task (it was empty)", file=sys.stderr)
+        return 2
     if args.prompt is not None:
         from ui.printmode import run_print
 

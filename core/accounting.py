@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from core.budget import BudgetGuard, parse_limits
 from core.events import AgentHooks, HookList, TaskResult
-from core.ledger import Ledger, LedgerRow, local_day
+from core.ledger import Ledger, LedgerRow, Warn, local_day
 from core.ledger_report import day_spend, open_ledger
 from core.messages import (
     Message,
@@ -127,15 +128,22 @@ def request_text(agent: Agent) -> str:
     return "\n".join(parts)
 
 
-def _other_sessions_today(path: Path, session_id: str) -> Callable[[str], tuple[float, int]]:
+def _other_sessions_today(path: Path, session_id: str,
+                          warn: Warn | None) -> Callable[[str], tuple[float, int]]:
     def read(day: str) -> tuple[float, int]:
-        db = open_ledger(path)
-        if db is None:
-            return 0.0, 0
         try:
-            return day_spend(db, day, exclude_session=session_id)
-        finally:
-            db.close()
+            db = open_ledger(path, warn)
+            if db is None:
+                return 0.0, 0
+            try:
+                return day_spend(db, day, exclude_session=session_id)
+            finally:
+                db.close()
+        except sqlite3.Error as exc:  # the day budget counts this session only
+            if warn is not None:
+                warn(f"cannot read today's spend from {path} ({exc}); the day budget counts "
+                     "this session only")
+            return 0.0, 0
 
     return read
 
@@ -154,15 +162,16 @@ class Accounting:
 
 
 def setup_accounting(opts: SessionOptions, provider: ResolvedProvider, workspace: Path,
-                     home: Path, ui: AgentHooks) -> Accounting:
-    """Ledger writer, recorder and budget guard for one session; warnings go to `ui`."""
+                     home: Path, ui: AgentHooks, warn: Warn | None = None) -> Accounting:
+    """Ledger writer, recorder and budget guard for one session; budget warnings go to `ui`,
+    ledger trouble (damaged or unwritable file) to `warn`."""
     prices = load_prices(home)
     limits = parse_limits(read_user_config(), opts.budget_usd, opts.budget_tokens,
                           opts.budget_scope)
-    ledger = Ledger(ledger_path(home))
+    ledger = Ledger(ledger_path(home), warn=warn)
     recorder = LedgerHooks(ledger, prices, opts.session_id, project_id(workspace),
                            provider.profile.name, provider.model)
     guard = BudgetGuard(limits, recorder.measure, ui.on_budget_warning,
-                        _other_sessions_today(ledger.path, opts.session_id))
+                        _other_sessions_today(ledger.path, opts.session_id, warn))
     recorder.on_estimated = guard.on_response
     return Accounting(ledger, recorder, guard)

@@ -33,19 +33,15 @@ class Agent:
 
     def run(self, task: str) -> TaskResult:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
-        started = time.monotonic()
-        result = TaskResult(text="")
         self.hooks.on_task_start(task)
         self.history.append(user_text(task))
-        try:
-            self._loop(result)
-        finally:
-            result.total_seconds = time.monotonic() - started
-            self.hooks.on_task_end(result)
-        return result
+        return self._run_task()
 
     def resume(self) -> TaskResult:
         """Continue the current task from its history (e.g. after a budget was extended)."""
+        return self._run_task()
+
+    def _run_task(self) -> TaskResult:
         started = time.monotonic()
         result = TaskResult(text="")
         try:
@@ -90,17 +86,20 @@ class Agent:
         return response
 
     def execute(self, calls: list[ToolCall]) -> None:
-        """Run each call; every call gets a result, even when interrupted."""
+        """Run each call; every call gets a result, even when interrupted or a hook fails."""
         results: list[ToolResult] = []
         try:
             for call in calls:
                 results.append(self.run_tool(call))
-        except KeyboardInterrupt:
+        except BaseException as exc:
+            note = INTERRUPTED if isinstance(exc, KeyboardInterrupt) else (
+                f"tool call not completed: {type(exc).__name__}: {exc}")
             done = {r.call_id for r in results}
-            results += [ToolResult(c.id, INTERRUPTED, is_error=True)
-                        for c in calls if c.id not in done]
+            results += [ToolResult(c.id, note, is_error=True) for c in calls if c.id not in done]
             self.history.append(Message("user", list(results)))
-            raise Interrupted("interrupted; tool calls were stopped") from None
+            if isinstance(exc, KeyboardInterrupt):
+                raise Interrupted("interrupted; tool calls were stopped") from None
+            raise
         self.history.append(Message("user", list(results)))
 
     def run_tool(self, call: ToolCall) -> ToolResult:

@@ -53,18 +53,59 @@ class AgentHooks:
 
 
 class HookList(AgentHooks):
-    """Fans every call out to several hooks, in order."""
+    """Fans every call out to several hooks, in order.
+
+    Gates (`on_task_start`, `before_request`, `on_tool_start`) stop at the first hook that
+    raises: a raise there stops the task (e.g. a budget), and later hooks must not act as if
+    the step went ahead. Every other event reaches all hooks; the first exception is then
+    re-raised, so one failing hook cannot keep the transcript or the ledger from hearing it.
+    """
 
     def __init__(self, hooks: list[AgentHooks]) -> None:
         self.hooks = hooks
 
-    def __getattribute__(self, name: str):
-        if name.startswith("on_") or name == "before_request":
-            hooks = object.__getattribute__(self, "hooks")
+    def on_task_start(self, task: str) -> None:
+        for hook in self.hooks:
+            hook.on_task_start(task)
 
-            def fan_out(*args, **kwargs):
-                for hook in hooks:
-                    getattr(hook, name)(*args, **kwargs)
+    def before_request(self, turn: int) -> None:
+        for hook in self.hooks:
+            hook.before_request(turn)
 
-            return fan_out
-        return object.__getattribute__(self, name)
+    def on_tool_start(self, call: ToolCall) -> None:
+        for hook in self.hooks:
+            hook.on_tool_start(call)
+
+    def on_stream(self, event: StreamEvent) -> None:
+        _call_all([hook.on_stream for hook in self.hooks], event)
+
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        _call_all([hook.on_retry for hook in self.hooks], attempt, wait, reason)
+
+    def on_response(self, response: ModelResponse) -> None:
+        _call_all([hook.on_response for hook in self.hooks], response)
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        _call_all([hook.on_tool_end for hook in self.hooks], call, output, seconds)
+
+    def on_fact(self, fact: Fact) -> None:
+        _call_all([hook.on_fact for hook in self.hooks], fact)
+
+    def on_task_end(self, result: TaskResult) -> None:
+        _call_all([hook.on_task_end for hook in self.hooks], result)
+
+    def on_budget_warning(self, warning: BudgetWarning) -> None:
+        _call_all([hook.on_budget_warning for hook in self.hooks], warning)
+
+
+def _call_all(methods: list, *args: object) -> None:
+    """Call every method; re-raise the first exception once all have run."""
+    error: BaseException | None = None
+    for method in methods:
+        try:
+            method(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            if error is None:
+                error = exc
+    if error is not None:
+        raise error

@@ -9,7 +9,6 @@ sessions write the same file without "database is locked".
 from __future__ import annotations
 
 import atexit
-import logging
 import operator
 import queue
 import sqlite3
@@ -20,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-log = logging.getLogger("unicum.ledger")
+Warn = Callable[[str], None]  # where a one-line warning for the user goes
 BUSY_TIMEOUT_S = 30.0
 FLUSH_INTERVAL_S = 1.0
 MAX_UNWRITTEN = 100_000  # rows kept in memory while the file cannot be written
@@ -130,16 +129,61 @@ def migrate(db: sqlite3.Connection) -> None:
         raise
 
 
-def connect(path: Path | str) -> sqlite3.Connection:
-    """A connection in autocommit mode with WAL, a busy timeout and the schema up to date."""
+def connect(path: Path | str, warn: Warn | None = None) -> sqlite3.Connection:
+    """A connection in autocommit mode with WAL, a busy timeout and the schema up to date.
+    A damaged file is moved aside (kept as `ledger.db.corrupt-<time>`) and a fresh ledger
+    started; `warn` hears about it once."""
+    try:
+        return _open(path)
+    except sqlite3.DatabaseError as exc:
+        if str(path) == ":memory:" or not is_corruption(exc):
+            raise
+        start_over(Path(path), exc, warn)
+        return _open(path)
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    """A damaged or foreign file, as opposed to a busy, locked or unopenable one."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
+def start_over(path: Path, exc: sqlite3.Error, warn: Warn | None) -> None:
+    """Set a damaged ledger aside and say so once; the caller opens a fresh one."""
+    kept = set_aside(path)
+    if warn is not None:
+        where = f"; the damaged file is kept as {kept}" if kept else ""
+        warn(f"the token ledger {path} was damaged ({exc}); started a new one{where}")
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename a damaged ledger (and its WAL files) out of the way; None if another process
+    already did."""
+    kept = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        path.rename(kept)
+    except FileNotFoundError:
+        return None
+    for suffix in ("-wal", "-shm"):
+        try:
+            path.with_name(path.name + suffix).rename(kept.with_name(kept.name + suffix))
+        except FileNotFoundError:
+            pass
+    return kept
+
+
+def _open(path: Path | str) -> sqlite3.Connection:
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                          check_same_thread=False)
-    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
-    migrate(db)
+    try:
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
@@ -170,8 +214,10 @@ def _close_all_at_exit() -> None:
 
 
 class Ledger:
-    def __init__(self, path: Path, flush_interval: float = FLUSH_INTERVAL_S) -> None:
+    def __init__(self, path: Path, flush_interval: float = FLUSH_INTERVAL_S,
+                 warn: Warn | None = None) -> None:
         self.path = Path(path)
+        self.warn = warn  # the session's warning list: never printed from this thread
         self.flush_interval = flush_interval
         self._queue: queue.SimpleQueue[LedgerRow] = queue.SimpleQueue()
         self._unwritten: list[LedgerRow] = []  # drained but not yet committed (write failed)
@@ -213,16 +259,31 @@ class Ledger:
             if not rows:
                 return 0
             try:
-                if self._db is None:
-                    self._db = connect(self.path)
-                insert_rows(self._db, rows)
+                self._insert(rows)
             except sqlite3.Error as exc:
                 self._unwritten = rows[-MAX_UNWRITTEN:]  # kept for the next flush
                 self.failures += 1
-                if self.failures == 1:  # once: the REPL must not print this every second
-                    log.warning("ledger: cannot write to %s (%s); will retry", self.path, exc)
+                if self.failures == 1 and self.warn is not None:  # once, not every second
+                    self.warn(f"cannot write the token ledger {self.path} ({exc}); "
+                              "will keep retrying")
                 return 0
             return len(rows)
+
+    def _insert(self, rows: list[LedgerRow]) -> None:
+        """Insert, opening the file on first use; a file damaged mid-session is set aside
+        once and the rows go to a fresh ledger."""
+        if self._db is None:
+            self._db = connect(self.path, self.warn)
+        try:
+            insert_rows(self._db, rows)
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            self._db.close()
+            self._db = None
+            start_over(self.path, exc, self.warn)
+            self._db = connect(self.path, self.warn)
+            insert_rows(self._db, rows)
 
     def close(self) -> None:
         """Stop the flusher, write everything queued and release the file."""

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from core.ledger import connect
+from core.ledger import Warn, connect
 
 GROUP_KEYS = {
     "task": "task_id",
@@ -98,9 +98,10 @@ class Filter:
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
-def open_ledger(path: Path) -> sqlite3.Connection | None:
-    """A connection to an existing ledger, or None when nothing was ever recorded."""
-    return connect(path) if Path(path).is_file() else None
+def open_ledger(path: Path, warn: Warn | None = None) -> sqlite3.Connection | None:
+    """A connection to an existing ledger, or None when nothing was ever recorded. A damaged
+    file is set aside (see `connect`) and `warn` told."""
+    return connect(path, warn) if Path(path).is_file() else None
 
 
 def grouped(db: sqlite3.Connection, by: str, flt: Filter = Filter()) -> list[Group]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,7 @@ class ModelClient:
         self.max_tokens = max_tokens or provider.profile.max_output
         self.sleep = sleep
         self._sdk: Any = None
+        self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
         self.on_request: Callable[[dict[str, Any]], None] | None = None  # --debug logging
         self.on_retry: RetryHook | None = None
 
@@ -77,9 +79,12 @@ class ModelClient:
                       p.profile.base_url_var, self.timeout)
 
     def sdk(self) -> Any:
+        """The SDK client, built once even when two threads ask at the same time."""
         if self._sdk is None:
-            p = self.provider
-            self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
+            with self._sdk_lock:
+                if self._sdk is None:
+                    p = self.provider
+                    self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
         return self._sdk
 
     def build_request(self, system: str, messages: list[Message],

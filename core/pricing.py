@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from my_agent.config import ConfigError
 
 BUILTIN = Path(__file__).with_name("pricing.json")
 PER_TOKENS = 1_000_000
+DATE_SUFFIX = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")  # gpt-4o-2024-08-06, claude-x-20250514
 FIELDS = ("input", "cache_read", "cache_write", "output")
 
 
@@ -35,16 +37,15 @@ class PriceTable:
         self.prices = prices
 
     def find(self, *models: str) -> Price | None:
-        """The first of `models` with a price: exact name, else the longest priced prefix
-        (`gpt-4o-2024-08-06` is priced as `gpt-4o`)."""
+        """The first of `models` with a price: the exact name, else the name without a date
+        suffix (`gpt-4o-2024-08-06` is priced as `gpt-4o`). No other guessing: `gpt-4o-mini`
+        is not `gpt-4o`, so an unlisted sibling's cost is unknown rather than wrong."""
         for model in models:
             if not model:
                 continue
-            if model in self.prices:
-                return self.prices[model]
-            prefixes = [m for m in self.prices if model.startswith(m + "-")]
-            if prefixes:
-                return self.prices[max(prefixes, key=len)]
+            for name in (model, DATE_SUFFIX.sub("", model)):
+                if name in self.prices:
+                    return self.prices[name]
         return None
 
     def cost(self, usage: Usage, *models: str) -> float | None:

@@ -21,7 +21,7 @@ from core.prompts import PromptSection, build_system_prompt
 from core.skills import skills_section
 from core.summary import make_summarizer
 from core.tokens import estimate_tokens
-from my_agent.config import resolve_provider, unicum_home
+from my_agent.config import check_home, resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
 
@@ -59,16 +59,19 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)
     registry = Registry.default()
-    home = unicum_home()
+    home = check_home(unicum_home())
     store = MemoryStore(home, workspace)
     memory_hooks = MemoryHooks(store, source=opts.session_id)
     ctx = ToolContext(workspace=workspace, home=home,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id,
-                      services={"memory": store, "memory_hooks": memory_hooks})
+                      services={"memory": store, "memory_hooks": memory_hooks,
+                                "notices": []})
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
-    accounting = setup_accounting(opts, provider, workspace, home, ui_hooks)
+    accounting = setup_accounting(opts, provider, workspace, home, ui_hooks,
+                                  warn=session_notices(ctx.services).append)
+    ctx.services["ledger"] = accounting.ledger
     system_prompt = session_prompt(workspace, store, opts.task_hint, sections,
                                    warnings=memory_hooks.warnings)  # e.g. a malformed SKILL.md
     policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
@@ -109,9 +112,18 @@ def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",
         *(sections or []), memory_section(workspace, task_hint, store)])
 
 
+def session_notices(services: dict) -> list[str]:
+    """The session's own warning list (ledger, transcript); `session_warnings` drains it."""
+    return services.setdefault("notices", [])
+
+
 def session_warnings(agent: Agent) -> list[str]:
-    """Warnings to show the user (e.g. a corrupt memory file set aside); each shown once."""
-    return take_warnings(agent.tool_context.services)
+    """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger that
+    cannot be written, skipped transcript lines); each shown once."""
+    services = agent.tool_context.services
+    notices = session_notices(services)
+    found = [notices.pop(0) for _ in range(len(notices))]  # the ledger thread may append
+    return take_warnings(services) + found
 
 
 def end_session(agent: Agent) -> None:
@@ -119,3 +131,6 @@ def end_session(agent: Agent) -> None:
     hooks = agent.tool_context.services.get("memory_hooks")
     if isinstance(hooks, MemoryHooks):
         hooks.close()
+    ledger = agent.tool_context.services.get("ledger")
+    if ledger is not None:
+        ledger.flush()  # a write failure becomes a warning the caller shows now

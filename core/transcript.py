@@ -8,6 +8,7 @@ order gives back the history exactly.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,9 @@ from my_agent.config import project_id
 
 class TranscriptError(Exception):
     """A saved session cannot be found or read; the message is one line for the user."""
+
+
+SESSION_ID = re.compile(r"[\w.-]+")  # what `--resume` accepts: a file name, never a pattern
 
 
 def sessions_dir(home: Path, workspace: Path) -> Path:
@@ -56,8 +60,10 @@ class Transcript:
             line = json.dumps({"type": "session", "created": time.time(), **self._header},
                               ensure_ascii=False) + "\n" + line
         self._header = None
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(line)
+        with self.path.open("a+b") as fh:
+            if fh.tell() and (fh.seek(-1, 2), fh.read(1))[1] != b"\n":
+                line = "\n" + line  # a crash left a torn last line: never glue onto it
+            fh.write(line.encode("utf-8"))
             fh.flush()
 
     def sync(self, history: list[Message]) -> None:
@@ -73,23 +79,46 @@ class Transcript:
         self._written = list(history)
 
 
-def read_history(path: Path) -> list[Message]:
-    """Replay a transcript file into the history it recorded; a torn last line is skipped."""
+def read_history(path: Path, warnings: list[str] | None = None) -> list[Message]:
+    """Replay a transcript file into the history it recorded. Lines that are not a record
+    (torn by a crash, garbled, foreign) are skipped; how many goes to `warnings`."""
     history: list[Message] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
     except OSError as exc:
-        raise TranscriptError(f"cannot read session {path}: {exc}") from exc
+        raise TranscriptError(f"cannot read session {path}: {exc.strerror or exc}") from exc
+    skipped = 0
     for line in lines:
+        if not line.strip():
+            continue
         try:
-            record = json.loads(line)
-        except ValueError:
-            continue  # a line cut off by a crash
-        if record.get("type") == "message":
-            history.append(Message.from_dict(record["message"]))
-        elif record.get("type") == "reset":
-            history = [Message.from_dict(m) for m in record["messages"]]
+            history = _replay(json.loads(line), history)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+            skipped += 1
+    if skipped and warnings is not None:
+        warnings.append(f"session {path.stem}: skipped {skipped} unreadable line"
+                        f"{'s' if skipped > 1 else ''} of {path}")
     return history
+
+
+def _replay(record: Any, history: list[Message]) -> list[Message]:
+    """The history after one record; raises on anything that is not a valid record."""
+    kind = record["type"] if isinstance(record, dict) else None
+    if kind == "message":
+        return [*history, _message(record["message"])]
+    if kind == "reset":
+        if not isinstance(record["messages"], list):
+            raise TypeError("reset without a message list")
+        return [_message(m) for m in record["messages"]]
+    if kind == "session":
+        return history
+    raise ValueError(f"not a transcript record: {str(record)[:40]}")
+
+
+def _message(data: Any) -> Message:
+    if not isinstance(data, dict) or data.get("role") not in ("user", "assistant"):
+        raise TypeError("message record without a user or assistant message")
+    return Message.from_dict(data)
 
 
 def _first_task(path: Path) -> tuple[str, int]:
@@ -102,15 +131,17 @@ def _first_task(path: Path) -> tuple[str, int]:
 
 
 def list_sessions(home: Path, workspace: Path) -> list[SessionInfo]:
-    """This folder's saved sessions, newest first."""
+    """This folder's saved sessions, newest first; files that cannot be read are left out."""
     folder = sessions_dir(home, workspace)
-    files = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
-        if folder.is_dir() else []
     found = []
-    for path in files:
-        first, count = _first_task(path)
-        found.append(SessionInfo(path.stem, path, path.stat().st_mtime, first, count))
-    return found
+    for path in folder.glob("*.jsonl") if folder.is_dir() else []:
+        try:
+            modified = path.stat().st_mtime
+            first, count = _first_task(path)
+        except (OSError, TranscriptError):
+            continue
+        found.append(SessionInfo(path.stem, path, modified, first, count))
+    return sorted(found, key=lambda s: s.modified, reverse=True)
 
 
 def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
@@ -120,8 +151,9 @@ def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
         if not sessions:
             raise TranscriptError(f"no saved session for {workspace}: start one without --continue")
         return sessions[0].path
-    if not session_id or "/" in session_id or "\\" in session_id or session_id.startswith("."):
-        raise TranscriptError(f"no saved session '{session_id}'")
+    if not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
+        raise TranscriptError(f"no saved session '{session_id}': a session id has only letters, "
+                              "digits, '.', '-' and '_' (/resume lists this folder's)")
     local = sessions_dir(home, workspace) / f"{session_id}.jsonl"
     if local.is_file():
         return local

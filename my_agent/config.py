@@ -92,6 +92,33 @@ def unicum_home() -> Path:
     return Path(override).expanduser() if override else Path.home() / DEFAULT_HOME_DIRNAME
 
 
+HOME_FOLDERS = ("sessions", "memory", "codemap", "logs", "checkpoints", "projects", "skills")
+HOME_FILES = ("ledger.db", "config.json", "pricing.json", "history", ".env")
+
+
+def check_home(home: Path) -> Path:
+    """The Unicum home as a writable folder (created if missing), or a one-line ConfigError
+    naming what is in the way: a file where a folder must be, or the other way round."""
+    fix = f"move it away or set {HOME_ENV} to another folder"
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"Unicum home {home} is not a folder: {fix}")
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"Unicum home {home} cannot be created ({exc.strerror or exc}): "
+                          f"{fix}") from exc
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise ConfigError(f"Unicum home {home} is not writable: fix its permissions or set "
+                          f"{HOME_ENV} to another folder")
+    for name in HOME_FOLDERS:
+        if (home / name).exists() and not (home / name).is_dir():
+            raise ConfigError(f"{home / name} must be a folder but is a file: {fix}")
+    for name in HOME_FILES:
+        if (home / name).is_dir():
+            raise ConfigError(f"{home / name} must be a file but is a folder: {fix}")
+    return home
+
+
 def project_id(workspace: Path) -> str:
     """`<folder name>-<short hash of the absolute path>`: two folders called `app` never collide."""
     import hashlib
@@ -102,13 +129,29 @@ def project_id(workspace: Path) -> str:
 
 
 def load_dotenv_files(cwd: Path | None = None) -> None:
-    """Load `.env` from the working directory, then the Unicum home; real env vars win."""
+    """Load `.env` from the working directory, then the Unicum home; real env vars win.
+    A GBK/GB18030 file is read too; anything else undecodable is a one-line ConfigError."""
+    import io
+
     from dotenv import load_dotenv
 
     for folder in (cwd or Path.cwd(), unicum_home()):
         env_file = folder / ".env"
         if env_file.is_file():
-            load_dotenv(env_file, override=False)
+            load_dotenv(stream=io.StringIO(_read_env_text(env_file)), override=False)
+
+
+def _read_env_text(env_file: Path) -> str:
+    try:
+        raw = env_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {env_file}: {exc.strerror or exc}") from exc
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ConfigError(f"cannot read {env_file}: not UTF-8 (nor GBK); save it as UTF-8")
 
 
 def read_user_config() -> dict:
@@ -139,13 +182,14 @@ def _key_set(profile: ProviderProfile) -> bool:
     return bool(profile.key_var and os.environ.get(profile.key_var))
 
 
-def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str]:
+def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str, str]:
+    """(provider name, which layer named it: flag | env | config | auto, note)."""
     if flag:
-        return flag, ""
+        return flag, "flag", ""
     if os.environ.get("UNICUM_PROVIDER"):
-        return os.environ["UNICUM_PROVIDER"], ""
+        return os.environ["UNICUM_PROVIDER"], "env", ""
     if cfg.get("provider"):
-        return str(cfg["provider"]), ""
+        return str(cfg["provider"]), "config", ""
     with_keys = [n for n in AUTO_ORDER if _key_set(PROFILES[n])]
     if not with_keys:
         names = ", ".join(PROFILES[n].key_var or "" for n in AUTO_ORDER)
@@ -157,13 +201,44 @@ def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str]:
     if len(with_keys) > 1:
         note = (f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]} "
                 "(choose with --provider or UNICUM_PROVIDER)")
-    return with_keys[0], note
+    return with_keys[0], "auto", note
+
+
+_LAYER_RANK = {"flag": 0, "env": 1, "config": 2, "auto": 3}
+
+
+def _pick_model(profile: ProviderProfile, source: str, flag: str | None, cfg: dict) -> str | None:
+    """`--model`; else a layer's model, but only for the provider that layer meant: the one it
+    names, or (naming none) a provider chosen by that layer or a lower one; else `models`
+    keyed by provider in config.json; else the profile's default. A model meant for another
+    provider is never sent to this one."""
+    if flag:
+        return flag
+    name = profile.name
+    layers = (("env", os.environ.get("UNICUM_PROVIDER"), os.environ.get("UNICUM_MODEL")),
+              ("config", cfg.get("provider"), cfg.get("model")))
+    keyed = cfg.get("models") if isinstance(cfg.get("models"), dict) else {}
+
+    def fits(layer: str, layer_provider: object) -> bool:
+        if layer_provider:
+            return str(layer_provider) == name
+        return _LAYER_RANK[source] >= _LAYER_RANK[layer]
+
+    for layer, layer_provider, model in layers:
+        if model and fits(layer, layer_provider):
+            return str(model)
+        if layer == "env" and keyed.get(name):
+            return str(keyed[name])
+    if profile.default_model:
+        return profile.default_model
+    # a provider with no default (openai-compatible) takes a model no layer keyed elsewhere
+    return next((str(m) for _, p, m in layers if m and not p), None)
 
 
 def resolve_provider(provider: str | None = None, model: str | None = None) -> ResolvedProvider:
     """Choose provider and model: flags, then UNICUM_* variables, then config.json, then keys."""
     cfg = read_user_config()
-    name, note = _pick_name(provider, cfg)
+    name, source, note = _pick_name(provider, cfg)
     profile = PROFILES.get(name)
     if profile is None:
         raise ConfigError(f"unknown provider '{name}': choose one of {', '.join(PROFILES)}")
@@ -175,10 +250,10 @@ def resolve_provider(provider: str | None = None, model: str | None = None) -> R
     base_url = os.environ.get(profile.base_url_var) or profile.default_base_url
     if not base_url:
         raise ConfigError(f"provider {name} needs a base URL: set {profile.base_url_var}")
-    chosen = model or os.environ.get("UNICUM_MODEL") or cfg.get("model") or profile.default_model
+    chosen = _pick_model(profile, source, model, cfg)
     if not chosen:
         raise ConfigError(f"provider {name} needs a model: pass --model or set UNICUM_MODEL")
-    return ResolvedProvider(profile, str(chosen), base_url, api_key, note, resolve_timeout(cfg))
+    return ResolvedProvider(profile, chosen, base_url, api_key, note, resolve_timeout(cfg))
 
 
 def resolve_timeout(cfg: dict) -> float:

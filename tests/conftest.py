@@ -22,9 +22,15 @@ URL_VARS = ("ZHIPUAI_ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh Unicum home, user HOME and working directory per test: a developer's `.env`,
+    `~/.claude/CLAUDE.md` or real home never leak into a test."""
     home = tmp_path / "unicum-home"
     home.mkdir()
     monkeypatch.setenv("UNICUM_HOME", str(home))
+    user_home = tmp_path / "user-home"
+    user_home.mkdir()
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.chdir(tmp_path)
     for var in KEY_VARS + URL_VARS:
         monkeypatch.delenv(var, raising=False)
     return home
@@ -62,8 +68,9 @@ def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
 
 def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
             timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`."""
+    """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`,
+    in `cwd` (default: the test's own working directory, its tmp_path)."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True,
-                          text=True, env=full_env, cwd=cwd or ROOT, timeout=timeout,
+                          text=True, env=full_env, cwd=cwd or Path.cwd(), timeout=timeout,
                           stdin=subprocess.DEVNULL)

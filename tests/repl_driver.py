@@ -23,7 +23,7 @@ class Repl:
         full_env = {**os.environ, **env, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color",
                     "COLUMNS": "160", "LINES": "50"}
         self.child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), *args], env=full_env,
-                                   cwd=str(cwd or ROOT), dimensions=(50, 160), encoding="utf-8",
+                                   cwd=str(cwd or Path.cwd()), dimensions=(50, 160), encoding="utf-8",
                                    codec_errors="replace", timeout=timeout)
         self.timeout = timeout
         self.raw = ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 import sys
 import time
 from dataclasses import replace
@@ -46,6 +47,12 @@ def parse_since(text: str, now: float | None = None) -> float:
             f"--since {text}: use a span like 7d, 24h, 30m, 2w or a date like 2026-01-31") from None
 
 
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number: {text}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cli.py usage",
                                 description="Token use and cost recorded in the ledger.")
@@ -55,23 +62,33 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--limit", type=int, default=20, help="newest table rows shown (default 20)")
+    p.add_argument("--limit", type=_positive_int, default=20,
+                   help="newest table rows shown (default 20)")
     return p
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return report(args)
+    except sqlite3.Error as exc:
+        print(f"unicum: cannot read the token ledger {ledger_path(unicum_home())}: {exc}",
+              file=sys.stderr)
+        return 1
+
+
+def report(args: argparse.Namespace) -> int:
     path = ledger_path(unicum_home())
     flt = Filter(since_ts=args.since,
                  project=project_id(Path(args.project)) if args.project else None)
-    db = open_ledger(path)
+    db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
     if args.json:
         print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
         return 0
     from rich.console import Console
 
     console = Console() if sys.stdout.isatty() else Console(width=140)
-    if db is None or not text_report(console, db, args.by, flt, args.limit):
+    if db is None or not text_report(console, db, args.by, flt, args.limit).requests:
         console.print(f"No model requests recorded{' in this range' if db else ' yet'} "
                       f"(ledger: {path}).", highlight=False)
     return 0

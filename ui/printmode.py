@@ -10,7 +10,7 @@ import time
 import traceback
 
 from core.errors import UnicumError
-from core.events import AgentHooks
+from core.events import AgentHooks, TaskResult
 from core.messages import StreamEvent, ToolCall
 from core.transcript import TranscriptError
 from my_agent.config import ConfigError
@@ -29,6 +29,7 @@ class StderrProgress(AgentHooks):
     def __init__(self, strings: Strings) -> None:
         self.s = strings
         self.retry_shown = 0
+        self.last_result: TaskResult | None = None
 
     def on_tool_start(self, call: ToolCall) -> None:
         arg = next(iter(call.arguments.values()), "") if call.arguments else ""
@@ -55,14 +56,32 @@ class StderrProgress(AgentHooks):
     def on_budget_warning(self, warning) -> None:
         print(f"unicum: warning: {warning.text}", file=sys.stderr, flush=True)
 
+    def on_task_end(self, result: TaskResult) -> None:
+        self.last_result = result  # turns and usage so far, for a failed run's JSON
+
+
+def _fail(args: argparse.Namespace, code: int, message: str, session_id: str,
+          progress: StderrProgress, started: float) -> int:
+    """Report a failed run: one line on stderr and, with --output-format json, one object."""
+    print(f"unicum: {message}", file=sys.stderr)
+    if args.output_format == "json":
+        done = progress.last_result
+        print(json.dumps({"result": None, "error": message, "is_error": True,
+                          "session_id": session_id, "turns": done.turns if done else 0,
+                          "usage": done.usage.to_dict() if done else None,
+                          "duration_ms": int((time.monotonic() - started) * 1000)},
+                         ensure_ascii=False))
+    return code
+
 
 def run_print(args: argparse.Namespace) -> int:
     started = time.monotonic()
     opts = options_from_args(args, task_hint=args.prompt)
+    strings = Strings(args.lang)
+    progress = StderrProgress(strings)
     try:
         resume = resume_path(opts, args.cont, args.resume)
-        strings = Strings(args.lang)
-        hooks: list[AgentHooks] = [StderrProgress(strings)]
+        hooks: list[AgentHooks] = [progress]
         if args.time:
             from ui.diagnostics import TimingHooks
 
@@ -80,17 +99,15 @@ def run_print(args: argparse.Namespace) -> int:
             for note in end_session(live.agent):
                 print(f"unicum: {note}", file=sys.stderr)
     except (ConfigError, TranscriptError) as exc:
-        print(f"unicum: {exc}", file=sys.stderr)
-        return 2
+        return _fail(args, 2, str(exc), opts.session_id, progress, started)
     except (UnicumError, KeyboardInterrupt) as exc:
-        print(f"unicum: {Strings(args.lang).core(str(exc) or 'Ctrl-C')}", file=sys.stderr)
-        return 1
+        return _fail(args, 1, strings.core(str(exc) or "Ctrl-C"), opts.session_id, progress,
+                     started)
     except Exception as exc:  # a bug: one line, the traceback only with --debug
         if args.debug:
             traceback.print_exc()
-        print(f"unicum: internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)",
-              file=sys.stderr)
-        return 1
+        return _fail(args, 1, f"internal error: {type(exc).__name__}: {exc} (--debug shows the "
+                     "traceback)", opts.session_id, progress, started)
     if args.output_format == "json":
         print(json.dumps({"result": result.text, "session_id": opts.session_id,
                           "turns": result.turns, "usage": result.usage.to_dict(),

@@ -11,7 +11,7 @@ from core.archive import Archive, archive_path
 from core.cache_policy import CacheAwareContext
 from core.events import AgentHooks, HookList, TaskResult
 from core.messages import ModelResponse
-from core.session import SessionOptions, create_agent, session_warnings
+from core.session import SessionOptions, create_agent, session_notices, session_warnings
 from core.session import end_session as close_session
 from core.transcript import (
     Transcript,
@@ -77,7 +77,8 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
     if resume is not None:
         opts.session_id = resume.stem
     agent = create_agent(opts, hooks=HookList(list(hooks)), prompter=prompter)
-    history = read_history(resume) if resume is not None else []
+    notices = session_notices(agent.tool_context.services)  # skipped lines: a start note
+    history = read_history(resume, notices) if resume is not None else []
     if resume is not None:
         transcript = Transcript(resume, history=history)
     else:

@@ -142,6 +142,9 @@ class Repl:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
             return
+        finally:
+            for note in start_notes(self.agent):  # warnings raised during the task
+                self.say(note, style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=result.text), style="yellow")
 

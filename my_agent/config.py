@@ -27,6 +27,15 @@ class ProviderProfile:
     max_completion_tokens: bool = False  # send `max_completion_tokens` instead of `max_tokens`
     reasoning_roundtrip: bool = False  # reasoning must be sent back with tool-call turns
     usage_fields: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def reports_cache_reads(self) -> bool:
+        """Whether the provider's usage says how much input came from its prompt cache."""
+        return any("cache" in name for name in self.usage_fields)
+
+    @property
+    def reports_cache_writes(self) -> bool:
+        return any("creation" in name or "write" in name for name in self.usage_fields)
     key_required: bool = True  # False: a local server may run without a key
 
 
@@ -56,7 +65,8 @@ PROFILES: dict[str, ProviderProfile] = {
             "openrouter", WireFormat.OPENAI, "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL",
             "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4",
             context_window=200_000, max_output=16_000,
-            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens"),
+            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens",
+                          "prompt_tokens_details.cache_write_tokens"),
         ),
         ProviderProfile(
             "deepseek", WireFormat.OPENAI, "DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL",

@@ -66,6 +66,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
     "usage_context": ("context now", "当前上下文"),
     "usage_hit_rate": ("cache hit rate", "缓存命中率"),
+    "usage_not_reported": ("not reported by {provider}", "{provider} 不报告此项"),
     "usage_unpriced": (" + {n} unpriced", " + {n} 次无价格"),
     "usage_estimated": ("{n} interrupted request(s) counted by a local estimate",
                         "{n} 次被中断的请求按本地估算计入"),

@@ -52,10 +52,14 @@ def render_usage(console: Console, s: Strings, agent: Agent) -> None:
     table = _table(s.t("usage_title"))
     table.add_row(s.t("usage_requests"), f"{t.requests:,}")
     table.add_row(s.t("usage_input"), f"{t.input_tokens:,}")
-    table.add_row(s.t("usage_cache_read"), f"{t.cache_read_tokens:,}")
-    table.add_row(s.t("usage_cache_write"), f"{t.cache_write_tokens:,}")
+    profile = agent.client.provider.profile
+    unreported = s.t("usage_not_reported", provider=profile.name)
+    table.add_row(s.t("usage_cache_read"),
+                  f"{t.cache_read_tokens:,}" if profile.reports_cache_reads else unreported)
+    table.add_row(s.t("usage_cache_write"),
+                  f"{t.cache_write_tokens:,}" if profile.reports_cache_writes else unreported)
     table.add_row(s.t("usage_output"), f"{t.output_tokens:,}")
-    if t.prompt_tokens:
+    if t.prompt_tokens and profile.reports_cache_reads:
         table.add_row(s.t("usage_hit_rate"), f"{t.cache_hit_rate:.0%}")
     if t.cost_usd is None:
         cost = s.t("usage_no_price") if t.requests else "$0.0000"

@@ -38,7 +38,8 @@ def _list(store, args: argparse.Namespace) -> int:
     pairs.sort(key=lambda p: (p[0], p[1].type, -p[1].updated))
     for scope, entry in pairs:
         print(f"{entry.id}  {scope:<7} {entry.type:<11} {entry.content}")
-    print(f"{len(pairs)} entries (files: {', '.join(str(f.path) for f in store.files.values())})")
+    noun = "entry" if len(pairs) == 1 else "entries"
+    print(f"{len(pairs)} {noun} (files: {', '.join(str(f.path) for f in store.files.values())})")
     return 0
 
 

@@ -97,7 +97,8 @@ class Repl:
         """The last exchange of a resumed session, so the person knows where they are."""
         self.say(self.s.t("resumed", id=self.opts.session_id, n=self.live.resumed))
         history = self.agent.history
-        last_user = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
+        last_user = next((m.text for m in reversed(history) if m.role == "user" and m.text
+                          and not m.text.startswith("[The user ran /")), "")  # skip UI notes
         last_reply = next((m.text for m in reversed(history)
                            if m.role == "assistant" and m.text), "")
         if last_user:

@@ -116,7 +116,8 @@ class MemoryEntry:
         except (ValueError, KeyError, TypeError, AttributeError):
             agrees = False
         if not agrees:
-            self.raw, self.broken = {"key": key, "type": kind, "content": "", "id": "",
+            self.raw, self.broken = {"key": key, "type": kind, "content": "",
+                                     "id": secrets.token_hex(4),
                                      "updated": 0.0}, True
             return False
         self.raw, self.dirty = entry.raw, True
@@ -271,19 +272,24 @@ class MemoryFile:
         self._entries: dict[str, MemoryEntry] | None = None
         self._seen: tuple[int, int, int] | None = None  # (inode, mtime_ns, size) of our copy
         self.broken = ""  # why this file must not be written this session
+        self._purge = False  # lines were set aside that the file on disk still holds
 
     @property
     def lock_path(self) -> Path:
         return self.path.with_name(self.path.name + ".lock")
 
     def entries(self) -> dict[str, MemoryEntry]:
-        """Every entry, parsed (in one pass); unreadable lines are set aside with a warning."""
+        """Every entry, parsed (in one pass). Unreadable lines are set aside with a warning
+        and the file is saved without them, so they are set aside once."""
         if self._entries is None:
             self._entries = self._read(lazy=False)
         from core.memory_layout import parse_all
 
         parse_all(self._entries.values())
-        self._drop_broken(self._entries)
+        self._drop_broken(list(self._entries.values()), self._entries)
+        if self._purge and not self.broken:
+            with contextlib.suppress(OSError):  # read-only: they are set aside next time
+                self.change(lambda cur: None)
         return self._entries
 
     def change(self, fn: Callable[[dict[str, MemoryEntry]], Any]) -> Any:
@@ -297,19 +303,22 @@ class MemoryFile:
             self._entries = None  # if `fn` or the write fails, the next use re-reads the file
             if self.broken:
                 raise OSError(self.broken)
+            before = list(current.values())
             result = fn(current)
-            self._drop_broken(current)
+            self._drop_broken(before, current)  # lines `fn` found unreadable
             if self.broken:
                 raise OSError(self.broken)
             self._save(current)
-            self._entries = current
+            self._entries, self._purge = current, False
         return result
 
-    def _drop_broken(self, entries: dict[str, MemoryEntry]) -> None:
-        """Take out entries whose line proved unreadable, keeping the lines in a side file."""
-        broken = [e for e in entries.values() if e.broken]
+    def _drop_broken(self, seen: list[MemoryEntry], entries: dict[str, MemoryEntry]) -> None:
+        """Take out entries whose line proved unreadable, keeping the lines in a side file
+        (also when `fn` replaced the entry: its line is still set aside, never lost)."""
+        broken = [e for e in seen if e.broken]
         for entry in broken:
-            del entries[entry.key]
+            if entries.get(entry.head[0]) is entry:
+                del entries[entry.head[0]]
         self._keep_aside(broken)
 
     def _keep_aside(self, broken: list[MemoryEntry]) -> None:
@@ -324,6 +333,7 @@ class MemoryFile:
                 f"kept aside ({exc}); memory is off for it this session"
             self.warnings.append(self.broken)
             return
+        self._purge = True  # the file still holds them until it is saved
         self.warnings.append(f"memory file {self.path}: {len(broken)} unreadable "
                              f"entr{'y' if len(broken) == 1 else 'ies'} kept as {name}")
 

@@ -69,9 +69,10 @@ def test_an_unreadable_line_is_kept_aside_with_a_warning(isolated_home: Path,
     assert "1 unreadable entry kept as memory.json.corrupt-" in warning
     (aside,) = path.parent.glob("memory.json.corrupt-*")
     assert aside.read_text(encoding="utf-8") == bad + "\n"  # byte for byte
-    reader.count_hits("project", ["a"])  # the next save leaves it out: it is kept aside
-    assert [json.loads(x)["key"] for x in body(path)] == ["a", "c", "d"]
-    assert reader.take_warnings() == []
+    assert [json.loads(x)["key"] for x in body(path)] == ["a", "c", "d"]  # saved without it
+    again = MemoryStore(isolated_home, workspace)
+    assert len(again.entries("project")) == 3 and again.take_warnings() == []
+    assert len(list(path.parent.glob("memory.json.corrupt-*"))) == 1  # set aside once
 
 
 @pytest.mark.parametrize("bad", [
@@ -140,3 +141,15 @@ def test_ranking_sees_a_changed_entry(isolated_home: Path, workspace: Path):
     assert rank(entries, "beta", k=1, now=3.0)[0].key == "a"
     entries[0].tags = ["gamma"]
     assert rank(entries, "gamma", k=1, now=3.0)[0].key == "a"
+
+
+def test_an_unreadable_line_replaced_by_a_change_is_still_kept(isolated_home: Path,
+                                                               workspace: Path):
+    store = MemoryStore(isolated_home, workspace)
+    bad = '{"key":"k","type":"notes","content":"x" oops}'
+    path = write_layout(store, [bad, line("a", "first")])
+    store.merge("project", [MemoryEntry("k", "notes", "a fresh entry for k")])
+    assert [json.loads(x)["content"] for x in body(path)] == ["a fresh entry for k", "first"]
+    (aside,) = path.parent.glob("memory.json.corrupt-*")
+    assert aside.read_text(encoding="utf-8") == bad + "\n"
+    assert "unreadable entry kept as" in store.take_warnings()[0]

@@ -25,52 +25,60 @@ from typing import Any
 from core.memory_file import MemoryEntry, StoredEntry
 
 # A body line's start as our writer puts it; strings without escapes only (those are parsed).
-_STR = r'"([^"\\\n]*)"'
-_START = rf'\{{"key":{_STR},"type":{_STR}(?:,"meta":\{{"path":{_STR})?'
+_STR = rb'"([^"\\\n]*)"'
+_START = rb'\{"key":' + _STR + rb',"type":' + _STR + rb'(?:,"meta":\{"path":' + _STR + rb')?'
 _LINE = re.compile(_START)
 # A whole body line of ours (without the comma that ends it): the line, key, type, path.
-_LINE_IN_TEXT = re.compile(rf"\n({_START}[^\n]*\}})(?=,?\n)")
+_LINE_IN_DATA = re.compile(rb"\n(" + _START + rb"[^\n]*\})(?=,?\n)")
 
 
-def read_layout(text: str, head: str, tail: str, lazy: bool) -> list[MemoryEntry] | None:
-    """The entries of a file in our layout, None for any other text. Lazily: unparsed, except
+def read_layout(data: bytes, head: bytes, tail: bytes, lazy: bool) -> list[MemoryEntry] | None:
+    """The entries of a file in our layout, None for any other data. Lazily: unparsed, except
     lines whose start is not our writer's (unreadable ones come back broken). Otherwise all
-    parsed, by one `json.loads` of the whole text when it is readable, line by line if not."""
-    if not (text.startswith(head + "\n") and text.endswith("\n" + tail + "\n")):
+    parsed, by one `json.loads` of the whole file when it is readable, line by line if not."""
+    if not (data.startswith(head + b"\n") and data.endswith(b"\n" + tail + b"\n")):
         return None
-    body = text[len(head) + 1:-len(tail) - 2]
+    body = data[len(head) + 1:-len(tail) - 2]
     if not body:
         return []
     if lazy:
-        return _lazy(text, body)
-    lines = body.split(",\n")
+        return _lazy(data, body)
+    lines = body.split(b",\n")
     try:
-        raws = json.loads(text)["entries"]
+        raws = json.loads(data.decode("utf-8"))["entries"]
         if len(raws) == len(lines):
             return [MemoryEntry.from_dict(raw, line) for raw, line in
                     zip(raws, lines, strict=True)]
     except (ValueError, KeyError, TypeError, AttributeError):
         pass  # some line is unreadable: find it below
-    entries = _lazy(text, body)
+    entries = _lazy(data, body)
     parse_all(entries)
     return entries
 
 
-def _lazy(text: str, body: str) -> list[MemoryEntry]:
-    ours = _LINE_IN_TEXT.findall(text)
-    if len(ours) == text.count("\n") - 2:  # every body line is ours
-        return list(map(StoredEntry, ours))
+def _texts(parts: tuple[bytes, ...]) -> list[str]:
+    """Decode many short strings (no newlines in them) in one call each way."""
+    return b"\n".join(parts).decode("utf-8").split("\n")
+
+
+def _lazy(data: bytes, body: bytes) -> list[MemoryEntry]:
+    ours = _LINE_IN_DATA.findall(data)
+    if ours and len(ours) == data.count(b"\n") - 2:  # every body line is ours
+        lines, keys, kinds, paths = zip(*ours, strict=True)
+        heads = zip(_texts(keys), _texts(kinds), _texts(paths), strict=True)
+        return list(map(StoredEntry, lines, heads))
     entries: list[MemoryEntry] = []
-    for line in body.split("\n"):
-        line = line.removesuffix(",")
+    for line in body.split(b"\n"):
+        line = line.removesuffix(b",")
         found = _LINE.match(line)
         if found:
-            entries.append(StoredEntry((line, *found.groups(""))))
+            head = tuple(part.decode("utf-8") for part in found.groups(b""))
+            entries.append(StoredEntry(line, head))  # type: ignore[arg-type]
             continue
         try:  # not our writer's start: parse (and repair, as at any load) now
-            entries.append(MemoryEntry.from_dict(json.loads(line), line))
+            entries.append(MemoryEntry.from_dict(json.loads(line.decode("utf-8")), line))
         except (ValueError, KeyError, TypeError, AttributeError):
-            entry = StoredEntry((line, "", "", ""))
+            entry = StoredEntry(line, ("", "", ""))
             entry.adopt(None)  # broken
             entries.append(entry)
     return entries
@@ -83,7 +91,7 @@ def parse_all(entries: Iterable[MemoryEntry]) -> None:
     if not pending:
         return
     try:
-        values = json.loads("[" + ",".join(e.line for e in pending) + "]")
+        values = json.loads(b"[" + b",".join([e.line for e in pending]) + b"]")
     except ValueError:
         values = None
     if type(values) is list and len(values) == len(pending):
@@ -94,14 +102,14 @@ def parse_all(entries: Iterable[MemoryEntry]) -> None:
         entry.parse()
 
 
-def encode(raw: dict[str, Any]) -> str:
+def encode(raw: dict[str, Any]) -> bytes:
     """One line for an entry: key, type and a file path first (what a lazy load reads)."""
     meta = raw.get("meta")
     first: dict[str, Any] = {"key": raw["key"], "type": raw["type"]}
     if type(meta) is dict and "path" in meta:
         first["meta"] = {"path": meta["path"], **meta}
     return json.dumps({**first, **{k: v for k, v in raw.items() if k not in first}},
-                      ensure_ascii=False, separators=(",", ":"))
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:
@@ -110,5 +118,5 @@ def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"{path.name}.corrupt-{stamp}-{secrets.token_hex(2)}")
-    atomic_write(aside, "".join(e.line + "\n" for e in broken))
+    atomic_write(aside, b"".join(e.line + b"\n" for e in broken))
     return aside.name

@@ -370,8 +370,11 @@ class MemoryFile:
         root, access, there = str(self.root) + os.sep, os.access, os.F_OK
         for entry in [e for e in entries.values() if e.head[1] in PATH_TYPES]:
             path = entry.head[2]
-            if not path and (entry.raw is not None or b'"path"' in entry.line
-                             or b"\\" in entry.line):  # the path may be further on: parse
+            if not path and entry.raw is None and (b'"path"' in entry.line
+                                                   or b"\\" in entry.line):
+                path = entry.meta.get("path")  # further on (older writer, or by hand): parse,
+                entry.dirty = bool(path)  # and save it with its path first
+            elif not path and entry.raw is not None:
                 path = entry.meta.get("path")
             # os.access(F_OK) is os.path.exists without its Python wrapper: half the cost
             if path and not entry.broken and not access(root + path, there):

@@ -116,6 +116,20 @@ def test_lines_written_by_hand_are_read_and_rewritten_in_our_order(isolated_home
     assert [e.key for _, e in MemoryStore(isolated_home, workspace).entries()] == ['say "hi"']
 
 
+def test_lines_of_the_older_writer_get_their_path_first(isolated_home: Path, workspace: Path):
+    (workspace / "setup.cfg").write_text("[flake8]\n")
+    store = MemoryStore(isolated_home, workspace)
+    old = {"key": "convention:lint", "type": "conventions", "content": "flake8 (setup.cfg)",
+           "id": "1", "created": 1.0, "updated": 1.0,
+           "meta": {"text": "flake8 (setup.cfg)", "path": "setup.cfg"}}
+    path = write_layout(store, [json.dumps(old, separators=(",", ":")), line("n", "note")])
+    store.count_hits("project", ["n"])
+    lines = body(path)
+    assert lines[0].startswith('{"key":"convention:lint","type":"conventions",'
+                               '"meta":{"path":"setup.cfg","text":')
+    assert json.loads(lines[0]) == old
+
+
 def test_files_entries_start_with_their_path_and_vanish_with_the_file(isolated_home: Path,
                                                                      workspace: Path):
     (workspace / "app.py").write_text("x = 1\n")

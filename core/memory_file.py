@@ -373,7 +373,7 @@ class MemoryFile:
             if not path and entry.raw is None and (b'"path"' in entry.line
                                                    or b"\\" in entry.line):
                 path = entry.meta.get("path")  # further on (older writer, or by hand): parse,
-                entry.dirty = bool(path)  # and save it with its path first
+                entry.dirty = entry.dirty or bool(path)  # and save it with its path first
             elif not path and entry.raw is not None:
                 path = entry.meta.get("path")
             # os.access(F_OK) is os.path.exists without its Python wrapper: half the cost

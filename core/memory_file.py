@@ -18,20 +18,33 @@ from typing import Any
 
 SCHEMA_VERSION = 1
 PATH_TYPES = ("files", "conventions")  # entries about one file; dropped when it disappears
-_HEAD = f'{{"version":{SCHEMA_VERSION},"entries":['
-_TAIL = "]}"
+_HEAD = f'{{"version":{SCHEMA_VERSION},"entries":['.encode()
+_TAIL = b"]}"
 
 
 def _field(name: str, default: Any = None, fresh: type | None = None) -> property:
     """An attribute stored in the entry's JSON object; setting it marks the entry changed."""
 
     def get(self: MemoryEntry) -> Any:
-        value = self.raw.get(name, default)
+        value = (self.raw or self.parse()).get(name, default)
         return fresh() if value is None and fresh else value
 
     def set(self: MemoryEntry, value: Any) -> None:
-        self.raw[name] = value
-        self.dirty = True
+        (self.raw or self.parse())[name] = value
+        self.dirty, self.text = True, None
+
+    return property(get, set)
+
+
+def _head(index: int) -> property:
+    """key or type: known from the line's start before the line is parsed."""
+
+    def get(self: MemoryEntry) -> Any:
+        return self.raw[("key", "type")[index]] if self.raw is not None else self.head[index]
+
+    def set(self: MemoryEntry, value: Any) -> None:
+        (self.raw or self.parse())[("key", "type")[index]] = value
+        self.dirty, self.text = True, None
 
     return property(get, set)
 
@@ -39,12 +52,16 @@ def _field(name: str, default: Any = None, fresh: type | None = None) -> propert
 class MemoryEntry:
     """One entry, held as the JSON object it is stored as: a load wraps the parsed objects
     without copying, and a save re-encodes only entries a change marked dirty. Unknown fields
-    (from a newer Unicum) are kept."""
+    (from a newer Unicum) are kept. An entry read from a file in our layout starts unparsed
+    (`raw` None, `head` = key, type and path from the line's start) and parses its line on
+    first use; a line that turns out unreadable marks the entry `broken` (see memory_layout)."""
 
-    __slots__ = ("raw", "dirty", "line")
+    __slots__ = ("raw", "dirty", "line", "head", "text", "broken")
+    raw: dict[str, Any] | None
+    head: tuple[str, ...]
 
-    key = _field("key")  # unique within its file: "file:src/app.py", "command:test:pytest", ...
-    type = _field("type")  # one of TYPES
+    key = _head(0)  # unique within its file: "file:src/app.py", "command:test:pytest", ...
+    type = _head(1)  # one of TYPES
     content = _field("content")  # one line of text
     id = _field("id")
     source = _field("source", "")  # the session that wrote it
@@ -69,22 +86,58 @@ class MemoryEntry:
             raw["tags"] = list(tags)
         if meta:
             raw["meta"] = dict(meta)
-        self.raw, self.dirty, self.line = raw, True, ""
+        self.raw, self.dirty, self.line = raw, True, b""
+        self.head, self.text, self.broken = (key, type, ""), None, False
+
+    def parse(self) -> dict[str, Any]:
+        """The stored object, parsing the line now if needed (an unreadable one: see adopt)."""
+        if self.raw is None:
+            try:
+                value: Any = json.loads(self.line.decode("utf-8"))
+            except ValueError:
+                value = None
+            self.adopt(value)
+        assert self.raw is not None
+        return self.raw
+
+    def adopt(self, value: Any) -> bool:
+        """Take `value` as this entry's parsed line if it is a readable entry that agrees with
+        the line's start; otherwise mark the entry broken (its line is set aside at the next
+        save) and give it a harmless empty object. True when adopted."""
+        key, kind, path = self.head
+        if _well_formed(value) and value["key"] == key and value["type"] == kind and (
+                not path or (value.get("meta") or {}).get("path") == path):
+            self.raw = value  # the common case, kept cheap: parse_all calls this 10,000 times
+            return True
+        try:
+            entry = MemoryEntry.from_dict(value, self.line)  # repaired, if it can be
+            agrees = entry.key == key and entry.type == kind and (
+                not path or entry.meta.get("path") == path)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            agrees = False
+        if not agrees:
+            self.raw, self.broken = {"key": key, "type": kind, "content": "",
+                                     "id": secrets.token_hex(4),
+                                     "updated": 0.0}, True
+            return False
+        self.raw, self.dirty = entry.raw, True
+        return True
 
     def __repr__(self) -> str:
-        return f"MemoryEntry({self.raw!r})"
+        return f"MemoryEntry({(self.raw or self.parse())!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, MemoryEntry) and other.raw == self.raw
+        return isinstance(other, MemoryEntry) and other.parse() == self.parse()
 
     __hash__ = None  # type: ignore[assignment]
 
     @classmethod
-    def from_dict(cls, raw: Any, line: str = "") -> MemoryEntry:
+    def from_dict(cls, raw: Any, line: bytes = b"") -> MemoryEntry:
         """Wrap a stored object as is when it is well-formed; otherwise rebuild it carefully."""
         if _well_formed(raw):
             entry = cls.__new__(cls)
             entry.raw, entry.dirty, entry.line = raw, False, line
+            entry.head, entry.text, entry.broken = (raw["key"], raw["type"], ""), None, False
             return entry
         return cls._coerce(raw)
 
@@ -102,7 +155,23 @@ class MemoryEntry:
                    id=str(raw.get("id") or ""))
 
     def to_dict(self) -> dict[str, Any]:
-        return self.raw
+        return self.raw or self.parse()
+
+
+class StoredEntry(MemoryEntry):
+    """An entry read from a line of a file in our layout, not parsed yet: `head` is the key,
+    type and file path read from the line's start; any other field parses the line."""
+
+    __slots__ = ()
+
+    def __init__(self, line: bytes, head: tuple[str, str, str]) -> None:
+        """The line as stored, and key, type, path (kept cheap: 10,000 per load)."""
+        self.raw = None
+        self.dirty = False
+        self.line = line
+        self.head = head
+        self.text = None
+        self.broken = False
 
 
 _NUMBER = (float, int)
@@ -121,10 +190,15 @@ def _well_formed(raw: Any) -> bool:
             and type(get("hits", 0)) is int and type(get("source", "")) is str):
         return False
     tags, meta = get("tags"), get("meta")
-    if tags is not None and (type(tags) is not list or not all(type(t) is str for t in tags)):
-        return False
-    return meta is None or (type(meta) is dict
-                            and all(type(meta.get(k, "")) is str for k in _TEXT_META))
+    if tags is not None:
+        if type(tags) is not list:
+            return False
+        try:
+            "".join(tags)  # strings only (JSON gives no subclasses), checked at C speed
+        except TypeError:
+            return False
+    return meta is None or (type(meta) is dict and type(meta.get("path", "")) is str
+                            and type(meta.get("command", "")) is str)  # _TEXT_META
 
 
 class MemoryFileError(Exception):
@@ -172,13 +246,13 @@ def file_lock(path: Path) -> Iterator[None]:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Temp file in the same folder, fsync, rename: readers see the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -198,18 +272,29 @@ class MemoryFile:
         self._entries: dict[str, MemoryEntry] | None = None
         self._seen: tuple[int, int, int] | None = None  # (inode, mtime_ns, size) of our copy
         self.broken = ""  # why this file must not be written this session
+        self._purge = False  # lines were set aside that the file on disk still holds
 
     @property
     def lock_path(self) -> Path:
         return self.path.with_name(self.path.name + ".lock")
 
     def entries(self) -> dict[str, MemoryEntry]:
+        """Every entry, parsed (in one pass). Unreadable lines are set aside with a warning
+        and the file is saved without them, so they are set aside once."""
         if self._entries is None:
-            self._entries = self._read()
+            self._entries = self._read(lazy=False)
+        from core.memory_layout import parse_all
+
+        parse_all(self._entries.values())
+        self._drop_broken(list(self._entries.values()), self._entries)
+        if self._purge and not self.broken:
+            with contextlib.suppress(OSError):  # read-only: they are set aside next time
+                self.change(lambda cur: None)
         return self._entries
 
     def change(self, fn: Callable[[dict[str, MemoryEntry]], Any]) -> Any:
-        """Apply `fn` to the current entries under the lock and save; returns what `fn` returns."""
+        """Apply `fn` to the current entries under the lock and save; returns what `fn` returns.
+        Entries `fn` does not touch are neither parsed nor re-encoded."""
         if self.broken:
             raise OSError(self.broken)  # never write over a file we could not read
         with file_lock(self.lock_path):
@@ -218,10 +303,39 @@ class MemoryFile:
             self._entries = None  # if `fn` or the write fails, the next use re-reads the file
             if self.broken:
                 raise OSError(self.broken)
+            before = list(current.values())
             result = fn(current)
+            self._drop_broken(before, current)  # lines `fn` found unreadable
+            if self.broken:
+                raise OSError(self.broken)
             self._save(current)
-            self._entries = current
+            self._entries, self._purge = current, False
         return result
+
+    def _drop_broken(self, seen: list[MemoryEntry], entries: dict[str, MemoryEntry]) -> None:
+        """Take out entries whose line proved unreadable, keeping the lines in a side file
+        (also when `fn` replaced the entry: its line is still set aside, never lost)."""
+        broken = [e for e in seen if e.broken]
+        for entry in broken:
+            if entries.get(entry.head[0]) is entry:
+                del entries[entry.head[0]]
+        self._keep_aside(broken)
+
+    def _keep_aside(self, broken: list[MemoryEntry]) -> None:
+        if not broken:
+            return
+        from core.memory_layout import set_aside_lines
+
+        try:
+            name = set_aside_lines(self.path, broken)
+        except OSError as exc:
+            self.broken = f"memory file {self.path} has unreadable entries that could not be " \
+                f"kept aside ({exc}); memory is off for it this session"
+            self.warnings.append(self.broken)
+            return
+        self._purge = True  # the file still holds them until it is saved
+        self.warnings.append(f"memory file {self.path}: {len(broken)} unreadable "
+                             f"entr{'y' if len(broken) == 1 else 'ies'} kept as {name}")
 
     def _signature(self) -> tuple[int, int, int] | None:
         try:
@@ -230,30 +344,41 @@ class MemoryFile:
             return None
         return st.st_ino, st.st_mtime_ns, st.st_size
 
-    def _read(self) -> dict[str, MemoryEntry]:
+    def _read(self, lazy: bool = True) -> dict[str, MemoryEntry]:
         self._seen = self._signature()
         if self._seen is None:
             return {}
+        from core.memory_layout import read_layout
+
         try:
-            text = self.path.read_bytes().decode("utf-8")
-            raws = _migrate(json.loads(text))["entries"]
-            lines = text.split("\n")
-            if len(lines) != len(raws) + 3 or lines[0] != _HEAD or lines[-2] != _TAIL:
-                lines = [""] * (len(raws) + 3)  # not our layout: every entry is re-encoded
-            loaded = [MemoryEntry.from_dict(raw, line.removesuffix(","))
-                      for raw, line in zip(raws, lines[1:-2], strict=True)]
+            data = self.path.read_bytes()  # kept as bytes: lines go back out unchanged
+            loaded = read_layout(data, _HEAD, _TAIL, lazy)  # our layout
+            if loaded is None:  # not our layout (older, or edited by hand): parse all now
+                raws = _migrate(json.loads(data.decode("utf-8")))["entries"]
+                loaded = [MemoryEntry.from_dict(raw) for raw in raws]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryFileError) as exc:
             self._seen = None
             return self._set_aside(exc)
-        if self.root is None:
-            return {e.key: e for e in loaded}
-        root, exists = str(self.root) + os.sep, os.path.exists
+        self._keep_aside([e for e in loaded if e.broken])
+        entries = {e.head[0]: e for e in loaded if not e.broken}
+        if self.root is not None:
+            self._drop_missing(entries)
+        return entries
 
-        def still_there(entry: MemoryEntry) -> bool:
-            path = entry.raw["type"] in PATH_TYPES and entry.meta.get("path")
-            return not path or exists(root + path)
-
-        return {e.raw["key"]: e for e in loaded if still_there(e)}
+    def _drop_missing(self, entries: dict[str, MemoryEntry]) -> None:
+        """Entries about a file that no longer exists are dropped."""
+        root, access, there = str(self.root) + os.sep, os.access, os.F_OK
+        for entry in [e for e in entries.values() if e.head[1] in PATH_TYPES]:
+            path = entry.head[2]
+            if not path and entry.raw is None and (b'"path"' in entry.line
+                                                   or b"\\" in entry.line):
+                path = entry.meta.get("path")  # further on (older writer, or by hand): parse,
+                entry.dirty = entry.dirty or bool(path)  # and save it with its path first
+            elif not path and entry.raw is not None:
+                path = entry.meta.get("path")
+            # os.access(F_OK) is os.path.exists without its Python wrapper: half the cost
+            if path and not entry.broken and not access(root + path, there):
+                del entries[entry.head[0]]
 
     def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
         """Keep the unreadable file under a new name and start empty, with a warning."""
@@ -272,10 +397,12 @@ class MemoryFile:
 
     def _save(self, entries: dict[str, MemoryEntry]) -> None:
         """One entry per line; an unchanged entry reuses the line it was read or written as."""
+        from core.memory_layout import encode
+
         for entry in entries.values():
             if entry.dirty or not entry.line:
-                entry.line = json.dumps(entry.raw, ensure_ascii=False, separators=(",", ":"))
+                entry.line = encode(entry.raw or entry.parse())
                 entry.dirty = False
-        body = ",\n".join(e.line for e in entries.values())
-        atomic_write(self.path, f"{_HEAD}\n{body}\n{_TAIL}\n")
+        body = b",\n".join([e.line for e in entries.values()])
+        atomic_write(self.path, b"%s\n%s\n%s\n" % (_HEAD, body, _TAIL))
         self._seen = self._signature()

@@ -29,10 +29,16 @@ def tokens(text: str) -> list[str]:
 
 
 def entry_text(entry: MemoryEntry) -> str:
-    raw = entry.raw  # the stored object: plain dict reads keep ranking 10,000 entries fast
-    tags = raw.get("tags")
-    return f"{raw['key']} {raw['content']} {' '.join(tags)}" if tags else \
-        f"{raw['key']} {raw['content']}"
+    """What ranking searches: key, content and tags, lower-cased, on one line. Kept on the
+    entry until a field changes, so ranking again (the pinned pass, a search) does not redo it."""
+    text = entry.text
+    if text is None:
+        raw = entry.raw or entry.parse()  # plain dict reads keep ranking 10,000 entries fast
+        tags = raw.get("tags")
+        text = f"{raw['key']} {raw['content']} {' '.join(tags)}" if tags else \
+            f"{raw['key']} {raw['content']}"
+        entry.text = text = text.replace("\n", " ").lower()
+    return text
 
 
 def query_terms(query: str) -> list[str]:
@@ -50,7 +56,7 @@ def rank(entries: Sequence[MemoryEntry], query: str, k: int = 10,
     relevance = _bm25(entries, query) if n and query.strip() else {}
     best = max(relevance.values(), default=0.0) or 1.0
     decay = math.log(2) / (HALF_LIFE_DAYS * 86400)
-    updated = [e.raw["updated"] for e in entries]
+    updated = [(e.raw or e.parse())["updated"] for e in entries]
     # Entries no term matched score by recency alone: only the k newest of them can win.
     newest = heapq.nlargest(k + len(relevance), range(n), key=updated.__getitem__)
     candidates = [*relevance, *[i for i in newest if i not in relevance][:k]]
@@ -63,8 +69,8 @@ def rank(entries: Sequence[MemoryEntry], query: str, k: int = 10,
 
 
 def _bm25(entries: Sequence[MemoryEntry], query: str) -> dict[int, float]:
-    texts = [entry_text(e).replace("\n", " ") for e in entries]
-    big = "\n".join(texts).lower()
+    texts = [e.text or entry_text(e) for e in entries]
+    big = "\n".join(texts)
     starts, pos = [], 0
     for text in texts:
         starts.append(pos)

@@ -39,6 +39,15 @@ class MemoryStore:
         scopes = [scope] if scope else list(SCOPES)
         return [(s, e) for s in scopes for e in self.file(s).entries().values()]
 
+    def search(self, query: str, scope: str | None = None,
+               k: int = 10) -> list[tuple[str, MemoryEntry]]:
+        """The `k` entries ranked best for `query` (BM25 relevance and recency)."""
+        from core.memory_rank import rank
+
+        pairs = self.entries(scope)
+        scope_of = {id(e): s for s, e in pairs}
+        return [(scope_of[id(e)], e) for e in rank([e for _, e in pairs], query, k=k)]
+
     def take_warnings(self) -> list[str]:
         """Warnings (e.g. a corrupt file set aside) not yet shown; each is returned once."""
         found = [w for f in self.files.values() for w in f.warnings]

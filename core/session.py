@@ -18,6 +18,7 @@ from core.memory_inject import memory_section
 from core.memory_store import MemoryStore
 from core.model_client import ModelClient
 from core.prompts import PromptSection, build_system_prompt
+from core.services import tool_services
 from core.skills import skills_section
 from core.summary import make_summarizer
 from core.tokens import estimate_tokens
@@ -66,8 +67,8 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
                       prompter=prompter or NoPrompter(approve_all=opts.yes),
                       permission_mode=opts.permission_mode,
                       session_id=opts.session_id,
-                      services={"memory": store, "memory_hooks": memory_hooks,
-                                "notices": []})
+                      services={**tool_services(workspace, home, store),
+                                "memory_hooks": memory_hooks, "notices": []})
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
     accounting = setup_accounting(opts, provider, workspace, home, ui_hooks,
                                   warn=session_notices(ctx.services).append)

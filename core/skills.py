@@ -92,6 +92,19 @@ def discover_skills(workspace: Path, home: Path | None = None,
     return dict(sorted(found.items()))
 
 
+class SkillBook:
+    """The skills a session can load, found afresh on each lookup (the `skill` tool's service)."""
+
+    def __init__(self, workspace: Path, home: Path) -> None:
+        self.workspace, self.home = workspace, home
+
+    def all(self) -> dict[str, Skill]:
+        return discover_skills(self.workspace, self.home)
+
+    def body(self, skill: Skill) -> str:
+        return skill_body(skill)
+
+
 def skill_body(skill: Skill) -> str:
     _, body = split_front_matter(_text(skill.path))
     return body.strip()

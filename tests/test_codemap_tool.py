@@ -9,6 +9,7 @@ import pytest
 
 from core.codemap.overview import overview_section
 from core.codemap.render import MAX_SITES
+from core.services import tool_services
 from core.tokens import estimate_tokens
 from tests.conftest import provider_env, run_cli
 from tools.base import ToolContext
@@ -23,7 +24,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def _tool(workspace: Path, home: Path, **args) -> tuple[str, bool]:
-    ctx = ToolContext(workspace=workspace, home=home)
+    ctx = ToolContext(workspace=workspace, home=home, services=tool_services(workspace, home))
     out = Registry.default().execute("code_map", args, ctx)
     return out.content, out.is_error
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.instructions import instructions_section, load_instructions, loaded_instruction_files
+from core.services import tool_services
 from core.skills import discover_skills, skills_section
 from tools.base import ToolContext
 from tools.registry import Registry
@@ -94,7 +95,8 @@ def test_skills_listed_by_name_and_loaded_by_the_tool(tmp_path: Path, isolated_h
     text = skills_section(ws, isolated_home).text
     assert "- deploy: Deploy this project" in text and "- migrate: Write a DB migration" in text
     assert "BODY" not in text and "skill(name)" in text
-    ctx = ToolContext(workspace=ws, home=isolated_home)
+    ctx = ToolContext(workspace=ws, home=isolated_home,
+                      services=tool_services(ws, isolated_home))
     out = Registry.default().execute("skill", {"name": "deploy"}, ctx)
     assert not out.is_error and "PROJECT DEPLOY BODY" in out.content
     assert "---" not in out.content

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.memory_store import SCHEMA_VERSION, MemoryEntry, MemoryStore
+from core.services import tool_services
 from tests.conftest import ROOT, run_cli
 from tools.base import ToolContext
 from tools.registry import Registry
@@ -57,7 +58,8 @@ def test_add_near_duplicate_updates_instead(isolated_home: Path, workspace: Path
 
 def test_memory_tool_dedupes_updates_and_removes(isolated_home: Path, workspace: Path):
     registry = Registry.default()
-    ctx = ToolContext(workspace=workspace, home=isolated_home, session_id="s9")
+    ctx = ToolContext(workspace=workspace, home=isolated_home, session_id="s9",
+                      services=tool_services(workspace, isolated_home))
 
     def call(**args):
         out = registry.execute("memory", args, ctx)

@@ -9,14 +9,6 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 ACTIONS = ("definition", "references", "impact", "outline")
 
 
-def _code_map(ctx: ToolContext) -> tuple[Any, bool]:
-    """The session's shared map when there is one, else one for this call (imported lazily)."""
-    shared = ctx.services.get("codemap")
-    if shared is not None:
-        return shared, False
-    from core.codemap.service import CodeMap
-
-    return CodeMap(ctx.workspace, ctx.home), True
 
 
 def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
@@ -25,14 +17,11 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         "path") or ""
     if not target.strip():
         raise ToolError(f"code_map {action} needs " + ("path" if action == "outline" else "name"))
-    cmap, owned = _code_map(ctx)
+    cmap = ctx.services["codemap"]
     try:
         answer = getattr(cmap, action)(target.strip())
     except OSError as exc:
         raise ToolError(f"code map unavailable: {exc}") from exc
-    finally:
-        if owned:
-            cmap.close()
     return ToolOutput(answer, data={"action": action, "target": target})
 
 
@@ -45,6 +34,7 @@ TOOLS = [
                name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
                path={"type": "string", "description": "file path for outline"}),
         code_map,
+        available=lambda ctx: None if "codemap" in ctx.services else "this session has no code map",
         key_arg="name",
     ),
 ]

@@ -11,12 +11,11 @@ LIST_LIMIT = 40
 
 
 def _store(ctx: ToolContext):
-    from core.memory_store import MemoryStore
+    return ctx.services["memory"]
 
-    store = ctx.services.get("memory")
-    if store is None:
-        store = ctx.services["memory"] = MemoryStore(ctx.home, ctx.workspace)
-    return store
+
+def _available(ctx: ToolContext) -> str | None:
+    return None if "memory" in ctx.services else "this session has no memory store"
 
 
 def _line(scope: str, entry) -> str:
@@ -34,8 +33,6 @@ def _find(store, args: dict[str, Any]):
 
 
 def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    from core.memory_rank import rank
-
     store, action = _store(ctx), args["action"]
     scope = args.get("scope") or "project"
     try:
@@ -59,9 +56,7 @@ def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     pairs = store.entries(args.get("scope"))
     if action == "search":
         query = args.get("content") or args.get("key") or ""
-        scope_of = {id(e): s for s, e in pairs}
-        hits = rank([e for _, e in pairs], query, k=10)
-        pairs = [(scope_of[id(e)], e) for e in hits]
+        pairs = store.search(query, args.get("scope"))
     if args.get("type"):
         pairs = [(s, e) for s, e in pairs if e.type == args["type"]]
     if not pairs:
@@ -82,6 +77,7 @@ TOOLS = [
                                                 "files", "commands", "conventions", "notes"]},
                key={"type": "string"}, content={"type": "string"}),
         memory,
+        available=_available,
         key_arg="action",
     ),
 ]

@@ -8,14 +8,13 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 
 
 def skill(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    from core.skills import discover_skills, skill_body
-
-    skills = discover_skills(ctx.workspace, ctx.home)
+    book = ctx.services["skills"]
+    skills = book.all()
     found = skills.get(args["name"].strip())
     if found is None:
         names = ", ".join(skills) or "none are installed"
         raise ToolError(f"no skill named '{args['name']}' (available: {names})")
-    body = skill_body(found)
+    body = book.body(found)
     files = sorted(p.name for p in found.path.parent.iterdir() if p.name != "SKILL.md")
     extra = f"\n\n[files next to it in {found.path.parent}: {', '.join(files)}]" if files else ""
     return ToolOutput(f"# Skill: {found.name}\n{body}{extra}",
@@ -28,6 +27,7 @@ TOOLS = [
         "Load the full instructions of a skill listed under Skills in the system prompt.",
         params(["name"], name={"type": "string"}),
         skill,
+        available=lambda ctx: None if "skills" in ctx.services else "this session has no skills",
         key_arg="name",
     ),
 ]

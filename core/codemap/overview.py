@@ -118,10 +118,12 @@ class OverviewOnFirstTask(AgentHooks):
 def attach_overview(agent: Agent, workspace: Path, ctx: ToolContext,
                     rebuild: Callable[[PromptSection], str],
                     budget_tokens: int = 1000) -> CodeMap:
-    """Start the background build, share the map with the tools, add the first-task hook."""
+    """Start the background build of the session's map (shared with the tools through
+    `ctx.services`), and add the first-task hook that puts the overview in the prompt."""
     from core.codemap.service import CodeMap
     from core.events import HookList
-    code_map = CodeMap(workspace, ctx.home)
+
+    code_map = ctx.services.get("codemap") or CodeMap(workspace, ctx.home)
     ctx.services["codemap"] = code_map
     code_map.start_background(workers=1)
     hook = OverviewOnFirstTask(agent, code_map, rebuild, budget_tokens)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -76,7 +75,7 @@ class MemoryEntry:
                  tags: list[str] | None = None, meta: dict[str, Any] | None = None,
                  id: str = "") -> None:
         raw: dict[str, Any] = {"key": key, "type": type, "content": content,
-                               "id": id or secrets.token_hex(4), "created": created,
+                               "id": id or os.urandom(4).hex(), "created": created,
                                "updated": updated}
         if source:
             raw["source"] = source
@@ -117,7 +116,7 @@ class MemoryEntry:
             agrees = False
         if not agrees:
             self.raw, self.broken = {"key": key, "type": kind, "content": "",
-                                     "id": secrets.token_hex(4),
+                                     "id": os.urandom(4).hex(),
                                      "updated": 0.0}, True
             return False
         self.raw, self.dirty = entry.raw, True
@@ -383,7 +382,7 @@ class MemoryFile:
     def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
         """Keep the unreadable file under a new name and start empty, with a warning."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{secrets.token_hex(2)}")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
         try:
             os.replace(self.path, aside)
         except OSError as move_exc:

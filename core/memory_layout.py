@@ -15,8 +15,8 @@ that turns out unreadable is set aside in a `<file>.corrupt-*` file with a warni
 from __future__ import annotations
 
 import json
+import os
 import re
-import secrets
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -117,6 +117,6 @@ def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:
     from core.memory_file import atomic_write
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.corrupt-{stamp}-{secrets.token_hex(2)}")
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
     atomic_write(aside, b"".join(e.line + b"\n" for e in broken))
     return aside.name

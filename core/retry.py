@@ -7,7 +7,6 @@ is imported here). Policy is in the tables below, not in branches scattered thro
 
 from __future__ import annotations
 
-import email.utils
 import random
 import re
 import time
@@ -117,6 +116,8 @@ def retry_after(exc: BaseException, now: Callable[[], float] = time.time) -> flo
     except ValueError:
         pass
     try:
+        import email.utils  # only for HTTP-date values (slow to import)
+
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None

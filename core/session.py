@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import secrets
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.accounting import setup_accounting
 from core.agent import Agent
 from core.cache_policy import CacheAwareContext, session_context
-from core.errors import UnicumError
 from core.events import AgentHooks, HookList
 from core.instructions import instructions_section
 from core.memory_hooks import MemoryHooks, take_warnings
 from core.memory_inject import memory_section
 from core.memory_store import MemoryStore
 from core.model_client import ModelClient
+from core.options import SessionOptions, check_workspace
 from core.prompts import PromptSection, build_system_prompt
 from core.services import tool_services
 from core.skills import skills_section
@@ -25,33 +22,6 @@ from core.tokens import estimate_tokens
 from my_agent.config import check_home, resolve_provider, unicum_home
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
-
-
-@dataclass
-class SessionOptions:
-    workspace: Path
-    provider: str | None = None
-    model: str | None = None
-    permission_mode: str = "ask"
-    yes: bool = False
-    max_turns: int = 50
-    budget_usd: float | None = None  # --budget-usd, for `budget_scope`
-    budget_tokens: int | None = None  # --budget-tokens
-    budget_scope: str = "session"  # task | session | day
-    task_hint: str = ""  # the first task, when known: ranks memory for the prompt
-    codemap: bool = True  # repo overview in the system prompt (index built in the background)
-    session_id: str = field(default_factory=lambda: new_session_id())
-
-
-def new_session_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
-
-
-def check_workspace(path: Path) -> Path:
-    folder = path.expanduser().resolve()
-    if not folder.is_dir():
-        raise UnicumError(f"--dir {path}: not a folder")
-    return folder
 
 
 def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,

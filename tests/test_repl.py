@@ -313,3 +313,18 @@ def test_repl_prompter_asks_at_the_keyboard():
     child.send("用中文回答\r")
     child.expect("FREE=用中文回答")
     child.expect(pexpect.EOF)
+
+
+def test_prompt_comes_first_and_a_session_that_cannot_open_is_one_line(llm, workspace,
+                                                                       isolated_home):
+    """The session opens in the background while the prompt is up; if it cannot open (here a
+    broken price file), the first line gets one readable error and the REPL exits 2."""
+    (isolated_home / "pricing.json").write_text('{"models": {"x": {"input": "cheap"}}}')
+    repl = start(llm, workspace)
+    try:
+        repl.send("hello")
+        repl.expect(r"unicum: .*pricing\.json")
+        assert repl.wait_exit() == 2
+        assert "Traceback" not in repl.text
+    finally:
+        repl.close()

@@ -10,32 +10,35 @@ import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.agent import INTERRUPTED, Agent
 from core.errors import Interrupted, UnicumError
-from core.transcript import TranscriptError, close_open_tool_calls
-from my_agent.config import ConfigError, unicum_home
+from core.options import check_workspace
+from core.transcript import TranscriptError, close_open_tool_calls, find_session
+from my_agent.config import ConfigError, check_home, resolve_provider, unicum_home
 from ui.i18n import Strings
+from ui.options import options_from_args
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
-from ui.session_setup import (
-    LiveSession,
-    end_session,
-    open_session,
-    options_from_args,
-    resume_path,
-    start_notes,
-)
+
+if TYPE_CHECKING:
+    from core.agent import Agent
+    from ui.session_setup import LiveSession
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
 
-def warm_up(modules: list[str], then: Callable[[], object] | None = None) -> None:
+class SessionFailed(Exception):
+    """The session opened in the background could not be opened (carries the cause)."""
+
+
+def warm_up(modules: list[str], then: Callable[[], object] | None = None,
+            delay: float = WARM_UP_DELAY) -> None:
     """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
     then run `then` (building the SDK client, whose TLS setup is slow too)."""
 
     def run() -> None:
-        time.sleep(WARM_UP_DELAY)
+        time.sleep(delay)
         try:
             for module in modules:
                 __import__(module)
@@ -57,11 +60,48 @@ class Repl:
         self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
                                  self._key_arg)
         self.live: LiveSession | None = None
+        self._opening: threading.Thread | None = None
+        self._open_error: BaseException | None = None
 
     @property
     def agent(self) -> Agent:
+        if self.live is None:
+            self.wait_until_open()
         assert self.live is not None
         return self.live.agent
+
+    def open_in_background(self) -> None:
+        """Open the session while the prompt draws and the person types: the first line waits
+        for it. Start-up notes are shown then."""
+
+        def run() -> None:
+            time.sleep(WARM_UP_DELAY)  # let the prompt draw first
+            try:
+                self.new_session()
+            except BaseException as exc:  # reported by wait_until_open, in the main thread
+                self._open_error = exc
+                return
+            self.warm_up()
+
+        self._opening = threading.Thread(target=run, name="unicum-open", daemon=True)
+        self._opening.start()
+
+    def wait_until_open(self) -> None:
+        """Block until the background session is open; show its notes once, or raise."""
+        opening, self._opening = self._opening, None
+        if opening is None:
+            return
+        opening.join()
+        if self._open_error is not None:
+            raise SessionFailed(self._open_error)
+        self.notes()
+
+    def warm_up(self) -> None:
+        wire = self.agent.client.provider.profile.wire
+        warm_up([self.agent.client.adapter.__name__,
+                 "anthropic" if wire == "anthropic-messages" else "openai",
+                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"],
+                then=self.agent.client.sdk, delay=0.0)
 
     def _key_arg(self, tool_name: str) -> str:
         tool = self.agent.registry.tools.get(tool_name)
@@ -70,8 +110,9 @@ class Repl:
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
-        from core.session import new_session_id
+        from core.options import new_session_id
         from ui.prompt import ReplPrompter
+        from ui.session_setup import open_session
 
         opts = replace(self.opts, workspace=workspace or self.opts.workspace,
                        session_id=new_session_id() if self.live else self.opts.session_id)
@@ -89,6 +130,8 @@ class Repl:
 
     def end_session(self) -> None:
         """Let the session's services finish (e.g. memory written at the end) and say why not."""
+        from ui.session_setup import end_session
+
         if self.live is not None:
             for note in end_session(self.live.agent):
                 self.say(note, style="yellow")
@@ -119,18 +162,23 @@ class Repl:
         except (EOFError, KeyboardInterrupt):
             return ""
 
-    def banner(self) -> None:
-        agent = self.agent
-        provider = agent.client.provider
-        self.say(self.s.t("welcome", provider=provider.profile.name, model=agent.client.model,
-                          folder=agent.tool_context.workspace), style="bold")
+    def banner(self, provider) -> None:
+        """Provider, model and folder (known before the session is open), then the notes."""
+        self.say(self.s.t("welcome", provider=provider.profile.name, model=provider.model,
+                          folder=self.opts.workspace.expanduser().resolve()), style="bold")
         if provider.note:
             self.say(provider.note, style="yellow")
+        if self.live is not None:
+            self.notes()
+        self.say(self.s.t("hint"), style="dim")
+
+    def notes(self) -> None:
+        from ui.session_setup import start_notes
+
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
-        for note in start_notes(agent):
+        for note in start_notes(self.agent):
             self.say(note, style="yellow")
-        self.say(self.s.t("hint"), style="dim")
 
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
@@ -144,6 +192,8 @@ class Repl:
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
             return
         finally:
+            from ui.session_setup import start_notes
+
             for note in start_notes(self.agent):  # warnings raised during the task
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
@@ -167,12 +217,10 @@ class Repl:
 
             return COMMANDS.keys()
 
-        session = make_session(self.home, command_names, lambda: self.agent.tool_context.workspace)
-        wire = self.agent.client.provider.profile.wire
-        warm_up([self.agent.client.adapter.__name__,
-                 "anthropic" if wire == "anthropic-messages" else "openai",
-                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"],
-                then=self.agent.client.sdk)
+        session = make_session(self.home, command_names,
+                               lambda: self.opts.workspace.expanduser().resolve())
+        if self._opening is None:
+            self.warm_up()
         ctrl_c = False
         while True:
             try:
@@ -189,14 +237,32 @@ class Repl:
                     return 0
                 continue
             ctrl_c = False
-            if line and self.guarded(line):
+            if not line:
+                continue
+            try:
+                self.wait_until_open()
+            except SessionFailed as exc:
+                return self.failed_to_open(exc.args[0])
+            if self.guarded(line):
                 return 0
+
+    def failed_to_open(self, exc: BaseException) -> int:
+        """The background session could not open: one line (a traceback only with --debug)."""
+        if isinstance(exc, ConfigError | UnicumError | TranscriptError):
+            print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
+            return 2
+        if self.args.debug:
+            traceback.print_exception(exc)
+        self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
+        return 1
 
     def guarded(self, line: str) -> bool:
         """`handle` with errors as one line; a traceback only with --debug."""
         try:
             return self.handle(line)
         except KeyboardInterrupt:  # landed outside the agent's own handling: repair, go on
+            from core.agent import INTERRUPTED
+
             self.renderer.stop_live()
             close_open_tool_calls(self.agent.history, INTERRUPTED)
             self.live.transcript.sync(self.agent.history)
@@ -230,8 +296,17 @@ def run_repl(args: argparse.Namespace) -> int:
     console = LazyConsole(highlight=False)
     repl = Repl(args, console, strings)
     try:
-        resume = resume_path(repl.opts, args.cont, args.resume)
-        repl.new_session(resume=resume)
+        provider = resolve_provider(args.provider, args.model)  # cheap checks first
+        check_workspace(repl.opts.workspace)
+        check_home(unicum_home())
+        resume = None
+        if args.cont or args.resume:
+            resume = find_session(unicum_home(), repl.opts.workspace.expanduser().resolve(),
+                                  args.resume)
+        if resume is not None or args.debug:
+            repl.new_session(resume=resume)  # the recap / debug-log path come before the prompt
+        else:
+            repl.open_in_background()
     except (ConfigError, UnicumError, TranscriptError) as exc:
         print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
         return 2
@@ -240,11 +315,13 @@ def run_repl(args: argparse.Namespace) -> int:
             print(traceback.format_exc(), end="")
         repl.say(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
         return 1
-    repl.banner()
-    if repl.live.resumed:
+    repl.banner(provider)
+    if repl.live is not None and repl.live.resumed:
         repl.recap()
     try:
         return repl.loop()
     finally:
+        if repl._opening is not None:  # left before the first line: let it finish, then close
+            repl._opening.join()
         repl.end_session()
         repl.say(strings.t("bye"), style="dim")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from core.transcript import (
 from my_agent.config import project_id, unicum_home
 from my_agent.logs import DebugLog
 from tools.base import Prompter
+from ui.options import options_from_args  # noqa: F401  (re-exported for -p)
 
 
 class DebugHooks(AgentHooks):
@@ -51,15 +51,6 @@ class LiveSession:
     transcript: Transcript
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
-
-
-def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
-    """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
-    return SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                          permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns, budget_usd=args.budget_usd,
-                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
-                          task_hint=task_hint, codemap=not args.no_codemap)
 
 
 def resume_path(opts: SessionOptions, cont: bool, resume_id: str | None) -> Path | None:

@@ -1,0 +1,16 @@
+"""Session options from the command-line flags (shared by the REPL and `-p`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from core.options import SessionOptions
+
+
+def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
+    """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
+    return SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
+                          permission_mode=args.permission_mode, yes=args.yes,
+                          max_turns=args.max_turns, budget_usd=args.budget_usd,
+                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
+                          task_hint=task_hint, codemap=not args.no_codemap)

@@ -33,6 +33,8 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         assert seconds < 1.0  # the answer's wait is not the tool's time
         repl.expect(r"运行 `rm -rf src`？这是危险操作（rm -r/-f：会永久删除文件）。")
         repl.send("n")
+        repl.expect(r"✗ terminal rm -rf src")
+        repl.expect(r"你已拒绝：运行 `rm -rf src`？这是危险操作")
         repl.expect("好了")
         found = repl.expect(r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（上下文 [\d.]+ 毫秒） "
                             r"\+ 等待你 ([\d.]+) 秒")

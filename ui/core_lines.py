@@ -61,6 +61,10 @@ def _after(text: str) -> str:
 
 # (pattern over the whole English line, function of the match → 中文)
 PATTERNS: list[tuple[re.Pattern[str], object]] = [
+    # a refused question, as the tool's error line (tools.permissions._decide)
+    (re.compile(r"refused by the user: (?P<q>.*) Do not retry it; take another approach or ask "
+                r"with clarify\.", re.S),
+     lambda m: f"你已拒绝：{to_zh(m['q'])}"),
     # permission questions (tools.permissions, tools.web)
     (re.compile(r"Write (?P<p>.+?), outside the workspace (?P<w>.+)\?"),
      lambda m: f"写入 {m['p']}？它在工作区 {m['w']} 之外。"),

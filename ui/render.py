@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from core.events import AgentHooks, TaskResult
 from core.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
 from tools.base import ToolOutput
-from ui.core_lines import relative_paths
 from ui.diffview import DIFF_TOOLS, render_diff, snapshot
 from ui.i18n import Strings
 
@@ -211,6 +210,8 @@ class Renderer(AgentHooks):
         line.append(f"  {seconds:.1f}s", style="dim")
         self.console.print(line)
         if output.is_error:
+            from ui.core_lines import relative_paths
+
             first = (output.content.strip().splitlines() or [""])[0]
             first = self.s.line(relative_paths(first, self.workspace()))[:160]
             self.console.print(Text(f"    {first}", style="red dim"))

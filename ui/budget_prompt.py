@@ -31,7 +31,8 @@ def parse_amount(text: str, metric: str) -> float | None:
 def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded,
                   s: Strings) -> float | None:
     """Show why the task stopped; the amount to extend by, or None to stop here."""
-    console.print(f"\n[yellow]{stop}[/yellow]", highlight=False)
+    console.print()
+    console.print(Text(s.line(str(stop)), style="yellow"))
     example = describe(stop.metric, stop.limit).replace(" tokens", "")
     question = s.t("budget_extend", scope=s.t(f"scope_{stop.scope}"), example=example)
     while True:

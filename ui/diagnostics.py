@@ -18,7 +18,8 @@ class TimingHooks(AgentHooks):
     """Per request: time to first token, total and context-building time; per task: a split."""
 
     def __init__(self, strings: Strings, context_seconds: Callable[[], float],
-                 stream: TextIO | None = None) -> None:
+                 stream: TextIO | None = None,
+                 waited: Callable[[], float] = lambda: 0.0) -> None:
         self.stream = stream  # None: stdout (the REPL); `-p` passes stderr
         self.s = strings
         self.context_seconds = context_seconds  # the agent's last context-building time
@@ -28,19 +29,26 @@ class TimingHooks(AgentHooks):
         self._in_flight: float | None = None  # when the unanswered request started
         self._tool_started: float | None = None  # when the unfinished tool call started
         self.tools, self.tool_total = 0, 0.0
+        self.waited = waited  # seconds the prompter has waited for answers, so far
+        self.wait_total, self._wait_mark = 0.0, 0.0
 
     def on_task_start(self, task: str) -> None:
         self.requests, self.context_total, self.model_total = 0, 0.0, 0.0
-        self.tools, self.tool_total = 0, 0.0
+        self.tools, self.tool_total, self.wait_total = 0, 0.0, 0.0
         self._tool_started = None
 
     def on_tool_start(self, call: ToolCall) -> None:
         self._tool_started = time.monotonic()
+        self._wait_mark = self.waited()
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         self._tool_done(seconds)
 
     def _tool_done(self, seconds: float) -> None:
+        """A tool's time without the time its approval question waited for the person."""
+        wait = self.waited() - self._wait_mark
+        self.wait_total += wait
+        seconds = max(0.0, seconds - wait)
         self._tool_started = None
         self.tools, self.tool_total = self.tools + 1, self.tool_total + seconds
 
@@ -68,12 +76,14 @@ class TimingHooks(AgentHooks):
         if self._tool_started is not None:  # interrupted while a tool ran
             self._tool_done(time.monotonic() - self._tool_started)
         tools, tool_s = self.tools, self.tool_total
-        own = max(0.0, result.total_seconds - self.model_total - tool_s)
+        own = max(0.0, result.total_seconds - self.model_total - tool_s - self.wait_total)
+        waiting = (self.s.t("time_waiting", wait=f"{self.wait_total:.2f}")
+                   if self.wait_total >= 0.005 else "")
         self._say(self.s.t("time_summary", requests=self.requests, tools=tools,
                            rs="" if self.requests == 1 else "s", ts="" if tools == 1 else "s",
                            total=f"{result.total_seconds:.2f}", model=f"{self.model_total:.2f}",
                            tool_s=f"{tool_s:.2f}", own=f"{own:.2f}",
-                           ctx=f"{self.context_total * 1000:.1f}"))
+                           ctx=f"{self.context_total * 1000:.1f}") + waiting)
         self.on_task_start("")  # a resumed task (budget raised) reports its own part
 
     def _say(self, line: str) -> None:

@@ -116,6 +116,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
                      "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）"),
     "max_turns": ("{text}", "{text}"),
+    "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
+    "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
+    "budget_line": ("budget: {text}", "预算：{text}"),
 }
 
 
@@ -128,6 +131,8 @@ CORE_LINES: dict[str, tuple[str, str]] = {
     "compaction interrupted; nothing was changed": (
         "compaction interrupted — nothing was changed", "压缩已中断，内容未改变"),
     "Ctrl-C": ("interrupted (Ctrl-C)", "已中断（Ctrl-C）"),
+    "interrupted while the code map was being built": (
+        "interrupted while the code map was being built", "建立代码地图索引时被中断"),
 }
 
 # Retry reasons from core.retry (and SDK exception names) → friendly words; `{}` is the reason.
@@ -166,6 +171,14 @@ class Strings:
         if pair:
             return pair[self._col]
         return f"已中断（{line}）" if self._col and line.startswith("interrupted") else line
+
+    def line(self, text: str) -> str:
+        """A line from core or a tool (a question, a budget or error line) in this language."""
+        if not self._col:
+            return text
+        from ui.core_lines import to_zh
+
+        return to_zh(text)
 
     def reason(self, reason: str) -> str:
         """A retry reason ("HTTP 429", "connection dropped", an SDK class name) in words."""

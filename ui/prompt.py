@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -90,32 +91,46 @@ def make_session(home: Path, commands: Callable[[], Iterable[str]],
 
 
 class ReplPrompter:
-    """Tools ask the person at the keyboard through this (`tools.base.Prompter`)."""
+    """Tools ask the person at the keyboard through this (`tools.base.Prompter`). Questions are
+    shown in the UI language, workspace paths relative; `waited` adds up the seconds spent
+    waiting for answers (so `--time` does not count them as the tool's)."""
 
     interactive = True
 
     def __init__(self, strings: Strings, pause: Callable[[], None],
-                 write: Callable[[str], None], approve_all: bool = False) -> None:
+                 write: Callable[[str], None], approve_all: bool = False,
+                 workspace: Callable[[], Path] | None = None) -> None:
         self.s = strings
         self.approve_all = approve_all  # --yes
         self.pause = pause  # stops spinners before asking
         self.write = write
+        self.workspace = workspace
+        self.waited = 0.0
         self._session: PromptSession | None = None
 
     def _input(self, message: str) -> str:
         """One answer; Ctrl-D means no answer (Ctrl-C still interrupts the task)."""
         if self._session is None:
             self._session = PromptSession()
+        started = time.monotonic()
         try:
             return self._session.prompt(message).strip()
         except EOFError:
             return ""
+        finally:
+            self.waited += time.monotonic() - started
+
+    def shown(self, question: str) -> str:
+        """The question as the person reads it: paths relative, in the UI language."""
+        from ui.core_lines import relative_paths
+
+        return self.s.line(relative_paths(question, self.workspace() if self.workspace else None))
 
     def confirm(self, question: str) -> str:
         if self.approve_all:
             return "y"
         self.pause()
-        self.write(styled(question, "bold yellow"))
+        self.write(styled(self.shown(question), "bold yellow"))
         while True:
             answer = self._input(self.s.t("confirm_choices")).lower()
             if answer[:1] in ("y", "n", "a"):
@@ -127,7 +142,7 @@ class ReplPrompter:
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()
-        self.write(styled(question, "bold"))
+        self.write(styled(self.shown(question), "bold"))
         for n, choice in enumerate(choices, 1):
             self.write(f"  {n}. {choice}")
         answer = self._input(self.s.t("ask_choice") if choices else "> ")

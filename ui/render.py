@@ -118,6 +118,8 @@ class Renderer(AgentHooks):
         self.reasoning = False
         self._before: dict[str, tuple[Path, str | None]] = {}
         self._retry_shown = 0  # the attempt whose line is on the screen (the countdown ticks)
+        self.waited: Callable[[], float] = lambda: 0.0  # seconds spent answering questions
+        self._wait_mark: dict[str, float] = {}
 
     # --- live displays -----------------------------------------------------------------------
     def spin(self, message: str) -> None:
@@ -191,6 +193,7 @@ class Renderer(AgentHooks):
 
     def on_tool_start(self, call: ToolCall) -> None:
         self.stop_live()
+        self._wait_mark[call.id] = self.waited()
         if call.name in DIFF_TOOLS:
             self._before[call.id] = snapshot(self.workspace(), call.arguments)
         self.spin(f"{call.name} {key_argument(call, self.key_arg(call.name))}")
@@ -199,6 +202,7 @@ class Renderer(AgentHooks):
         from rich.text import Text
 
         self.stop_live()
+        seconds -= self.waited() - self._wait_mark.pop(call.id, self.waited())
         line = Text("  ")
         line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")
         line.append(call.name, style="bold")
@@ -206,7 +210,10 @@ class Renderer(AgentHooks):
         line.append(f"  {seconds:.1f}s", style="dim")
         self.console.print(line)
         if output.is_error:
-            first = (output.content.strip().splitlines() or [""])[0][:160]
+            from ui.core_lines import relative_paths
+
+            first = (output.content.strip().splitlines() or [""])[0]
+            first = self.s.line(relative_paths(first, self.workspace()))[:160]
             self.console.print(Text(f"    {first}", style="red dim"))
         before = self._before.pop(call.id, None)
         if before and not output.is_error:
@@ -217,7 +224,8 @@ class Renderer(AgentHooks):
         from rich.text import Text
 
         self.stop_live()
-        self.console.print(Text(f"budget: {warning.text}", style="yellow"))
+        self.console.print(Text(self.s.t("budget_line", text=self.s.line(warning.text)),
+                                style="yellow"))
 
     def on_task_end(self, result: TaskResult) -> None:
         self.stop_live()

@@ -116,16 +116,20 @@ class Repl:
 
         opts = replace(self.opts, workspace=workspace or self.opts.workspace,
                        session_id=new_session_id() if self.live else self.opts.session_id)
+        prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
+                                approve_all=opts.yes,
+                                workspace=lambda: self.agent.tool_context.workspace)
         hooks = [self.renderer]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
-            hooks.append(TimingHooks(self.s, lambda: self.agent.context_seconds))
-        prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
-                                approve_all=opts.yes)
+            hooks.append(TimingHooks(self.s, lambda: self.agent.context_seconds,
+                                     waited=lambda: prompter.waited))
         live = open_session(opts, hooks, prompter, resume, self.args.debug)
         self.end_session()
         self.live, self.opts = live, opts
+        self.renderer.waited = lambda: prompter.waited
+        self.first_task = True  # its code map may still be building
         self.agent.client.sleep = self.renderer.countdown
 
     def end_session(self) -> None:
@@ -185,6 +189,7 @@ class Repl:
         """The one place a task runs (budget prompts and error lines wrap this call)."""
         from ui.budget_prompt import run_with_budget
 
+        self.indexing_status()
         try:
             result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
         except Interrupted as exc:
@@ -197,7 +202,14 @@ class Repl:
             for note in start_notes(self.agent):  # warnings raised during the task
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
-            self.say(self.s.t("stopped", detail=result.text), style="yellow")
+            self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+
+    def indexing_status(self) -> None:
+        """The first task waits for the code map build: say so while it does."""
+        code_map = self.agent.tool_context.services.get("codemap")
+        first, self.first_task = self.first_task, False
+        if first and code_map is not None and not code_map.wait(0):
+            self.renderer.spin(self.s.t("indexing"))
 
     def handle(self, line: str) -> bool:
         """One submitted line; True means quit."""
@@ -273,7 +285,7 @@ class Repl:
         except (UnicumError, ConfigError, TranscriptError) as exc:
             self.renderer.stop_live()
             self._debug_trace(exc)
-            self.say(self.s.t("error", detail=exc), style="red")
+            self.say(self.s.t("error", detail=self.s.line(str(exc))), style="red")
         except Exception as exc:
             self.renderer.stop_live()
             self._debug_trace(exc)

@@ -30,11 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
         f"Subcommands: {', '.join(SUBCOMMANDS)} (python cli.py SUBCOMMAND --help).",
     )
     p.add_argument("--dir", default=".", help="project folder to work in (default: .)")
-    p.add_argument("--provider", help="zhipu, openai, anthropic, openrouter, deepseek, ollama, "
-                   "openai-compatible")
+    p.add_argument(
+        "--provider",
+        help="zhipu, openai, anthropic, openrouter, deepseek, ollama, openai-compatible",
+    )
     p.add_argument("--model", help="model name (default: the provider's default)")
-    p.add_argument("-p", "--print", dest="prompt", metavar="TASK",
-                   help="run one task, print the answer on stdout and exit")
+    p.add_argument(
+        "-p",
+        "--print",
+        dest="prompt",
+        metavar="TASK",
+        help="run one task, print the answer on stdout and exit",
+    )
     p.add_argument("--output-format", choices=["text", "json"], default="text")
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
@@ -42,17 +49,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", action="store_true", help="show timings per request and task")
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
     p.add_argument("--lang", choices=["en", "zh"], help="UI language (default: from locale)")
-    p.add_argument("--continue", dest="cont", action="store_true",
-                   help="resume the last session in this folder")
+    p.add_argument(
+        "--continue",
+        dest="cont",
+        action="store_true",
+        help="resume the last session in this folder",
+    )
     p.add_argument("--resume", metavar="ID", help="resume a saved session")
-    p.add_argument("--budget-usd", type=_positive(float), metavar="USD",
-                   help="stop before a model call once this much is spent (see --budget-scope)")
-    p.add_argument("--budget-tokens", type=_positive(int), metavar="N",
-                   help="stop before a model call once this many tokens are used")
-    p.add_argument("--budget-scope", choices=["task", "session", "day"], default="session",
-                   help="what the --budget-* flags limit (default: session)")
-    p.add_argument("--no-codemap", dest="no_codemap", action="store_true",
-                   help="leave the repository overview out of the system prompt")
+    p.add_argument(
+        "--budget-usd",
+        type=_positive(float),
+        metavar="USD",
+        help="stop before a model call once this much is spent (see --budget-scope)",
+    )
+    p.add_argument(
+        "--budget-tokens",
+        type=_positive(int),
+        metavar="N",
+        help="stop before a model call once this many tokens are used",
+    )
+    p.add_argument(
+        "--budget-scope",
+        choices=["task", "session", "day"],
+        default="session",
+        help="what the --budget-* flags limit (default: session)",
+    )
+    p.add_argument(
+        "--no-codemap",
+        dest="no_codemap",
+        action="store_true",
+        help="leave the repository overview out of the system prompt",
+    )
     return p
 
 

@@ -26,14 +26,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.codemap import query  # noqa: E402
 from core.codemap.index import CodeIndex  # noqa: E402
 
-REF_NAMES = ("urlopen", "getaddrinfo", "Thread", "parse_args", "dumps", "TextIOWrapper",
-             "make_archive", "deepcopy", "isclass", "run")
+REF_NAMES = (
+    "urlopen",
+    "getaddrinfo",
+    "Thread",
+    "parse_args",
+    "dumps",
+    "TextIOWrapper",
+    "make_archive",
+    "deepcopy",
+    "isclass",
+    "run",
+)
 OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"),)  # add /usr/include for C
 
 
 def _copy(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns(
-        "site-packages", "__pycache__", "*.pyc", "*.so"))
+    shutil.copytree(
+        src,
+        dst,
+        symlinks=True,
+        ignore=shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc", "*.so"),
+    )
     return dst
 
 
@@ -43,16 +57,20 @@ def build(tree: Path, db: Path, workers: int | None) -> tuple[CodeIndex, float, 
     stats = index.refresh(max_seconds=3600, workers=workers)
     after = os.times()
     cpu = sum(after[:4]) - sum(before[:4])  # user + system, this process and its workers
-    print(f"  full build ({workers or 'auto'} workers): {stats.parsed} files, "
-          f"{stats.lines:,} lines in {stats.seconds:.2f} s = {stats.lines / stats.seconds:,.0f} "
-          f"lines/s wall clock; {cpu:.1f} CPU-s = {stats.lines / cpu:,.0f} lines per CPU-second")
+    print(
+        f"  full build ({workers or 'auto'} workers): {stats.parsed} files, "
+        f"{stats.lines:,} lines in {stats.seconds:.2f} s = {stats.lines / stats.seconds:,.0f} "
+        f"lines/s wall clock; {cpu:.1f} CPU-s = {stats.lines / cpu:,.0f} lines per CPU-second"
+    )
     return index, stats.seconds, stats.lines
 
 
 def refresh_and_update(index: CodeIndex, tree: Path) -> None:
     samples = [index.refresh().seconds for _ in range(5)]
-    print(f"  no-change refresh: median {statistics.median(samples) * 1000:.0f} ms "
-          f"(max {max(samples) * 1000:.0f} ms)")
+    print(
+        f"  no-change refresh: median {statistics.median(samples) * 1000:.0f} ms "
+        f"(max {max(samples) * 1000:.0f} ms)"
+    )
     target = tree / "json" / "decoder.py"
     if not target.exists():
         target = next(tree.rglob("*.py"))
@@ -64,8 +82,10 @@ def refresh_and_update(index: CodeIndex, tree: Path) -> None:
         target.write_text(target.read_text() + f"\n\ndef bench_walk_{n}():\n    return {n}\n")
         walked.append(index.refresh().seconds)
     assert query.definitions(index.db, "bench_walk_4"), "the edit was not indexed"
-    print(f"  one-file update ({rel}): {statistics.median(direct) * 1000:.1f} ms via update_files, "
-          f"{statistics.median(walked) * 1000:.0f} ms via a full stat-walk refresh")
+    print(
+        f"  one-file update ({rel}): {statistics.median(direct) * 1000:.1f} ms via update_files, "
+        f"{statistics.median(walked) * 1000:.0f} ms via a full stat-walk refresh"
+    )
 
 
 def references_speed(index: CodeIndex) -> None:
@@ -75,30 +95,41 @@ def references_speed(index: CodeIndex) -> None:
         _, sites = query.references(index.db, name)
         times.append(time.perf_counter() - start)
         counts.append(len(sites))
-    print(f"  references query: median {statistics.median(times) * 1000:.1f} ms, "
-          f"max {max(times) * 1000:.1f} ms over {len(REF_NAMES)} names "
-          f"({min(counts)}–{max(counts)} sites each)")
+    print(
+        f"  references query: median {statistics.median(times) * 1000:.1f} ms, "
+        f"max {max(times) * 1000:.1f} ms over {len(REF_NAMES)} names "
+        f"({min(counts)}–{max(counts)} sites each)"
+    )
 
 
 def accuracy(index: CodeIndex, tree: Path) -> None:
     wanted = found = files = 0
     missing: list[str] = []
-    for path, in index.db.execute("SELECT path FROM files WHERE lang='python' ORDER BY path"):
+    for (path,) in index.db.execute("SELECT path FROM files WHERE lang='python' ORDER BY path"):
         try:
             tree_ast = ast.parse((tree / path).read_bytes())
         except (SyntaxError, ValueError, OSError):
             continue
         files += 1
-        names = {(n.name, n.lineno) for n in ast.walk(tree_ast)
-                 if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
-        have = set(index.db.execute(
-            "SELECT s.name, s.line FROM symbols s JOIN files f ON f.id = s.file_id "
-            "WHERE f.path = ? AND s.kind IN ('function', 'method', 'class')", (path,)))
+        names = {
+            (n.name, n.lineno)
+            for n in ast.walk(tree_ast)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        }
+        have = set(
+            index.db.execute(
+                "SELECT s.name, s.line FROM symbols s JOIN files f ON f.id = s.file_id "
+                "WHERE f.path = ? AND s.kind IN ('function', 'method', 'class')",
+                (path,),
+            )
+        )
         wanted += len(names)
         found += len(names & have)
         missing += [f"{path}:{line} {name}" for name, line in sorted(names - have)][:2]
-    print(f"  accuracy: {found:,} of {wanted:,} def/class names that ast finds in {files} files "
-          f"= {100 * found / max(1, wanted):.2f}%")
+    print(
+        f"  accuracy: {found:,} of {wanted:,} def/class names that ast finds in {files} files "
+        f"= {100 * found / max(1, wanted):.2f}%"
+    )
     for item in missing[:5]:
         print(f"    missed: {item}")
 
@@ -117,9 +148,11 @@ def session_start(tree: Path, home: Path) -> None:
     start = time.perf_counter()
     agent.hooks.on_task_start("where is the JSON decoder?")
     waited = time.perf_counter() - start
-    print(f"  session start: create_agent {timings[False] * 1000:.0f} ms without the code map, "
-          f"{timings[True] * 1000:.0f} ms with it (index builds in the background); the first "
-          f"task then waited {waited:.1f} s (cap 8 s) for a cold {tree.name} index")
+    print(
+        f"  session start: create_agent {timings[False] * 1000:.0f} ms without the code map, "
+        f"{timings[True] * 1000:.0f} ms with it (index builds in the background); the first "
+        f"task then waited {waited:.1f} s (cap 8 s) for a cold {tree.name} index"
+    )
     code_map = agent.tool_context.services["codemap"]
     code_map.wait()
     code_map.close()
@@ -131,8 +164,10 @@ def main() -> int:
     parser.add_argument("--other", type=Path, nargs="*", default=list(OTHER_TREES))
     parser.add_argument("--workers", type=int, help="parser processes (default: one per core)")
     args = parser.parse_args()
-    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
-          f"on {os.cpu_count()} cores")
+    print(
+        f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+        f"on {os.cpu_count()} cores"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         tree = _copy(args.tree, Path(tmp) / "tree")
         print(f"Python tree: {args.tree} (copied; site-packages left out)")
@@ -147,12 +182,15 @@ def main() -> int:
             print(f"Other tree: {other}")
             other_index = build(other, Path(tmp) / f"other{n}.db", args.workers)[0]
             langs = other_index.db.execute(
-                "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC").fetchall()
+                "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC"
+            ).fetchall()
             print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
             other_index.close()
         session_start(tree, Path(tmp) / "home")
-    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
-          f"on {os.cpu_count()} cores")
+    print(
+        f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+        f"on {os.cpu_count()} cores"
+    )
     return 0
 
 

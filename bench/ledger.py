@@ -37,9 +37,14 @@ from core.pricing import load_prices  # noqa: E402
 def per_request(hooks: AgentHooks, n: int) -> list[float]:
     samples = []
     for i in range(n):
-        response = ModelResponse(Message("assistant", [TextBlock("ok")]),
-                                 Usage(input=1200 + i % 50, cache_read=30_000, output=150),
-                                 "end_turn", "claude-sonnet-4-20250514", 0.4, 2.0)
+        response = ModelResponse(
+            Message("assistant", [TextBlock("ok")]),
+            Usage(input=1200 + i % 50, cache_read=30_000, output=150),
+            "end_turn",
+            "claude-sonnet-4-20250514",
+            0.4,
+            2.0,
+        )
         if i % 10 == 0:
             hooks.on_task_start("task")
         start = time.perf_counter()
@@ -51,11 +56,22 @@ def per_request(hooks: AgentHooks, n: int) -> list[float]:
 
 def bench_record(folder: Path, n: int) -> None:
     ledger = Ledger(folder / "ledger.db")
-    recorder = LedgerHooks(ledger, load_prices(None), "bench-session", "bench-project",
-                           "anthropic", "claude-sonnet-4-20250514")
-    guard = BudgetGuard([Limit("session", "usd", 1e9, "--budget-usd"),
-                         Limit("task", "tokens", 1e12, "--budget-tokens")],
-                        recorder.measure, notify=lambda w: None)
+    recorder = LedgerHooks(
+        ledger,
+        load_prices(None),
+        "bench-session",
+        "bench-project",
+        "anthropic",
+        "claude-sonnet-4-20250514",
+    )
+    guard = BudgetGuard(
+        [
+            Limit("session", "usd", 1e9, "--budget-usd"),
+            Limit("task", "tokens", 1e12, "--budget-tokens"),
+        ],
+        recorder.measure,
+        notify=lambda w: None,
+    )
     base = per_request(HookList([AgentHooks()]), n)
     samples = per_request(HookList([recorder, guard, AgentHooks()]), n)
     start = time.perf_counter()
@@ -64,26 +80,50 @@ def bench_record(folder: Path, n: int) -> None:
     written = connect(ledger.path).execute("SELECT COUNT(*) FROM requests").fetchone()[0]
     added = [s - statistics.median(base) for s in samples]
     ms = sorted(x * 1000 for x in added)
-    print(f"record {n:,} requests: added per request mean {statistics.mean(ms):.4f} ms, "
-          f"p50 {ms[len(ms) // 2]:.4f} ms, p99 {ms[int(len(ms) * 0.99)]:.4f} ms, "
-          f"max {ms[-1]:.3f} ms (no-op hooks: {statistics.median(base) * 1e6:.1f} us)")
+    print(
+        f"record {n:,} requests: added per request mean {statistics.mean(ms):.4f} ms, "
+        f"p50 {ms[len(ms) // 2]:.4f} ms, p99 {ms[int(len(ms) * 0.99)]:.4f} ms, "
+        f"max {ms[-1]:.3f} ms (no-op hooks: {statistics.median(base) * 1e6:.1f} us)"
+    )
     print(f"  rows written {written:,}; final flush at close {closing * 1000:.1f} ms")
 
 
 def fill(path: Path, rows: int) -> None:
     rng = random.Random(7)
-    models = [("openai", "gpt-4o"), ("anthropic", "claude-sonnet-4-20250514"),
-              ("deepseek", "deepseek-chat"), ("zhipu", "glm-5.1"), ("ollama", "qwen2.5-coder")]
+    models = [
+        ("openai", "gpt-4o"),
+        ("anthropic", "claude-sonnet-4-20250514"),
+        ("deepseek", "deepseek-chat"),
+        ("zhipu", "glm-5.1"),
+        ("ollama", "qwen2.5-coder"),
+    ]
     now = time.time()
     batch = []
     for i in range(rows):
         ts = now - (rows - i) * (90 * 86400 / rows)
         session = f"s{i // 100}"
         provider, model = models[(i // 100) % len(models)]
-        batch.append(LedgerRow(ts, local_day(ts), session, f"{session}/{i // 10}",
-                               f"proj-{i // 10_000}", provider, model, rng.randint(100, 5000),
-                               rng.randint(0, 40_000), rng.randint(0, 2000), rng.randint(10, 900),
-                               0, 1500.0, 400.0, "end_turn", rng.random() / 50, False))
+        batch.append(
+            LedgerRow(
+                ts,
+                local_day(ts),
+                session,
+                f"{session}/{i // 10}",
+                f"proj-{i // 10_000}",
+                provider,
+                model,
+                rng.randint(100, 5000),
+                rng.randint(0, 40_000),
+                rng.randint(0, 2000),
+                rng.randint(10, 900),
+                0,
+                1500.0,
+                400.0,
+                "end_turn",
+                rng.random() / 50,
+                False,
+            )
+        )
     db = connect(path)
     insert_rows(db, batch)
     db.close()
@@ -106,9 +146,11 @@ def bench_report(folder: Path, rows: int) -> None:
         start = time.perf_counter()
         groups = grouped(db, by, Filter())  # what --json reads: every group
         every = time.perf_counter() - start
-        print(f"report --by {by:<7} over {rows:,} rows: median {statistics.median(runs) * 1000:6.1f}"
-              f" ms (table of the newest 20 of {len(groups):,} groups; all groups for --json: "
-              f"{every * 1000:.1f} ms)")
+        print(
+            f"report --by {by:<7} over {rows:,} rows: median {statistics.median(runs) * 1000:6.1f}"
+            f" ms (table of the newest 20 of {len(groups):,} groups; all groups for --json: "
+            f"{every * 1000:.1f} ms)"
+        )
     db.close()
     bench_cli(folder, path)
 
@@ -130,8 +172,10 @@ def bench_cli(folder: Path, db_path: Path) -> None:
 
     base = timed([sys.executable, "-c", "pass"])
     usage = timed([sys.executable, "cli.py", "usage", "--by", "day"])
-    print(f"cli.py usage --by day, whole process: {usage * 1000:.0f} ms "
-          f"(python -c pass: {base * 1000:.0f} ms)")
+    print(
+        f"cli.py usage --by day, whole process: {usage * 1000:.0f} ms "
+        f"(python -c pass: {base * 1000:.0f} ms)"
+    )
 
 
 def main() -> None:

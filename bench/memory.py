@@ -26,10 +26,12 @@ from core.memory_store import MemoryEntry, MemoryStore  # noqa: E402
 
 ENTRIES = 10_000
 REAL_FILES = 2_000
-COMMON = ("auth login session token database migration cache redis queue worker billing invoice "
-          "payment router handler middleware config logging metrics test fixture deploy docker "
-          "build release frontend component state api client server schema "
-          "用户 登录 数据库 缓存 配置 测试 部署").split()
+COMMON = (
+    "auth login session token database migration cache redis queue worker billing invoice "
+    "payment router handler middleware config logging metrics test fixture deploy docker "
+    "build release frontend component state api client server schema "
+    "用户 登录 数据库 缓存 配置 测试 部署"
+).split()
 SYLLABLES = "ka lo mi ra ne to su pi de fa gu zo be ch sh st tr pl en or".split()
 
 
@@ -58,26 +60,36 @@ def fill(home: Path, workspace: Path) -> Path:
             path = f"src/mod{i // 100}/file_{i}.py"
             (workspace / path).parent.mkdir(parents=True, exist_ok=True)
             (workspace / path).write_text("x = 1\n")
-            row = {"key": f"file:{path}", "type": "files", "content": f"{path}: Python, {words}",
-                   "meta": {"path": path, "language": "Python", "lines": 40}}
+            row = {
+                "key": f"file:{path}",
+                "type": "files",
+                "content": f"{path}: Python, {words}",
+                "meta": {"path": path, "language": "Python", "lines": 40},
+            }
         else:
-            row = {"key": f"note:{i}", "type": rng.choice(["notes", "project", "conventions",
-                                                           "commands", "feedback"]),
-                   "content": words}
-        rows.append({**row, "source": "bench", "created": stamp, "updated": stamp,
-                     "id": f"{i:08x}"})
+            row = {
+                "key": f"note:{i}",
+                "type": rng.choice(["notes", "project", "conventions", "commands", "feedback"]),
+                "content": words,
+            }
+        rows.append(
+            {**row, "source": "bench", "created": stamp, "updated": stamp, "id": f"{i:08x}"}
+        )
     store = MemoryStore(home, workspace)
     path = store.file("project").path
     path.parent.mkdir(parents=True, exist_ok=True)
     entries = [MemoryEntry.from_dict(row).to_dict() for row in rows]  # the stored form
-    path.write_text(json.dumps({"version": 1, "entries": entries}, ensure_ascii=False,
-                               separators=(",", ":")), encoding="utf-8")
+    path.write_text(
+        json.dumps({"version": 1, "entries": entries}, ensure_ascii=False, separators=(",", ":")),
+        encoding="utf-8",
+    )
     store.file("project").change(lambda cur: None)  # once: into the one-entry-a-line layout
     return path
 
 
-def timings_ms(fn: Callable[[], object], runs: int,
-               setup: Callable[[], object] | None = None) -> tuple[float, float, float]:
+def timings_ms(
+    fn: Callable[[], object], runs: int, setup: Callable[[], object] | None = None
+) -> tuple[float, float, float]:
     """(median wall, best wall, best CPU) in ms: on a busy machine the best runs and the CPU
     time show the code's own cost; the median shows what a user waits. `setup` runs untimed
     before each run."""
@@ -122,8 +134,9 @@ def measure(home: Path, workspace: Path, path: Path, runs: int) -> dict[str, tup
         "baseline json load+dump": timings_ms(baseline, runs),
         "load (all parsed, stat files)": timings_ms(load, runs),
         "load + save (1 entry changed)": timings_ms(load_save, runs),
-        "rank top 10, first after load": timings_ms(lambda: rank(entries, TASK, 10), runs,
-                                                    forget_texts),
+        "rank top 10, first after load": timings_ms(
+            lambda: rank(entries, TASK, 10), runs, forget_texts
+        ),
         "rank top 10 for a task": timings_ms(lambda: rank(entries, TASK, 10), runs),
         "session start (load+rank+save)": timings_ms(session_start, runs),
     }
@@ -139,21 +152,27 @@ def main() -> None:
         results = measure(home, workspace, path, runs)
     base_median, _, base_cpu = results["baseline json load+dump"]
     speed = timings_ms(lambda: sum(i * i for i in range(10**6)), 5)[1]
-    print(f"{ENTRIES} entries, project file {size_kb:.0f} KiB, {runs} runs, "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, "
-          f"machine speed: sum(i*i for i in range(10**6)) takes {speed:.0f} ms")
-    print(f"{'':<33}{'median':>7} {'best':>7} {'best CPU':>9}   vs json baseline: "
-          f"median, best CPU")
+    print(
+        f"{ENTRIES} entries, project file {size_kb:.0f} KiB, {runs} runs, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, "
+        f"machine speed: sum(i*i for i in range(10**6)) takes {speed:.0f} ms"
+    )
+    print(f"{'':<33}{'median':>7} {'best':>7} {'best CPU':>9}   vs json baseline: median, best CPU")
     for name, (median, best, cpu) in results.items():
-        print(f"{name:<33}{median:6.1f}  {best:6.1f}  {cpu:8.1f}   "
-              f"{median / base_median:16.2f}x {cpu / base_cpu:9.2f}x")
+        print(
+            f"{name:<33}{median:6.1f}  {best:6.1f}  {cpu:8.1f}   "
+            f"{median / base_median:16.2f}x {cpu / base_cpu:9.2f}x"
+        )
     for name, target in TARGETS.items():
         median, best, cpu = results[name]
-        verdict = ", ".join(f"{what} {'met' if value <= target else 'missed'}"
-                            for what, value in (("median wall", median), ("best wall", best),
-                                                ("best CPU", cpu)))
-        print(f"target {name} <= {target:.0f} ms ({target / base_cpu:.2f}x the baseline's "
-              f"best CPU here): {verdict}")
+        verdict = ", ".join(
+            f"{what} {'met' if value <= target else 'missed'}"
+            for what, value in (("median wall", median), ("best wall", best), ("best CPU", cpu))
+        )
+        print(
+            f"target {name} <= {target:.0f} ms ({target / base_cpu:.2f}x the baseline's "
+            f"best CPU here): {verdict}"
+        )
 
 
 if __name__ == "__main__":

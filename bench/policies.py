@@ -29,8 +29,11 @@ class Naive:
 
 
 # The original's phase table: (first messages kept, last messages kept).
-ORIGINAL_KEEP = {TaskPhase.PLANNING: (1, 4), TaskPhase.EXECUTING: (2, 6),
-                 TaskPhase.VERIFYING: (1, 4)}
+ORIGINAL_KEEP = {
+    TaskPhase.PLANNING: (1, 4),
+    TaskPhase.EXECUTING: (2, 6),
+    TaskPhase.VERIFYING: (1, 4),
+}
 
 
 class Original:
@@ -69,8 +72,13 @@ class Original:
             if isinstance(b, ToolResult) and b.call_id in self.facts:
                 b = replace(b, content=self.facts[b.call_id].render())
             elif isinstance(b, ToolCall) and big_args(b, 600):
-                b = replace(b, arguments={k: (v[:80] + " …") if k in big_args(b, 600) else v
-                                          for k, v in b.arguments.items()})
+                b = replace(
+                    b,
+                    arguments={
+                        k: (v[:80] + " …") if k in big_args(b, 600) else v
+                        for k, v in b.arguments.items()
+                    },
+                )
             blocks.append(b)
         return Message(msg.role, blocks)
 
@@ -91,22 +99,31 @@ class Masking:
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         ids = [b.call_id for m in history for b in m.tool_results]
-        older = [i for i in ids[:-self.keep] if i not in self.masked] if self.keep else ids
+        older = [i for i in ids[: -self.keep] if i not in self.masked] if self.keep else ids
         if older and sum(self.tokens.get(i, 0) for i in older) >= self.trigger:
             self.masked.update(older)
             self.compactions += 1
-        return [Message(m.role, [replace(b, content=f"[old output omitted: {self.tokens[b.call_id]} "
-                                                    "tokens]")
-                                 if isinstance(b, ToolResult) and b.call_id in self.masked else b
-                                 for b in m.blocks]) for m in history]
+        return [
+            Message(
+                m.role,
+                [
+                    replace(b, content=f"[old output omitted: {self.tokens[b.call_id]} tokens]")
+                    if isinstance(b, ToolResult) and b.call_id in self.masked
+                    else b
+                    for b in m.blocks
+                ],
+            )
+            for m in history
+        ]
 
 
 class Ours(CacheAwareContext):
     name = "ours"
 
     def __init__(self, overhead_tokens: int = 0, **budget: int) -> None:
-        super().__init__(budget=ContextBudget(window_tokens=200_000,
-                                              overhead_tokens=overhead_tokens, **budget))
+        super().__init__(
+            budget=ContextBudget(window_tokens=200_000, overhead_tokens=overhead_tokens, **budget)
+        )
 
 
 def all_policies(overhead_tokens: int = 0) -> list:

@@ -38,16 +38,18 @@ def replay(rec: Recording, policy) -> Tally:
         else:
             for result in msg.tool_results:
                 if result.call_id in calls:
-                    policy.on_tool_result(calls[result.call_id],
-                                          ToolOutput(result.content, result.is_error))
+                    policy.on_tool_result(
+                        calls[result.call_id], ToolOutput(result.content, result.is_error)
+                    )
         origin.note(msg)
         history.append(msg)
     meter.tally.compactions = policy.compactions
     return meter.tally
 
 
-def run(paths: list[Path], overhead: int = 0,
-        per_file: bool = False) -> dict[str, dict[str, Tally]]:
+def run(
+    paths: list[Path], overhead: int = 0, per_file: bool = False
+) -> dict[str, dict[str, Tally]]:
     """source -> policy -> tally (plus 'total'). `overhead`: tokens of system prompt and tool
     schemas that Claude Code files leave out, added to each of their requests."""
     table: dict[str, dict[str, Tally]] = {}
@@ -90,8 +92,10 @@ def calibration(paths: list[Path]) -> str:
                 history.append(msg)
     if not billed:
         return "(no provider-billed token counts in these files to calibrate against)"
-    return (f"(estimator vs provider-billed prompt tokens where recorded: {estimated:,} estimated, "
-            f"{billed:,} billed, ratio {billed / estimated:.2f})")
+    return (
+        f"(estimator vs provider-billed prompt tokens where recorded: {estimated:,} estimated, "
+        f"{billed:,} billed, ratio {billed / estimated:.2f})"
+    )
 
 
 def render(table: dict[str, dict[str, Tally]]) -> str:
@@ -100,21 +104,30 @@ def render(table: dict[str, dict[str, Tally]]) -> str:
         by_policy = table[source]
         naive = by_policy["naive"]
         rows.append(f"\n{source} ({naive.requests} requests)")
-        rows.append(f"{'policy':<11}{'raw input':>13}{'% naive':>9}{'billed':>13}{'% naive':>9}"
-                    f"{'retention':>11}{'compactions':>13}{'peak':>9}")
+        rows.append(
+            f"{'policy':<11}{'raw input':>13}{'% naive':>9}{'billed':>13}{'% naive':>9}"
+            f"{'retention':>11}{'compactions':>13}{'peak':>9}"
+        )
         for name, t in by_policy.items():
-            rows.append(f"{name:<11}{t.raw:>13,.0f}{100 * t.raw / naive.raw:>8.0f}%"
-                        f"{t.billed:>13,.0f}{100 * t.billed / naive.billed:>8.0f}%"
-                        f"{100 * t.retention:>10.1f}%{t.compactions:>13}{t.peak:>9,}")
+            rows.append(
+                f"{name:<11}{t.raw:>13,.0f}{100 * t.raw / naive.raw:>8.0f}%"
+                f"{t.billed:>13,.0f}{100 * t.billed / naive.billed:>8.0f}%"
+                f"{100 * t.retention:>10.1f}%{t.compactions:>13}{t.peak:>9,}"
+            )
     return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path, help="trajectory files or folders")
-    parser.add_argument("--claude-code-overhead", type=int, default=0, metavar="TOKENS",
-                        help="count the system prompt + tool schemas Claude Code files omit "
-                        f"(about {CLAUDE_CODE_OVERHEAD:,}) in each of their requests")
+    parser.add_argument(
+        "--claude-code-overhead",
+        type=int,
+        default=0,
+        metavar="TOKENS",
+        help="count the system prompt + tool schemas Claude Code files omit "
+        f"(about {CLAUDE_CODE_OVERHEAD:,}) in each of their requests",
+    )
     parser.add_argument("--per-file", action="store_true", help="one table per recording too")
     args = parser.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]

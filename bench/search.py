@@ -60,8 +60,9 @@ def tool_runner(tree: Path, pattern: str, hide_rg: bool, fold: bool):
 
 
 def proc_runner(cmd: list[str], tree: Path):
-    return lambda: subprocess.run(cmd, cwd=tree, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+    return lambda: subprocess.run(
+        cmd, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def measure(tree: Path, fold: bool, runs: int) -> dict[str, float]:
@@ -72,8 +73,9 @@ def measure(tree: Path, fold: bool, runs: int) -> dict[str, float]:
         contenders = {"fallback": tool_runner(tree, pattern, True, fold)}
         if grep:
             excl = [f"--exclude-dir={d}" for d in EXCLUDED]
-            contenders["grep"] = proc_runner([grep, "-rnIE", *flag, *excl, "-e", pattern, "."],
-                                             tree)
+            contenders["grep"] = proc_runner(
+                [grep, "-rnIE", *flag, *excl, "-e", pattern, "."], tree
+            )
         if rg:
             globs = [a for d in EXCLUDED for a in ("-g", f"!{d}/")]
             contenders["rg"] = proc_runner([rg, "-n", *flag, *globs, "-e", pattern, "."], tree)
@@ -93,13 +95,17 @@ def main() -> None:
         print("case-insensitive (-i)" if fold else "case-sensitive")
         totals = measure(tree, fold, runs)
         if "rg" in totals:
-            print(f"  search_files (rg)     {totals['tool'] * 1000:6.0f} ms vs rg "
-                  f"{totals['rg'] * 1000:6.0f} ms: {totals['tool'] / totals['rg']:.2f}x "
-                  "(target <= 1.5x)")
+            print(
+                f"  search_files (rg)     {totals['tool'] * 1000:6.0f} ms vs rg "
+                f"{totals['rg'] * 1000:6.0f} ms: {totals['tool'] / totals['rg']:.2f}x "
+                "(target <= 1.5x)"
+            )
         if "grep" in totals:
-            print(f"  search_files (python) {totals['fallback'] * 1000:6.0f} ms vs grep -rn "
-                  f"{totals['grep'] * 1000:6.0f} ms: {totals['fallback'] / totals['grep']:.2f}x "
-                  "(target <= 3x)")
+            print(
+                f"  search_files (python) {totals['fallback'] * 1000:6.0f} ms vs grep -rn "
+                f"{totals['grep'] * 1000:6.0f} ms: {totals['fallback'] / totals['grep']:.2f}x "
+                "(target <= 3x)"
+            )
 
 
 if __name__ == "__main__":

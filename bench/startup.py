@@ -57,9 +57,15 @@ def prompts(runs: int) -> tuple[float, float]:
     """(the REPL's time to prompt, a bare prompt_toolkit prompt's: the floor)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-        env.update({"UNICUM_HOME": str(Path(tmp) / "home"), "OPENAI_API_KEY": "fake-bench-key",
-                    "UNICUM_PROVIDER": "openai", "TERM": "xterm-256color",
-                    "PROMPT_TOOLKIT_NO_CPR": "1"})
+        env.update(
+            {
+                "UNICUM_HOME": str(Path(tmp) / "home"),
+                "OPENAI_API_KEY": "fake-bench-key",
+                "UNICUM_PROVIDER": "openai",
+                "TERM": "xterm-256color",
+                "PROMPT_TOOLKIT_NO_CPR": "1",
+            }
+        )
         repl = [str(ROOT / "cli.py"), "--dir", tmp]
         time_to_prompt(env, repl)  # warm the file cache once
         bare = statistics.median(time_to_prompt(env, ["-c", BARE_PROMPT]) for _ in range(runs))
@@ -72,10 +78,15 @@ def main() -> None:
     helptime = timed([sys.executable, "cli.py", "--help"], runs)
     prompt, bare = prompts(runs)
     print(f"python -c pass      {base * 1000:7.1f} ms")
-    for name, value in (("cli.py --help", helptime), ("bare prompt_toolkit", bare),
-                        ("REPL prompt drawn", prompt)):
-        print(f"{name:<19} {value * 1000:7.1f} ms  ({value / base:.1f}x baseline, "
-              f"+{(value - base) * 1000:.0f} ms)")
+    for name, value in (
+        ("cli.py --help", helptime),
+        ("bare prompt_toolkit", bare),
+        ("REPL prompt drawn", prompt),
+    ):
+        print(
+            f"{name:<19} {value * 1000:7.1f} ms  ({value / base:.1f}x baseline, "
+            f"+{(value - base) * 1000:.0f} ms)"
+        )
     print(f"target: REPL prompt < 300 ms — {'met' if prompt < 0.3 else 'NOT met'}")
 
 

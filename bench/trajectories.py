@@ -9,7 +9,9 @@ from typing import Any
 
 from core.messages import Message, TextBlock, ToolCall, ToolResult
 
-CLAUDE_CODE_OVERHEAD = 13_500  # system prompt + tool schemas the .jsonl files leave out (their README)
+CLAUDE_CODE_OVERHEAD = (
+    13_500  # system prompt + tool schemas the .jsonl files leave out (their README)
+)
 
 
 @dataclass
@@ -26,8 +28,9 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content
-                         if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join(
+            b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+        )
     return ""
 
 
@@ -48,8 +51,10 @@ def load_mini(path: Path, data: dict[str, Any]) -> list[Recording]:
         elif role == "user":
             messages.append(Message("user", [TextBlock(content)]))
         elif role == "assistant":
-            calls = [ToolCall(c["id"], c["function"]["name"], _args(c["function"]["arguments"]))
-                     for c in raw.get("tool_calls") or []]
+            calls = [
+                ToolCall(c["id"], c["function"]["name"], _args(c["function"]["arguments"]))
+                for c in raw.get("tool_calls") or []
+            ]
             messages.append(Message("assistant", [TextBlock(content)] * bool(content) + calls))
             usage = ((raw.get("extra") or {}).get("response") or {}).get("usage") or {}
             billed.append(int(usage.get("prompt_tokens") or 0))
@@ -90,8 +95,9 @@ def _cc_blocks(content: Any) -> list:
         elif kind == "tool_use":
             blocks.append(ToolCall(b["id"], b["name"], b.get("input") or {}))
         elif kind == "tool_result":
-            blocks.append(ToolResult(b["tool_use_id"], _text(b.get("content")),
-                                     bool(b.get("is_error"))))
+            blocks.append(
+                ToolResult(b["tool_use_id"], _text(b.get("content")), bool(b.get("is_error")))
+            )
     return blocks
 
 
@@ -117,9 +123,13 @@ def load_claude_code(path: Path, lines: list[dict[str, Any]]) -> list[Recording]
         else:
             current.append(Message(msg.get("role", rec["type"]), blocks))
     stem = path.name
-    return [Recording("claude-code", f"{stem}#{i}" if len(parts) > 1 else stem, "", msgs,
-                      overhead_tokens=0)
-            for i, msgs in enumerate(parts, 1) if any(m.role == "assistant" for m in msgs)]
+    return [
+        Recording(
+            "claude-code", f"{stem}#{i}" if len(parts) > 1 else stem, "", msgs, overhead_tokens=0
+        )
+        for i, msgs in enumerate(parts, 1)
+        if any(m.role == "assistant" for m in msgs)
+    ]
 
 
 def answer_in_order(messages: list[Message]) -> list[Message]:
@@ -157,8 +167,9 @@ def load(path: Path) -> list[Recording]:
 def _load(path: Path) -> list[Recording]:
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".jsonl":
-        return load_claude_code(path, [json.loads(line) for line in text.splitlines()
-                                       if line.strip()])
+        return load_claude_code(
+            path, [json.loads(line) for line in text.splitlines() if line.strip()]
+        )
     data = json.loads(text)
     if isinstance(data, dict) and "messages" in data:
         return load_mini(path, data)
@@ -171,8 +182,11 @@ def find_files(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if p.is_file() and (
-                p.name.endswith((".traj.json", ".traj", ".jsonl"))))
+            found += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and (p.name.endswith((".traj.json", ".traj", ".jsonl")))
+            )
         else:
             found.append(path)
     return found

@@ -48,11 +48,22 @@ class _Pending:
 class LedgerHooks(AgentHooks):
     """Records one ledger row per model response; one user request is one task."""
 
-    def __init__(self, ledger: Ledger, prices: PriceTable, session_id: str, project: str,
-                 provider: str, model: str) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        prices: PriceTable,
+        session_id: str,
+        project: str,
+        provider: str,
+        model: str,
+    ) -> None:
         self.ledger, self.prices = ledger, prices
-        self.session_id, self.project, self.provider, self.model = (session_id, project,
-                                                                    provider, model)
+        self.session_id, self.project, self.provider, self.model = (
+            session_id,
+            project,
+            provider,
+            model,
+        )
         self.request_text: Callable[[], str] | None = None  # for estimating a cut request
         self.task_id = f"{session_id}/0"
         self._tasks = 0
@@ -66,16 +77,20 @@ class LedgerHooks(AgentHooks):
         if self._measured[0] is not response:
             usage = response.usage
             if not (usage.total_input or usage.output):
-                usage = self._estimate(response.message.text + "".join(
-                    c.name + c.raw_arguments for c in response.message.tool_calls))
-            self._measured = (response, usage,
-                              self.prices.cost(usage, response.model, self.model))
+                usage = self._estimate(
+                    response.message.text
+                    + "".join(c.name + c.raw_arguments for c in response.message.tool_calls)
+                )
+            self._measured = (response, usage, self.prices.cost(usage, response.model, self.model))
         return self._measured[1], self._measured[2]
 
     def _estimate(self, output_text: str) -> Usage:
         prompt = self.request_text() if self.request_text else ""
-        return Usage(input=estimate_tokens(prompt) if prompt else 0,
-                     output=estimate_tokens(output_text) if output_text else 0, estimated=True)
+        return Usage(
+            input=estimate_tokens(prompt) if prompt else 0,
+            output=estimate_tokens(output_text) if output_text else 0,
+            estimated=True,
+        )
 
     def on_task_start(self, task: str) -> None:
         self._tasks += 1
@@ -100,8 +115,13 @@ class LedgerHooks(AgentHooks):
         if pending is None or not pending.streamed:
             return  # no request under way, or it failed before any output (nothing billed)
         usage = self._estimate("".join(pending.streamed))
-        response = ModelResponse(Message("assistant"), usage, "interrupted", self.model,
-                                 duration=time.monotonic() - pending.started)
+        response = ModelResponse(
+            Message("assistant"),
+            usage,
+            "interrupted",
+            self.model,
+            duration=time.monotonic() - pending.started,
+        )
         self.ledger.record(self._row(response, *self.measure(response)))
         if self.on_estimated:
             self.on_estimated(response)  # the budget counts it too
@@ -109,13 +129,24 @@ class LedgerHooks(AgentHooks):
     def _row(self, response: ModelResponse, u: Usage, cost: float | None) -> LedgerRow:
         now = time.time()
         return LedgerRow(
-            ts=now, day=local_day(now), session_id=self.session_id, task_id=self.task_id,
-            project=self.project, provider=self.provider, model=response.model or self.model,
-            input_tokens=u.input, cache_read_tokens=u.cache_read,
-            cache_write_tokens=u.cache_write, output_tokens=u.output,
-            reasoning_tokens=u.reasoning, latency_ms=response.duration * 1000,
+            ts=now,
+            day=local_day(now),
+            session_id=self.session_id,
+            task_id=self.task_id,
+            project=self.project,
+            provider=self.provider,
+            model=response.model or self.model,
+            input_tokens=u.input,
+            cache_read_tokens=u.cache_read,
+            cache_write_tokens=u.cache_write,
+            output_tokens=u.output,
+            reasoning_tokens=u.reasoning,
+            latency_ms=response.duration * 1000,
             ttft_ms=None if response.ttft is None else response.ttft * 1000,
-            stop_reason=response.stop_reason, cost_usd=cost, estimated=u.estimated)
+            stop_reason=response.stop_reason,
+            cost_usd=cost,
+            estimated=u.estimated,
+        )
 
 
 def request_text(agent: Agent) -> str:
@@ -123,13 +154,17 @@ def request_text(agent: Agent) -> str:
     parts = [agent.system_prompt]
     for message in agent.history:
         for block in message.blocks:
-            parts.append(getattr(block, "text", "") or getattr(block, "content", "")
-                         or json.dumps(getattr(block, "arguments", ""), ensure_ascii=False))
+            parts.append(
+                getattr(block, "text", "")
+                or getattr(block, "content", "")
+                or json.dumps(getattr(block, "arguments", ""), ensure_ascii=False)
+            )
     return "\n".join(parts)
 
 
-def _other_sessions_today(path: Path, session_id: str,
-                          warn: Warn | None) -> Callable[[str], tuple[float, int]]:
+def _other_sessions_today(
+    path: Path, session_id: str, warn: Warn | None
+) -> Callable[[str], tuple[float, int]]:
     def read(day: str) -> tuple[float, int]:
         try:
             db = open_ledger(path, warn)
@@ -141,8 +176,10 @@ def _other_sessions_today(path: Path, session_id: str,
                 db.close()
         except sqlite3.Error as exc:  # the day budget counts this session only
             if warn is not None:
-                warn(f"cannot read today's spend from {path} ({exc}); the day budget counts "
-                     "this session only")
+                warn(
+                    f"cannot read today's spend from {path} ({exc}); the day budget counts "
+                    "this session only"
+                )
             return 0.0, 0
 
     return read
@@ -161,17 +198,34 @@ class Accounting:
         self.recorder.request_text = lambda: request_text(agent)
 
 
-def setup_accounting(opts: SessionOptions, provider: ResolvedProvider, workspace: Path,
-                     home: Path, ui: AgentHooks, warn: Warn | None = None) -> Accounting:
+def setup_accounting(
+    opts: SessionOptions,
+    provider: ResolvedProvider,
+    workspace: Path,
+    home: Path,
+    ui: AgentHooks,
+    warn: Warn | None = None,
+) -> Accounting:
     """Ledger writer, recorder and budget guard for one session; budget warnings go to `ui`,
     ledger trouble (damaged or unwritable file) to `warn`."""
     prices = load_prices(home)
-    limits = parse_limits(read_user_config(), opts.budget_usd, opts.budget_tokens,
-                          opts.budget_scope)
+    limits = parse_limits(
+        read_user_config(), opts.budget_usd, opts.budget_tokens, opts.budget_scope
+    )
     ledger = Ledger(ledger_path(home), warn=warn)
-    recorder = LedgerHooks(ledger, prices, opts.session_id, project_id(workspace),
-                           provider.profile.name, provider.model)
-    guard = BudgetGuard(limits, recorder.measure, ui.on_budget_warning,
-                        _other_sessions_today(ledger.path, opts.session_id, warn))
+    recorder = LedgerHooks(
+        ledger,
+        prices,
+        opts.session_id,
+        project_id(workspace),
+        provider.profile.name,
+        provider.model,
+    )
+    guard = BudgetGuard(
+        limits,
+        recorder.measure,
+        ui.on_budget_warning,
+        _other_sessions_today(ledger.path, opts.session_id, warn),
+    )
     recorder.on_estimated = guard.on_response
     return Accounting(ledger, recorder, guard)

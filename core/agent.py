@@ -67,8 +67,10 @@ class Agent:
             result.tool_calls += len(calls)
             result.tool_seconds += time.monotonic() - started
         result.stop = "max_turns"
-        result.text = (f"Stopped after {self.max_turns} turns without a final answer "
-                       "(raise --max-turns or ask me to continue).")
+        result.text = (
+            f"Stopped after {self.max_turns} turns without a final answer "
+            "(raise --max-turns or ask me to continue)."
+        )
 
     def query(self, turn: int) -> ModelResponse:
         self.hooks.before_request(turn)
@@ -76,8 +78,13 @@ class Agent:
         messages = self.context.messages_for_request(self.history)
         self.context_seconds = time.monotonic() - started
         try:
-            response = self.client.stream(self.system_prompt, messages, self.registry.specs(),
-                                          self.hooks.on_stream, on_retry=self.hooks.on_retry)
+            response = self.client.stream(
+                self.system_prompt,
+                messages,
+                self.registry.specs(),
+                self.hooks.on_stream,
+                on_retry=self.hooks.on_retry,
+            )
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the reply so far was discarded") from None
         self.hooks.on_response(response)
@@ -92,8 +99,11 @@ class Agent:
             for call in calls:
                 results.append(self.run_tool(call))
         except BaseException as exc:
-            note = INTERRUPTED if isinstance(exc, KeyboardInterrupt) else (
-                f"tool call not completed: {type(exc).__name__}: {exc}")
+            note = (
+                INTERRUPTED
+                if isinstance(exc, KeyboardInterrupt)
+                else (f"tool call not completed: {type(exc).__name__}: {exc}")
+            )
             done = {r.call_id for r in results}
             results += [ToolResult(c.id, note, is_error=True) for c in calls if c.id not in done]
             self.history.append(Message("user", list(results)))

@@ -88,7 +88,9 @@ class Archive:
         terms = set(_terms(query))
         if not terms:
             return []
-        docs = {eid: _terms(f"{e.target} {e.fact} " * 3 + e.text) for eid, e in self.entries.items()}
+        docs = {
+            eid: _terms(f"{e.target} {e.fact} " * 3 + e.text) for eid, e in self.entries.items()
+        }
         n = len(docs)
         df = {t: sum(1 for words in docs.values() if t in words) for t in terms}
         scored = []

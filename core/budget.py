@@ -37,25 +37,33 @@ def describe(metric: str, value: float) -> str:
     return f"${value:,.2f}" if value >= 1 else f"${value:.4f}"
 
 
-def parse_limits(cfg: dict, usd: float | None = None, tokens: int | None = None,
-                 scope: str = "session") -> list[Limit]:
+def parse_limits(
+    cfg: dict, usd: float | None = None, tokens: int | None = None, scope: str = "session"
+) -> list[Limit]:
     """Limits from config.json's `budget` object, then the flags (which win for their scope)."""
     section = cfg.get("budget") or {}
     if not isinstance(section, dict):
-        raise ConfigError('config.json: "budget" must be an object like '
-                          '{"session": {"usd": 1.0, "tokens": 200000}}')
+        raise ConfigError(
+            'config.json: "budget" must be an object like '
+            '{"session": {"usd": 1.0, "tokens": 200000}}'
+        )
     limits: dict[tuple[str, str], Limit] = {}
     for sc, metrics in section.items():
         if sc not in SCOPES or not isinstance(metrics, dict):
-            raise ConfigError(f'config.json: budget."{sc}" must be one of {", ".join(SCOPES)} '
-                              'holding {"usd": N, "tokens": N}')
+            raise ConfigError(
+                f'config.json: budget."{sc}" must be one of {", ".join(SCOPES)} '
+                'holding {"usd": N, "tokens": N}'
+            )
         for metric, amount in metrics.items():
             number = isinstance(amount, int | float) and not isinstance(amount, bool)
             if metric not in METRICS or not number or amount <= 0:
-                raise ConfigError(f'config.json: budget.{sc}."{metric}" must be "usd" or '
-                                  '"tokens" with a positive number')
-            limits[(sc, metric)] = Limit(sc, metric, float(amount),
-                                         f"config.json budget.{sc}.{metric}")
+                raise ConfigError(
+                    f'config.json: budget.{sc}."{metric}" must be "usd" or '
+                    '"tokens" with a positive number'
+                )
+            limits[(sc, metric)] = Limit(
+                sc, metric, float(amount), f"config.json budget.{sc}.{metric}"
+            )
     for metric, amount in (("usd", usd), ("tokens", tokens)):
         if amount is not None:
             origin = FLAG[metric] + (f" --budget-scope {scope}" if scope != "session" else "")
@@ -94,9 +102,13 @@ Measure = Callable[[ModelResponse], tuple[Usage, float | None]]  # response -> (
 class BudgetGuard(AgentHooks):
     """Counts what each response cost and refuses the next request once a limit is reached."""
 
-    def __init__(self, limits: list[Limit], measure: Measure,
-                 notify: Callable[[BudgetWarning], None],
-                 other_sessions_today: Callable[[str], tuple[float, int]] | None = None) -> None:
+    def __init__(
+        self,
+        limits: list[Limit],
+        measure: Measure,
+        notify: Callable[[BudgetWarning], None],
+        other_sessions_today: Callable[[str], tuple[float, int]] | None = None,
+    ) -> None:
         self.limits, self.measure, self.notify = limits, measure, notify
         self.other_sessions_today = other_sessions_today  # day -> (USD, tokens) not ours
         self.spent = {scope: Spend() for scope in SCOPES}
@@ -122,12 +134,23 @@ class BudgetGuard(AgentHooks):
         usage, cost = self.measure(response)
         for scope in SCOPES:
             self.spent[scope].add(cost, usage)
-        if cost is None and not self._unpriced_noted and any(
-                lim.metric == "usd" for lim in self.limits):
+        if (
+            cost is None
+            and not self._unpriced_noted
+            and any(lim.metric == "usd" for lim in self.limits)
+        ):
             self._unpriced_noted = True
-            self.notify(BudgetWarning("session", "usd", 0.0, 0.0, 0.0,
-                                      f"no price known for {response.model or 'this model'}: "
-                                      "USD budgets cannot be enforced (tokens still count)"))
+            self.notify(
+                BudgetWarning(
+                    "session",
+                    "usd",
+                    0.0,
+                    0.0,
+                    0.0,
+                    f"no price known for {response.model or 'this model'}: "
+                    "USD budgets cannot be enforced (tokens still count)",
+                )
+            )
         self._warn()
 
     def extend(self, scope: str, metric: str, amount: float) -> None:
@@ -135,8 +158,11 @@ class BudgetGuard(AgentHooks):
             if (limit.scope, limit.metric) == (scope, metric):
                 limit.amount += amount
                 used = self._used(limit)
-                self._warned = {w for w in self._warned
-                                if (w[0], w[1]) != (scope, metric) or used >= w[2] * limit.amount}
+                self._warned = {
+                    w
+                    for w in self._warned
+                    if (w[0], w[1]) != (scope, metric) or used >= w[2] * limit.amount
+                }
 
     # --- internals ---------------------------------------------------------------------
     def _used(self, limit: Limit) -> float:
@@ -154,10 +180,17 @@ class BudgetGuard(AgentHooks):
                 if key in self._warned:
                     continue
                 self._warned.update((limit.scope, limit.metric, x) for x in THRESHOLDS if x <= t)
-                self.notify(BudgetWarning(
-                    limit.scope, limit.metric, t, used, limit.amount,
-                    f"{int(t * 100)}% of the {limit.scope} budget used: "
-                    f"{describe(limit.metric, used)} of {describe(limit.metric, limit.amount)}"))
+                self.notify(
+                    BudgetWarning(
+                        limit.scope,
+                        limit.metric,
+                        t,
+                        used,
+                        limit.amount,
+                        f"{int(t * 100)}% of the {limit.scope} budget used: "
+                        f"{describe(limit.metric, used)} of {describe(limit.metric, limit.amount)}",
+                    )
+                )
 
     def _roll_day(self, refresh: bool = False) -> None:
         if not any(lim.scope == "day" for lim in self.limits):
@@ -171,10 +204,16 @@ class BudgetGuard(AgentHooks):
 
     def _exceeded(self, limit: Limit, used: float) -> BudgetExceeded:
         what = {"task": "this task", "session": "this session", "day": "today"}[limit.scope]
-        message = (f"budget reached: {what} used {describe(limit.metric, used)} of "
-                   f"{describe(limit.metric, limit.amount)}; the next model call was not made "
-                   f"(raise it with {limit.origin})")
-        return BudgetExceeded(message, scope=limit.scope, metric=limit.metric,
-                              limit=limit.amount, spent=used,
-                              extender=lambda amount: self.extend(limit.scope, limit.metric,
-                                                                  amount))
+        message = (
+            f"budget reached: {what} used {describe(limit.metric, used)} of "
+            f"{describe(limit.metric, limit.amount)}; the next model call was not made "
+            f"(raise it with {limit.origin})"
+        )
+        return BudgetExceeded(
+            message,
+            scope=limit.scope,
+            metric=limit.metric,
+            limit=limit.amount,
+            spent=used,
+            extender=lambda amount: self.extend(limit.scope, limit.metric, amount),
+        )

@@ -59,9 +59,13 @@ class ContextBudget:
 class CacheAwareContext:
     """ContextPolicy: the request is append-only between compaction events."""
 
-    def __init__(self, archive: Archive | None = None, budget: ContextBudget | None = None,
-                 summarize: Summarizer | None = None,
-                 count: Callable[[str], int] = estimate_tokens) -> None:
+    def __init__(
+        self,
+        archive: Archive | None = None,
+        budget: ContextBudget | None = None,
+        summarize: Summarizer | None = None,
+        count: Callable[[str], int] = estimate_tokens,
+    ) -> None:
         self.archive = archive if archive is not None else Archive()
         self.budget = budget or ContextBudget()
         self.summarize = summarize
@@ -92,13 +96,16 @@ class CacheAwareContext:
         fact = replace(fact, archive_id=entry)
         self.facts[call.id] = fact
         self.fact_list.append(fact)
-        self.call_keys[call.id] = (call.name, json.dumps(call.arguments, sort_keys=True,
-                                                         default=str))
+        self.call_keys[call.id] = (
+            call.name,
+            json.dumps(call.arguments, sort_keys=True, default=str),
+        )
         self.result_tokens[call.id] = self.count(content)
         for name, value in big_args(call, self.budget.arg_chars).items():
             self.result_tokens[call.id] += self.count(value)  # compacted along with the result
-            arg_id = self.archive.add(call.name, f"{name} of {fact.target}", value,
-                                      call_id=f"{call.id}:{name}")
+            arg_id = self.archive.add(
+                call.name, f"{name} of {fact.target}", value, call_id=f"{call.id}:{name}"
+            )
             self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
         self.tracker.update(fact)
         return fact
@@ -107,13 +114,17 @@ class CacheAwareContext:
         self._adopt(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
-        if pending > rules.keep_recent_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
-                self._new_results(history) >= self.budget.batch_results):
+        if pending > rules.keep_recent_tokens + (
+            self.budget.batch_tokens or rules.batch_tokens
+        ) and (self._new_results(history) >= self.budget.batch_results):
             self.compact_facts(history)
         view = self.view(history)
         retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
-        if (self.tokens(view) > self.summary_limit and self.summarize is not None
-                and len(history) >= retry_at):
+        if (
+            self.tokens(view) > self.summary_limit
+            and self.summarize is not None
+            and len(history) >= retry_at
+        ):
             try:
                 self.compact(history, self.summarize)
                 view = self.view(history)
@@ -129,8 +140,12 @@ class CacheAwareContext:
         return view
 
     def _new_results(self, history: list[Message]) -> int:
-        return sum(1 for m in history[self.frontier:] for b in m.blocks
-                   if isinstance(b, ToolResult) and b.call_id not in self.state.results)
+        return sum(
+            1
+            for m in history[self.frontier :]
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id not in self.state.results
+        )
 
     def _adopt(self, history: list[Message]) -> None:
         """Facts for results this policy never saw (a resumed session's history); with the
@@ -138,14 +153,18 @@ class CacheAwareContext:
         calls: dict[str, ToolCall] = {}
         if len(history) < self._scanned:
             self._scanned = 0  # the history was replaced (a new conversation)
-        for msg in history[self._scanned:]:
+        for msg in history[self._scanned :]:
             for block in msg.blocks:
                 if isinstance(block, ToolCall):
                     calls[block.id] = block
-                elif isinstance(block, ToolResult) and block.call_id not in self.facts and (
-                        block.call_id in calls):
-                    self.on_tool_result(calls[block.call_id],
-                                        ToolOutput(block.content, block.is_error))
+                elif (
+                    isinstance(block, ToolResult)
+                    and block.call_id not in self.facts
+                    and (block.call_id in calls)
+                ):
+                    self.on_tool_result(
+                        calls[block.call_id], ToolOutput(block.content, block.is_error)
+                    )
         self._scanned = len(history)
 
     # --- compaction events -----------------------------------------------------------------
@@ -154,30 +173,48 @@ class CacheAwareContext:
         when it pays: the tokens it saves on every later request must outweigh `min_gain` times
         what the rewrite sends uncached once."""
         rules = self.tracker.rules
-        frontier = choose_frontier(history, self.result_tokens, rules.keep_recent_tokens,
-                                   rules.keep_recent_min)
+        frontier = choose_frontier(
+            history, self.result_tokens, rules.keep_recent_tokens, rules.keep_recent_min
+        )
         if frontier <= self.frontier:
             return False
-        state = Compacted(dict(self.state.results), dict(self.state.args),
-                          texts=self._shortened_texts(history[:frontier]))
+        state = Compacted(
+            dict(self.state.results),
+            dict(self.state.args),
+            texts=self._shortened_texts(history[:frontier]),
+        )
         keep = self._kept_whole(history[:frontier])
         latest = {key: cid for cid, key in self.call_keys.items()}
         for msg in history[:frontier]:
             for block in msg.blocks:
-                if isinstance(block, ToolResult) and block.call_id in self.facts and (
-                        block.call_id not in keep) and block.call_id not in self.state.results:
+                if (
+                    isinstance(block, ToolResult)
+                    and block.call_id in self.facts
+                    and (block.call_id not in keep)
+                    and block.call_id not in self.state.results
+                ):
                     fact = self.facts[block.call_id]
                     key = self.call_keys.get(block.call_id)
                     later = key is not None and latest[key] != block.call_id
                     state.results[block.call_id] = archived_line(fact, superseded=later)
                 elif isinstance(block, ToolCall) and block.id in self.arg_ids:
                     state.args[block.id] = self.arg_ids[block.id]
-        upto = [self.facts[b.call_id] for m in history[:frontier] for b in m.blocks
-                if isinstance(b, ToolResult) and b.call_id in self.facts]
+        upto = [
+            self.facts[b.call_id]
+            for m in history[:frontier]
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id in self.facts
+        ]
         state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
         before, after = self.view(history), self.summary.apply(apply(history, state))
-        same = next((i for i, (a, b) in enumerate(zip(before, after, strict=False))
-                     if message_text(a) != message_text(b)), len(after))
+        same = next(
+            (
+                i
+                for i, (a, b) in enumerate(zip(before, after, strict=False))
+                if message_text(a) != message_text(b)
+            ),
+            len(after),
+        )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
         if saved < self.budget.min_gain * resent:
             return False
@@ -192,11 +229,15 @@ class CacheAwareContext:
             if msg.role != "assistant" or not limit:
                 continue
             for block in msg.blocks:
-                if isinstance(block, TextBlock) and len(block.text) > limit + 40 and (
-                        block.text not in texts):
+                if (
+                    isinstance(block, TextBlock)
+                    and len(block.text) > limit + 40
+                    and (block.text not in texts)
+                ):
                     digest = hashlib.sha1(block.text.encode("utf-8")).hexdigest()[:16]
-                    entry = self.archive.add("assistant", "earlier reasoning", block.text,
-                                             call_id=f"text:{digest}")  # same id on resume
+                    entry = self.archive.add(
+                        "assistant", "earlier reasoning", block.text, call_id=f"text:{digest}"
+                    )  # same id on resume
                     texts[block.text] = shorten_text(block.text, limit, entry)
         return texts
 
@@ -204,8 +245,12 @@ class CacheAwareContext:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""
         keep, hot, seen = set(), 0, set()
         protect = self.tracker.rules.protect_kinds
-        results = [b.call_id for m in older for b in m.blocks
-                   if isinstance(b, ToolResult) and b.call_id in self.facts]
+        results = [
+            b.call_id
+            for m in older
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id in self.facts
+        ]
         for call_id in reversed(results):
             fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
             if call_id in self.state.results:
@@ -215,8 +260,12 @@ class CacheAwareContext:
             elif fact.kind in protect and not fact.ok and size <= 2_000:
                 keep.add(call_id)  # the failure being worked on
                 protect = ()
-            elif fact.kind == "read" and fact.path and fact.path not in seen and (
-                    hot + size <= self.budget.hot_read_tokens):
+            elif (
+                fact.kind == "read"
+                and fact.path
+                and fact.path not in seen
+                and (hot + size <= self.budget.hot_read_tokens)
+            ):
                 keep.add(call_id)
                 hot += size
             if fact.kind in ("read", "write", "edit") and fact.path:
@@ -233,7 +282,7 @@ class CacheAwareContext:
             return ""  # nothing new since the last summary
         room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
         shown = apply(history, self.state)
-        requests = self.summary.requests + user_texts(shown[self.summary.upto or 0:upto])
+        requests = self.summary.requests + user_texts(shown[self.summary.upto or 0 : upto])
         older = self.summary.apply(shown[:upto])
         self.summary = summarize_history(older, upto, summarize, room, self._count_msg, requests)
         self.frontier = max(self.frontier, upto)
@@ -247,7 +296,9 @@ class CacheAwareContext:
 
     @property
     def summary_limit(self) -> int:
-        return int(self.budget.window_tokens * self.budget.summary_ratio) - self.budget.overhead_tokens
+        return (
+            int(self.budget.window_tokens * self.budget.summary_ratio) - self.budget.overhead_tokens
+        )
 
     def tokens(self, messages: list[Message]) -> int:
         return sum(self._count_msg(m) for m in messages)
@@ -270,8 +321,9 @@ class CacheAwareContext:
         return self.tracker.phase.value
 
 
-def session_context(ctx: ToolContext, profile: ProviderProfile, system_prompt: str,
-                    tool_specs: list[dict]) -> CacheAwareContext:
+def session_context(
+    ctx: ToolContext, profile: ProviderProfile, system_prompt: str, tool_specs: list[dict]
+) -> CacheAwareContext:
     """The default policy for a session, with its archive (also offered to `recall` through
     `ctx.services["archive"]`, persisted per project and session so a resumed one recalls)."""
     archive = Archive.open(archive_path(ctx.home, project_id(ctx.workspace), ctx.session_id))
@@ -279,5 +331,7 @@ def session_context(ctx: ToolContext, profile: ProviderProfile, system_prompt: s
     overhead = estimate_tokens(system_prompt) + estimate_tokens(json.dumps(tool_specs))
     window = profile.context_window
     reserve = min(profile.max_output, window // 4) + 1_000  # the reply always has room
-    return CacheAwareContext(archive, ContextBudget(window_tokens=window, reserve_tokens=reserve,
-                                                   overhead_tokens=overhead))
+    return CacheAwareContext(
+        archive,
+        ContextBudget(window_tokens=window, reserve_tokens=reserve, overhead_tokens=overhead),
+    )

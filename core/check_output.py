@@ -31,13 +31,21 @@ class TestRun:
     found: bool = False
 
     def describe(self, limit: int = 6) -> str:
-        parts = [f"{n} {word}" for n, word in ((self.failed, "failed"), (self.errors, "errors"),
-                                              (self.passed, "passed"), (self.skipped, "skipped"))
-                 if n]
+        parts = [
+            f"{n} {word}"
+            for n, word in (
+                (self.failed, "failed"),
+                (self.errors, "errors"),
+                (self.passed, "passed"),
+                (self.skipped, "skipped"),
+            )
+            if n
+        ]
         text = ", ".join(parts) or "no tests ran"
         if self.failing:
-            names = self.failing[:limit] + ([f"+{len(self.failing) - limit} more"]
-                                            if len(self.failing) > limit else [])
+            names = self.failing[:limit] + (
+                [f"+{len(self.failing) - limit} more"] if len(self.failing) > limit else []
+            )
             text += ": " + ", ".join(names)
         return text
 
@@ -66,8 +74,11 @@ def _unittest(text: str, run: TestRun) -> None:
     for key, n in re.findall(r"(failures|errors|skipped)=(\d+)", detail):
         setattr(run, {"failures": "failed"}.get(key, key), int(n))
     run.passed = max(0, total - run.failed - run.errors - run.skipped)
-    run.failing = list(dict.fromkeys(f"{cls.rsplit('.', 1)[-1]}.{name}"
-                                     for name, cls in _UNITTEST_FAILED.findall(text)))
+    run.failing = list(
+        dict.fromkeys(
+            f"{cls.rsplit('.', 1)[-1]}.{name}" for name, cls in _UNITTEST_FAILED.findall(text)
+        )
+    )
 
 
 def parse_test_output(text: str) -> TestRun:

@@ -47,8 +47,11 @@ def apply(history: list[Message], state: Compacted) -> list[Message]:
                 block = replace(block, content=state.results[block.call_id])
             elif isinstance(block, ToolCall) and block.id in state.args:
                 block = compact_call(block, state.args[block.id])
-            elif isinstance(block, TextBlock) and msg.role == "assistant" and (
-                    block.text in state.texts):
+            elif (
+                isinstance(block, TextBlock)
+                and msg.role == "assistant"
+                and (block.text in state.texts)
+            ):
                 block = TextBlock(state.texts[block.text])
             blocks.append(block)
         if index == state.l0_at and state.l0:
@@ -63,20 +66,22 @@ def shorten_text(text: str, limit: int, entry_id: str) -> str:
     head = text[:limit]
     cut = max(head.rfind("\n"), head.rfind(". "))
     if cut > limit // 2:
-        head = head[:cut + 1]
+        head = head[: cut + 1]
     return f"{head.rstrip()} [… archived #{entry_id}]"
 
 
 def boundary_before(history: list[Message], index: int) -> int:
     """The nearest index <= `index` where an assistant turn starts (never splits call/result)."""
-    while index > 0 and not (history[index].role == "assistant"
-                             and history[index - 1].role == "user"):
+    while index > 0 and not (
+        history[index].role == "assistant" and history[index - 1].role == "user"
+    ):
         index -= 1
     return index
 
 
-def choose_frontier(history: list[Message], result_tokens: dict[str, int],
-                    keep_tokens: int, keep_min: int) -> int:
+def choose_frontier(
+    history: list[Message], result_tokens: dict[str, int], keep_tokens: int, keep_min: int
+) -> int:
     """Where the verbatim tail starts: it holds at least `keep_min` tool results and
     `keep_tokens` of their output, and starts on an assistant turn."""
     kept_tokens = kept = 0
@@ -90,8 +95,9 @@ def choose_frontier(history: list[Message], result_tokens: dict[str, int],
     return boundary_before(history, index)
 
 
-def pending_tokens(history: list[Message], start: int, state: Compacted,
-                   result_tokens: dict[str, int]) -> int:
+def pending_tokens(
+    history: list[Message], start: int, state: Compacted, result_tokens: dict[str, int]
+) -> int:
     """Tool-output tokens from `start` on that no compaction has replaced yet."""
     total = 0
     for msg in history[start:]:
@@ -123,7 +129,7 @@ def render_l0(facts: list[Fact], phase: str, limit_chars: int = 900) -> str:
     if failures:
         rows.append("Last error: " + failures[-1].render())
     text = "\n".join(rows)
-    return text if len(text) <= limit_chars else text[:limit_chars - 1] + "…"
+    return text if len(text) <= limit_chars else text[: limit_chars - 1] + "…"
 
 
 def big_args(call: ToolCall, limit_chars: int) -> dict[str, str]:

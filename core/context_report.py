@@ -55,8 +55,10 @@ def status(agent: Agent) -> dict[str, object]:
     policy = agent.context
     archive = agent.tool_context.services.get("archive")
     budget = getattr(policy, "budget", None)
-    return {"phase": getattr(policy, "phase", ""),
-            "compactions": getattr(policy, "compactions", 0),
-            "archived": len(archive.entries) if archive is not None else 0,
-            "archive_problem": getattr(archive, "persist_error", ""),
-            "window": getattr(budget, "window_tokens", 0)}
+    return {
+        "phase": getattr(policy, "phase", ""),
+        "compactions": getattr(policy, "compactions", 0),
+        "archived": len(archive.entries) if archive is not None else 0,
+        "archive_problem": getattr(archive, "persist_error", ""),
+        "window": getattr(budget, "window_tokens", 0),
+    }

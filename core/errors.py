@@ -27,8 +27,15 @@ class BudgetExceeded(UnicumError):
     `spent`) and `extend(amount)`, which raises that limit so the task can be resumed.
     """
 
-    def __init__(self, message: str, scope: str = "", metric: str = "", limit: float = 0.0,
-                 spent: float = 0.0, extender: Callable[[float], None] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        scope: str = "",
+        metric: str = "",
+        limit: float = 0.0,
+        spent: float = 0.0,
+        extender: Callable[[float], None] | None = None,
+    ) -> None:
         super().__init__(message)
         self.scope, self.metric, self.limit, self.spent = scope, metric, limit, spent
         self._extender = extender

@@ -34,5 +34,6 @@ def extract(call: ToolCall, output: Any) -> Fact:
 def _generic(call: ToolCall, output: Any) -> Fact:
     target = str(next(iter(call.arguments.values()), "")) if call.arguments else ""
     first = (output.content.strip().splitlines() or [""])[0][:120]
-    return Fact(tool=call.name, kind="other", target=target[:120], ok=not output.is_error,
-                summary=first)
+    return Fact(
+        tool=call.name, kind="other", target=target[:120], ok=not output.is_error, summary=first
+    )

@@ -136,8 +136,11 @@ def combine(old: MemoryEntry, new: MemoryEntry) -> MemoryEntry:
     if new.type == "files" and old.meta.get("modified") and not new.meta.get("modified"):
         new.meta = {**new.meta, "modified": True}
         new.content = render("files", new.meta)
-    elif new.type == "commands" and _NARROW.search(" " + new.meta.get("command", "") + " ") \
-            and not _NARROW.search(" " + old.meta.get("command", "") + " "):
+    elif (
+        new.type == "commands"
+        and _NARROW.search(" " + new.meta.get("command", "") + " ")
+        and not _NARROW.search(" " + old.meta.get("command", "") + " ")
+    ):
         old.updated = new.updated
         return old
     return new
@@ -152,9 +155,16 @@ class _Collector:
         self.paths: list[str] = []
 
     def put(self, key: str, entry_type: str, meta: dict[str, Any], tags: list[str]) -> None:
-        entry = MemoryEntry(key=key, type=entry_type, content=render(entry_type, meta),
-                            source=self.source, created=self.now, updated=self.now, tags=tags,
-                            meta=meta)
+        entry = MemoryEntry(
+            key=key,
+            type=entry_type,
+            content=render(entry_type, meta),
+            source=self.source,
+            created=self.now,
+            updated=self.now,
+            tags=tags,
+            meta=meta,
+        )
         old = self.entries.get(key)
         self.entries[key] = combine(old, entry) if old else entry
 
@@ -173,8 +183,13 @@ class _Collector:
         symbols = details.get("symbols") or []
         if isinstance(symbols, str):  # one value is one item, never one item per character
             symbols = [s.strip() for s in symbols.split(",") if s.strip()]
-        meta = {"path": path, "language": str(language or ""), "lines": lines,
-                "modified": kind in ("write", "edit"), "symbols": [str(s) for s in symbols][:5]}
+        meta = {
+            "path": path,
+            "language": str(language or ""),
+            "lines": lines,
+            "modified": kind in ("write", "edit"),
+            "symbols": [str(s) for s in symbols][:5],
+        }
         self.put(f"file:{path}", "files", meta, [kind])
 
     def command_fact(self, fact: Fact) -> None:
@@ -232,8 +247,9 @@ def root_conventions(root: Path) -> dict[str, tuple[str, str]]:
     return found
 
 
-def facts_to_entries(facts: Iterable[Fact], root: Path | None = None, source: str = "",
-                     now: float | None = None) -> list[MemoryEntry]:
+def facts_to_entries(
+    facts: Iterable[Fact], root: Path | None = None, source: str = "", now: float | None = None
+) -> list[MemoryEntry]:
     """Memory entries for a batch of facts, in order; failures, noise and unknown tools skipped."""
     out = _Collector(root.resolve() if root else None, source, time.time() if now is None else now)
     seen_any = False

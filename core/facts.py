@@ -20,6 +20,9 @@ class Fact:
 
     def render(self) -> str:
         mark = "" if self.ok else "FAIL "
-        tail = f" ({self.summary})" if self.summary and not self.command else (
-            f" → {self.summary}" if self.summary else "")
+        tail = (
+            f" ({self.summary})"
+            if self.summary and not self.command
+            else (f" → {self.summary}" if self.summary else "")
+        )
         return f"[{self.tool}] {mark}{self.target}{tail}"

@@ -48,8 +48,11 @@ def candidate_files(workspace: Path, home: Path, user_home: Path | None = None) 
     user = [home / name for name in NAMES]
     user.append((user_home or Path.home()) / ".claude" / "CLAUDE.md")
     root = project_root(folder)
-    chain = [root] + [p for p in reversed(folder.parents) if root in p.parents] + (
-        [folder] if folder != root else [])
+    chain = (
+        [root]
+        + [p for p in reversed(folder.parents) if root in p.parents]
+        + ([folder] if folder != root else [])
+    )
     project = [d / name for d in chain for name in (*NAMES, LOCAL_NAME)]
     return user + project
 
@@ -62,14 +65,18 @@ def _read(path: Path) -> str:
 
 def import_roots(workspace: Path, home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
     """Folders an `@import` may read from: the project, the Unicum home and ~/.claude."""
-    return (project_root(workspace), home.expanduser().resolve(),
-            ((user_home or Path.home()) / ".claude").resolve())
+    return (
+        project_root(workspace),
+        home.expanduser().resolve(),
+        ((user_home or Path.home()) / ".claude").resolve(),
+    )
 
 
 def importable(target: Path, roots: tuple[Path, ...]) -> bool:
     """A resolved path inside one of `roots`; never /proc, /dev, /sys or a `.env*` file."""
     if target.name.startswith(".env") or any(
-            target == r or r in target.parents for r in FORBIDDEN_ROOTS):
+        target == r or r in target.parents for r in FORBIDDEN_ROOTS
+    ):
         return False
     return any(target == r or r in target.parents for r in roots) and target.is_file()
 
@@ -85,8 +92,14 @@ def _imports_in(line: str) -> list[str]:
     return found
 
 
-def expand(path: Path, text: str, seen: set[Path], imported: list[Path],
-           roots: tuple[Path, ...], depth: int = 0) -> str:
+def expand(
+    path: Path,
+    text: str,
+    seen: set[Path],
+    imported: list[Path],
+    roots: tuple[Path, ...],
+    depth: int = 0,
+) -> str:
     """Insert each imported file after the line that names it; fenced code is left alone.
     Only files under `roots` are imported (symlinks followed), so a cloned repository cannot
     pull keys or system files into the prompt."""
@@ -113,8 +126,9 @@ def expand(path: Path, text: str, seen: set[Path], imported: list[Path],
     return "\n".join(out)
 
 
-def load_instructions(workspace: Path, home: Path | None = None,
-                      user_home: Path | None = None) -> list[InstructionFile]:
+def load_instructions(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> list[InstructionFile]:
     if home is None:
         from my_agent.config import unicum_home
 
@@ -145,8 +159,9 @@ def _display(path: Path, workspace: Path) -> str:
         return str(path)
 
 
-def loaded_instruction_files(workspace: Path, home: Path | None = None,
-                             user_home: Path | None = None) -> list[str]:
+def loaded_instruction_files(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> list[str]:
     """What `/memory` lists: each loaded file, its imports marked."""
     names = []
     for item in load_instructions(workspace, home, user_home):
@@ -155,10 +170,16 @@ def loaded_instruction_files(workspace: Path, home: Path | None = None,
     return names
 
 
-def instructions_section(workspace: Path, home: Path | None = None,
-                         user_home: Path | None = None) -> PromptSection:
-    parts = [f"### {_display(item.path, workspace)}\n{item.text.strip()}"
-             for item in load_instructions(workspace, home, user_home)]
-    text = ("Follow these instruction files (more specific folders win):\n\n" + "\n\n".join(parts)
-            if parts else "")
+def instructions_section(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> PromptSection:
+    parts = [
+        f"### {_display(item.path, workspace)}\n{item.text.strip()}"
+        for item in load_instructions(workspace, home, user_home)
+    ]
+    text = (
+        "Follow these instruction files (more specific folders win):\n\n" + "\n\n".join(parts)
+        if parts
+        else ""
+    )
     return PromptSection("instructions", redact(text))

@@ -50,8 +50,7 @@ class LedgerRow:
 
 COLUMNS = tuple(f.name for f in fields(LedgerRow))
 _values = operator.attrgetter(*COLUMNS)
-_INSERT = (f"INSERT INTO requests ({', '.join(COLUMNS)}) "
-           f"VALUES ({', '.join('?' * len(COLUMNS))})")
+_INSERT = f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
 
 def local_day(ts: float) -> str:
@@ -76,8 +75,13 @@ def m002_indexes(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX requests_session ON requests (session_id)")
 
 
-_SUMMED = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
-           "reasoning_tokens")
+_SUMMED = (
+    "input_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+)
 
 
 def m003_rollup(db: sqlite3.Connection) -> None:
@@ -109,8 +113,7 @@ def m003_rollup(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX rollup_day ON rollup (day)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [m001_requests, m002_indexes,
-                                                          m003_rollup]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [m001_requests, m002_indexes, m003_rollup]
 
 
 def migrate(db: sqlite3.Connection) -> None:
@@ -174,8 +177,9 @@ def set_aside(path: Path) -> Path | None:
 def _open(path: Path | str) -> sqlite3.Connection:
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                         check_same_thread=False)
+    db = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
     try:
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
@@ -214,8 +218,9 @@ def _close_all_at_exit() -> None:
 
 
 class Ledger:
-    def __init__(self, path: Path, flush_interval: float = FLUSH_INTERVAL_S,
-                 warn: Warn | None = None) -> None:
+    def __init__(
+        self, path: Path, flush_interval: float = FLUSH_INTERVAL_S, warn: Warn | None = None
+    ) -> None:
         self.path = Path(path)
         self.warn = warn  # the session's warning list: never printed from this thread
         self.flush_interval = flush_interval
@@ -264,8 +269,9 @@ class Ledger:
                 self._unwritten = rows[-MAX_UNWRITTEN:]  # kept for the next flush
                 self.failures += 1
                 if self.failures == 1 and self.warn is not None:  # once, not every second
-                    self.warn(f"cannot write the token ledger {self.path} ({exc}); "
-                              "will keep retrying")
+                    self.warn(
+                        f"cannot write the token ledger {self.path} ({exc}); will keep retrying"
+                    )
                 return 0
             return len(rows)
 

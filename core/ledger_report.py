@@ -46,8 +46,11 @@ class Totals:
         return self.cache_read_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "total_tokens": self.total_tokens,
-                "cache_hit_rate": round(self.cache_hit_rate, 4)}
+        return {
+            **asdict(self),
+            "total_tokens": self.total_tokens,
+            "cache_hit_rate": round(self.cache_hit_rate, 4),
+        }
 
 
 @dataclass
@@ -60,21 +63,38 @@ class Group:
 
 
 # (table, aggregates, first-time column): raw rows, or the per-task rollup the trigger keeps
-_RAW = ("requests",
-        "COUNT(*), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
-        "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(cost_usd IS NULL), "
-        "SUM(estimated), MIN(ts), MAX(ts), AVG(latency_ms)", "ts")
-_ROLLUP = ("rollup",
-           "SUM(requests), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
-           "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(unpriced), "
-           "SUM(estimated), MIN(first_ts), MAX(last_ts), SUM(latency_ms) / SUM(requests)",
-           "first_ts")
+_RAW = (
+    "requests",
+    "COUNT(*), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
+    "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(cost_usd IS NULL), "
+    "SUM(estimated), MIN(ts), MAX(ts), AVG(latency_ms)",
+    "ts",
+)
+_ROLLUP = (
+    "rollup",
+    "SUM(requests), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
+    "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(unpriced), "
+    "SUM(estimated), MIN(first_ts), MAX(last_ts), SUM(latency_ms) / SUM(requests)",
+    "first_ts",
+)
 
 
 def _totals(values: tuple) -> Totals:
     n, i, cr, cw, o, r, cost, unpriced, est, first, last, lat = values
-    return Totals(n or 0, i or 0, cr or 0, cw or 0, o or 0, r or 0, cost, unpriced or 0,
-                  est or 0, first or 0.0, last or 0.0, lat or 0.0)
+    return Totals(
+        n or 0,
+        i or 0,
+        cr or 0,
+        cw or 0,
+        o or 0,
+        r or 0,
+        cost,
+        unpriced or 0,
+        est or 0,
+        first or 0.0,
+        last or 0.0,
+        lat or 0.0,
+    )
 
 
 @dataclass(frozen=True)
@@ -90,8 +110,12 @@ class Filter:
 
     def where(self) -> tuple[str, list[Any]]:
         clauses, params = [], []
-        for clause, value in (("ts >= ?", self.since_ts), ("project = ?", self.project),
-                              ("session_id = ?", self.session_id), ("day >= ?", self.from_day)):
+        for clause, value in (
+            ("ts >= ?", self.since_ts),
+            ("project = ?", self.project),
+            ("session_id = ?", self.session_id),
+            ("day >= ?", self.from_day),
+        ):
             if value is not None:
                 clauses.append(clause)
                 params.append(value)
@@ -109,14 +133,17 @@ def grouped(db: sqlite3.Connection, by: str, flt: Filter = Filter()) -> list[Gro
     return newest_groups(db, by, flt)[0]
 
 
-def newest_groups(db: sqlite3.Connection, by: str, flt: Filter = Filter(),
-                  limit: int | None = None) -> tuple[list[Group], int]:
+def newest_groups(
+    db: sqlite3.Connection, by: str, flt: Filter = Filter(), limit: int | None = None
+) -> tuple[list[Group], int]:
     """The newest `limit` groups (all when None), oldest first, and how many groups there are."""
     key = GROUP_KEYS[by]
     table, aggregates, first = flt.source()
     where, params = flt.where()
-    sql = (f"SELECT {key}, {aggregates}, COUNT(*) OVER () FROM {table}{where} "
-           f"GROUP BY {key} ORDER BY MIN({first}) DESC")
+    sql = (
+        f"SELECT {key}, {aggregates}, COUNT(*) OVER () FROM {table}{where} "
+        f"GROUP BY {key} ORDER BY MIN({first}) DESC"
+    )
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     rows = db.execute(sql, params).fetchall()
@@ -135,5 +162,6 @@ def day_spend(db: sqlite3.Connection, day: str, exclude_session: str = "") -> tu
     usd, tokens = db.execute(
         "SELECT SUM(cost_usd), SUM(input_tokens + cache_read_tokens + cache_write_tokens "
         "+ output_tokens) FROM requests WHERE day = ? AND session_id != ?",
-        (day, exclude_session)).fetchone()
+        (day, exclude_session),
+    ).fetchone()
     return usd or 0.0, tokens or 0

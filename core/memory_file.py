@@ -70,13 +70,27 @@ class MemoryEntry:
     tags = _field("tags", fresh=list)
     meta = _field("meta", fresh=dict)  # structured fields (path, lines, command, ...)
 
-    def __init__(self, key: str, type: str, content: str, source: str = "",
-                 created: float = 0.0, updated: float = 0.0, hits: int = 0,
-                 tags: list[str] | None = None, meta: dict[str, Any] | None = None,
-                 id: str = "") -> None:
-        raw: dict[str, Any] = {"key": key, "type": type, "content": content,
-                               "id": id or os.urandom(4).hex(), "created": created,
-                               "updated": updated}
+    def __init__(
+        self,
+        key: str,
+        type: str,
+        content: str,
+        source: str = "",
+        created: float = 0.0,
+        updated: float = 0.0,
+        hits: int = 0,
+        tags: list[str] | None = None,
+        meta: dict[str, Any] | None = None,
+        id: str = "",
+    ) -> None:
+        raw: dict[str, Any] = {
+            "key": key,
+            "type": type,
+            "content": content,
+            "id": id or os.urandom(4).hex(),
+            "created": created,
+            "updated": updated,
+        }
         if source:
             raw["source"] = source
         if hits:
@@ -104,20 +118,34 @@ class MemoryEntry:
         the line's start; otherwise mark the entry broken (its line is set aside at the next
         save) and give it a harmless empty object. True when adopted."""
         key, kind, path = self.head
-        if _well_formed(value) and value["key"] == key and value["type"] == kind and (
-                not path or (value.get("meta") or {}).get("path") == path):
+        if (
+            _well_formed(value)
+            and value["key"] == key
+            and value["type"] == kind
+            and (not path or (value.get("meta") or {}).get("path") == path)
+        ):
             self.raw = value  # the common case, kept cheap: parse_all calls this 10,000 times
             return True
         try:
             entry = MemoryEntry.from_dict(value, self.line)  # repaired, if it can be
-            agrees = entry.key == key and entry.type == kind and (
-                not path or entry.meta.get("path") == path)
+            agrees = (
+                entry.key == key
+                and entry.type == kind
+                and (not path or entry.meta.get("path") == path)
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             agrees = False
         if not agrees:
-            self.raw, self.broken = {"key": key, "type": kind, "content": "",
-                                     "id": os.urandom(4).hex(),
-                                     "updated": 0.0}, True
+            self.raw, self.broken = (
+                {
+                    "key": key,
+                    "type": kind,
+                    "content": "",
+                    "id": os.urandom(4).hex(),
+                    "updated": 0.0,
+                },
+                True,
+            )
             return False
         self.raw, self.dirty = entry.raw, True
         return True
@@ -145,13 +173,23 @@ class MemoryEntry:
         content = raw.get("content", "")
         if isinstance(content, list):  # single values stay one line, lists become one line
             content = ", ".join(str(c) for c in content)
-        meta = {str(k): v for k, v in dict(raw.get("meta") or {}).items()
-                if k not in _TEXT_META or isinstance(v, str)}
-        return cls(key=str(raw["key"]), type=str(raw.get("type", "notes")), content=str(content),
-                   source=str(raw.get("source", "")), created=float(raw.get("created", 0)),
-                   updated=float(raw.get("updated", 0)), hits=int(raw.get("hits", 0)),
-                   tags=[str(t) for t in raw.get("tags") or []], meta=meta,
-                   id=str(raw.get("id") or ""))
+        meta = {
+            str(k): v
+            for k, v in dict(raw.get("meta") or {}).items()
+            if k not in _TEXT_META or isinstance(v, str)
+        }
+        return cls(
+            key=str(raw["key"]),
+            type=str(raw.get("type", "notes")),
+            content=str(content),
+            source=str(raw.get("source", "")),
+            created=float(raw.get("created", 0)),
+            updated=float(raw.get("updated", 0)),
+            hits=int(raw.get("hits", 0)),
+            tags=[str(t) for t in raw.get("tags") or []],
+            meta=meta,
+            id=str(raw.get("id") or ""),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return self.raw or self.parse()
@@ -183,10 +221,16 @@ def _well_formed(raw: Any) -> bool:
     if type(raw) is not dict:
         return False
     get = raw.get
-    if not (type(get("key")) is str and type(get("content")) is str
-            and type(get("type")) is str and type(get("id")) is str
-            and type(get("updated")) in _NUMBER and type(get("created", 0.0)) in _NUMBER
-            and type(get("hits", 0)) is int and type(get("source", "")) is str):
+    if not (
+        type(get("key")) is str
+        and type(get("content")) is str
+        and type(get("type")) is str
+        and type(get("id")) is str
+        and type(get("updated")) in _NUMBER
+        and type(get("created", 0.0)) in _NUMBER
+        and type(get("hits", 0)) is int
+        and type(get("source", "")) is str
+    ):
         return False
     tags, meta = get("tags"), get("meta")
     if tags is not None:
@@ -196,8 +240,11 @@ def _well_formed(raw: Any) -> bool:
             "".join(tags)  # strings only (JSON gives no subclasses), checked at C speed
         except TypeError:
             return False
-    return meta is None or (type(meta) is dict and type(meta.get("path", "")) is str
-                            and type(meta.get("command", "")) is str)  # _TEXT_META
+    return meta is None or (
+        type(meta) is dict
+        and type(meta.get("path", "")) is str
+        and type(meta.get("command", "")) is str
+    )  # _TEXT_META
 
 
 class MemoryFileError(Exception):
@@ -328,13 +375,17 @@ class MemoryFile:
         try:
             name = set_aside_lines(self.path, broken)
         except OSError as exc:
-            self.broken = f"memory file {self.path} has unreadable entries that could not be " \
+            self.broken = (
+                f"memory file {self.path} has unreadable entries that could not be "
                 f"kept aside ({exc}); memory is off for it this session"
+            )
             self.warnings.append(self.broken)
             return
         self._purge = True  # the file still holds them until it is saved
-        self.warnings.append(f"memory file {self.path}: {len(broken)} unreadable "
-                             f"entr{'y' if len(broken) == 1 else 'ies'} kept as {name}")
+        self.warnings.append(
+            f"memory file {self.path}: {len(broken)} unreadable "
+            f"entr{'y' if len(broken) == 1 else 'ies'} kept as {name}"
+        )
 
     def _signature(self) -> tuple[int, int, int] | None:
         try:
@@ -369,8 +420,7 @@ class MemoryFile:
         root, access, there = str(self.root) + os.sep, os.access, os.F_OK
         for entry in [e for e in entries.values() if e.head[1] in PATH_TYPES]:
             path = entry.head[2]
-            if not path and entry.raw is None and (b'"path"' in entry.line
-                                                   or b"\\" in entry.line):
+            if not path and entry.raw is None and (b'"path"' in entry.line or b"\\" in entry.line):
                 path = entry.meta.get("path")  # further on (older writer, or by hand): parse,
                 entry.dirty = entry.dirty or bool(path)  # and save it with its path first
             elif not path and entry.raw is not None:
@@ -386,12 +436,16 @@ class MemoryFile:
         try:
             os.replace(self.path, aside)
         except OSError as move_exc:
-            self.broken = f"memory file {self.path} is unreadable ({str(exc)[:80]}) and could " \
+            self.broken = (
+                f"memory file {self.path} is unreadable ({str(exc)[:80]}) and could "
                 f"not be moved aside ({move_exc}); memory is off for it this session"
+            )
             self.warnings.append(self.broken)
             return {}
-        self.warnings.append(f"memory file {self.path} was unreadable ({str(exc)[:80]}); "
-                             f"kept as {aside.name}; starting with empty memory")
+        self.warnings.append(
+            f"memory file {self.path} was unreadable ({str(exc)[:80]}); "
+            f"kept as {aside.name}; starting with empty memory"
+        )
         return {}
 
     def _save(self, entries: dict[str, MemoryEntry]) -> None:

@@ -16,8 +16,10 @@ CANDIDATES = 40  # ranked entries considered before the budget cuts
 PINNED_TYPES = ("user", "feedback", "commands")
 MAX_PINNED = 12
 HEADER = "What earlier sessions learned here (it may be stale; check before relying on it):"
-FOOTER = ("If an entry is wrong or out of date, correct it with the memory tool "
-          "(action=update or remove; key = the entry's text or key).")
+FOOTER = (
+    "If an entry is wrong or out of date, correct it with the memory tool "
+    "(action=update or remove; key = the entry's text or key)."
+)
 # Rendering order of the groups; within a group the ranking order holds.
 GROUPS = ("user", "feedback", "commands", "conventions", "project", "reference", "notes", "files")
 
@@ -28,8 +30,9 @@ def render_line(entry: MemoryEntry) -> str:
     return f"- [{entry.type}] {text}"
 
 
-def render_memory(entries: list[MemoryEntry],
-                  budget: int = BUDGET_TOKENS) -> tuple[str, list[MemoryEntry]]:
+def render_memory(
+    entries: list[MemoryEntry], budget: int = BUDGET_TOKENS
+) -> tuple[str, list[MemoryEntry]]:
     """Text of the section (header, lines in group order, footer) and the entries it shows."""
     used = estimate_tokens(f"## Memory\n{HEADER}\n{FOOTER}") + 2
     chosen: list[MemoryEntry] = []
@@ -47,8 +50,12 @@ def render_memory(entries: list[MemoryEntry],
     return "\n".join(lines), chosen
 
 
-def memory_section(workspace: Path, task_hint: str = "", store: MemoryStore | None = None,
-                   budget: int = BUDGET_TOKENS) -> PromptSection:
+def memory_section(
+    workspace: Path,
+    task_hint: str = "",
+    store: MemoryStore | None = None,
+    budget: int = BUDGET_TOKENS,
+) -> PromptSection:
     """Rank memory for the task and project; `/new` calls this again to re-inject."""
     if store is None:
         from my_agent.config import unicum_home

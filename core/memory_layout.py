@@ -26,7 +26,7 @@ from core.memory_file import MemoryEntry, StoredEntry
 
 # A body line's start as our writer puts it; strings without escapes only (those are parsed).
 _STR = rb'"([^"\\\n]*)"'
-_START = rb'\{"key":' + _STR + rb',"type":' + _STR + rb'(?:,"meta":\{"path":' + _STR + rb')?'
+_START = rb'\{"key":' + _STR + rb',"type":' + _STR + rb'(?:,"meta":\{"path":' + _STR + rb")?"
 _LINE = re.compile(_START)
 # A whole body line of ours (without the comma that ends it): the line, key, type, path.
 _LINE_IN_DATA = re.compile(rb"\n(" + _START + rb"[^\n]*\})(?=,?\n)")
@@ -38,7 +38,7 @@ def read_layout(data: bytes, head: bytes, tail: bytes, lazy: bool) -> list[Memor
     parsed, by one `json.loads` of the whole file when it is readable, line by line if not."""
     if not (data.startswith(head + b"\n") and data.endswith(b"\n" + tail + b"\n")):
         return None
-    body = data[len(head) + 1:-len(tail) - 2]
+    body = data[len(head) + 1 : -len(tail) - 2]
     if not body:
         return []
     if lazy:
@@ -47,8 +47,7 @@ def read_layout(data: bytes, head: bytes, tail: bytes, lazy: bool) -> list[Memor
     try:
         raws = json.loads(data.decode("utf-8"))["entries"]
         if len(raws) == len(lines):
-            return [MemoryEntry.from_dict(raw, line) for raw, line in
-                    zip(raws, lines, strict=True)]
+            return [MemoryEntry.from_dict(raw, line) for raw, line in zip(raws, lines, strict=True)]
     except (ValueError, KeyError, TypeError, AttributeError):
         pass  # some line is unreadable: find it below
     entries = _lazy(data, body)
@@ -108,8 +107,11 @@ def encode(raw: dict[str, Any]) -> bytes:
     first: dict[str, Any] = {"key": raw["key"], "type": raw["type"]}
     if type(meta) is dict and "path" in meta:
         first["meta"] = {"path": meta["path"], **meta}
-    return json.dumps({**first, **{k: v for k, v in raw.items() if k not in first}},
-                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return json.dumps(
+        {**first, **{k: v for k, v in raw.items() if k not in first}},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode("utf-8")
 
 
 def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:

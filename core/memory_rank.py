@@ -35,8 +35,11 @@ def entry_text(entry: MemoryEntry) -> str:
     if text is None:
         raw = entry.raw or entry.parse()  # plain dict reads keep ranking 10,000 entries fast
         tags = raw.get("tags")
-        text = f"{raw['key']} {raw['content']} {' '.join(tags)}" if tags else \
-            f"{raw['key']} {raw['content']}"
+        text = (
+            f"{raw['key']} {raw['content']} {' '.join(tags)}"
+            if tags
+            else f"{raw['key']} {raw['content']}"
+        )
         entry.text = text = text.replace("\n", " ").lower()
     return text
 
@@ -46,8 +49,9 @@ def query_terms(query: str) -> list[str]:
     return sorted({t for t in tokens(query) if len(t) > 1 or t > "\u3000"})
 
 
-def rank(entries: Sequence[MemoryEntry], query: str, k: int = 10,
-         now: float | None = None) -> list[MemoryEntry]:
+def rank(
+    entries: Sequence[MemoryEntry], query: str, k: int = 10, now: float | None = None
+) -> list[MemoryEntry]:
     """The k best entries by 0.7 × relevance (BM25, normalised to the best match) + 0.3 ×
     recency (halves every HALF_LIFE_DAYS). Terms match word starts in the lower-cased text
     ("test" finds "tests") with one C-speed `find` scan per term: no index to build or keep."""
@@ -63,7 +67,9 @@ def rank(entries: Sequence[MemoryEntry], query: str, k: int = 10,
 
     def score(i: int) -> tuple[float, float]:
         recency = math.exp(-decay * max(0.0, now - updated[i]))
-        return RELEVANCE_WEIGHT * relevance.get(i, 0.0) / best + RECENCY_WEIGHT * recency, updated[i]
+        return RELEVANCE_WEIGHT * relevance.get(i, 0.0) / best + RECENCY_WEIGHT * recency, updated[
+            i
+        ]
 
     return [entries[i] for i in heapq.nlargest(k, candidates, key=score)]
 
@@ -109,8 +115,9 @@ def similarity(a: str, b: str) -> float:
     return matcher.ratio()
 
 
-def near_duplicate(content: str, entries: Sequence[MemoryEntry],
-                   threshold: float = DUPLICATE_RATIO) -> MemoryEntry | None:
+def near_duplicate(
+    content: str, entries: Sequence[MemoryEntry], threshold: float = DUPLICATE_RATIO
+) -> MemoryEntry | None:
     """The most similar entry at or above `threshold`, if any."""
     best, best_score = None, threshold
     for entry in entries:

@@ -4,34 +4,114 @@ from __future__ import annotations
 
 import re
 
-NOISE_DIRS = frozenset({
-    "node_modules", ".git", "__pycache__", "venv", ".venv", "dist", "build", ".next",
-    ".nuxt", "target", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".idea",
-    ".vscode", "coverage", ".cache", ".gradle", "site-packages", ".eggs", ".svn", ".hg",
-    ".terraform", "vendor", "bower_components", ".parcel-cache", ".turbo", ".unicum",
-})
-TEMP_SUFFIXES = (".tmp", ".temp", ".swp", ".swo", ".bak", ".orig", ".rej", ".pyc", ".pyo",
-                 ".log", "~", ".lock", ".pid")
+NOISE_DIRS = frozenset(
+    {
+        "node_modules",
+        ".git",
+        "__pycache__",
+        "venv",
+        ".venv",
+        "dist",
+        "build",
+        ".next",
+        ".nuxt",
+        "target",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".idea",
+        ".vscode",
+        "coverage",
+        ".cache",
+        ".gradle",
+        "site-packages",
+        ".eggs",
+        ".svn",
+        ".hg",
+        ".terraform",
+        "vendor",
+        "bower_components",
+        ".parcel-cache",
+        ".turbo",
+        ".unicum",
+    }
+)
+TEMP_SUFFIXES = (
+    ".tmp",
+    ".temp",
+    ".swp",
+    ".swo",
+    ".bak",
+    ".orig",
+    ".rej",
+    ".pyc",
+    ".pyo",
+    ".log",
+    "~",
+    ".lock",
+    ".pid",
+)
 TEMP_PREFIXES = (".#", "#", "tmp", "temp")
 MIN_LINES = 5  # smaller files are not worth remembering
 SKIPPED_KINDS = frozenset({"search", "list", "web", "ask", "recall", "memory", "git"})
 # How the generic extractor's facts (kind "other") map to kinds, by tool name. Tools that are in
 # neither this table nor produce a known kind are "unknown tools" and leave no memory.
-TOOL_KINDS = {"read_file": "read", "write_file": "write", "edit_file": "edit",
-              "multi_edit": "edit", "apply_patch": "edit", "terminal": "run", "bash": "run",
-              "shell": "run"}
+TOOL_KINDS = {
+    "read_file": "read",
+    "write_file": "write",
+    "edit_file": "edit",
+    "multi_edit": "edit",
+    "apply_patch": "edit",
+    "terminal": "run",
+    "bash": "run",
+    "shell": "run",
+}
 FILE_KINDS = frozenset({"read", "write", "edit"})
 COMMAND_KINDS = frozenset({"test", "build", "run"})
 
 LANGUAGES = {
-    ".py": "Python", ".pyi": "Python", ".js": "JavaScript", ".mjs": "JavaScript",
-    ".cjs": "JavaScript", ".jsx": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript",
-    ".go": "Go", ".rs": "Rust", ".java": "Java", ".kt": "Kotlin", ".c": "C", ".h": "C",
-    ".cc": "C++", ".cpp": "C++", ".hpp": "C++", ".cs": "C#", ".rb": "Ruby", ".php": "PHP",
-    ".swift": "Swift", ".scala": "Scala", ".sh": "Shell", ".sql": "SQL", ".html": "HTML",
-    ".css": "CSS", ".scss": "SCSS", ".vue": "Vue", ".svelte": "Svelte", ".md": "Markdown",
-    ".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".json": "JSON", ".lua": "Lua",
-    ".dart": "Dart", ".ex": "Elixir", ".exs": "Elixir", ".r": "R", ".jl": "Julia",
+    ".py": "Python",
+    ".pyi": "Python",
+    ".js": "JavaScript",
+    ".mjs": "JavaScript",
+    ".cjs": "JavaScript",
+    ".jsx": "JavaScript",
+    ".ts": "TypeScript",
+    ".tsx": "TypeScript",
+    ".go": "Go",
+    ".rs": "Rust",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".c": "C",
+    ".h": "C",
+    ".cc": "C++",
+    ".cpp": "C++",
+    ".hpp": "C++",
+    ".cs": "C#",
+    ".rb": "Ruby",
+    ".php": "PHP",
+    ".swift": "Swift",
+    ".scala": "Scala",
+    ".sh": "Shell",
+    ".sql": "SQL",
+    ".html": "HTML",
+    ".css": "CSS",
+    ".scss": "SCSS",
+    ".vue": "Vue",
+    ".svelte": "Svelte",
+    ".md": "Markdown",
+    ".toml": "TOML",
+    ".yaml": "YAML",
+    ".yml": "YAML",
+    ".json": "JSON",
+    ".lua": "Lua",
+    ".dart": "Dart",
+    ".ex": "Elixir",
+    ".exs": "Elixir",
+    ".r": "R",
+    ".jl": "Julia",
 }
 
 _JS = r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:run\s+)?"
@@ -39,7 +119,8 @@ _PY = r"python(?:3(?:\.\d+)?)?"
 _PYRUN = r"(?:(?P<runner>uv|poetry|pdm|hatch|pipenv|rye)\s+run\s+)?(?:" + _PY + r"\s+-m\s+)?"
 # (category, regex matched at the start of one command segment, tool when the regex names none)
 COMMAND_RULES: list[tuple[str, re.Pattern[str], str]] = [
-    (cat, re.compile(rx), tool) for cat, rx, tool in (
+    (cat, re.compile(rx), tool)
+    for cat, rx, tool in (
         ("test", _PYRUN + r"pytest\b", "pytest"),
         ("test", _PYRUN + r"unittest\b", "unittest"),
         ("test", r"(?P<tool>tox|nox)\b", ""),
@@ -90,23 +171,32 @@ CATEGORY_ORDER = ("test", "build", "lint", "format", "run", "setup")
 
 # Config files that reveal a convention: name → (key, text). Found in facts or the project root.
 CONFIG_CONVENTIONS = {
-    "ruff.toml": ("lint", "lint with ruff"), ".ruff.toml": ("lint", "lint with ruff"),
-    ".flake8": ("lint", "lint with flake8"), ".pylintrc": ("lint", "lint with pylint"),
-    "mypy.ini": ("types", "type-check with mypy"), ".mypy.ini": ("types", "type-check with mypy"),
+    "ruff.toml": ("lint", "lint with ruff"),
+    ".ruff.toml": ("lint", "lint with ruff"),
+    ".flake8": ("lint", "lint with flake8"),
+    ".pylintrc": ("lint", "lint with pylint"),
+    "mypy.ini": ("types", "type-check with mypy"),
+    ".mypy.ini": ("types", "type-check with mypy"),
     "pyrightconfig.json": ("types", "type-check with pyright"),
-    ".eslintrc": ("lint", "lint with eslint"), ".eslintrc.js": ("lint", "lint with eslint"),
-    ".eslintrc.json": ("lint", "lint with eslint"), ".eslintrc.cjs": ("lint", "lint with eslint"),
-    ".eslintrc.yml": ("lint", "lint with eslint"), "eslint.config.js": ("lint", "lint with eslint"),
-    "eslint.config.mjs": ("lint", "lint with eslint"), "biome.json": ("lint", "lint with biome"),
+    ".eslintrc": ("lint", "lint with eslint"),
+    ".eslintrc.js": ("lint", "lint with eslint"),
+    ".eslintrc.json": ("lint", "lint with eslint"),
+    ".eslintrc.cjs": ("lint", "lint with eslint"),
+    ".eslintrc.yml": ("lint", "lint with eslint"),
+    "eslint.config.js": ("lint", "lint with eslint"),
+    "eslint.config.mjs": ("lint", "lint with eslint"),
+    "biome.json": ("lint", "lint with biome"),
     ".prettierrc": ("format", "format with prettier"),
     ".prettierrc.json": ("format", "format with prettier"),
     "prettier.config.js": ("format", "format with prettier"),
-    "rustfmt.toml": ("format", "format with rustfmt"), ".rustfmt.toml": ("format", "format with rustfmt"),
+    "rustfmt.toml": ("format", "format with rustfmt"),
+    ".rustfmt.toml": ("format", "format with rustfmt"),
     ".golangci.yml": ("lint", "lint with golangci-lint"),
     ".golangci.yaml": ("lint", "lint with golangci-lint"),
     ".editorconfig": ("editor", "follow .editorconfig"),
     ".pre-commit-config.yaml": ("hooks", "pre-commit hooks configured"),
-    "pytest.ini": ("tests", "tests run with pytest"), "tox.ini": ("tests", "tests run with tox"),
+    "pytest.ini": ("tests", "tests run with pytest"),
+    "tox.ini": ("tests", "tests run with tox"),
     "jest.config.js": ("tests", "tests run with jest"),
     "jest.config.ts": ("tests", "tests run with jest"),
     "vitest.config.ts": ("tests", "tests run with vitest"),
@@ -114,16 +204,26 @@ CONFIG_CONVENTIONS = {
 }
 # [tool.X] sections of pyproject.toml → (key, text)
 PYPROJECT_TOOLS = {
-    "ruff": ("lint", "lint with ruff"), "black": ("format", "format with black"),
-    "isort": ("imports", "sort imports with isort"), "mypy": ("types", "type-check with mypy"),
-    "pyright": ("types", "type-check with pyright"), "pytest": ("tests", "tests run with pytest"),
-    "poetry": ("packaging", "managed with poetry"), "uv": ("packaging", "managed with uv"),
-    "pdm": ("packaging", "managed with pdm"), "hatch": ("packaging", "built with hatch"),
+    "ruff": ("lint", "lint with ruff"),
+    "black": ("format", "format with black"),
+    "isort": ("imports", "sort imports with isort"),
+    "mypy": ("types", "type-check with mypy"),
+    "pyright": ("types", "type-check with pyright"),
+    "pytest": ("tests", "tests run with pytest"),
+    "poetry": ("packaging", "managed with poetry"),
+    "uv": ("packaging", "managed with uv"),
+    "pdm": ("packaging", "managed with pdm"),
+    "hatch": ("packaging", "built with hatch"),
 }
 # Test layouts recognised from file paths: (regex on the path, key, text)
 TEST_LAYOUTS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(rx), key, text) for rx, key, text in (
-        (r"(?:^|/)tests?/(?:.*/)?test_[^/]+\.py$", "tests-layout", "Python tests in {dir}/ as test_*.py"),
+    (re.compile(rx), key, text)
+    for rx, key, text in (
+        (
+            r"(?:^|/)tests?/(?:.*/)?test_[^/]+\.py$",
+            "tests-layout",
+            "Python tests in {dir}/ as test_*.py",
+        ),
         (r"(?:^|/)[^/]+_test\.py$", "tests-layout", "Python tests as *_test.py beside the code"),
         (r"_test\.go$", "tests-layout", "Go tests beside the code as *_test.go"),
         (r"\.(?:test|spec)\.[jt]sx?$", "tests-layout", "JS/TS tests as *.test.* / *.spec.* files"),

@@ -11,8 +11,15 @@ from core.memory_file import PATH_TYPES, SCHEMA_VERSION, MemoryEntry, MemoryFile
 from core.memory_rank import DUPLICATE_RATIO, near_duplicate, similarity
 from my_agent.config import project_id
 
-__all__ = ["PATH_TYPES", "SCHEMA_VERSION", "SCOPES", "TYPES", "MemoryEntry", "MemoryFile",
-           "MemoryStore"]
+__all__ = [
+    "PATH_TYPES",
+    "SCHEMA_VERSION",
+    "SCOPES",
+    "TYPES",
+    "MemoryEntry",
+    "MemoryFile",
+    "MemoryStore",
+]
 SCOPES = ("project", "global")
 TYPES = ("user", "feedback", "project", "reference", "files", "commands", "conventions", "notes")
 
@@ -26,8 +33,9 @@ class MemoryStore:
         base = home / "memory"
         self.files = {
             "global": MemoryFile(base / "global.json"),
-            "project": MemoryFile(base / "projects" / project_id(self.workspace) / "memory.json",
-                                  root=self.workspace),
+            "project": MemoryFile(
+                base / "projects" / project_id(self.workspace) / "memory.json", root=self.workspace
+            ),
         }
 
     def file(self, scope: str) -> MemoryFile:
@@ -39,8 +47,9 @@ class MemoryStore:
         scopes = [scope] if scope else list(SCOPES)
         return [(s, e) for s in scopes for e in self.file(s).entries().values()]
 
-    def search(self, query: str, scope: str | None = None,
-               k: int = 10) -> list[tuple[str, MemoryEntry]]:
+    def search(
+        self, query: str, scope: str | None = None, k: int = 10
+    ) -> list[tuple[str, MemoryEntry]]:
         """The `k` entries ranked best for `query` (BM25 relevance and recency)."""
         from core.memory_rank import rank
 
@@ -78,8 +87,15 @@ class MemoryStore:
     def remove(self, scope: str, key: str) -> bool:
         return bool(self.file(scope).change(lambda cur: cur.pop(key, None) is not None))
 
-    def add(self, scope: str, type_: str, content: str, key: str = "",
-            tags: Sequence[str] = (), source: str = "") -> tuple[str, MemoryEntry]:
+    def add(
+        self,
+        scope: str,
+        type_: str,
+        content: str,
+        key: str = "",
+        tags: Sequence[str] = (),
+        source: str = "",
+    ) -> tuple[str, MemoryEntry]:
         """Add an entry. The same key, or a near-duplicate content, updates that entry instead."""
         if type_ not in TYPES:
             raise ValueError(f"type must be one of {', '.join(TYPES)}, not '{type_}'")
@@ -95,15 +111,28 @@ class MemoryStore:
                 old.tags = sorted(set(old.tags) | set(tags))
                 old.source = source or old.source
                 return "updated", old
-            entry = MemoryEntry(key=key or _free_key(cur, content), type=type_, content=content,
-                                source=source, created=now, updated=now, tags=sorted(set(tags)))
+            entry = MemoryEntry(
+                key=key or _free_key(cur, content),
+                type=type_,
+                content=content,
+                source=source,
+                created=now,
+                updated=now,
+                tags=sorted(set(tags)),
+            )
             cur[entry.key] = entry
             return "added", entry
 
         return self.file(scope).change(apply)
 
-    def update(self, scope: str, ref: str, content: str | None = None,
-               type_: str | None = None, source: str = "") -> MemoryEntry | None:
+    def update(
+        self,
+        scope: str,
+        ref: str,
+        content: str | None = None,
+        type_: str | None = None,
+        source: str = "",
+    ) -> MemoryEntry | None:
         """Change an entry found by key or id; None when there is no such entry."""
         found = self.find(ref, scope)
         if found is None:
@@ -123,8 +152,12 @@ class MemoryStore:
 
         return self.file(scope).change(apply)
 
-    def merge(self, scope: str, items: Sequence[MemoryEntry],
-              combine: Callable[[MemoryEntry, MemoryEntry], MemoryEntry] | None = None) -> int:
+    def merge(
+        self,
+        scope: str,
+        items: Sequence[MemoryEntry],
+        combine: Callable[[MemoryEntry, MemoryEntry], MemoryEntry] | None = None,
+    ) -> int:
         """Upsert entries by key (the later one wins, or `combine(old, new)`); returns the count."""
         if not items:
             return 0

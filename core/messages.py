@@ -65,8 +65,12 @@ class Message:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Message:
-        kinds = {"text": TextBlock, "reasoning": ReasoningBlock, "tool_call": ToolCall,
-                 "tool_result": ToolResult}
+        kinds = {
+            "text": TextBlock,
+            "reasoning": ReasoningBlock,
+            "tool_call": ToolCall,
+            "tool_result": ToolResult,
+        }
         blocks = [kinds[b["type"]](**b) for b in data.get("blocks", [])]
         return cls(role=data["role"], blocks=blocks)
 

@@ -38,19 +38,29 @@ def _adapter(wire: WireFormat):
 
 def estimate_usage(request: dict[str, Any], message: Message) -> Usage:
     """Local count for a provider that reported no usage; marked as an estimate."""
-    sent = json.dumps({k: request.get(k) for k in ("system", "messages", "tools")},
-                      ensure_ascii=False)
+    sent = json.dumps(
+        {k: request.get(k) for k in ("system", "messages", "tools")}, ensure_ascii=False
+    )
     produced = "".join(b.text for b in message.blocks if isinstance(b, ReasoningBlock))
-    produced += message.text + "".join(c.raw_arguments for c in message.blocks
-                                       if isinstance(c, ToolCall))
-    return Usage(input=estimate_tokens(sent), output=estimate_tokens(produced) if produced else 0,
-                 estimated=True)
+    produced += message.text + "".join(
+        c.raw_arguments for c in message.blocks if isinstance(c, ToolCall)
+    )
+    return Usage(
+        input=estimate_tokens(sent),
+        output=estimate_tokens(produced) if produced else 0,
+        estimated=True,
+    )
 
 
 class ModelClient:
-    def __init__(self, provider: ResolvedProvider, timeout: float | None = None,
-                 max_retries: int = 4, max_tokens: int | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        provider: ResolvedProvider,
+        timeout: float | None = None,
+        max_retries: int = 4,
+        max_tokens: int | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.provider = provider
         self.model = provider.model
         self.timeout = timeout or provider.timeout
@@ -75,8 +85,14 @@ class ModelClient:
 
     def target(self) -> Target:
         p = self.provider
-        return Target(p.profile.name, self.model, p.profile.key_var, p.base_url,
-                      p.profile.base_url_var, self.timeout)
+        return Target(
+            p.profile.name,
+            self.model,
+            p.profile.key_var,
+            p.base_url,
+            p.profile.base_url_var,
+            self.timeout,
+        )
 
     def sdk(self) -> Any:
         """The SDK client, built once even when two threads ask at the same time."""
@@ -87,20 +103,37 @@ class ModelClient:
                     self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
         return self._sdk
 
-    def build_request(self, system: str, messages: list[Message],
-                      tools: list[dict[str, Any]]) -> dict[str, Any]:
+    def build_request(
+        self, system: str, messages: list[Message], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         profile = self.provider.profile
         if profile.wire is WireFormat.ANTHROPIC:
-            return self.adapter.build_request(self.model, system, messages, tools, self.max_tokens,
-                                              with_reasoning=profile.reasoning_roundtrip)
+            return self.adapter.build_request(
+                self.model,
+                system,
+                messages,
+                tools,
+                self.max_tokens,
+                with_reasoning=profile.reasoning_roundtrip,
+            )
         return self.adapter.build_request(
-            self.model, system, messages, tools, self.max_tokens,
+            self.model,
+            system,
+            messages,
+            tools,
+            self.max_tokens,
             max_completion_tokens=profile.max_completion_tokens,
-            with_reasoning=profile.reasoning_roundtrip)
+            with_reasoning=profile.reasoning_roundtrip,
+        )
 
-    def stream(self, system: str, messages: list[Message], tools: list[dict[str, Any]],
-               emit: Callable[[StreamEvent], None],
-               on_retry: RetryHook | None = None) -> ModelResponse:
+    def stream(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[dict[str, Any]],
+        emit: Callable[[StreamEvent], None],
+        on_retry: RetryHook | None = None,
+    ) -> ModelResponse:
         """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
         request = self.build_request(system, messages, tools)
         if self.on_request:
@@ -120,8 +153,12 @@ class ModelClient:
         response.duration = time.monotonic() - start
         return response
 
-    def _with_retries(self, request: dict[str, Any], emit: Callable[[StreamEvent], None],
-                      on_retry: RetryHook | None) -> ModelResponse:
+    def _with_retries(
+        self,
+        request: dict[str, Any],
+        emit: Callable[[StreamEvent], None],
+        on_retry: RetryHook | None,
+    ) -> ModelResponse:
         attempt = 0
         restarted = False  # a stream that died before showing anything is restarted once
         while True:
@@ -131,19 +168,24 @@ class ModelClient:
             except Exception as exc:
                 failure = classify(exc)
                 if asm.started:
-                    raise ModelError(broken_stream_line(failure, self.target()),
-                                     failure.status) from exc
+                    raise ModelError(
+                        broken_stream_line(failure, self.target()), failure.status
+                    ) from exc
                 dropped = asm.opened and failure.kind in ("connection", "timeout")
                 wait = self._next_wait(exc, failure, attempt, dropped and restarted)
                 if wait is None:
-                    raise ModelError(error_line(failure, self.target(), attempt),
-                                     failure.status, failure.retryable) from exc
+                    raise ModelError(
+                        error_line(failure, self.target(), attempt),
+                        failure.status,
+                        failure.retryable,
+                    ) from exc
                 restarted = restarted or dropped
                 attempt += 1
                 self._countdown(attempt, wait, failure.reason, on_retry)
 
-    def _countdown(self, attempt: int, wait: float, reason: str,
-                   on_retry: RetryHook | None) -> None:
+    def _countdown(
+        self, attempt: int, wait: float, reason: str, on_retry: RetryHook | None
+    ) -> None:
         """Sleep `wait` seconds, telling the hook the seconds left about once a second."""
         left = wait
         while True:
@@ -155,8 +197,9 @@ class ModelClient:
             if left <= 1e-9:
                 return
 
-    def _next_wait(self, exc: BaseException, failure: Failure, attempt: int,
-                   second_drop: bool) -> float | None:
+    def _next_wait(
+        self, exc: BaseException, failure: Failure, attempt: int, second_drop: bool
+    ) -> float | None:
         """Seconds to wait before the next attempt, or None to give up."""
         if not failure.retryable or second_drop or attempt >= self.max_retries:
             return None

@@ -6,24 +6,52 @@ import re
 from pathlib import PurePosixPath
 
 LANGUAGES = {
-    ".py": "Python", ".pyi": "Python", ".js": "JavaScript", ".jsx": "JavaScript",
-    ".mjs": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript", ".go": "Go", ".rs": "Rust",
-    ".java": "Java", ".kt": "Kotlin", ".rb": "Ruby", ".php": "PHP", ".c": "C", ".h": "C",
-    ".cpp": "C++", ".cc": "C++", ".hpp": "C++", ".cs": "C#", ".ex": "Elixir", ".exs": "Elixir",
-    ".heex": "HEEx", ".sh": "Shell", ".md": "Markdown", ".rst": "reST", ".json": "JSON",
-    ".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".html": "HTML", ".css": "CSS",
-    ".sql": "SQL", ".txt": "text", ".cfg": "config", ".ini": "config",
+    ".py": "Python",
+    ".pyi": "Python",
+    ".js": "JavaScript",
+    ".jsx": "JavaScript",
+    ".mjs": "JavaScript",
+    ".ts": "TypeScript",
+    ".tsx": "TypeScript",
+    ".go": "Go",
+    ".rs": "Rust",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".rb": "Ruby",
+    ".php": "PHP",
+    ".c": "C",
+    ".h": "C",
+    ".cpp": "C++",
+    ".cc": "C++",
+    ".hpp": "C++",
+    ".cs": "C#",
+    ".ex": "Elixir",
+    ".exs": "Elixir",
+    ".heex": "HEEx",
+    ".sh": "Shell",
+    ".md": "Markdown",
+    ".rst": "reST",
+    ".json": "JSON",
+    ".toml": "TOML",
+    ".yaml": "YAML",
+    ".yml": "YAML",
+    ".html": "HTML",
+    ".css": "CSS",
+    ".sql": "SQL",
+    ".txt": "text",
+    ".cfg": "config",
+    ".ini": "config",
 }
 
 # One pattern per language family; group "kind" is the keyword kept, "name" the symbol.
 _DEF = {
     "Python": r"^\s*(?:async\s+)?(?P<kind>class|def)\s+(?P<name>\w+)",
     "JavaScript": r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?P<kind>function\*?|class)\s+"
-                  r"(?P<name>[\w$]+)",
+    r"(?P<name>[\w$]+)",
     "Go": r"^(?P<kind>func|type)\s+(?:\([^)]*\)\s*)?(?P<name>\w+)",
     "Rust": r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?P<kind>fn|struct|enum|trait|impl|mod)\s+(?P<name>\w+)",
     "Java": r"^\s*(?:public|private|protected)?\s*(?:static\s+)?(?:final\s+)?(?:abstract\s+)?"
-            r"(?P<kind>class|interface|enum|record)\s+(?P<name>\w+)",
+    r"(?P<kind>class|interface|enum|record)\s+(?P<name>\w+)",
     "Ruby": r"^\s*(?P<kind>class|module|def)\s+(?P<name>[\w.?!]+)",
     "Elixir": r"^\s*(?P<kind>defmodule|defp?|defmacrop?)\s+(?P<name>[\w.?!]+)",
     "C": r"^(?P<kind>struct|enum|typedef)\s+(?P<name>\w+)",
@@ -73,8 +101,9 @@ def definitions(text: str, language: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS,
-                         names: int | None = None) -> str:
+def describe_definitions(
+    defs: list[tuple[str, str, int]], limit: int = MAX_DEFS, names: int | None = None
+) -> str:
     """'class Auth (l.3), def login (l.10, 42); also: logout, refresh; +4 more' — an outline.
     Repeated definitions of one name (overloads, clauses) share one entry."""
     names = MAX_NAMES if names is None else names
@@ -82,11 +111,12 @@ def describe_definitions(defs: list[tuple[str, str, int]], limit: int = MAX_DEFS
     for kind, name, no in defs:
         grouped.setdefault((kind, name), []).append(no)
     entries = list(grouped.items())
-    shown = ", ".join(f"{kind} {name} (l.{', '.join(map(str, lines))})"
-                      for (kind, name), lines in entries[:limit])
+    shown = ", ".join(
+        f"{kind} {name} (l.{', '.join(map(str, lines))})" for (kind, name), lines in entries[:limit]
+    )
     rest = list(dict.fromkeys(name for (_, name), _ in entries[limit:]))
-    if rest[:names - limit]:
-        shown += "; also: " + ", ".join(rest[:names - limit])
+    if rest[: names - limit]:
+        shown += "; also: " + ", ".join(rest[: names - limit])
     if len(rest) > names - limit:
         shown += f"; +{len(rest) - (names - limit)} more"
     return shown
@@ -109,6 +139,5 @@ def describe_code(path: str, text: str, line_count: int | None = None) -> tuple[
         head = f"{lang}: {describe_definitions(defs)}" if lang else describe_definitions(defs)
     if head:
         parts.append(head)
-    details = {"lines": count, "language": lang,
-               "symbols": [f"{k} {n}" for k, n, _ in defs][:20]}
+    details = {"lines": count, "language": lang, "symbols": [f"{k} {n}" for k, n, _ in defs][:20]}
     return ", ".join(parts), details

@@ -24,8 +24,9 @@ PHASE_RULES = {
     TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=600, keep_recent_min=1, batch_tokens=2500),
     # Editing and checking: the edit/test results being worked on stay whole a little longer.
     TaskPhase.EXECUTING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=2500),
-    TaskPhase.VERIFYING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=2500,
-                                    protect_kinds=("test", "run")),
+    TaskPhase.VERIFYING: PhaseRules(
+        keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=2500, protect_kinds=("test", "run")
+    ),
 }
 
 CHANGES = ("write", "edit")

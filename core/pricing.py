@@ -28,8 +28,12 @@ class Price:
     date: str = ""
 
     def cost(self, usage: Usage) -> float:
-        return (usage.input * self.input + usage.cache_read * self.cache_read
-                + usage.cache_write * self.cache_write + usage.output * self.output) / PER_TOKENS
+        return (
+            usage.input * self.input
+            + usage.cache_read * self.cache_read
+            + usage.cache_write * self.cache_write
+            + usage.output * self.output
+        ) / PER_TOKENS
 
 
 class PriceTable:
@@ -57,7 +61,7 @@ class PriceTable:
 def _parse_models(data: object, origin: Path) -> dict[str, Price]:
     models = data.get("models") if isinstance(data, dict) else None
     if not isinstance(models, dict):
-        raise ConfigError(f"{origin}: expected an object with a \"models\" object")
+        raise ConfigError(f'{origin}: expected an object with a "models" object')
     prices: dict[str, Price] = {}
     for name, entry in models.items():
         try:
@@ -65,12 +69,15 @@ def _parse_models(data: object, origin: Path) -> dict[str, Price]:
             values["cache_read"] = float(entry.get("cache_read", values["input"]))
             values["cache_write"] = float(entry.get("cache_write", values["input"]))
         except (TypeError, KeyError, ValueError, AttributeError):
-            raise ConfigError(f"{origin}: model \"{name}\" needs numeric \"input\" and "
-                              "\"output\" prices (USD per million tokens)") from None
+            raise ConfigError(
+                f'{origin}: model "{name}" needs numeric "input" and '
+                '"output" prices (USD per million tokens)'
+            ) from None
         if any(v < 0 for v in values.values()):
-            raise ConfigError(f"{origin}: model \"{name}\" has a negative price")
-        prices[str(name)] = Price(**values, source=str(entry.get("source", "")),
-                                  date=str(entry.get("date", "")))
+            raise ConfigError(f'{origin}: model "{name}" has a negative price')
+        prices[str(name)] = Price(
+            **values, source=str(entry.get("source", "")), date=str(entry.get("date", ""))
+        )
     return prices
 
 

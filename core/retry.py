@@ -18,21 +18,48 @@ RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524,
 # Provider error types (Anthropic `error.type`, OpenAI `error.code`/`type`) → the status they mean.
 # Mid-stream errors arrive inside an HTTP 200 response, so the type is all there is.
 ERROR_TYPES = {
-    "overloaded_error": 529, "rate_limit_error": 429, "rate_limit_exceeded": 429,
-    "api_error": 500, "server_error": 500, "internal_server_error": 500,
-    "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
-    "not_found_error": 404, "model_not_found": 404, "request_too_large": 413,
-    "context_length_exceeded": 400, "insufficient_quota": 402, "billing_error": 402,
+    "overloaded_error": 529,
+    "rate_limit_error": 429,
+    "rate_limit_exceeded": 429,
+    "api_error": 500,
+    "server_error": 500,
+    "internal_server_error": 500,
+    "authentication_error": 401,
+    "invalid_api_key": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "model_not_found": 404,
+    "request_too_large": 413,
+    "context_length_exceeded": 400,
+    "insufficient_quota": 402,
+    "billing_error": 402,
 }
-CONNECTION_CLASSES = frozenset({"APIConnectionError", "TransportError", "ConnectionError",
-                                "TimeoutException", "TimeoutError", "IncompleteRead"})
-_MODEL_MISSING = re.compile(r"model.{0,40}(not (be )?found|not exist|does not exist|unknown|"
-                            r"invalid|not supported)|unknown model|模型不存在", re.I)
-_TOO_LONG = re.compile(r"context.{0,20}(length|window|limit|too)|too long|too many tokens|"
-                       r"maximum.{0,20}(length|tokens)|prompt is too|超过.{0,10}(长度|上下文)|"
-                       r"上下文.{0,6}(长度|超)", re.I)
-_NO_CREDIT = re.compile(r"insufficient.{0,10}(quota|balance|credit)|exceeded your current quota|"
-                        r"余额不足|欠费|无可用资源包", re.I)
+CONNECTION_CLASSES = frozenset(
+    {
+        "APIConnectionError",
+        "TransportError",
+        "ConnectionError",
+        "TimeoutException",
+        "TimeoutError",
+        "IncompleteRead",
+    }
+)
+_MODEL_MISSING = re.compile(
+    r"model.{0,40}(not (be )?found|not exist|does not exist|unknown|"
+    r"invalid|not supported)|unknown model|模型不存在",
+    re.I,
+)
+_TOO_LONG = re.compile(
+    r"context.{0,20}(length|window|limit|too)|too long|too many tokens|"
+    r"maximum.{0,20}(length|tokens)|prompt is too|超过.{0,10}(长度|上下文)|"
+    r"上下文.{0,6}(长度|超)",
+    re.I,
+)
+_NO_CREDIT = re.compile(
+    r"insufficient.{0,10}(quota|balance|credit)|exceeded your current quota|"
+    r"余额不足|欠费|无可用资源包",
+    re.I,
+)
 _SECRET = re.compile(r"(sk-|key-)[A-Za-z0-9_\-*.]{6,}")
 MAX_HONOURED_WAIT = 120.0  # a longer `retry-after` is reported, not slept through
 
@@ -77,8 +104,14 @@ def classify(exc: BaseException) -> Failure:
     if status is None or status < 400:  # no HTTP error status: a transport or mid-stream error
         if mapped:
             reason = kind_name.replace("_error", "") or f"error {mapped}"
-            return Failure(mapped, "stream-error", _retryable(mapped, body, message), reason,
-                           message, str(code or kind_name))
+            return Failure(
+                mapped,
+                "stream-error",
+                _retryable(mapped, body, message),
+                reason,
+                message,
+                str(code or kind_name),
+            )
         names = _class_names(exc)
         if any("Timeout" in n for n in names):
             return Failure(None, "timeout", True, "timed out", message)
@@ -86,12 +119,21 @@ def classify(exc: BaseException) -> Failure:
             return Failure(None, "connection", True, "connection dropped", message)
         return Failure(None, "other", False, type(exc).__name__, message)
     effective = mapped if mapped in (402, 404, 413) else status
-    return Failure(effective, "http", _retryable(status, body, message), f"HTTP {status}",
-                   message, str(code or kind_name))
+    return Failure(
+        effective,
+        "http",
+        _retryable(status, body, message),
+        f"HTTP {status}",
+        message,
+        str(code or kind_name),
+    )
 
 
 def _retryable(status: int, body: dict[str, Any], message: str) -> bool:
-    no_credit = 402 in (ERROR_TYPES.get(str(body.get("code"))), ERROR_TYPES.get(str(body.get("type"))))
+    no_credit = 402 in (
+        ERROR_TYPES.get(str(body.get("code"))),
+        ERROR_TYPES.get(str(body.get("type"))),
+    )
     if no_credit or _NO_CREDIT.search(message):
         return False  # quota and balance errors come as 429s, but waiting will not refill them
     return status in RETRY_STATUS or status >= 500
@@ -124,8 +166,9 @@ def retry_after(exc: BaseException, now: Callable[[], float] = time.time) -> flo
     return max(0.0, when.timestamp() - now())
 
 
-def backoff(attempt: int, base: float = 0.5, cap: float = 30.0,
-            rand: Callable[[], float] = random.random) -> float:
+def backoff(
+    attempt: int, base: float = 0.5, cap: float = 30.0, rand: Callable[[], float] = random.random
+) -> float:
     """Exponential backoff with jitter: between half and all of base·2^(attempt-1), capped."""
     return min(cap, base * 2 ** (attempt - 1)) * (0.5 + rand() / 2)
 
@@ -150,27 +193,44 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
         var = t.key_var or "the server's API key"
         verb = "rejected the API key" if status == 401 else "refused access"
         return f"{t.provider} {verb} (HTTP {status}): check {var}"
-    if status == 413 or failure.code == "context_length_exceeded" or (
-            status == 400 and _TOO_LONG.search(text)):
-        return (f"the conversation is too long for {t.model} on {t.provider}: "
-                "run /compact (or /new to start over)")
+    if (
+        status == 413
+        or failure.code == "context_length_exceeded"
+        or (status == 400 and _TOO_LONG.search(text))
+    ):
+        return (
+            f"the conversation is too long for {t.model} on {t.provider}: "
+            "run /compact (or /new to start over)"
+        )
     if status == 404 or (status in (400, 422) and _MODEL_MISSING.search(text)):
-        return (f"{t.provider} does not know model '{t.model}' (HTTP {status}): "
-                "pick another with --model or /model")
+        return (
+            f"{t.provider} does not know model '{t.model}' (HTTP {status}): "
+            "pick another with --model or /model"
+        )
     if status == 402 or (status == 429 and _NO_CREDIT.search(text) and not failure.retryable):
-        return (f"{t.provider} says the account has no credit or quota left (HTTP {status}): "
-                "top it up, or switch with --provider")
+        return (
+            f"{t.provider} says the account has no credit or quota left (HTTP {status}): "
+            "top it up, or switch with --provider"
+        )
     if status == 429:
-        return f"{t.provider} is rate-limiting requests{after} (HTTP 429): wait a minute and ask again"
+        return (
+            f"{t.provider} is rate-limiting requests{after} (HTTP 429): wait a minute and ask again"
+        )
     if failure.kind == "timeout":
-        return (f"{t.provider} did not answer within {t.timeout:g}s{after}: "
-                "try again, or raise UNICUM_TIMEOUT")
+        return (
+            f"{t.provider} did not answer within {t.timeout:g}s{after}: "
+            "try again, or raise UNICUM_TIMEOUT"
+        )
     if failure.kind == "connection":
-        return (f"cannot reach {t.provider} at {t.base_url}{after} ({failure.reason}): "
-                f"check the network and {t.base_url_var}")
+        return (
+            f"cannot reach {t.provider} at {t.base_url}{after} ({failure.reason}): "
+            f"check the network and {t.base_url_var}"
+        )
     if status is not None and status >= 500:
-        return (f"{t.provider} is overloaded or failing{after} ({failure.reason}): "
-                "try again shortly, or switch with --provider")
+        return (
+            f"{t.provider} is overloaded or failing{after} ({failure.reason}): "
+            "try again shortly, or switch with --provider"
+        )
     detail = f": {text}" if text else ""
     if status is None:  # e.g. a reply the SDK could not parse
         return f"the request to {t.provider} failed ({failure.reason}){detail}"
@@ -178,5 +238,7 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
 
 
 def broken_stream_line(failure: Failure, target: Target) -> str:
-    return (f"the reply from {target.provider} broke off midway ({failure.reason}); "
-            "the partial reply was discarded - ask again to continue")
+    return (
+        f"the reply from {target.provider} broke off midway ({failure.reason}); "
+        "the partial reply was discarded - ask again to continue"
+    )

@@ -12,6 +12,8 @@ from core.skills import SkillBook
 
 def tool_services(workspace: Path, home: Path, memory: MemoryStore | None = None) -> dict[str, Any]:
     """Memory store, skill book and code map for one workspace; each opens its files lazily."""
-    return {"memory": memory or MemoryStore(home, workspace),
-            "skills": SkillBook(workspace, home),
-            "codemap": CodeMap(workspace, home)}
+    return {
+        "memory": memory or MemoryStore(home, workspace),
+        "skills": SkillBook(workspace, home),
+        "codemap": CodeMap(workspace, home),
+    }

@@ -24,31 +24,48 @@ from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
 
 
-def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
-                 prompter: Prompter | None = None,
-                 sections: list[PromptSection] | None = None) -> Agent:
+def create_agent(
+    opts: SessionOptions,
+    hooks: AgentHooks | None = None,
+    prompter: Prompter | None = None,
+    sections: list[PromptSection] | None = None,
+) -> Agent:
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)
     registry = Registry.default()
     home = check_home(unicum_home())
     store = MemoryStore(home, workspace)
     memory_hooks = MemoryHooks(store, source=opts.session_id)
-    ctx = ToolContext(workspace=workspace, home=home,
-                      prompter=prompter or NoPrompter(approve_all=opts.yes),
-                      permission_mode=opts.permission_mode,
-                      session_id=opts.session_id,
-                      services={**tool_services(workspace, home, store),
-                                "memory_hooks": memory_hooks, "notices": []})
+    ctx = ToolContext(
+        workspace=workspace,
+        home=home,
+        prompter=prompter or NoPrompter(approve_all=opts.yes),
+        permission_mode=opts.permission_mode,
+        session_id=opts.session_id,
+        services={
+            **tool_services(workspace, home, store),
+            "memory_hooks": memory_hooks,
+            "notices": [],
+        },
+    )
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
-    accounting = setup_accounting(opts, provider, workspace, home, ui_hooks,
-                                  warn=session_notices(ctx.services).append)
+    accounting = setup_accounting(
+        opts, provider, workspace, home, ui_hooks, warn=session_notices(ctx.services).append
+    )
     ctx.services["ledger"] = accounting.ledger
-    system_prompt = session_prompt(workspace, store, opts.task_hint, sections,
-                                   warnings=memory_hooks.warnings)  # e.g. a malformed SKILL.md
+    system_prompt = session_prompt(
+        workspace, store, opts.task_hint, sections, warnings=memory_hooks.warnings
+    )  # e.g. a malformed SKILL.md
     policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
-    agent = Agent(client=ModelClient(provider), registry=registry, tool_context=ctx,
-                  system_prompt=system_prompt, hooks=accounting.hooks(ui_hooks),
-                  max_turns=opts.max_turns, context=policy)
+    agent = Agent(
+        client=ModelClient(provider),
+        registry=registry,
+        tool_context=ctx,
+        system_prompt=system_prompt,
+        hooks=accounting.hooks(ui_hooks),
+        max_turns=opts.max_turns,
+        context=policy,
+    )
     policy.summarize = make_summarizer(agent)
     accounting.watch(agent)
     if opts.codemap:
@@ -56,8 +73,13 @@ def create_agent(opts: SessionOptions, hooks: AgentHooks | None = None,
     return agent
 
 
-def attach_codemap(agent: Agent, store: MemoryStore, task_hint: str,
-                   sections: list[PromptSection], policy: CacheAwareContext) -> None:
+def attach_codemap(
+    agent: Agent,
+    store: MemoryStore,
+    task_hint: str,
+    sections: list[PromptSection],
+    policy: CacheAwareContext,
+) -> None:
     """Build the code map in the background; its overview joins the prompt at the first task."""
     from core.codemap.overview import attach_overview
 
@@ -66,21 +88,31 @@ def attach_codemap(agent: Agent, store: MemoryStore, task_hint: str,
     def rebuild(section: PromptSection) -> str:
         prompt = session_prompt(workspace, store, task_hint, [*sections, section])
         policy.budget.overhead_tokens += estimate_tokens(prompt) - estimate_tokens(
-            agent.system_prompt)
+            agent.system_prompt
+        )
         return prompt
 
     attach_overview(agent, workspace, agent.tool_context, rebuild)
 
 
-def session_prompt(workspace: Path, store: MemoryStore, task_hint: str = "",
-                   sections: list[PromptSection] | None = None,
-                   warnings: list[str] | None = None) -> str:
+def session_prompt(
+    workspace: Path,
+    store: MemoryStore,
+    task_hint: str = "",
+    sections: list[PromptSection] | None = None,
+    warnings: list[str] | None = None,
+) -> str:
     """The system prompt: the stable base, instruction files, skills, the caller's sections,
     then memory last so provider prompt caches keep hitting. `/new` calls it again."""
-    return build_system_prompt(workspace, [
-        instructions_section(workspace, store.home),
-        skills_section(workspace, store.home, warnings),
-        *(sections or []), memory_section(workspace, task_hint, store)])
+    return build_system_prompt(
+        workspace,
+        [
+            instructions_section(workspace, store.home),
+            skills_section(workspace, store.home, warnings),
+            *(sections or []),
+            memory_section(workspace, task_hint, store),
+        ],
+    )
 
 
 def session_notices(services: dict) -> list[str]:

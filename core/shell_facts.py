@@ -32,7 +32,7 @@ def short_command(command: str) -> str:
     """The command as one readable line: heredoc bodies dropped, long ones cut."""
     lines = strip_heredocs(command).strip().splitlines() or [""]
     text = lines[0] + (" …" if len(lines) > 1 else "")
-    return text if len(text) <= MAX_COMMAND else text[:MAX_COMMAND - 1] + "…"
+    return text if len(text) <= MAX_COMMAND else text[: MAX_COMMAND - 1] + "…"
 
 
 def shell_fact(tool: str, command: str, output: Any) -> Fact:
@@ -52,8 +52,16 @@ def shell_fact(tool: str, command: str, output: Any) -> Fact:
             summary = f"exit {code}" + (f", {summary}" if summary else "")
     if failed and kind != "test":
         summary = (f"exit {code}: " if code is not None else "") + error_line(text)
-    return Fact(tool=tool, kind=kind, target=short_command(command), ok=not failed,
-                summary=summary, path=path, command=short_command(command), details=details)
+    return Fact(
+        tool=tool,
+        kind=kind,
+        target=short_command(command),
+        ok=not failed,
+        summary=summary,
+        path=path,
+        command=short_command(command),
+        details=details,
+    )
 
 
 def _read(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, str | None]:
@@ -80,11 +88,15 @@ def _matches(text: str) -> tuple[list[tuple[str, str, str]], set[str]]:
     for row in text.splitlines():
         m = _GREP_ROW.match(row)
         if m and row[m.end() - 1] == ":":
-            found.append((m.group("path") or "", m.group("line"), row[m.end():].strip()))
+            found.append((m.group("path") or "", m.group("line"), row[m.end() :].strip()))
             if m.group("path"):
                 files.add(m.group("path"))
-        elif not m and ":" in row and _PLAIN_PATH.match(row.split(":", 1)[0]) and (
-                "/" in row.split(":", 1)[0] or "." in row.split(":", 1)[0]):
+        elif (
+            not m
+            and ":" in row
+            and _PLAIN_PATH.match(row.split(":", 1)[0])
+            and ("/" in row.split(":", 1)[0] or "." in row.split(":", 1)[0])
+        ):
             files.add(row.split(":", 1)[0])
     return found, files
 
@@ -95,19 +107,27 @@ def _search(command: str, argv: list[str], text: str, failed: bool) -> tuple[str
         return "no matches", {"matches": 0}, None
     name = argv[0].rsplit("/", 1)[-1]
     if name in ("find", "ls", "tree", "fd", "find_file", "locate") or all(
-            _PLAIN_PATH.match(r.strip()) for r in rows[:20]):
+        _PLAIN_PATH.match(r.strip()) for r in rows[:20]
+    ):
         items = [_entry(r) for r in rows if r.strip() and not r.startswith("total ")]
-        listed = ", ".join(items[:MAX_ITEMS]) + (f", +{len(items) - MAX_ITEMS} more"
-                                               if len(items) > MAX_ITEMS else "")
+        listed = ", ".join(items[:MAX_ITEMS]) + (
+            f", +{len(items) - MAX_ITEMS} more" if len(items) > MAX_ITEMS else ""
+        )
         return f"{len(items)} entries: {listed}", {"entries": len(items)}, None
     found, files = _matches(text)
     if found:
         where = f" in {len(files)} files" if len(files) > 1 else ""
-        return f"{len(found)} matches{where}: {_describe_matches(found)}", {
-            "matches": len(found), "files": sorted(files)[:20]}, None
+        return (
+            f"{len(found)} matches{where}: {_describe_matches(found)}",
+            {"matches": len(found), "files": sorted(files)[:20]},
+            None,
+        )
     listed = ", ".join(sorted(files)[:MAX_ITEMS])
-    return f"{len(rows)} matching lines" + (f" in {listed}" if listed else ""), {
-        "matches": len(rows)}, None
+    return (
+        f"{len(rows)} matching lines" + (f" in {listed}" if listed else ""),
+        {"matches": len(rows)},
+        None,
+    )
 
 
 def _entry(row: str) -> str:
@@ -119,7 +139,7 @@ def _entry(row: str) -> str:
 def _describe_matches(found: list[tuple[str, str, str]], quoted: int = 4) -> str:
     """The first few matches as 'path:line `text`', then bare locations, as one would jot them."""
     parts = []
-    for i, (path, line, snippet) in enumerate(found[:MAX_ITEMS * 2]):
+    for i, (path, line, snippet) in enumerate(found[: MAX_ITEMS * 2]):
         loc = f"{path}:{line}" if path else f"l.{line}"
         if i < quoted and snippet:
             loc += f" `{snippet[:60]}`"
@@ -150,8 +170,12 @@ def _test(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, 
     run = parse_test_output(text)
     if not run.found:
         return (error_line(text) if failed else ""), {}, None
-    details = {"passed": run.passed, "failed": run.failed, "errors": run.errors,
-               "failing": run.failing[:20]}
+    details = {
+        "passed": run.passed,
+        "failed": run.failed,
+        "errors": run.errors,
+        "failing": run.failing[:20],
+    }
     return run.describe(), details, None
 
 
@@ -163,23 +187,41 @@ def _git(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, d
         plus = sum(1 for r in rows if r.startswith("+") and not r.startswith("+++"))
         minus = sum(1 for r in rows if r.startswith("-") and not r.startswith("---"))
         if files:
-            return f"{len(files)} files changed (+{plus} -{minus}): {', '.join(files[:6])}", {
-                "files": files}, None
+            return (
+                f"{len(files)} files changed (+{plus} -{minus}): {', '.join(files[:6])}",
+                {"files": files},
+                None,
+            )
     if sub == "status":
-        changed = re.findall(r"^\s*(?:modified:|new file:|deleted:|[MADRU?]{1,2})\s+(\S+)",
-                             text, re.M)
-        return ("changed: " + ", ".join(changed[:MAX_ITEMS])) if changed else "clean", {
-            "files": changed}, None
+        changed = re.findall(
+            r"^\s*(?:modified:|new file:|deleted:|[MADRU?]{1,2})\s+(\S+)", text, re.M
+        )
+        return (
+            ("changed: " + ", ".join(changed[:MAX_ITEMS])) if changed else "clean",
+            {"files": changed},
+            None,
+        )
     return (rows[0][:120] if rows else ""), {}, None
 
 
 def _run(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, str | None]:
-    rows = [r.strip() for r in text.splitlines()
-            if r.strip() and not r.lstrip().startswith(("WARNING", "[notice]"))]
+    rows = [
+        r.strip()
+        for r in text.splitlines()
+        if r.strip() and not r.lstrip().startswith(("WARNING", "[notice]"))
+    ]
     script = next((a for a in argv[1:] if language_of(a) and not a.startswith("-")), None)
     last = rows[-1][:120] if rows else "no output"
     return last, {}, script
 
 
-_BUILDERS = {"read": _read, "search": _search, "write": _write, "edit": _write, "test": _test,
-             "git": _git, "run": _run, "build": _run}
+_BUILDERS = {
+    "read": _read,
+    "search": _search,
+    "write": _write,
+    "edit": _write,
+    "test": _test,
+    "git": _git,
+    "run": _run,
+    "build": _run,
+}

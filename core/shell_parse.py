@@ -5,20 +5,80 @@ from __future__ import annotations
 import re
 import shlex
 
-READERS = {"cat", "head", "tail", "nl", "less", "more", "bat", "open", "goto", "scroll_up",
-           "scroll_down", "view"}
-SEARCHERS = {"grep", "rg", "ag", "ack", "find", "ls", "tree", "fd", "find_file", "search_dir",
-             "search_file", "locate", "egrep", "fgrep"}
+READERS = {
+    "cat",
+    "head",
+    "tail",
+    "nl",
+    "less",
+    "more",
+    "bat",
+    "open",
+    "goto",
+    "scroll_up",
+    "scroll_down",
+    "view",
+}
+SEARCHERS = {
+    "grep",
+    "rg",
+    "ag",
+    "ack",
+    "find",
+    "ls",
+    "tree",
+    "fd",
+    "find_file",
+    "search_dir",
+    "search_file",
+    "locate",
+    "egrep",
+    "fgrep",
+}
 WRITERS = {"tee", "create", "touch", "mkdir", "cp", "mv", "rm", "patch", "insert", "append"}
 EDITORS = {"edit", "str_replace", "apply_patch"}
-BUILDERS = {"make", "pip", "pip3", "npm", "yarn", "pnpm", "cargo", "go", "mix", "mvn", "gradle",
-            "poetry", "uv", "tsc", "gcc", "cc", "clang", "cmake"}
-TEST_PATTERNS = [re.compile(p) for p in (
-    r"\bpy\.?test\b", r"-m\s+(?:pytest|unittest)\b", r"\b(?:npm|yarn|pnpm)\s+(?:run\s+)?test\b",
-    r"\bgo\s+test\b", r"\bcargo\s+(?:test|nextest)\b", r"\bmake\s+(?:test|check)\b",
-    r"\bmix\s+test\b", r"\btox\b", r"\bnox\b", r"\bjest\b", r"\bvitest\b", r"runtests\.py\b",
-    r"\brspec\b", r"\bphpunit\b", r"\bctest\b", r"\bmanage\.py\s+test\b",
-    r"-m\s+django\s+test\b")]
+BUILDERS = {
+    "make",
+    "pip",
+    "pip3",
+    "npm",
+    "yarn",
+    "pnpm",
+    "cargo",
+    "go",
+    "mix",
+    "mvn",
+    "gradle",
+    "poetry",
+    "uv",
+    "tsc",
+    "gcc",
+    "cc",
+    "clang",
+    "cmake",
+}
+TEST_PATTERNS = [
+    re.compile(p)
+    for p in (
+        r"\bpy\.?test\b",
+        r"-m\s+(?:pytest|unittest)\b",
+        r"\b(?:npm|yarn|pnpm)\s+(?:run\s+)?test\b",
+        r"\bgo\s+test\b",
+        r"\bcargo\s+(?:test|nextest)\b",
+        r"\bmake\s+(?:test|check)\b",
+        r"\bmix\s+test\b",
+        r"\btox\b",
+        r"\bnox\b",
+        r"\bjest\b",
+        r"\bvitest\b",
+        r"runtests\.py\b",
+        r"\brspec\b",
+        r"\bphpunit\b",
+        r"\bctest\b",
+        r"\bmanage\.py\s+test\b",
+        r"-m\s+django\s+test\b",
+    )
+]
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
 _PIPE = re.compile(r"\s*\|(?!\|)\s*")
 _REDIRECT = re.compile(r"(?<![0-9&])>>?\s*([^\s;&|<>]+)")
@@ -86,15 +146,20 @@ def classify(command: str) -> tuple[str, list[str]]:
     build | run."""
     segs = [s for s in segments(command) if s[0] not in _SKIP] or segments(command) or [[""]]
     if any(p.search(command) for p in TEST_PATTERNS):
-        return "test", next((s for s in segs if any(p.search(" ".join(s)) for p in TEST_PATTERNS)),
-                            segs[0])
+        return "test", next(
+            (s for s in segs if any(p.search(" ".join(s)) for p in TEST_PATTERNS)), segs[0]
+        )
     names = [s[0].rsplit("/", 1)[-1] for s in segs]
     if any(n in EDITORS for n in names):
         return "edit", segs[names.index(next(n for n in names if n in EDITORS))]
     if written_paths(command) and not any(n in ("python", "python3", "node") for n in names):
         return "write", segs[0]
-    for kind, table in (("git", {"git"}), ("read", READERS), ("search", SEARCHERS),
-                        ("build", BUILDERS)):
+    for kind, table in (
+        ("git", {"git"}),
+        ("read", READERS),
+        ("search", SEARCHERS),
+        ("build", BUILDERS),
+    ):
         for seg, name in zip(segs, names, strict=True):
             if name in table or (kind == "read" and name == "sed" and "-n" in seg):
                 return kind, seg
@@ -108,8 +173,27 @@ def file_args(argv: list[str]) -> list[str]:
         if skip:
             skip = False
             continue
-        if arg in ("-n", "-A", "-B", "-C", "-e", "-m", "--include", "--exclude", "-name",
-                   "-type", "-path", "-iname", "-maxdepth", "-g", "-t") and i < len(argv) - 1:
+        if (
+            arg
+            in (
+                "-n",
+                "-A",
+                "-B",
+                "-C",
+                "-e",
+                "-m",
+                "--include",
+                "--exclude",
+                "-name",
+                "-type",
+                "-path",
+                "-iname",
+                "-maxdepth",
+                "-g",
+                "-t",
+            )
+            and i < len(argv) - 1
+        ):
             skip = arg != "-n" or argv[0].rsplit("/", 1)[-1] in ("head", "tail")  # cat/grep -n
             continue
         if arg.startswith("-") or arg.isdigit():
@@ -131,8 +215,11 @@ def exit_code(content: str, data: dict) -> int | None:
     """The exit status from structured data or from the usual text markers."""
     if isinstance(data.get("exit_code"), int):
         return data["exit_code"]
-    for rx in (r"<returncode>(-?\d+)</returncode>", r"\[exit (-?\d+)\]\s*$",
-               r"[Ee]xit code:?\s*(-?\d+)"):
+    for rx in (
+        r"<returncode>(-?\d+)</returncode>",
+        r"\[exit (-?\d+)\]\s*$",
+        r"[Ee]xit code:?\s*(-?\d+)",
+    ):
         m = re.search(rx, content)
         if m:
             return int(m.group(1))
@@ -141,15 +228,17 @@ def exit_code(content: str, data: dict) -> int | None:
 
 def body_of(content: str) -> str:
     """Output text without the agent's wrapping markers."""
-    text = re.sub(r"</?returncode>.*?</returncode>|</?output>|\[exit -?\d+\]\s*$", "", content,
-                  flags=re.S)
+    text = re.sub(
+        r"</?returncode>.*?</returncode>|</?output>|\[exit -?\d+\]\s*$", "", content, flags=re.S
+    )
     return text.strip("\n")
 
 
 _ERROR_LINE = re.compile(
     r"^\s*(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|error\b|Error\b|ERROR\b|fatal\b|"
     r"FAIL(?:ED)?\b|E\s{2,}|.*: (?:command )?not found|.*No such file|.*cannot |.*Permission denied"
-    r"|panic:|thread '.*' panicked|\*\* \()")
+    r"|panic:|thread '.*' panicked|\*\* \()"
+)
 
 
 def error_line(text: str) -> str:

@@ -42,11 +42,12 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     try:
         data = yaml.safe_load(text[3:end])
     except yaml.YAMLError as exc:
-        raise FrontMatterError(f"the front matter is not valid YAML ({str(exc).splitlines()[0]})"
-                               ) from None
+        raise FrontMatterError(
+            f"the front matter is not valid YAML ({str(exc).splitlines()[0]})"
+        ) from None
     if data is not None and not isinstance(data, dict):
         raise FrontMatterError("the front matter is not a mapping of name/description")
-    body = text[end + 4:].split("\n", 1)[1] if "\n" in text[end + 4:] else ""
+    body = text[end + 4 :].split("\n", 1)[1] if "\n" in text[end + 4 :] else ""
     return data or {}, body
 
 
@@ -75,8 +76,9 @@ def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
     return Skill(name, description, path)
 
 
-def discover_skills(workspace: Path, home: Path | None = None,
-                    warnings: list[str] | None = None) -> dict[str, Skill]:
+def discover_skills(
+    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+) -> dict[str, Skill]:
     if home is None:
         from my_agent.config import unicum_home
 
@@ -110,8 +112,9 @@ def skill_body(skill: Skill) -> str:
     return body.strip()
 
 
-def skills_section(workspace: Path, home: Path | None = None,
-                   warnings: list[str] | None = None) -> PromptSection:
+def skills_section(
+    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+) -> PromptSection:
     skills = discover_skills(workspace, home, warnings)
     if not skills:
         return PromptSection("skills", "")

@@ -17,7 +17,8 @@ SUMMARY_SYSTEM = (
     "You compress a coding session so work can continue without it. Write a structured summary "
     "with these headings, terse and exact (paths, names, numbers, commands):\n"
     "## Task\n## Decisions\n## Files changed\n## Open todo\n## Test status\n"
-    "Do not invent anything that is not in the transcript.")
+    "Do not invent anything that is not in the transcript."
+)
 SUMMARY_MAX_OUTPUT = 2_000
 CROP_NOTE = "[{n} earlier messages were cropped to fit the context window]"
 
@@ -54,7 +55,7 @@ class SummaryState:
         note = f"[Summary of the session so far]\n{self.text}"
         if later:
             note += f"\n\n[Later requests from the user, verbatim]\n{later}"
-        return [Message("user", [*head, TextBlock(note)]), *view[self.upto:]]
+        return [Message("user", [*head, TextBlock(note)]), *view[self.upto :]]
 
 
 def transcript(messages: list[Message], room: int, count: Callable[[Message], int]) -> str:
@@ -74,9 +75,14 @@ def transcript(messages: list[Message], room: int, count: Callable[[Message], in
     return "\n\n".join([first, f"[{skipped} messages omitted]", *reversed(kept)])
 
 
-def summarize_history(older: list[Message], upto: int,
-                      summarize: Callable[[list[Message]], str], room: int,
-                      count: Callable[[Message], int], requests: list[str]) -> SummaryState:
+def summarize_history(
+    older: list[Message],
+    upto: int,
+    summarize: Callable[[list[Message]], str],
+    room: int,
+    count: Callable[[Message], int],
+    requests: list[str],
+) -> SummaryState:
     """Ask for a summary of `older` in a request that fits `room` tokens with its reply."""
     budget = max(1_000, room - SUMMARY_MAX_OUTPUT - 500)
     text = transcript(older, budget, count)
@@ -86,16 +92,16 @@ def summarize_history(older: list[Message], upto: int,
     return SummaryState(upto=upto, text=summary.strip(), requests=requests)
 
 
-def crop_to_fit(view: list[Message], limit: int,
-                count: Callable[[Message], int]) -> list[Message]:
+def crop_to_fit(view: list[Message], limit: int, count: Callable[[Message], int]) -> list[Message]:
     """Drop whole old turns after the first message, then cut oversized results: never splits a
     call from its result, keeps the task."""
     total = sum(count(m) for m in view)
     start = 1
     while total > limit and start < len(view) - 1:
         end = start + 1
-        while end < len(view) and not (view[end].role == "assistant"
-                                       and view[end - 1].role == "user"):
+        while end < len(view) and not (
+            view[end].role == "assistant" and view[end - 1].role == "user"
+        ):
             end += 1
         if end >= len(view):
             break
@@ -117,8 +123,11 @@ def _cut_results(msg: Message, share: int) -> Message:
     for block in msg.blocks:
         if isinstance(block, ToolResult) and len(block.content) > chars:
             half = chars // 2
-            block = ToolResult(block.call_id, f"{block.content[:half]}\n[… cut to fit …]\n"
-                               f"{block.content[-half:]}", block.is_error)
+            block = ToolResult(
+                block.call_id,
+                f"{block.content[:half]}\n[… cut to fit …]\n{block.content[-half:]}",
+                block.is_error,
+            )
         blocks.append(block)
     return Message(msg.role, blocks)
 

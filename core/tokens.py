@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 # Runs of CJK ideographs, kana and hangul: about one token per character in common tokenizers.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_CJK = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+)
 _WORDS = re.compile(r"[A-Za-z]+|\d+|\S")
 
 
@@ -17,6 +19,9 @@ def estimate_tokens(text: str, ratio: float = 1.0) -> int:
     rest = _CJK.sub(" ", text) if cjk else text
     count = 0
     for piece in _WORDS.findall(rest):
-        count += 1 + (len(piece) - 1) // 6 if piece[0].isalpha() else (
-            (len(piece) + 2) // 3 if piece[0].isdigit() else 1)
+        count += (
+            1 + (len(piece) - 1) // 6
+            if piece[0].isalpha()
+            else ((len(piece) + 2) // 3 if piece[0].isdigit() else 1)
+        )
     return max(1, int((count + cjk) * ratio))

@@ -42,8 +42,9 @@ class SessionInfo:
 class Transcript:
     """Writes one session's history as it grows; `sync` appends only what is new."""
 
-    def __init__(self, path: Path, header: dict[str, Any] | None = None,
-                 history: list[Message] | None = None) -> None:
+    def __init__(
+        self, path: Path, header: dict[str, Any] | None = None, history: list[Message] | None = None
+    ) -> None:
         self.path = path
         self._written: list[Message] = list(history or [])
         self._header = header  # written with the first message: idle sessions leave no file
@@ -57,8 +58,13 @@ class Transcript:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(record, ensure_ascii=False) + "\n"
         if self._header is not None and not self.path.exists():
-            line = json.dumps({"type": "session", "created": time.time(), **self._header},
-                              ensure_ascii=False) + "\n" + line
+            line = (
+                json.dumps(
+                    {"type": "session", "created": time.time(), **self._header}, ensure_ascii=False
+                )
+                + "\n"
+                + line
+            )
         self._header = None
         with self.path.open("a+b") as fh:
             if fh.tell() and (fh.seek(-1, 2), fh.read(1))[1] != b"\n":
@@ -69,8 +75,7 @@ class Transcript:
     def sync(self, history: list[Message]) -> None:
         """Append messages added since the last sync; a replaced history becomes a `reset`."""
         n = len(self._written)
-        same_prefix = len(history) >= n and all(
-            history[i] is self._written[i] for i in range(n))
+        same_prefix = len(history) >= n and all(history[i] is self._written[i] for i in range(n))
         if not same_prefix:
             self._write({"type": "reset", "messages": [m.to_dict() for m in history]})
         else:
@@ -96,8 +101,10 @@ def read_history(path: Path, warnings: list[str] | None = None) -> list[Message]
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             skipped += 1
     if skipped and warnings is not None:
-        warnings.append(f"session {path.stem}: skipped {skipped} unreadable line"
-                        f"{'s' if skipped > 1 else ''} of {path}")
+        warnings.append(
+            f"session {path.stem}: skipped {skipped} unreadable line"
+            f"{'s' if skipped > 1 else ''} of {path}"
+        )
     return history
 
 
@@ -152,8 +159,10 @@ def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
             raise TranscriptError(f"no saved session for {workspace}: start one without --continue")
         return sessions[0].path
     if not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
-        raise TranscriptError(f"no saved session '{session_id}': a session id has only letters, "
-                              "digits, '.', '-' and '_' (/resume lists this folder's)")
+        raise TranscriptError(
+            f"no saved session '{session_id}': a session id has only letters, "
+            "digits, '.', '-' and '_' (/resume lists this folder's)"
+        )
     local = sessions_dir(home, workspace) / f"{session_id}.jsonl"
     if local.is_file():
         return local
@@ -190,6 +199,7 @@ def close_open_tool_calls(history: list[Message], note: str) -> int:
         return 0
     from core.messages import ToolResult
 
-    history.append(Message("user", [ToolResult(c.id, note, is_error=True)
-                                    for c in last.tool_calls]))
+    history.append(
+        Message("user", [ToolResult(c.id, note, is_error=True) for c in last.tool_calls])
+    )
     return len(last.tool_calls)

@@ -36,6 +36,7 @@ class ProviderProfile:
     @property
     def reports_cache_writes(self) -> bool:
         return any("creation" in name or "write" in name for name in self.usage_fields)
+
     key_required: bool = True  # False: a local server may run without a key
 
 
@@ -43,47 +44,101 @@ PROFILES: dict[str, ProviderProfile] = {
     p.name: p
     for p in (
         ProviderProfile(
-            "zhipu", WireFormat.ANTHROPIC, "ZHIPUAI_API_KEY", "ZHIPUAI_ANTHROPIC_BASE_URL",
-            "https://open.bigmodel.cn/api/anthropic", "glm-5.1",
-            context_window=200_000, max_output=32_768, reasoning_roundtrip=True,
+            "zhipu",
+            WireFormat.ANTHROPIC,
+            "ZHIPUAI_API_KEY",
+            "ZHIPUAI_ANTHROPIC_BASE_URL",
+            "https://open.bigmodel.cn/api/anthropic",
+            "glm-5.1",
+            context_window=200_000,
+            max_output=32_768,
+            reasoning_roundtrip=True,
             usage_fields=("input_tokens", "output_tokens", "cache_read_input_tokens"),
         ),
         ProviderProfile(
-            "openai", WireFormat.OPENAI, "OPENAI_API_KEY", "OPENAI_BASE_URL",
-            "https://api.openai.com/v1", "gpt-4o",
-            context_window=128_000, max_output=16_384, max_completion_tokens=True,
-            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens"),
+            "openai",
+            WireFormat.OPENAI,
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+            "https://api.openai.com/v1",
+            "gpt-4o",
+            context_window=128_000,
+            max_output=16_384,
+            max_completion_tokens=True,
+            usage_fields=(
+                "prompt_tokens",
+                "completion_tokens",
+                "prompt_tokens_details.cached_tokens",
+            ),
         ),
         ProviderProfile(
-            "anthropic", WireFormat.ANTHROPIC, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-            "https://api.anthropic.com", "claude-sonnet-4-6",
-            context_window=200_000, max_output=16_000,
-            usage_fields=("input_tokens", "output_tokens", "cache_read_input_tokens",
-                          "cache_creation_input_tokens"),
+            "anthropic",
+            WireFormat.ANTHROPIC,
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_BASE_URL",
+            "https://api.anthropic.com",
+            "claude-sonnet-4-6",
+            context_window=200_000,
+            max_output=16_000,
+            usage_fields=(
+                "input_tokens",
+                "output_tokens",
+                "cache_read_input_tokens",
+                "cache_creation_input_tokens",
+            ),
         ),
         ProviderProfile(
-            "openrouter", WireFormat.OPENAI, "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL",
-            "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4",
-            context_window=200_000, max_output=16_000,
-            usage_fields=("prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens",
-                          "prompt_tokens_details.cache_write_tokens"),
+            "openrouter",
+            WireFormat.OPENAI,
+            "OPENROUTER_API_KEY",
+            "OPENROUTER_BASE_URL",
+            "https://openrouter.ai/api/v1",
+            "anthropic/claude-sonnet-4",
+            context_window=200_000,
+            max_output=16_000,
+            usage_fields=(
+                "prompt_tokens",
+                "completion_tokens",
+                "prompt_tokens_details.cached_tokens",
+                "prompt_tokens_details.cache_write_tokens",
+            ),
         ),
         ProviderProfile(
-            "deepseek", WireFormat.OPENAI, "DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL",
-            "https://api.deepseek.com", "deepseek-chat",
-            context_window=128_000, max_output=8192, reasoning_roundtrip=True,
-            usage_fields=("prompt_tokens", "completion_tokens", "prompt_cache_hit_tokens",
-                          "prompt_cache_miss_tokens"),
+            "deepseek",
+            WireFormat.OPENAI,
+            "DEEPSEEK_API_KEY",
+            "DEEPSEEK_BASE_URL",
+            "https://api.deepseek.com",
+            "deepseek-chat",
+            context_window=128_000,
+            max_output=8192,
+            reasoning_roundtrip=True,
+            usage_fields=(
+                "prompt_tokens",
+                "completion_tokens",
+                "prompt_cache_hit_tokens",
+                "prompt_cache_miss_tokens",
+            ),
         ),
         ProviderProfile(
-            "ollama", WireFormat.OPENAI, None, "OLLAMA_BASE_URL",
-            "http://localhost:11434/v1", "qwen2.5-coder",
-            context_window=32_768, max_output=8192,
+            "ollama",
+            WireFormat.OPENAI,
+            None,
+            "OLLAMA_BASE_URL",
+            "http://localhost:11434/v1",
+            "qwen2.5-coder",
+            context_window=32_768,
+            max_output=8192,
             usage_fields=("prompt_tokens", "completion_tokens"),
         ),
         ProviderProfile(
-            "openai-compatible", WireFormat.OPENAI, "UNICUM_API_KEY", "UNICUM_BASE_URL",
-            None, None, key_required=False,
+            "openai-compatible",
+            WireFormat.OPENAI,
+            "UNICUM_API_KEY",
+            "UNICUM_BASE_URL",
+            None,
+            None,
+            key_required=False,
             usage_fields=("prompt_tokens", "completion_tokens"),
         ),
     )
@@ -115,11 +170,14 @@ def check_home(home: Path) -> Path:
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigError(f"Unicum home {home} cannot be created ({exc.strerror or exc}): "
-                          f"{fix}") from exc
+        raise ConfigError(
+            f"Unicum home {home} cannot be created ({exc.strerror or exc}): {fix}"
+        ) from exc
     if not os.access(home, os.W_OK | os.X_OK):
-        raise ConfigError(f"Unicum home {home} is not writable: fix its permissions or set "
-                          f"{HOME_ENV} to another folder")
+        raise ConfigError(
+            f"Unicum home {home} is not writable: fix its permissions or set "
+            f"{HOME_ENV} to another folder"
+        )
     for name in HOME_FOLDERS:
         if (home / name).exists() and not (home / name).is_dir():
             raise ConfigError(f"{home / name} must be a folder but is a file: {fix}")
@@ -209,8 +267,10 @@ def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str, str]:
         )
     note = ""
     if len(with_keys) > 1:
-        note = (f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]} "
-                "(choose with --provider or UNICUM_PROVIDER)")
+        note = (
+            f"several API keys set ({', '.join(with_keys)}); using {with_keys[0]} "
+            "(choose with --provider or UNICUM_PROVIDER)"
+        )
     return with_keys[0], "auto", note
 
 
@@ -225,8 +285,10 @@ def _pick_model(profile: ProviderProfile, source: str, flag: str | None, cfg: di
     if flag:
         return flag
     name = profile.name
-    layers = (("env", os.environ.get("UNICUM_PROVIDER"), os.environ.get("UNICUM_MODEL")),
-              ("config", cfg.get("provider"), cfg.get("model")))
+    layers = (
+        ("env", os.environ.get("UNICUM_PROVIDER"), os.environ.get("UNICUM_MODEL")),
+        ("config", cfg.get("provider"), cfg.get("model")),
+    )
     keyed = cfg.get("models") if isinstance(cfg.get("models"), dict) else {}
 
     def fits(layer: str, layer_provider: object) -> bool:
@@ -276,6 +338,8 @@ def resolve_timeout(cfg: dict) -> float:
     except (TypeError, ValueError):
         value = 0.0
     if not value > 0:
-        raise ConfigError(f"timeout must be a positive number of seconds (got {raw!r}): "
-                          f"fix {TIMEOUT_ENV} or 'timeout' in config.json")
+        raise ConfigError(
+            f"timeout must be a positive number of seconds (got {raw!r}): "
+            f"fix {TIMEOUT_ENV} or 'timeout' in config.json"
+        )
     return value

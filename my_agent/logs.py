@@ -16,8 +16,10 @@ SECRET_NAMES = ("api_key", "apikey", "authorization", "x-api-key", "token", "sec
 def redact(value: Any, secrets: list[str]) -> Any:
     """A copy of `value` with secret-named fields and any known key value replaced."""
     if isinstance(value, dict):
-        return {k: REDACTED if str(k).lower() in SECRET_NAMES and v else redact(v, secrets)
-                for k, v in value.items()}
+        return {
+            k: REDACTED if str(k).lower() in SECRET_NAMES and v else redact(v, secrets)
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
         return [redact(v, secrets) for v in value]
     return redact_strings(value, secrets)
@@ -32,7 +34,10 @@ class DebugLog:
 
     def write(self, kind: str, payload: Any) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "kind": kind,
-                  "data": redact(payload, self._secrets)}
+        record = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "kind": kind,
+            "data": redact(payload, self._secrets),
+        }
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")

@@ -11,8 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 # a variable whose upper-cased name ends with one of these holds a secret
-SECRET_SUFFIXES = ("_API_KEY", "_APIKEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_ACCESS_KEY",
-                   "_PASSWORD", "_PASSWD")
+SECRET_SUFFIXES = (
+    "_API_KEY",
+    "_APIKEY",
+    "_TOKEN",
+    "_SECRET",
+    "_SECRET_KEY",
+    "_ACCESS_KEY",
+    "_PASSWORD",
+    "_PASSWD",
+)
 MIN_SECRET_LEN = 8  # shorter values are too likely to occur in ordinary text
 REDACTED = "[redacted]"
 

@@ -12,12 +12,30 @@ import pytest
 from tests.fake_llm import ScriptedLLM
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY_VARS = ("ZHIPUAI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENROUTER_API_KEY",
-            "DEEPSEEK_API_KEY", "UNICUM_API_KEY", "TAVILY_API_KEY")
-URL_VARS = ("ZHIPUAI_ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL",
-            "OPENROUTER_BASE_URL", "DEEPSEEK_BASE_URL", "OLLAMA_BASE_URL", "UNICUM_BASE_URL",
-            "UNICUM_PROVIDER", "UNICUM_MODEL", "ZHIPUAI_BASE_URL",
-            "TAVILY_BASE_URL", "DDGS_PROXY", "UNICUM_ZHIPU_SEARCH_ENGINE")
+KEY_VARS = (
+    "ZHIPUAI_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "OPENROUTER_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "UNICUM_API_KEY",
+    "TAVILY_API_KEY",
+)
+URL_VARS = (
+    "ZHIPUAI_ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_BASE_URL",
+    "OPENROUTER_BASE_URL",
+    "DEEPSEEK_BASE_URL",
+    "OLLAMA_BASE_URL",
+    "UNICUM_BASE_URL",
+    "UNICUM_PROVIDER",
+    "UNICUM_MODEL",
+    "ZHIPUAI_BASE_URL",
+    "TAVILY_BASE_URL",
+    "DDGS_PROXY",
+    "UNICUM_ZHIPU_SEARCH_ENGINE",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -66,11 +84,18 @@ def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`,
     in `cwd` (default: the test's own working directory, its tmp_path)."""
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True,
-                          text=True, env=full_env, cwd=cwd or Path.cwd(), timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd or Path.cwd(),
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )

@@ -12,19 +12,35 @@ import pexpect
 
 from tests.conftest import ROOT
 
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
-                  r"|\x1b[=>78]|[\r\x07]")
+ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]"
+    r"|\x1b[=>78]|[\r\x07]"
+)
 PROMPT = "unicum>"
 
 
 class Repl:
-    def __init__(self, *args: str, env: dict[str, str], cwd: Path | None = None,
-                 timeout: float = 20) -> None:
-        full_env = {**os.environ, **env, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color",
-                    "COLUMNS": "160", "LINES": "50"}
-        self.child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), *args], env=full_env,
-                                   cwd=str(cwd or Path.cwd()), dimensions=(50, 160), encoding="utf-8",
-                                   codec_errors="replace", timeout=timeout)
+    def __init__(
+        self, *args: str, env: dict[str, str], cwd: Path | None = None, timeout: float = 20
+    ) -> None:
+        full_env = {
+            **os.environ,
+            **env,
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "TERM": "xterm-256color",
+            "COLUMNS": "160",
+            "LINES": "50",
+        }
+        self.child = pexpect.spawn(
+            sys.executable,
+            [str(ROOT / "cli.py"), *args],
+            env=full_env,
+            cwd=str(cwd or Path.cwd()),
+            dimensions=(50, 160),
+            encoding="utf-8",
+            codec_errors="replace",
+            timeout=timeout,
+        )
         self.timeout = timeout
         self.raw = ""
         self.pos = 0  # where the next expect starts looking in the plain text
@@ -53,8 +69,10 @@ class Repl:
                 return found
             alive = self._read()
             if time.monotonic() > deadline or (not alive and not regex.search(self.text, self.pos)):
-                raise AssertionError(f"{pattern!r} not seen; screen after last match:\n"
-                                     f"{self.text[self.pos:][-3000:]}")
+                raise AssertionError(
+                    f"{pattern!r} not seen; screen after last match:\n"
+                    f"{self.text[self.pos :][-3000:]}"
+                )
 
     def prompt(self) -> None:
         self.expect(re.escape(PROMPT))

@@ -32,32 +32,53 @@ def row_count(home: Path) -> int:
         db.close()
 
 
-def test_print_mode_warns_at_60_and_80_then_stops_before_the_next_call(llm, workspace,
-                                                                       isolated_home):
+def test_print_mode_warns_at_60_and_80_then_stops_before_the_next_call(
+    llm, workspace, isolated_home
+):
     llm.call("read_file", {"path": "a.txt"}, usage=usage(600, 50))  # 650 of 1000: 60%
     llm.call("read_file", {"path": "b.txt"}, usage=usage(150, 50))  # 850: 80%
     llm.call("read_file", {"path": "c.txt"}, usage=usage(150, 50))  # 1050: over
-    proc = run_cli("--dir", str(workspace), "-p", "work", "--provider", "openai",
-                   "--budget-tokens", "1000", env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "work",
+        "--provider",
+        "openai",
+        "--budget-tokens",
+        "1000",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     assert "warning: 60% of the session budget used: 650 tokens of 1,000 tokens" in proc.stderr
     assert "warning: 80% of the session budget used: 850 tokens of 1,000 tokens" in proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == (
         "unicum: budget reached: this session used 1,050 tokens of 1,000 tokens; the next model "
-        "call was not made (raise it with --budget-tokens)")
+        "call was not made (raise it with --budget-tokens)"
+    )
     assert len(llm.requests) == 3  # the fourth call was never made
     assert row_count(isolated_home) == 3
 
 
 def test_print_mode_usd_budget_uses_prices(llm, workspace):
     llm.call("read_file", {"path": "a.txt"}, usage=usage(4400, 0))  # gpt-4o: $0.0110
-    proc = run_cli("--dir", str(workspace), "-p", "work", "--provider", "openai",
-                   "--budget-usd", "0.01", env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "work",
+        "--provider",
+        "openai",
+        "--budget-usd",
+        "0.01",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines()[-1] == (
         "unicum: budget reached: this session used $0.0110 of $0.0100; the next model call was "
-        "not made (raise it with --budget-usd)")
+        "not made (raise it with --budget-usd)"
+    )
     assert len(llm.requests) == 1
 
 
@@ -66,23 +87,50 @@ def test_day_budget_from_config_counts_other_sessions_today(llm, workspace, isol
     ledger = Ledger(isolated_home / "ledger.db")
     now = time.time()
     for ts, cost in ((now - 3 * 86400, 9.0), (now, 0.3), (now, 0.2)):  # an older day, then today
-        ledger.record(LedgerRow(ts, local_day(ts), "earlier-session", "earlier-session/1", "p",
-                                "openai", "gpt-4o", 10, 0, 0, 10, 0, 5.0, None, "stop", cost,
-                                False))
+        ledger.record(
+            LedgerRow(
+                ts,
+                local_day(ts),
+                "earlier-session",
+                "earlier-session/1",
+                "p",
+                "openai",
+                "gpt-4o",
+                10,
+                0,
+                0,
+                10,
+                0,
+                5.0,
+                None,
+                "stop",
+                cost,
+                False,
+            )
+        )
     ledger.close()
-    proc = run_cli("--dir", str(workspace), "-p", "work", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "work",
+        "--provider",
+        "openai",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 1
     assert proc.stderr.strip() == (
         "unicum: budget reached: today used $0.5000 of $0.5000; the next model call was not "
-        "made (raise it with config.json budget.day.usd)")
+        "made (raise it with config.json budget.day.usd)"
+    )
     assert llm.requests == []
 
 
 def test_flag_wins_over_config_and_bad_values_are_one_line(llm, workspace, isolated_home):
     (isolated_home / "config.json").write_text(json.dumps({"budget": {"week": {"usd": 1}}}))
-    proc = run_cli("--dir", str(workspace), "-p", "x", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "x", "--provider", "openai", env=provider_env(llm, "openai")
+    )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert 'budget."week"' in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("--dir", str(workspace), "-p", "x", "--budget-usd", "-1")
@@ -90,7 +138,8 @@ def test_flag_wins_over_config_and_bad_values_are_one_line(llm, workspace, isola
     limits = parse_limits({"budget": {"session": {"usd": 5, "tokens": 100}}}, usd=1.0)
     assert {(x.scope, x.metric, x.amount, x.origin) for x in limits} == {
         ("session", "usd", 1.0, "--budget-usd"),
-        ("session", "tokens", 100.0, "config.json budget.session.tokens")}
+        ("session", "tokens", 100.0, "config.json budget.session.tokens"),
+    }
     with pytest.raises(ConfigError):
         parse_limits({"budget": {"task": {"usd": 0}}})
 
@@ -101,8 +150,11 @@ def response(fresh: int, out: int = 0) -> ModelResponse:
 
 def test_task_budget_resets_per_task_and_extends():
     warnings = []
-    guard = BudgetGuard([Limit("task", "tokens", 1000, "--budget-tokens")],
-                        measure=lambda r: (r.usage, None), notify=warnings.append)
+    guard = BudgetGuard(
+        [Limit("task", "tokens", 1000, "--budget-tokens")],
+        measure=lambda r: (r.usage, None),
+        notify=warnings.append,
+    )
     guard.on_task_start("one")
     guard.before_request(1)
     guard.on_response(response(700))
@@ -131,12 +183,29 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
     llm.reply("all done", usage=usage(600, 10))  # after +5000: 1810 of 6000
     llm.reply("second done", usage=usage(1900, 100))  # 3810: 60% warning
     llm.reply("third done", usage=usage(2300, 100))  # 6210: over
-    env = {**os.environ, **provider_env(llm, "openai"), "PROMPT_TOOLKIT_NO_CPR": "1",
-           "TERM": "xterm"}
-    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "--dir", str(workspace),
-                                           "--provider", "openai", "--budget-tokens", "1000"],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
-                          dimensions=(40, 200))
+    env = {
+        **os.environ,
+        **provider_env(llm, "openai"),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            str(ROOT / "cli.py"),
+            "--dir",
+            str(workspace),
+            "--provider",
+            "openai",
+            "--budget-tokens",
+            "1000",
+        ],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 200),
+    )
     try:
         child.expect("unicum>")
         child.sendline("do it")
@@ -178,11 +247,20 @@ def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolate
     import pexpect
 
     llm.reply("streaming slowly " * 30, chunk_size=6, delay=0.03)
-    env = {**os.environ, **provider_env(llm, "openai"), "PROMPT_TOOLKIT_NO_CPR": "1",
-           "TERM": "xterm"}
-    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "--dir", str(workspace),
-                                           "--provider", "openai"],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=30)
+    env = {
+        **os.environ,
+        **provider_env(llm, "openai"),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        [str(ROOT / "cli.py"), "--dir", str(workspace), "--provider", "openai"],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+    )
     try:
         child.expect("unicum>")
         child.sendline("talk")
@@ -196,6 +274,7 @@ def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolate
         child.close(force=True)
     db = sqlite3.connect(isolated_home / "ledger.db")
     [(estimated, stop, output, fresh)] = db.execute(
-        "SELECT estimated, stop_reason, output_tokens, input_tokens FROM requests").fetchall()
+        "SELECT estimated, stop_reason, output_tokens, input_tokens FROM requests"
+    ).fetchall()
     assert (estimated, stop) == (1, "interrupted")
     assert 0 < output < 150 and fresh > 100  # only part of the reply had streamed

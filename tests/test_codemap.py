@@ -37,52 +37,64 @@ def _sites(idx: CodeIndex, name: str, floor: float = 0.5) -> set[tuple[str, int,
     return {(s.path, s.line, s.caller) for s in sites if s.confidence >= floor}
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("area", [("pkg/geometry.py", "function", 14, "")]),
-    ("Shape.describe", [("pkg/geometry.py", "method", 10, "Shape")]),
-    ("MAX_SIDES", [("pkg/geometry.py", "constant", 3, "")]),
-    ("formatPrice", [("web/util.js", "function", 1, "")]),
-    ("Store", [("web/store.ts", "class", 3, "")]),
-    ("Item", [("web/store.ts", "interface", 1, "")]),
-    ("PriceTag", [("web/view.tsx", "function", 4, "")]),
-    ("HandleRequest", [("goapp/server.go", "function", 11, "")]),
-    ("Server.Start", [("goapp/server.go", "method", 16, "Server")]),
-    ("Config.new", [("rustapp/src/config.rs", "method", 8, "Config")]),
-    ("parse_config", [("rustapp/src/config.rs", "function", 13, "")]),
-    ("Billing.total", [("java/com/shop/Billing.java", "method", 6, "Billing")]),
-    ("LIMIT", [("java/com/shop/Billing.java", "constant", 4, "Billing")]),
-    ("checksum", [("csrc/util.c", "function", 5, "")]),
-    ("SEED", [("csrc/util.c", "constant", 3, "")]),
-    ("Engine.run", [("cpp/engine.cpp", "method", 6, "game.Engine")]),
-    ("Engine", [("cpp/engine.hpp", "class", 2, "game")]),
-    ("ruby/cart.rb:Cart.total", [("ruby/cart.rb", "method", 9, "Shop.Cart")]),
-    ("tax.rb:RATE", [("ruby/tax.rb", "constant", 2, "Tax")]),
-    ("Ledger.Balance", [("csharp/Ledger.cs", "method", 9, "Shop.Ledger")]),
-    ("Limit", [("csharp/Ledger.cs", "constant", 7, "Shop.Ledger")]),
-    ("Basket.due", [("php/Shop/Basket.php", "method", 8, "Basket")]),
-    ("levy", [("php/Shop/Util/Tax.php", "method", 8, "Tax")]),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("area", [("pkg/geometry.py", "function", 14, "")]),
+        ("Shape.describe", [("pkg/geometry.py", "method", 10, "Shape")]),
+        ("MAX_SIDES", [("pkg/geometry.py", "constant", 3, "")]),
+        ("formatPrice", [("web/util.js", "function", 1, "")]),
+        ("Store", [("web/store.ts", "class", 3, "")]),
+        ("Item", [("web/store.ts", "interface", 1, "")]),
+        ("PriceTag", [("web/view.tsx", "function", 4, "")]),
+        ("HandleRequest", [("goapp/server.go", "function", 11, "")]),
+        ("Server.Start", [("goapp/server.go", "method", 16, "Server")]),
+        ("Config.new", [("rustapp/src/config.rs", "method", 8, "Config")]),
+        ("parse_config", [("rustapp/src/config.rs", "function", 13, "")]),
+        ("Billing.total", [("java/com/shop/Billing.java", "method", 6, "Billing")]),
+        ("LIMIT", [("java/com/shop/Billing.java", "constant", 4, "Billing")]),
+        ("checksum", [("csrc/util.c", "function", 5, "")]),
+        ("SEED", [("csrc/util.c", "constant", 3, "")]),
+        ("Engine.run", [("cpp/engine.cpp", "method", 6, "game.Engine")]),
+        ("Engine", [("cpp/engine.hpp", "class", 2, "game")]),
+        ("ruby/cart.rb:Cart.total", [("ruby/cart.rb", "method", 9, "Shop.Cart")]),
+        ("tax.rb:RATE", [("ruby/tax.rb", "constant", 2, "Tax")]),
+        ("Ledger.Balance", [("csharp/Ledger.cs", "method", 9, "Shop.Ledger")]),
+        ("Limit", [("csharp/Ledger.cs", "constant", 7, "Shop.Ledger")]),
+        ("Basket.due", [("php/Shop/Basket.php", "method", 8, "Basket")]),
+        ("levy", [("php/Shop/Util/Tax.php", "method", 8, "Tax")]),
+    ],
+)
 def test_definitions_in_each_language(index, name, expected):
     assert _defs(index, name) == expected
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("area", {("app.py", 6, "report"), ("app.py", 12, "main"),
-              ("pkg/geometry.py", 11, "Shape.describe")}),
-    ("formatPrice", {("web/cart.js", 8, "Cart.total"), ("web/view.tsx", 4, "PriceTag")}),
-    ("makeStore", {("web/view.tsx", 7, "StoreView")}),
-    ("PriceTag", {("web/view.tsx", 8, "StoreView")}),
-    ("HandleRequest", {("goapp/main.go", 6, "Run"), ("goapp/server.go", 17, "Server.Start")}),
-    ("parse_config", {("rustapp/src/main.rs", 5, "main")}),
-    ("Tax.java:compute", {("java/com/shop/Billing.java", 7, "Billing.total")}),
-    ("tax.rb:compute", {("ruby/cart.rb", 10, "Shop.Cart.total")}),
-    ("Apply", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
-    ("Sum", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
-    ("levy", {("php/Shop/Basket.php", 10, "Basket.due")}),
-    ("Basket.count", {("php/Shop/Basket.php", 10, "Basket.due")}),
-    ("checksum", {("csrc/main.c", 5, "main")}),
-    ("tick", {("cpp/engine.cpp", 7, "game.Engine.run")}),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        (
+            "area",
+            {
+                ("app.py", 6, "report"),
+                ("app.py", 12, "main"),
+                ("pkg/geometry.py", 11, "Shape.describe"),
+            },
+        ),
+        ("formatPrice", {("web/cart.js", 8, "Cart.total"), ("web/view.tsx", 4, "PriceTag")}),
+        ("makeStore", {("web/view.tsx", 7, "StoreView")}),
+        ("PriceTag", {("web/view.tsx", 8, "StoreView")}),
+        ("HandleRequest", {("goapp/main.go", 6, "Run"), ("goapp/server.go", 17, "Server.Start")}),
+        ("parse_config", {("rustapp/src/main.rs", 5, "main")}),
+        ("Tax.java:compute", {("java/com/shop/Billing.java", 7, "Billing.total")}),
+        ("tax.rb:compute", {("ruby/cart.rb", 10, "Shop.Cart.total")}),
+        ("Apply", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
+        ("Sum", {("csharp/Ledger.cs", 11, "Shop.Ledger.Balance")}),
+        ("levy", {("php/Shop/Basket.php", 10, "Basket.due")}),
+        ("Basket.count", {("php/Shop/Basket.php", 10, "Basket.due")}),
+        ("checksum", {("csrc/main.c", 5, "main")}),
+        ("tick", {("cpp/engine.cpp", 7, "game.Engine.run")}),
+    ],
+)
 def test_references_with_enclosing_function(index, name, expected):
     assert _sites(index, name) == expected
 
@@ -130,9 +142,12 @@ def test_update_files_reindexes_one_file(index, project):
 
 
 def _orphans(idx: CodeIndex) -> int:
-    return sum(idx.db.execute(f"SELECT COUNT(*) FROM {table} WHERE file_id NOT IN "
-                              "(SELECT id FROM files)").fetchone()[0]
-               for table in ("symbols", "refs"))
+    return sum(
+        idx.db.execute(
+            f"SELECT COUNT(*) FROM {table} WHERE file_id NOT IN (SELECT id FROM files)"
+        ).fetchone()[0]
+        for table in ("symbols", "refs")
+    )
 
 
 def test_renamed_file_leaves_no_ghosts(index, project):
@@ -140,7 +155,9 @@ def test_renamed_file_leaves_no_ghosts(index, project):
     stats = index.refresh()
     assert stats.removed == 1
     assert _defs(index, "formatPrice") == [("web/money.js", "function", 1, "")]
-    assert index.db.execute("SELECT COUNT(*) FROM files WHERE path='web/util.js'").fetchone()[0] == 0
+    assert (
+        index.db.execute("SELECT COUNT(*) FROM files WHERE path='web/util.js'").fetchone()[0] == 0
+    )
     assert _orphans(index) == 0
 
 

@@ -35,10 +35,12 @@ def _many_callers(root: Path) -> None:
     (root / "core" / "lib.py").write_text("def target(x):\n    return x\n")
     for i in range(30):
         (root / "core" / f"c{i}.py").write_text(
-            f"from core.lib import target\n\n\ndef use_{i}():\n    return target({i})\n")
+            f"from core.lib import target\n\n\ndef use_{i}():\n    return target({i})\n"
+        )
     for i in range(15):
         (root / "tools" / f"t{i}.py").write_text(
-            f"from core.lib import target\n\n\ndef tool_{i}():\n    return target({i})\n")
+            f"from core.lib import target\n\n\ndef tool_{i}():\n    return target({i})\n"
+        )
     calls = "".join(f"    target({i})\n" for i in range(5))
     (root / "cli.py").write_text(f"from core.lib import target\n\n\ndef main():\n{calls}")
 
@@ -121,8 +123,15 @@ def _last_tool_result(body: dict) -> str:
 def test_agent_session_uses_references_and_gets_call_sites(llm, project, provider):
     llm.call("code_map", {"action": "references", "name": "area"})
     llm.reply("area is called from report and main in app.py.")
-    proc = run_cli("--dir", str(project), "-p", "who calls area()?", "--provider", provider,
-                   env=provider_env(llm, provider))
+    proc = run_cli(
+        "--dir",
+        str(project),
+        "-p",
+        "who calls area()?",
+        "--provider",
+        provider,
+        env=provider_env(llm, provider),
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "area is called from report and main in app.py."
     first, second = (r.body for r in llm.requests)
@@ -137,8 +146,16 @@ def test_agent_session_uses_references_and_gets_call_sites(llm, project, provide
 
 def test_no_codemap_flag_leaves_the_overview_out(llm, project):
     llm.reply("ok")
-    proc = run_cli("--dir", str(project), "-p", "hi", "--provider", "openai", "--no-codemap",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(project),
+        "-p",
+        "hi",
+        "--provider",
+        "openai",
+        "--no-codemap",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Code Map" not in _system(llm.requests[0].body)
 
@@ -165,7 +182,9 @@ def test_code_map_call_leaves_a_one_line_fact(project, isolated_home):
     from tools.base import ToolOutput
 
     text, _ = _tool(project, isolated_home, action="references", name="area")
-    fact = extract(ToolCall("c1", "code_map", {"action": "references", "name": "area"}),
-                   ToolOutput(text))
-    assert fact.render() == ("[code_map] references area "
-                             "(3 call sites in 2 files across app.py, pkg/)")
+    fact = extract(
+        ToolCall("c1", "code_map", {"action": "references", "name": "area"}), ToolOutput(text)
+    )
+    assert fact.render() == (
+        "[code_map] references area (3 call sites in 2 files across app.py, pkg/)"
+    )

@@ -26,13 +26,21 @@ def _turn(n: int) -> tuple[Message, list[tuple[ToolCall, ToolOutput]]]:
     calls = [ToolCall(f"t{n}a", "read_file", {"path": f"pkg/mod_{n}.py"})]
     outputs = [ToolOutput(_code(n), data={"path": f"pkg/mod_{n}.py", "lines": 120})]
     if n % 4 == 0:
-        calls.append(ToolCall(f"t{n}b", "write_file", {"path": f"pkg/new_{n}.py",
-                                                      "content": _code(n, 60)}))
+        calls.append(
+            ToolCall(f"t{n}b", "write_file", {"path": f"pkg/new_{n}.py", "content": _code(n, 60)})
+        )
         outputs.append(ToolOutput(f"created pkg/new_{n}.py (60 lines)", data={"path": "x"}))
         calls.append(ToolCall(f"t{n}c", "terminal", {"command": "pytest -q"}))
-        outputs.append(ToolOutput("F.\nFAILED tests/test_auth.py::test_login - assert 0\n"
-                                  "==== 1 failed, 1 passed in 0.1s ====\n[exit 1]", True))
-    return Message("assistant", [TextBlock(f"step {n}"), *calls]), list(zip(calls, outputs, strict=True))
+        outputs.append(
+            ToolOutput(
+                "F.\nFAILED tests/test_auth.py::test_login - assert 0\n"
+                "==== 1 failed, 1 passed in 0.1s ====\n[exit 1]",
+                True,
+            )
+        )
+    return Message("assistant", [TextBlock(f"step {n}"), *calls]), list(
+        zip(calls, outputs, strict=True)
+    )
 
 
 def drive(policy: CacheAwareContext, turns: int, follow_up_every: int = 0):
@@ -40,8 +48,10 @@ def drive(policy: CacheAwareContext, turns: int, follow_up_every: int = 0):
     history = [user_text(TASK)]
     for n in range(turns):
         if follow_up_every and n and n % follow_up_every == 0:
-            history += [Message("assistant", [TextBlock("done so far")]),
-                        user_text(f"继续 — follow-up request {n}")]
+            history += [
+                Message("assistant", [TextBlock("done so far")]),
+                user_text(f"继续 — follow-up request {n}"),
+            ]
         yield history, policy.messages_for_request(history)
         msg, pairs = _turn(n)
         history.append(msg)
@@ -61,7 +71,7 @@ def test_batches_keep_the_request_append_only_between_events_and_valid():
         assert anthropic_problems(request) == [] and openai_problems(request) == []
         now = texts(request)
         if policy.compactions == events and previous:
-            assert now[:len(previous)] == previous, "prefix changed without a compaction event"
+            assert now[: len(previous)] == previous, "prefix changed without a compaction event"
         events = policy.compactions
         previous = now
         sizes.append(policy.tokens(request))
@@ -77,13 +87,15 @@ def test_batches_keep_the_request_append_only_between_events_and_valid():
 def test_big_written_contents_are_archived_in_compacted_calls():
     policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
     *_, (history, request) = drive(policy, 30)
-    compacted_write = next(b for m in request for b in m.blocks
-                           if isinstance(b, ToolCall) and b.id == "t0b")
+    compacted_write = next(
+        b for m in request for b in m.blocks if isinstance(b, ToolCall) and b.id == "t0b"
+    )
     assert "lines archived #" in compacted_write.arguments["content"]
     arg_id = compacted_write.arguments["content"].rsplit("#", 1)[1].rstrip("]")
     assert policy.archive.get(arg_id).text == _code(0, 60)
-    original = next(b for m in history for b in m.blocks if isinstance(b, ToolCall)
-                    and b.id == "t0b")
+    original = next(
+        b for m in history for b in m.blocks if isinstance(b, ToolCall) and b.id == "t0b"
+    )
     assert original.arguments["content"] == _code(0, 60)  # the history itself is untouched
 
 
@@ -151,8 +163,12 @@ def test_a_resumed_session_compacts_its_old_history_with_the_same_archive_ids(tm
 
     assert resumed.compactions == 1
     assert resumed.tokens(after) < 0.5 * sum(resumed.result_tokens.values())
-    marks = [b.content.split("]")[0] for m in after for b in m.blocks
-             if isinstance(b, ToolResult) and b.content.startswith("[archived")]
+    marks = [
+        b.content.split("]")[0]
+        for m in after
+        for b in m.blocks
+        if isinstance(b, ToolResult) and b.content.startswith("[archived")
+    ]
     assert marks and all(first.archive.get(mark.split("#")[1]) for mark in marks)
     assert resumed.archive.get("a1").text == first.archive.get("a1").text
     assert anthropic_problems(after) == [] and openai_problems(after) == []
@@ -171,7 +187,8 @@ def test_the_archive_keeps_the_full_output_when_the_tool_cut_it():
     policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
     call = ToolCall("c1", "terminal", {"command": "pytest -q"})
     full = "\n".join(f"line {i}" for i in range(5000))
-    fact = policy.on_tool_result(call, ToolOutput(full[:200] + "\n[… cut …]",
-                                                  data={"full_output": full, "exit_code": 0}))
+    fact = policy.on_tool_result(
+        call, ToolOutput(full[:200] + "\n[… cut …]", data={"full_output": full, "exit_code": 0})
+    )
     assert policy.archive.get(fact.archive_id).text == full
     assert policy.facts["c1"].archive_id == fact.archive_id

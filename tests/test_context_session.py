@@ -17,8 +17,9 @@ READS = 32
 
 
 def _module(n: int) -> str:
-    return "\n".join(f"def feature_{n}_{i}(value):\n    return value * {i}  # 计算 {i}\n"
-                     for i in range(90))
+    return "\n".join(
+        f"def feature_{n}_{i}(value):\n    return value * {i}  # 计算 {i}\n" for i in range(90)
+    )
 
 
 def _stable(body: dict) -> list:
@@ -34,9 +35,19 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
         llm.call("read_file", {"path": f"mod_{n}.py"})
     llm.reply("All modules read.")
 
-    proc = run_cli("--dir", str(workspace), "-p", "read every module", "--provider", provider,
-                   "--max-turns", "40", "--no-codemap", env=provider_env(llm, provider),
-                   timeout=120)
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "read every module",
+        "--provider",
+        provider,
+        "--max-turns",
+        "40",
+        "--no-codemap",
+        env=provider_env(llm, provider),
+        timeout=120,
+    )
 
     assert proc.returncode == 0, proc.stderr
     bodies = [r.body for r in llm.requests]
@@ -46,12 +57,12 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
     events = 0
     for before, after in zip(bodies, bodies[1:], strict=False):
         old, new = _stable(before), _stable(after)
-        if new[:len(old)] != old:
+        if new[: len(old)] != old:
             events += 1  # a compaction event: the only time the prefix may change
     assert 1 <= events <= READS // 2  # in batches, never on every request
     naive = sum(len(_module(n)) for n in range(READS))
     sizes = [len(json.dumps(b["messages"], ensure_ascii=False)) for b in bodies]
-    assert max(sizes[READS // 2:]) < 0.4 * naive  # bounded: the tail stops growing
+    assert max(sizes[READS // 2 :]) < 0.4 * naive  # bounded: the tail stops growing
     last = json.dumps(bodies[-1]["messages"], ensure_ascii=False)
     assert "[archived #a1]" in last
     assert "feature_0_1(value)" not in last and "read every module" in last
@@ -70,8 +81,10 @@ def test_compact_at_the_window_limit(llm, workspace, monkeypatch):
     window = agent.context.budget.window_tokens
     assert sum(tokens for _, tokens in breakdown(agent)) > window
 
-    llm.reply("## Task\nmigrate the API to v2\n## Decisions\nkeep v1 shims\n## Files changed\n"
-              "none\n## Open todo\nupdate callers\n## Test status\nnot run")
+    llm.reply(
+        "## Task\nmigrate the API to v2\n## Decisions\nkeep v1 shims\n## Files changed\n"
+        "none\n## Open todo\nupdate callers\n## Test status\nnot run"
+    )
     llm.reply("Continuing with the callers.")
     summary = compact_session(agent)
     result = agent.run("continue")

@@ -14,29 +14,34 @@ from tests.wire_checks import anthropic_problems, openai_problems
 from tools.base import ToolOutput
 
 TASK = "修复 parser: make tests/test_parse.py pass"
-NUMBERED = "\n".join(f"{n:6}\t" + (f"def step_{n}(x):" if n % 10 == 0 else "    x += 1")
-                     for n in range(200, 241))
+NUMBERED = "\n".join(
+    f"{n:6}\t" + (f"def step_{n}(x):" if n % 10 == 0 else "    x += 1") for n in range(200, 241)
+)
 
 
 def _reasoning(n: int) -> str:
-    return (f"Turn {n}: the output shows how the parser handles tokens. " * 6
-            + f"\nNext I will look at module {n} because marker_{n} matters.")
+    return (
+        f"Turn {n}: the output shows how the parser handles tokens. " * 6
+        + f"\nNext I will look at module {n} because marker_{n} matters."
+    )
 
 
 def _output(n: int, lines: int = 150) -> str:
     return "\n".join(f"line {i} of run {n}: value_{n}_{i} = {i * n}" for i in range(lines))
 
 
-def drive(policy: CacheAwareContext, turns: int, command=lambda n: f"python step_{n}.py",
-          lines: int = 150):
+def drive(
+    policy: CacheAwareContext, turns: int, command=lambda n: f"python step_{n}.py", lines: int = 150
+):
     """The agent loop's order: request, then the assistant turn, then its result."""
     history = [user_text(TASK)]
     requests = []
     for n in range(turns):
         requests.append(policy.messages_for_request(history))
         made = command(n)
-        call = made if isinstance(made, ToolCall) else ToolCall(f"c{n}", "terminal",
-                                                                {"command": made})
+        call = (
+            made if isinstance(made, ToolCall) else ToolCall(f"c{n}", "terminal", {"command": made})
+        )
         history.append(Message("assistant", [TextBlock(_reasoning(n)), call]))
         output = ToolOutput(_output(n, lines) + "\n[exit 0]")
         policy.on_tool_result(call, output)
@@ -70,7 +75,7 @@ def test_text_shortening_only_happens_at_events():
     for n in range(30):
         now = [message_text(m) for m in policy.messages_for_request(history)]
         if policy.compactions == events and previous:
-            assert now[:len(previous)] == previous
+            assert now[: len(previous)] == previous
         events, previous = policy.compactions, now
         call = ToolCall(f"c{n}", "terminal", {"command": f"python step_{n}.py"})
         history.append(Message("assistant", [TextBlock(_reasoning(n)), call]))
@@ -96,8 +101,13 @@ def test_a_repeated_command_leaves_a_short_line_the_latest_says_what_it_showed()
 
 def test_a_different_view_of_the_same_file_is_not_a_repeat():
     policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
-    _, requests = drive(policy, 24, command=lambda n: ToolCall(
-        f"c{n}", "Read", {"file_path": "pkg/big.py", "offset": n * 150, "limit": 150}))
+    _, requests = drive(
+        policy,
+        24,
+        command=lambda n: ToolCall(
+            f"c{n}", "Read", {"file_path": "pkg/big.py", "offset": n * 150, "limit": 150}
+        ),
+    )
     text = "\n".join(message_text(m) for m in requests[-1])
     assert "[archived #a1] [Read] pkg/big.py (151 lines" in text
     assert "repeated later" not in text
@@ -111,18 +121,23 @@ def test_large_outputs_compact_in_batches_not_on_every_call():
 
 
 def test_repeated_definitions_share_one_outline_entry():
-    code = ("defmodule Web.Live do\n  def handle_info(:a, s), do: s\n  def mount(p, s), do: s\n"
-            "  def handle_info(:b, s), do: s\n  def handle_info(:c, s), do: s\nend\n")
+    code = (
+        "defmodule Web.Live do\n  def handle_info(:a, s), do: s\n  def mount(p, s), do: s\n"
+        "  def handle_info(:b, s), do: s\n  def handle_info(:c, s), do: s\nend\n"
+    )
     f = extract(ToolCall("c1", "read_file", {"path": "lib/live.ex"}), ToolOutput(code))
     assert "def handle_info (l.2, 4, 5)" in f.summary and "def mount (l.3)" in f.summary
     assert f.summary.count("handle_info") == 1
 
 
-@pytest.mark.parametrize("command,span", [
-    ("cat -n pkg/parse.py | sed -n '200,240p'", "lines 200-240"),
-    ("cd /repo && cat -n pkg/parse.py | head -250", "lines 200-240"),
-    ("grep -n '' pkg/parse.py", None),
-])
+@pytest.mark.parametrize(
+    "command,span",
+    [
+        ("cat -n pkg/parse.py | sed -n '200,240p'", "lines 200-240"),
+        ("cd /repo && cat -n pkg/parse.py | head -250", "lines 200-240"),
+        ("grep -n '' pkg/parse.py", None),
+    ],
+)
 def test_numbered_cat_views_are_reads_of_the_file(command, span):
     f = extract(ToolCall("c1", "terminal", {"command": command}), ToolOutput(NUMBERED))
     if span is None:  # grep -n takes no argument either: the path is the searched file
@@ -133,8 +148,10 @@ def test_numbered_cat_views_are_reads_of_the_file(command, span):
 
 
 def test_head_n_still_takes_its_count():
-    f = extract(ToolCall("c1", "terminal", {"command": "head -n 20 pkg/parse.py"}),
-                ToolOutput("def a():\n    pass\n"))
+    f = extract(
+        ToolCall("c1", "terminal", {"command": "head -n 20 pkg/parse.py"}),
+        ToolOutput("def a():\n    pass\n"),
+    )
     assert f.kind == "read" and f.path == "pkg/parse.py" and "def a (l.1)" in f.summary
 
 

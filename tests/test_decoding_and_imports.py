@@ -14,8 +14,9 @@ from tests.tool_helpers import make_ctx, run
 KEY = "fake-imported-key"
 
 
-def test_imports_cannot_reach_keys_or_system_files(tmp_path: Path, isolated_home: Path,
-                                                   monkeypatch):
+def test_imports_cannot_reach_keys_or_system_files(
+    tmp_path: Path, isolated_home: Path, monkeypatch
+):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
@@ -26,7 +27,8 @@ def test_imports_cannot_reach_keys_or_system_files(tmp_path: Path, isolated_home
     (repo / "docs.md").write_text("DOCS-TEXT\n")
     (repo / "AGENTS.md").write_text(
         f"Rules.\n@/proc/self/environ\n@{isolated_home}/.env\n@~/.unicum-agent/.env\n"
-        f"@../outside.md\n@link.md\n@.env.local\n@/etc/hostname\n@docs.md\nkey {KEY}\n")
+        f"@../outside.md\n@link.md\n@.env.local\n@/etc/hostname\n@docs.md\nkey {KEY}\n"
+    )
     text = instructions_section(repo, isolated_home, tmp_path / "user").text
     assert "DOCS-TEXT" in text  # imports inside the project still work
     for leaked in ("OUTSIDE-TEXT", "LOCAL-ENV-TEXT", "PATH=", "OPENAI_API_KEY=", KEY):
@@ -55,8 +57,9 @@ def test_utf8_file_with_one_stray_byte_reads_edits_and_round_trips(workspace, is
 def test_gbk_skill_description_and_terminal_share_the_decoder(tmp_path: Path, isolated_home):
     folder = isolated_home / "skills" / "deploy"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_bytes("---\nname: deploy\ndescription: 发布到生产环境\n---\n步骤\n"
-                                      .encode("gbk"))
+    (folder / "SKILL.md").write_bytes(
+        "---\nname: deploy\ndescription: 发布到生产环境\n---\n步骤\n".encode("gbk")
+    )
     assert "发布到生产环境" in skills_section(tmp_path, isolated_home).text
     ctx = make_ctx(tmp_path, isolated_home)
     out = run(ctx, "terminal", command=r"printf '\xb7\xa2\xb2\xbc\n'")  # 发布 in GBK
@@ -64,9 +67,11 @@ def test_gbk_skill_description_and_terminal_share_the_decoder(tmp_path: Path, is
 
 
 def test_malformed_skill_front_matter_warns(tmp_path: Path, isolated_home: Path, llm):
-    for name, text in (("broken", "---\nname: [unclosed\n---\nx\n"),
-                       ("open", "---\nname: open\ndescription: never closed\n"),
-                       ("empty", "---\nname: empty\n---\nbody\n")):
+    for name, text in (
+        ("broken", "---\nname: [unclosed\n---\nx\n"),
+        ("open", "---\nname: open\ndescription: never closed\n"),
+        ("empty", "---\nname: empty\n---\nbody\n"),
+    ):
         (isolated_home / "skills" / name).mkdir(parents=True)
         (isolated_home / "skills" / name / "SKILL.md").write_text(text)
     warnings: list[str] = []

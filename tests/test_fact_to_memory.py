@@ -16,8 +16,13 @@ def read(path: str, lines: int = 40, **details) -> Fact:
 
 
 def write(path: str, lines: int = 40, kind: str = "write") -> Fact:
-    return Fact("write_file" if kind == "write" else "edit_file", kind, path, path=path,
-                details={"lines": lines})
+    return Fact(
+        "write_file" if kind == "write" else "edit_file",
+        kind,
+        path,
+        path=path,
+        details={"lines": lines},
+    )
 
 
 def run(command: str, ok: bool = True, kind: str = "run", **details) -> Fact:
@@ -26,22 +31,46 @@ def run(command: str, ok: bool = True, kind: str = "run", **details) -> Fact:
 
 # (row id, facts, expected {key: text the entry's content must contain}; no other keys allowed)
 ROWS = [
-    ("file read: language and size", [read("src/app.py", 120)],
-     {"file:src/app.py": "src/app.py: Python, 120 lines"}),
-    ("file language from details wins", [read("src/x.inc", 30, language="PHP")],
-     {"file:src/x.inc": "PHP, 30 lines"}),
-    ("file symbols listed", [read("src/auth.py", 50, symbols=["Auth", "login"])],
-     {"file:src/auth.py": "defines Auth, login"}),
-    ("one symbol string stays whole", [read("src/db.py", 50, symbols="class Db, def connect")],
-     {"file:src/db.py": "defines class Db, def connect"}),
-    ("write marks modified", [write("lib/util.ts", 12)],
-     {"file:lib/util.ts": "TypeScript, 12 lines, modified"}),
-    ("edit marks modified", [write("main.go", 80, kind="edit")],
-     {"file:main.go": "Go, 80 lines, modified"}),
-    ("a later read does not undo a write", [write("a.py", 10), read("a.py", 11)],
-     {"file:a.py": "11 lines, modified"}),
-    ("the later write wins", [write("a.py", 10), write("a.py", 25)],
-     {"file:a.py": "25 lines, modified"}),
+    (
+        "file read: language and size",
+        [read("src/app.py", 120)],
+        {"file:src/app.py": "src/app.py: Python, 120 lines"},
+    ),
+    (
+        "file language from details wins",
+        [read("src/x.inc", 30, language="PHP")],
+        {"file:src/x.inc": "PHP, 30 lines"},
+    ),
+    (
+        "file symbols listed",
+        [read("src/auth.py", 50, symbols=["Auth", "login"])],
+        {"file:src/auth.py": "defines Auth, login"},
+    ),
+    (
+        "one symbol string stays whole",
+        [read("src/db.py", 50, symbols="class Db, def connect")],
+        {"file:src/db.py": "defines class Db, def connect"},
+    ),
+    (
+        "write marks modified",
+        [write("lib/util.ts", 12)],
+        {"file:lib/util.ts": "TypeScript, 12 lines, modified"},
+    ),
+    (
+        "edit marks modified",
+        [write("main.go", 80, kind="edit")],
+        {"file:main.go": "Go, 80 lines, modified"},
+    ),
+    (
+        "a later read does not undo a write",
+        [write("a.py", 10), read("a.py", 11)],
+        {"file:a.py": "11 lines, modified"},
+    ),
+    (
+        "the later write wins",
+        [write("a.py", 10), write("a.py", 25)],
+        {"file:a.py": "25 lines, modified"},
+    ),
     ("failed file call skipped", [Fact("read_file", "read", "a.py", ok=False, path="a.py")], {}),
     ("noise: node_modules", [read("node_modules/react/index.js")], {}),
     ("noise: .git", [read(".git/config")], {}),
@@ -62,8 +91,11 @@ ROWS = [
     ("web results skipped", [Fact("web_fetch", "web", "https://x.org")], {}),
     ("clarify answers skipped", [Fact("ask_user", "ask", "which db?")], {}),
     ("listings skipped", [Fact("list_files", "list", "src", path="src")], {}),
-    ("test command: pytest", [run("python -m pytest -q", kind="test", passed=12, exit_code=0)],
-     {"command:test:pytest": "test: `python -m pytest -q` (pytest)"}),
+    (
+        "test command: pytest",
+        [run("python -m pytest -q", kind="test", passed=12, exit_code=0)],
+        {"command:test:pytest": "test: `python -m pytest -q` (pytest)"},
+    ),
     ("test command: npm", [run("npm test")], {"command:test:npm": "`npm test` (npm)"}),
     ("test command: pnpm via run", [run("pnpm run test")], {"command:test:pnpm": "(pnpm)"}),
     ("test command: cargo", [run("cargo test")], {"command:test:cargo": "(cargo)"}),
@@ -72,45 +104,81 @@ ROWS = [
     ("test command: gradle wrapper", [run("./gradlew test")], {"command:test:gradle": "(gradle)"}),
     ("test command: mvn", [run("mvn test")], {"command:test:mvn": "(mvn)"}),
     ("test command: uv runner", [run("uv run pytest -x")], {"command:test:uv": "(uv)"}),
-    ("test command: poetry runner", [run("poetry run pytest")], {"command:test:poetry": "(poetry)"}),
-    ("test command: venv interpreter", [run(".venv/bin/python -m pytest")],
-     {"command:test:pytest": "`.venv/bin/python -m pytest` (pytest)"}),
+    (
+        "test command: poetry runner",
+        [run("poetry run pytest")],
+        {"command:test:poetry": "(poetry)"},
+    ),
+    (
+        "test command: venv interpreter",
+        [run(".venv/bin/python -m pytest")],
+        {"command:test:pytest": "`.venv/bin/python -m pytest` (pytest)"},
+    ),
     ("build command: yarn", [run("yarn build")], {"command:build:yarn": "build: `yarn build`"}),
     ("build command: make", [run("make")], {"command:build:make": "build: `make` (make)"}),
     ("lint command: ruff", [run("ruff check .")], {"command:lint:ruff": "lint: `ruff check .`"}),
     ("lint command: npm script", [run("npm run lint")], {"command:lint:npm": "lint:"}),
-    ("run command: python script", [run("python hello.py")],
-     {"command:run:python": "run: `python hello.py` (python)"}),
+    (
+        "run command: python script",
+        [run("python hello.py")],
+        {"command:run:python": "run: `python hello.py` (python)"},
+    ),
     ("run command: cargo run", [run("cargo run --release")], {"command:run:cargo": "run:"}),
-    ("chained command keeps the project part", [run("cd web && npm test")],
-     {"command:test:npm": "`cd web && npm test`"}),
-    ("generic fact from the skeleton extractor", [Fact("terminal", "other", "npm test")],
-     {"command:test:npm": "`npm test` (npm)"}),
-    ("a test run only the extractor recognised", [run("./scripts/check.sh", kind="test")],
-     {"command:test:check.sh": "test: `./scripts/check.sh` (check.sh)"}),
+    (
+        "chained command keeps the project part",
+        [run("cd web && npm test")],
+        {"command:test:npm": "`cd web && npm test`"},
+    ),
+    (
+        "generic fact from the skeleton extractor",
+        [Fact("terminal", "other", "npm test")],
+        {"command:test:npm": "`npm test` (npm)"},
+    ),
+    (
+        "a test run only the extractor recognised",
+        [run("./scripts/check.sh", kind="test")],
+        {"command:test:check.sh": "test: `./scripts/check.sh` (check.sh)"},
+    ),
     ("failed command skipped", [run("pytest", ok=False, exit_code=1)], {}),
     ("tests with failures skipped", [run("pytest", kind="test", failed=2)], {}),
     ("non-zero exit skipped", [run("npm test", exit_code=1)], {}),
     ("unknown command skipped", [run("ls -la")], {}),
     ("git command skipped", [run("git commit -m x", kind="git")], {}),
     ("command on scratch files skipped", [run("python /tmp/try.py")], {}),
-    ("narrow test run keeps the general command", [run("pytest -q"), run("pytest tests/a.py::t")],
-     {"command:test:pytest": "`pytest -q`"}),
-    ("later general test command wins", [run("pytest"), run("pytest -q -x")],
-     {"command:test:pytest": "`pytest -q -x`"}),
-    ("convention: linter config seen", [read("ruff.toml", 10)],
-     {"file:ruff.toml": "TOML", "convention:lint": "lint with ruff (ruff.toml)"}),
-    ("convention: formatter config seen", [read(".prettierrc", 8)],
-     {"file:.prettierrc": ".prettierrc", "convention:format": "format with prettier"}),
-    ("convention: test layout", [read("tests/test_api.py", 30)],
-     {"file:tests/test_api.py": "Python", "convention:tests-layout": "Python tests in tests/"}),
-    ("convention: go test layout", [write("pkg/db_test.go", 30)],
-     {"file:pkg/db_test.go": "modified", "convention:tests-layout": "*_test.go"}),
+    (
+        "narrow test run keeps the general command",
+        [run("pytest -q"), run("pytest tests/a.py::t")],
+        {"command:test:pytest": "`pytest -q`"},
+    ),
+    (
+        "later general test command wins",
+        [run("pytest"), run("pytest -q -x")],
+        {"command:test:pytest": "`pytest -q -x`"},
+    ),
+    (
+        "convention: linter config seen",
+        [read("ruff.toml", 10)],
+        {"file:ruff.toml": "TOML", "convention:lint": "lint with ruff (ruff.toml)"},
+    ),
+    (
+        "convention: formatter config seen",
+        [read(".prettierrc", 8)],
+        {"file:.prettierrc": ".prettierrc", "convention:format": "format with prettier"},
+    ),
+    (
+        "convention: test layout",
+        [read("tests/test_api.py", 30)],
+        {"file:tests/test_api.py": "Python", "convention:tests-layout": "Python tests in tests/"},
+    ),
+    (
+        "convention: go test layout",
+        [write("pkg/db_test.go", 30)],
+        {"file:pkg/db_test.go": "modified", "convention:tests-layout": "*_test.go"},
+    ),
 ]
 
 
-@pytest.mark.parametrize("facts, expected", [(r[1], r[2]) for r in ROWS],
-                         ids=[r[0] for r in ROWS])
+@pytest.mark.parametrize("facts, expected", [(r[1], r[2]) for r in ROWS], ids=[r[0] for r in ROWS])
 def test_rule(facts, expected):
     entries = {e.key: e for e in facts_to_entries(facts, source="s1", now=1000.0)}
     assert set(entries) == set(expected)
@@ -123,15 +191,21 @@ def test_rule(facts, expected):
 def test_types_of_automatic_entries():
     facts = [read("src/app.py"), run("pytest"), read("pyproject.toml", 20)]
     types = {e.key: e.type for e in facts_to_entries(facts)}
-    assert types == {"file:src/app.py": "files", "file:pyproject.toml": "files",
-                     "command:test:pytest": "commands"}
+    assert types == {
+        "file:src/app.py": "files",
+        "file:pyproject.toml": "files",
+        "command:test:pytest": "commands",
+    }
 
 
 def test_disk_fills_in_size_and_drops_deleted_files(tmp_path: Path):
     (tmp_path / "big.py").write_text("x = 1\n" * 30)
     (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 90\n")
-    facts = [Fact("read_file", "other", "big.py"), Fact("write_file", "other", "gone.py"),
-             Fact("read_file", "read", str(tmp_path / "big.py"), path=str(tmp_path / "big.py"))]
+    facts = [
+        Fact("read_file", "other", "big.py"),
+        Fact("write_file", "other", "gone.py"),
+        Fact("read_file", "read", str(tmp_path / "big.py"), path=str(tmp_path / "big.py")),
+    ]
     entries = {e.key: e for e in facts_to_entries(facts, root=tmp_path)}
     assert set(entries) == {"file:big.py", "convention:format"}
     assert "30 lines" in entries["file:big.py"].content
@@ -160,7 +234,8 @@ def test_hooks_write_at_task_end_and_session_end(isolated_home: Path, workspace:
     hooks.on_task_end(TaskResult(text="done"))
     hooks.on_fact(write("main.py", 9))  # an interrupted last task: saved at session end
     assert {e.key for _, e in MemoryStore(isolated_home, workspace).entries()} == {
-        "command:test:pytest"}
+        "command:test:pytest"
+    }
     hooks.close()
     saved = {e.key: e for _, e in MemoryStore(isolated_home, workspace).entries()}
     assert set(saved) == {"command:test:pytest", "file:main.py"}

@@ -28,8 +28,11 @@ def tree(tmp_path: Path, isolated_home: Path) -> dict[str, Path]:
     put(tmp_path / "outer" / "AGENTS.md", "OUTSIDE-GIT must not load")
     put(isolated_home / "UNICUM.md", "HOME-UNICUM")
     put(user / ".claude" / "CLAUDE.md", "USER-CLAUDE")
-    put(repo / "AGENTS.md", "ROOT-AGENTS\nSee @docs/style.md for style. Mail me@example.com.\n"
-        "Not `@docs/secret.md` in a code span.\n```\n@docs/fenced.md\n```\n")
+    put(
+        repo / "AGENTS.md",
+        "ROOT-AGENTS\nSee @docs/style.md for style. Mail me@example.com.\n"
+        "Not `@docs/secret.md` in a code span.\n```\n@docs/fenced.md\n```\n",
+    )
     put(repo / "CLAUDE.local.md", "ROOT-LOCAL")
     put(repo / "docs" / "style.md", "STYLE-GUIDE\n@chain/1.md\n@../AGENTS.md\n")
     for i in range(1, 8):
@@ -46,8 +49,15 @@ def tree(tmp_path: Path, isolated_home: Path) -> dict[str, Path]:
 def test_hierarchy_from_user_level_to_dir(tree):
     files = load_instructions(tree["pkg"], tree["home"], tree["user"])
     tags = [f.text.split()[0] for f in files]
-    assert tags == ["HOME-UNICUM", "USER-CLAUDE", "ROOT-AGENTS", "ROOT-LOCAL", "SUB-CLAUDE",
-                    "PKG-AGENTS", "PKG-UNICUM"]
+    assert tags == [
+        "HOME-UNICUM",
+        "USER-CLAUDE",
+        "ROOT-AGENTS",
+        "ROOT-LOCAL",
+        "SUB-CLAUDE",
+        "PKG-AGENTS",
+        "PKG-UNICUM",
+    ]
 
 
 def test_imports_expand_outside_code_with_depth_limit_and_no_cycles(tree):
@@ -95,8 +105,7 @@ def test_skills_listed_by_name_and_loaded_by_the_tool(tmp_path: Path, isolated_h
     text = skills_section(ws, isolated_home).text
     assert "- deploy: Deploy this project" in text and "- migrate: Write a DB migration" in text
     assert "BODY" not in text and "skill(name)" in text
-    ctx = ToolContext(workspace=ws, home=isolated_home,
-                      services=tool_services(ws, isolated_home))
+    ctx = ToolContext(workspace=ws, home=isolated_home, services=tool_services(ws, isolated_home))
     out = Registry.default().execute("skill", {"name": "deploy"}, ctx)
     assert not out.is_error and "PROJECT DEPLOY BODY" in out.content
     assert "---" not in out.content

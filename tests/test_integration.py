@@ -13,8 +13,15 @@ LONG_COMMAND = "seq 1 1000 | sed 's/.*/row & 第 & 行/'"  # longer than the mod
 
 
 def start(llm, workspace, *extra: str, provider: str = "openai") -> Repl:
-    repl = Repl("--dir", str(workspace), "--provider", provider, "--no-codemap", *extra,
-                env=provider_env(llm, provider))
+    repl = Repl(
+        "--dir",
+        str(workspace),
+        "--provider",
+        provider,
+        "--no-codemap",
+        *extra,
+        env=provider_env(llm, provider),
+    )
     repl.prompt()
     return repl
 
@@ -27,8 +34,18 @@ def tool_results(body: dict) -> list[str]:
 def test_continue_keeps_recall_of_outputs_archived_before_exit(llm, workspace, isolated_home):
     llm.call("terminal", {"command": LONG_COMMAND})
     llm.reply("read it")
-    first = run_cli("--dir", str(workspace), "-p", "count", "--provider", "openai",
-                    "--no-codemap", "--output-format", "json", env=provider_env(llm, "openai"))
+    first = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "count",
+        "--provider",
+        "openai",
+        "--no-codemap",
+        "--output-format",
+        "json",
+        env=provider_env(llm, "openai"),
+    )
     assert first.returncode == 0, first.stderr
     session_id = json.loads(first.stdout)["session_id"]
     archives = list(isolated_home.glob("projects/*/archives/*.jsonl"))
@@ -49,14 +66,17 @@ def test_continue_keeps_recall_of_outputs_archived_before_exit(llm, workspace, i
         repl.close()
     recalled = tool_results(llm.requests[3].body)[-1]
     assert recalled.startswith(f"[#a1 terminal {LONG_COMMAND}]")
-    assert "\nrow 500 第 500 行\n" in recalled and "row 1000 第 1000 行" in recalled  # the full output
+    assert (
+        "\nrow 500 第 500 行\n" in recalled and "row 1000 第 1000 行" in recalled
+    )  # the full output
     assert list(isolated_home.glob("projects/*/archives/*.jsonl")) == archives  # same archive
 
 
 def test_new_reloads_memory_and_memory_lists_instruction_files(llm, workspace):
     (workspace / "AGENTS.md").write_text("Use tabs.\n", encoding="utf-8")
-    llm.call("memory", {"action": "add", "type": "commands",
-                        "content": "run the tests with pytest -q"})
+    llm.call(
+        "memory", {"action": "add", "type": "commands", "content": "run the tests with pytest -q"}
+    )
     llm.reply("noted")
     llm.reply("fresh")
     repl = start(llm, workspace)
@@ -82,8 +102,18 @@ def test_new_reloads_memory_and_memory_lists_instruction_files(llm, workspace):
 
 def test_print_mode_time_goes_to_stderr_and_retries_read_as_words(llm, workspace):
     llm.add(HttpError(529, "overloaded", headers={"retry-after": "0"}), Reply("the answer"))
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai", "--time",
-                   "--lang", "zh", env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "hi",
+        "--provider",
+        "openai",
+        "--time",
+        "--lang",
+        "zh",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "the answer\n"  # timings never mix into the answer
     assert "服务器过载：0 秒后第 1 次重试" in proc.stderr
@@ -123,14 +153,34 @@ def test_resume_by_id_from_another_folder_still_recalls(llm, workspace, tmp_path
     llm.call("recall", {"id": "a1"})
     llm.reply("recalled")
     env = provider_env(llm, "openai")
-    first = run_cli("--dir", str(workspace), "-p", "count", "--provider", "openai",
-                    "--no-codemap", "--output-format", "json", env=env)
+    first = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "count",
+        "--provider",
+        "openai",
+        "--no-codemap",
+        "--output-format",
+        "json",
+        env=env,
+    )
     assert first.returncode == 0, first.stderr
     session_id = json.loads(first.stdout)["session_id"]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    second = run_cli("--dir", str(elsewhere), "-p", "the last line again?", "--provider",
-                     "openai", "--no-codemap", "--resume", session_id, env=env)
+    second = run_cli(
+        "--dir",
+        str(elsewhere),
+        "-p",
+        "the last line again?",
+        "--provider",
+        "openai",
+        "--no-codemap",
+        "--resume",
+        session_id,
+        env=env,
+    )
     assert second.returncode == 0, second.stderr
     recalled = tool_results(llm.requests[3].body)[-1]
     assert recalled.startswith("[#a1 terminal") and "\nrow 500 第 500 行\n" in recalled

@@ -35,26 +35,59 @@ def ledger_rows(home: Path) -> list[dict]:
 
 def expected_cost(model: str, fresh: int, read: int, write: int, out: int) -> float:
     p = PRICES[model]
-    return (fresh * p["input"] + read * p["cache_read"] + write * p["cache_write"]
-            + out * p["output"]) / 1e6
+    return (
+        fresh * p["input"] + read * p["cache_read"] + write * p["cache_write"] + out * p["output"]
+    ) / 1e6
 
 
 # provider → (raw usage as that provider sends it, expected (fresh, read, write, out, reasoning))
 SHAPES = {
-    "anthropic": ({"input_tokens": 120, "cache_creation_input_tokens": 300,
-                   "cache_read_input_tokens": 2000, "output_tokens": 50}, (120, 2000, 300, 50, 0)),
-    "zhipu": ({"input_tokens": 900, "cache_read_input_tokens": 600, "output_tokens": 40},
-              (900, 600, 0, 40, 0)),
-    "openai": ({"prompt_tokens": 1500, "completion_tokens": 80, "total_tokens": 1580,
-                "prompt_tokens_details": {"cached_tokens": 1024},
-                "completion_tokens_details": {"reasoning_tokens": 30}}, (476, 1024, 0, 80, 30)),
-    "openrouter": ({"prompt_tokens": 2100, "completion_tokens": 70, "total_tokens": 2170,
-                    "prompt_tokens_details": {"cached_tokens": 2000}}, (100, 2000, 0, 70, 0)),
-    "deepseek": ({"prompt_tokens": 1000, "completion_tokens": 60, "total_tokens": 1060,
-                  "prompt_cache_hit_tokens": 640, "prompt_cache_miss_tokens": 360},
-                 (360, 640, 0, 60, 0)),
-    "ollama": ({"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320},
-               (300, 0, 0, 20, 0)),
+    "anthropic": (
+        {
+            "input_tokens": 120,
+            "cache_creation_input_tokens": 300,
+            "cache_read_input_tokens": 2000,
+            "output_tokens": 50,
+        },
+        (120, 2000, 300, 50, 0),
+    ),
+    "zhipu": (
+        {"input_tokens": 900, "cache_read_input_tokens": 600, "output_tokens": 40},
+        (900, 600, 0, 40, 0),
+    ),
+    "openai": (
+        {
+            "prompt_tokens": 1500,
+            "completion_tokens": 80,
+            "total_tokens": 1580,
+            "prompt_tokens_details": {"cached_tokens": 1024},
+            "completion_tokens_details": {"reasoning_tokens": 30},
+        },
+        (476, 1024, 0, 80, 30),
+    ),
+    "openrouter": (
+        {
+            "prompt_tokens": 2100,
+            "completion_tokens": 70,
+            "total_tokens": 2170,
+            "prompt_tokens_details": {"cached_tokens": 2000},
+        },
+        (100, 2000, 0, 70, 0),
+    ),
+    "deepseek": (
+        {
+            "prompt_tokens": 1000,
+            "completion_tokens": 60,
+            "total_tokens": 1060,
+            "prompt_cache_hit_tokens": 640,
+            "prompt_cache_miss_tokens": 360,
+        },
+        (360, 640, 0, 60, 0),
+    ),
+    "ollama": (
+        {"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320},
+        (300, 0, 0, 20, 0),
+    ),
 }
 
 
@@ -63,8 +96,15 @@ def test_row_per_request_for_each_provider_usage_shape(provider, llm, workspace,
     raw, (fresh, read, write, out, reasoning) = SHAPES[provider]
     llm.call("read_file", {"path": "missing.txt"}, raw_usage=raw)
     llm.reply("finished", raw_usage=raw)
-    proc = run_cli("--dir", str(workspace), "-p", "look", "--provider", provider,
-                   env=provider_env(llm, provider))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "look",
+        "--provider",
+        provider,
+        env=provider_env(llm, provider),
+    )
     assert proc.returncode == 0, proc.stderr
 
     rows = ledger_rows(isolated_home)
@@ -73,9 +113,13 @@ def test_row_per_request_for_each_provider_usage_shape(provider, llm, workspace,
     assert first["session_id"] == second["session_id"] and first["task_id"] == second["task_id"]
     assert first["ts"] <= second["ts"]
     for row in rows:
-        assert (row["input_tokens"], row["cache_read_tokens"], row["cache_write_tokens"],
-                row["output_tokens"], row["reasoning_tokens"]) == (fresh, read, write, out,
-                                                                   reasoning)
+        assert (
+            row["input_tokens"],
+            row["cache_read_tokens"],
+            row["cache_write_tokens"],
+            row["output_tokens"],
+            row["reasoning_tokens"],
+        ) == (fresh, read, write, out, reasoning)
         assert row["provider"] == provider and row["estimated"] == 0
         assert row["project"].startswith("project-")
         assert row["latency_ms"] > 0 and row["ttft_ms"] is not None
@@ -88,8 +132,15 @@ def test_row_per_request_for_each_provider_usage_shape(provider, llm, workspace,
 
 def test_unknown_model_has_tokens_but_no_cost(llm, workspace, isolated_home, capsys):
     llm.reply("hello", usage={"input": 400, "cache_read": 0, "cache_write": 0, "output": 9})
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai-compatible",
-                   env=provider_env(llm, "openai-compatible"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "hi",
+        "--provider",
+        "openai-compatible",
+        env=provider_env(llm, "openai-compatible"),
+    )
     assert proc.returncode == 0, proc.stderr
     [row] = ledger_rows(isolated_home)
     assert row["model"] == "local-model" and row["input_tokens"] == 400
@@ -101,11 +152,21 @@ def test_unknown_model_has_tokens_but_no_cost(llm, workspace, isolated_home, cap
 
 
 def test_user_price_file_overrides_and_adds_models(llm, workspace, isolated_home):
-    (isolated_home / "pricing.json").write_text(json.dumps({"models": {
-        "local-model": {"input": 1.0, "output": 2.0, "source": "my contract"}}}))
+    (isolated_home / "pricing.json").write_text(
+        json.dumps(
+            {"models": {"local-model": {"input": 1.0, "output": 2.0, "source": "my contract"}}}
+        )
+    )
     llm.reply("hello", usage={"input": 1000, "cache_read": 500, "cache_write": 0, "output": 100})
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai-compatible",
-                   env=provider_env(llm, "openai-compatible"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "hi",
+        "--provider",
+        "openai-compatible",
+        env=provider_env(llm, "openai-compatible"),
+    )
     assert proc.returncode == 0, proc.stderr
     [row] = ledger_rows(isolated_home)
     # cache reads default to the input price when the file does not give one
@@ -114,8 +175,9 @@ def test_user_price_file_overrides_and_adds_models(llm, workspace, isolated_home
 
 def test_broken_user_price_file_is_one_line(workspace, isolated_home, llm):
     (isolated_home / "pricing.json").write_text('{"models": {"x": {"input": "cheap"}}}')
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "hi", "--provider", "openai", env=provider_env(llm, "openai")
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "pricing.json" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -123,8 +185,9 @@ def test_broken_user_price_file_is_one_line(workspace, isolated_home, llm):
 
 def test_interrupted_stream_is_recorded_as_local_estimate(llm, workspace, isolated_home):
     llm.add(Disconnect(Reply(text="partial answer " * 20, chunk_size=8), after_events=6))
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "hi", "--provider", "openai", env=provider_env(llm, "openai")
+    )
     assert proc.returncode == 1 and "broke off midway" in proc.stderr
     [row] = ledger_rows(isolated_home)
     assert row["estimated"] == 1 and row["stop_reason"] == "interrupted"
@@ -135,8 +198,9 @@ def test_interrupted_stream_is_recorded_as_local_estimate(llm, workspace, isolat
 
 def test_response_without_usage_falls_back_to_a_marked_estimate(llm, workspace, isolated_home):
     llm.reply("a reply of some words", raw_usage={"prompt_tokens": 0, "completion_tokens": 0})
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "ollama",
-                   env=provider_env(llm, "ollama"))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "hi", "--provider", "ollama", env=provider_env(llm, "ollama")
+    )
     assert proc.returncode == 0, proc.stderr
     [row] = ledger_rows(isolated_home)
     assert row["estimated"] == 1 and row["stop_reason"] == "stop"
@@ -155,10 +219,28 @@ def test_migrations_are_numbered_and_run_once(tmp_path):
 
 
 def sample_rows(n: int) -> list[LedgerRow]:
-    return [LedgerRow(1_700_000_000 + i * 5000, f"2026-01-{1 + i // 20:02d}", f"s{i // 7}",
-                      f"s{i // 7}/{i // 3}", f"p{i % 2}", "openai", ("gpt-4o", "o3", "x")[i % 3],
-                      100 + i, 10 * i, i % 4, 20, i % 3, 10.0 + i, None,
-                      "stop", None if i % 5 == 0 else 0.001 * i, i % 11 == 0) for i in range(n)]
+    return [
+        LedgerRow(
+            1_700_000_000 + i * 5000,
+            f"2026-01-{1 + i // 20:02d}",
+            f"s{i // 7}",
+            f"s{i // 7}/{i // 3}",
+            f"p{i % 2}",
+            "openai",
+            ("gpt-4o", "o3", "x")[i % 3],
+            100 + i,
+            10 * i,
+            i % 4,
+            20,
+            i % 3,
+            10.0 + i,
+            None,
+            "stop",
+            None if i % 5 == 0 else 0.001 * i,
+            i % 11 == 0,
+        )
+        for i in range(n)
+    ]
 
 
 def test_rollup_answers_exactly_what_the_raw_rows_say(tmp_path):
@@ -167,8 +249,9 @@ def test_rollup_answers_exactly_what_the_raw_rows_say(tmp_path):
     for by in GROUP_KEYS:
         for project in (None, "p1"):
             fast = [rounded(g.to_dict()) for g in grouped(db, by, Filter(project=project))]
-            raw = [rounded(g.to_dict())
-                   for g in grouped(db, by, Filter(since_ts=0, project=project))]
+            raw = [
+                rounded(g.to_dict()) for g in grouped(db, by, Filter(since_ts=0, project=project))
+            ]
             assert fast == raw and len(fast) > 1, by
     assert rounded(totals(db).to_dict()) == rounded(totals(db, Filter(since_ts=0)).to_dict())
 
@@ -183,9 +266,10 @@ def test_a_newer_migration_backfills_an_older_ledger(tmp_path):
     for number, step in enumerate(MIGRATIONS[:2], start=1):  # a ledger from before the rollup
         step(old)
         old.execute(f"PRAGMA user_version = {number}")
-    old.executemany(f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES "
-                    f"({', '.join('?' * len(COLUMNS))})",
-                    [tuple(getattr(r, c) for c in COLUMNS) for r in sample_rows(40)])
+    old.executemany(
+        f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+        [tuple(getattr(r, c) for c in COLUMNS) for r in sample_rows(40)],
+    )
     old.close()
     db = connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
@@ -210,16 +294,24 @@ print("failures", ledger.failures)
 
 def test_two_processes_write_500_rows_each_without_lock_errors(tmp_path):
     path = tmp_path / "shared.db"
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), name], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for name in ("a", "b")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), name],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
     outputs = [p.communicate(timeout=60) for p in procs]
     for proc, (out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err
         assert "failures 0" in out and "locked" not in err.lower(), err
     db = sqlite3.connect(path)
-    counts = dict(db.execute("SELECT session_id, COUNT(DISTINCT task_id) FROM requests "
-                             "GROUP BY session_id"))
+    counts = dict(
+        db.execute("SELECT session_id, COUNT(DISTINCT task_id) FROM requests GROUP BY session_id")
+    )
     assert counts == {"a": 500, "b": 500}
 
 
@@ -227,10 +319,24 @@ def test_sigkill_loses_at_most_the_last_flush_interval(llm, workspace, isolated_
     for _ in range(60):
         llm.call("read_file", {"path": "missing.txt"}, delay=0.02)
     env = {**os.environ, **provider_env(llm, "openai")}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "--dir", str(workspace), "-p",
-                             "loop", "--provider", "openai", "--max-turns", "100"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "cli.py"),
+            "--dir",
+            str(workspace),
+            "-p",
+            "loop",
+            "--provider",
+            "openai",
+            "--max-turns",
+            "100",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while len(llm.requests) < 16 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)

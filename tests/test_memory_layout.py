@@ -27,8 +27,15 @@ def body(path: Path) -> list[str]:
 
 
 def line(key: str, content: str, **extra: object) -> str:
-    row = {"key": key, "type": "notes", "content": content, "id": key, "created": 1.0,
-           "updated": 2.0, **extra}
+    row = {
+        "key": key,
+        "type": "notes",
+        "content": content,
+        "id": key,
+        "created": 1.0,
+        "updated": 2.0,
+        **extra,
+    }
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -48,16 +55,23 @@ def test_a_change_rewrites_only_the_entries_it_touches(isolated_home: Path, work
     assert body(path)[:3] == after and json.loads(body(path)[3])["content"] == "a new one"
     fresh = MemoryStore(isolated_home, workspace).entries("project")
     assert [(e.key, e.content, e.hits) for _, e in fresh] == [
-        ("a", "first", 0), ("odd", "spaced out", 0), ("c", "数据库 third", 1),
-        ("d", "a new one", 0)]
+        ("a", "first", 0),
+        ("odd", "spaced out", 0),
+        ("c", "数据库 third", 1),
+        ("d", "a new one", 0),
+    ]
 
 
-@pytest.mark.parametrize("bad", [
-    '{"key":"bad","type":"notes","content":"cut off',  # unreadable JSON
-    '{"key":"bad","type":"notes","content":"x","id":"b","updated":"soon","hits":[]}',  # no repair
-])
-def test_an_unreadable_line_is_kept_aside_with_a_warning(isolated_home: Path,
-                                                         workspace: Path, bad: str):
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"key":"bad","type":"notes","content":"cut off',  # unreadable JSON
+        '{"key":"bad","type":"notes","content":"x","id":"b","updated":"soon","hits":[]}',  # no repair
+    ],
+)
+def test_an_unreadable_line_is_kept_aside_with_a_warning(
+    isolated_home: Path, workspace: Path, bad: str
+):
     store = MemoryStore(isolated_home, workspace)
     path = write_layout(store, [line("a", "first"), bad, line("c", "third")])
     store.add("project", "notes", "added without reading the others", key="d")
@@ -75,13 +89,17 @@ def test_an_unreadable_line_is_kept_aside_with_a_warning(isolated_home: Path,
     assert len(list(path.parent.glob("memory.json.corrupt-*"))) == 1  # set aside once
 
 
-@pytest.mark.parametrize("bad", [
-    '{"key":"bad","type":"notes","content":"x" oops}',
-    # valid JSON, but a second "key" (the last one counts) disagrees with the line's start
-    '{"key":"bad","type":"notes","content":"x","id":"b","updated":1,"key":"other"}',
-])
-def test_a_change_that_reaches_an_unreadable_line_sets_it_aside(isolated_home: Path,
-                                                               workspace: Path, bad: str):
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"key":"bad","type":"notes","content":"x" oops}',
+        # valid JSON, but a second "key" (the last one counts) disagrees with the line's start
+        '{"key":"bad","type":"notes","content":"x","id":"b","updated":1,"key":"other"}',
+    ],
+)
+def test_a_change_that_reaches_an_unreadable_line_sets_it_aside(
+    isolated_home: Path, workspace: Path, bad: str
+):
     store = MemoryStore(isolated_home, workspace)
     path = write_layout(store, [line("a", "first"), bad])
     what, _ = store.add("project", "notes", "first")  # near-duplicate test reads every entry
@@ -93,18 +111,36 @@ def test_a_change_that_reaches_an_unreadable_line_sets_it_aside(isolated_home: P
     assert aside.read_text(encoding="utf-8") == bad + "\n"
 
 
-def test_lines_written_by_hand_are_read_and_rewritten_in_our_order(isolated_home: Path,
-                                                                   workspace: Path):
+def test_lines_written_by_hand_are_read_and_rewritten_in_our_order(
+    isolated_home: Path, workspace: Path
+):
     (workspace / "src").mkdir()
     (workspace / "src" / "kept.py").write_text("x = 1\n")
     store = MemoryStore(isolated_home, workspace)
     rows = [
-        {"content": "quote \" in key", "key": 'say "hi"', "type": "notes", "id": "1",
-         "updated": 1.0},
-        {"type": "conventions", "key": "convention:gone", "content": "c", "id": "2",
-         "updated": 1.0, "meta": {"text": "t", "path": "src/gone.py"}},
-        {"type": "files", "key": "file:src/kept.py", "content": "k", "id": "3",
-         "updated": 1.0, "meta": {"lines": 1, "path": "src/kept.py"}},
+        {
+            "content": 'quote " in key',
+            "key": 'say "hi"',
+            "type": "notes",
+            "id": "1",
+            "updated": 1.0,
+        },
+        {
+            "type": "conventions",
+            "key": "convention:gone",
+            "content": "c",
+            "id": "2",
+            "updated": 1.0,
+            "meta": {"text": "t", "path": "src/gone.py"},
+        },
+        {
+            "type": "files",
+            "key": "file:src/kept.py",
+            "content": "k",
+            "id": "3",
+            "updated": 1.0,
+            "meta": {"lines": 1, "path": "src/kept.py"},
+        },
     ]
     path = write_layout(store, [json.dumps(r) for r in rows])
     store.count_hits("project", ['say "hi"'])  # a lazy load: the gone file's entry is dropped
@@ -119,28 +155,42 @@ def test_lines_written_by_hand_are_read_and_rewritten_in_our_order(isolated_home
 def test_lines_of_the_older_writer_get_their_path_first(isolated_home: Path, workspace: Path):
     (workspace / "setup.cfg").write_text("[flake8]\n")
     store = MemoryStore(isolated_home, workspace)
-    old = {"key": "convention:lint", "type": "conventions", "content": "flake8 (setup.cfg)",
-           "id": "1", "created": 1.0, "updated": 1.0,
-           "meta": {"text": "flake8 (setup.cfg)", "path": "setup.cfg"}}
+    old = {
+        "key": "convention:lint",
+        "type": "conventions",
+        "content": "flake8 (setup.cfg)",
+        "id": "1",
+        "created": 1.0,
+        "updated": 1.0,
+        "meta": {"text": "flake8 (setup.cfg)", "path": "setup.cfg"},
+    }
     path = write_layout(store, [json.dumps(old, separators=(",", ":")), line("n", "note")])
     store.count_hits("project", ["n"])
     lines = body(path)
-    assert lines[0].startswith('{"key":"convention:lint","type":"conventions",'
-                               '"meta":{"path":"setup.cfg","text":')
+    assert lines[0].startswith(
+        '{"key":"convention:lint","type":"conventions","meta":{"path":"setup.cfg","text":'
+    )
     assert json.loads(lines[0]) == old
 
 
-def test_files_entries_start_with_their_path_and_vanish_with_the_file(isolated_home: Path,
-                                                                     workspace: Path):
+def test_files_entries_start_with_their_path_and_vanish_with_the_file(
+    isolated_home: Path, workspace: Path
+):
     (workspace / "app.py").write_text("x = 1\n")
     store = MemoryStore(isolated_home, workspace)
-    store.merge("project", [
-        MemoryEntry("file:app.py", "files", "app.py: Python", meta={"lines": 1, "path": "app.py"}),
-        MemoryEntry("note:x", "notes", "x"),
-    ])
+    store.merge(
+        "project",
+        [
+            MemoryEntry(
+                "file:app.py", "files", "app.py: Python", meta={"lines": 1, "path": "app.py"}
+            ),
+            MemoryEntry("note:x", "notes", "x"),
+        ],
+    )
     path = store.file("project").path
     assert body(path)[0].startswith(
-        '{"key":"file:app.py","type":"files","meta":{"path":"app.py","lines":1}')
+        '{"key":"file:app.py","type":"files","meta":{"path":"app.py","lines":1}'
+    )
     (workspace / "app.py").unlink()
     MemoryStore(isolated_home, workspace).count_hits("project", ["note:x"])
     assert [json.loads(x)["key"] for x in body(path)] == ["note:x"]
@@ -157,8 +207,9 @@ def test_ranking_sees_a_changed_entry(isolated_home: Path, workspace: Path):
     assert rank(entries, "gamma", k=1, now=3.0)[0].key == "a"
 
 
-def test_an_unreadable_line_replaced_by_a_change_is_still_kept(isolated_home: Path,
-                                                               workspace: Path):
+def test_an_unreadable_line_replaced_by_a_change_is_still_kept(
+    isolated_home: Path, workspace: Path
+):
     store = MemoryStore(isolated_home, workspace)
     bad = '{"key":"k","type":"notes","content":"x" oops}'
     path = write_layout(store, [bad, line("a", "first")])

@@ -21,8 +21,7 @@ def system_of(request) -> str:
     return request.body["messages"][0]["content"]
 
 
-def test_second_session_starts_knowing_what_the_first_learned(llm, workspace: Path,
-                                                              tmp_path: Path):
+def test_second_session_starts_knowing_what_the_first_learned(llm, workspace: Path, tmp_path: Path):
     (workspace / "tests").mkdir()
     (workspace / "tests" / "test_math.py").write_text(TEST_FILE)
     pytest_cmd = f"{sys.executable} -m pytest -q"
@@ -33,8 +32,9 @@ def test_second_session_starts_knowing_what_the_first_learned(llm, workspace: Pa
     llm.call("terminal", {"command": "false"})
     llm.reply("Tests pass; added app/util.py.")
     env = env_for(llm, tmp_path)
-    first = run_cli("--dir", str(workspace), "-p", "add util helpers and run the tests",
-                    "--yes", env=env)
+    first = run_cli(
+        "--dir", str(workspace), "-p", "add util helpers and run the tests", "--yes", env=env
+    )
     assert first.returncode == 0, first.stderr
     assert "## Memory" not in system_of(llm.requests[0])  # nothing learned yet
 
@@ -42,30 +42,41 @@ def test_second_session_starts_knowing_what_the_first_learned(llm, workspace: Pa
     second = run_cli("--dir", str(workspace), "-p", "where are the util helpers?", env=env)
     assert second.returncode == 0, second.stderr
     system = system_of(llm.requests[6])
-    memory = system[system.index("## Memory"):]
+    memory = system[system.index("## Memory") :]
     assert f"- [commands] test: `{pytest_cmd}` (pytest)" in memory
     files_line = next(line for line in memory.splitlines() if line.startswith("- [files]"))
     assert files_line.startswith("- [files] app/util.py: Python, 12 lines")
     assert "helper_0" in files_line and files_line.endswith(", modified")
     assert "- [conventions] Python tests in tests/ as test_*.py" in memory
     assert "ls -la" not in memory and "false" not in memory
-    assert memory.rstrip().endswith("memory tool (action=update or remove; key = the entry's "
-                                    "text or key).")
+    assert memory.rstrip().endswith(
+        "memory tool (action=update or remove; key = the entry's text or key)."
+    )
 
     listed = run_cli("memory", "list", "--dir", str(workspace), env=env)
     assert listed.returncode == 0 and "app/util.py" in listed.stdout
     assert "instruction files: none" in listed.stdout
 
 
-def test_prompt_order_instructions_skills_memory_and_skill_loading(llm, workspace: Path,
-                                                                   tmp_path: Path):
+def test_prompt_order_instructions_skills_memory_and_skill_loading(
+    llm, workspace: Path, tmp_path: Path
+):
     (workspace / "AGENTS.md").write_text("Always run ruff before finishing.\n")
     folder = workspace / ".unicum" / "skills" / "release"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text("---\nname: release\ndescription: Cut a release\n---\n"
-                                     "Bump the version in pyproject.toml, then tag.\n")
-    llm.call("memory", {"action": "add", "scope": "global", "type": "user",
-                        "content": "The user prefers answers in Chinese"})
+    (folder / "SKILL.md").write_text(
+        "---\nname: release\ndescription: Cut a release\n---\n"
+        "Bump the version in pyproject.toml, then tag.\n"
+    )
+    llm.call(
+        "memory",
+        {
+            "action": "add",
+            "scope": "global",
+            "type": "user",
+            "content": "The user prefers answers in Chinese",
+        },
+    )
     llm.call("skill", {"name": "release"})
     llm.reply("done")
     env = env_for(llm, tmp_path)
@@ -90,8 +101,7 @@ def test_prompt_order_instructions_skills_memory_and_skill_loading(llm, workspac
     assert "instruction files: AGENTS.md" in listed.stdout
 
 
-def test_corrupt_memory_warns_and_the_session_still_runs(llm, workspace: Path,
-                                                         isolated_home: Path):
+def test_corrupt_memory_warns_and_the_session_still_runs(llm, workspace: Path, isolated_home: Path):
     path = isolated_home / "memory" / "projects" / project_id(workspace) / "memory.json"
     path.parent.mkdir(parents=True)
     path.write_text("not json at all")

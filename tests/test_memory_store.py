@@ -43,31 +43,43 @@ def test_layout_global_and_per_project(isolated_home: Path, tmp_path: Path):
 
 def test_add_near_duplicate_updates_instead(isolated_home: Path, workspace: Path):
     store = MemoryStore(isolated_home, workspace)
-    what, first = store.add("project", "conventions", "Use pnpm, not npm, for installs",
-                            source="s1")
+    what, first = store.add(
+        "project", "conventions", "Use pnpm, not npm, for installs", source="s1"
+    )
     assert what == "added"
-    what, second = store.add("project", "conventions", "use pnpm not npm for installs.",
-                             source="s2")
+    what, second = store.add(
+        "project", "conventions", "use pnpm not npm for installs.", source="s2"
+    )
     assert what == "updated" and second.key == first.key and second.source == "s2"
     what, _ = store.add("project", "conventions", "Run the linter before committing")
     assert what == "added"
     fresh = MemoryStore(isolated_home, workspace)
     assert sorted(e.content for _, e in fresh.entries("project")) == [
-        "Run the linter before committing", "use pnpm not npm for installs."]
+        "Run the linter before committing",
+        "use pnpm not npm for installs.",
+    ]
 
 
 def test_memory_tool_dedupes_updates_and_removes(isolated_home: Path, workspace: Path):
     registry = Registry.default()
-    ctx = ToolContext(workspace=workspace, home=isolated_home, session_id="s9",
-                      services=tool_services(workspace, isolated_home))
+    ctx = ToolContext(
+        workspace=workspace,
+        home=isolated_home,
+        session_id="s9",
+        services=tool_services(workspace, isolated_home),
+    )
 
     def call(**args):
         out = registry.execute("memory", args, ctx)
         return out.content, out.is_error
 
-    text, err = call(action="add", type="feedback", content="Answer in Chinese when asked in Chinese")
+    text, err = call(
+        action="add", type="feedback", content="Answer in Chinese when asked in Chinese"
+    )
     assert not err and text.startswith("added")
-    text, err = call(action="add", type="feedback", content="answer in chinese when asked in chinese!")
+    text, err = call(
+        action="add", type="feedback", content="answer in chinese when asked in chinese!"
+    )
     assert not err and "updated" in text and "nearly duplicated" in text
     assert text.count("\n") == 0
     text, _ = call(action="list")
@@ -120,7 +132,8 @@ def test_corrupt_file_is_kept_aside_with_a_warning(isolated_home: Path, workspac
     fresh = MemoryStore(isolated_home, workspace)
     fresh.add("project", "notes", "starts over cleanly")
     assert [e.content for _, e in MemoryStore(isolated_home, workspace).entries()] == [
-        "starts over cleanly"]
+        "starts over cleanly"
+    ]
     assert fresh.take_warnings() == []
 
 
@@ -138,10 +151,25 @@ def test_odd_field_types_are_repaired_not_trusted(isolated_home: Path, workspace
     store = MemoryStore(isolated_home, workspace)
     path = project_file(store)
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"version": 1, "entries": [
-        {"key": "a", "type": "files", "content": "x", "id": "1", "updated": 1, "hits": "2",
-         "tags": [1, "t"], "meta": {"path": 5, "lines": 3}},
-    ]}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "entries": [
+                    {
+                        "key": "a",
+                        "type": "files",
+                        "content": "x",
+                        "id": "1",
+                        "updated": 1,
+                        "hits": "2",
+                        "tags": [1, "t"],
+                        "meta": {"path": 5, "lines": 3},
+                    },
+                ],
+            }
+        )
+    )
     ((_, entry),) = store.entries()
     assert (entry.hits, entry.tags, entry.meta) == (2, ["1", "t"], {"lines": 3})
     store.count_hits("project", ["a"])
@@ -160,11 +188,14 @@ def test_legacy_list_is_migrated(isolated_home: Path, workspace: Path):
 def test_entries_for_deleted_files_are_dropped_at_load(isolated_home: Path, workspace: Path):
     (workspace / "kept.py").write_text("x\n")
     store = MemoryStore(isolated_home, workspace)
-    store.merge("project", [
-        MemoryEntry("file:kept.py", "files", "kept.py: Python", meta={"path": "kept.py"}),
-        MemoryEntry("file:gone.py", "files", "gone.py: Python", meta={"path": "gone.py"}),
-        MemoryEntry("command:test:pytest", "commands", "test: `pytest`"),
-    ])
+    store.merge(
+        "project",
+        [
+            MemoryEntry("file:kept.py", "files", "kept.py: Python", meta={"path": "kept.py"}),
+            MemoryEntry("file:gone.py", "files", "gone.py: Python", meta={"path": "gone.py"}),
+            MemoryEntry("command:test:pytest", "commands", "test: `pytest`"),
+        ],
+    )
     keys = {e.key for _, e in MemoryStore(isolated_home, workspace).entries()}
     assert keys == {"file:kept.py", "command:test:pytest"}
 
@@ -182,12 +213,20 @@ def test_memory_cli_show_and_forget(isolated_home: Path, workspace: Path):
     assert proc.returncode == 1 and "no single memory entry" in proc.stderr
 
 
-@pytest.mark.parametrize("text", [
-    "", "null", "[1, 2]", '{"version": 1}', '{"version": "1", "entries": []}',
-    '{"version": 1, "entries": ["just a string"]}', '{"version": 1, "entries": [{"type": "x"}]}',
-    '{"version": 1, "entries": [{"key": "k", "content": "c", "meta": "oops"}]}',
-    '\udcff'.encode("utf-8", "surrogateescape").decode("latin-1"),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "null",
+        "[1, 2]",
+        '{"version": 1}',
+        '{"version": "1", "entries": []}',
+        '{"version": 1, "entries": ["just a string"]}',
+        '{"version": 1, "entries": [{"type": "x"}]}',
+        '{"version": 1, "entries": [{"key": "k", "content": "c", "meta": "oops"}]}',
+        "\udcff".encode("utf-8", "surrogateescape").decode("latin-1"),
+    ],
+)
 def test_malformed_files_never_crash_and_are_kept(isolated_home: Path, workspace: Path, text):
     store = MemoryStore(isolated_home, workspace)
     path = project_file(store)
@@ -199,13 +238,22 @@ def test_malformed_files_never_crash_and_are_kept(isolated_home: Path, workspace
     assert len(list(path.parent.glob("memory.json.corrupt-*"))) == 1
 
 
-def test_unknown_fields_survive_and_unchanged_lines_are_kept(isolated_home: Path,
-                                                            workspace: Path):
+def test_unknown_fields_survive_and_unchanged_lines_are_kept(isolated_home: Path, workspace: Path):
     store = MemoryStore(isolated_home, workspace)
     path = project_file(store)
     path.parent.mkdir(parents=True)
-    rows = [{"key": f"k{i}", "type": "notes", "content": f"entry {i}", "id": f"id{i}",
-             "created": 1.0, "updated": 2.0, "future_field": {"x": i}} for i in range(3)]
+    rows = [
+        {
+            "key": f"k{i}",
+            "type": "notes",
+            "content": f"entry {i}",
+            "id": f"id{i}",
+            "created": 1.0,
+            "updated": 2.0,
+            "future_field": {"x": i},
+        }
+        for i in range(3)
+    ]
     path.write_text(json.dumps({"version": 1, "entries": rows}))
     store.count_hits("project", ["k1"])
     first = path.read_text(encoding="utf-8").splitlines()

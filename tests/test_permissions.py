@@ -75,8 +75,18 @@ def test_harmless_commands_pass(command, workspace):
 
 def test_rules_are_a_table():
     labels = {r.label for r in RULES}
-    assert {"rm -r/-f", "git reset --hard", "git clean -f", "git push --force",
-            "git checkout -- .", "chmod -R", "chown -R", "dd", "mkfs", "sudo"} <= labels
+    assert {
+        "rm -r/-f",
+        "git reset --hard",
+        "git clean -f",
+        "git push --force",
+        "git checkout -- .",
+        "chmod -R",
+        "chown -R",
+        "dd",
+        "mkfs",
+        "sudo",
+    } <= labels
 
 
 def test_terminal_refuses_in_print_mode_and_says_why(workspace, isolated_home):
@@ -163,8 +173,9 @@ def test_auto_edit_yolo_and_print_mode_never_ask_inside_the_workspace(workspace,
         assert not run(ctx, "write_file", path=f"{mode}.txt", content="x").is_error
         assert user.questions == []
     # `-p` (nobody at the keyboard) in the ask mode: workspace edits go ahead without --yes
-    assert not run(make_ctx(workspace, isolated_home), "write_file", path="p.txt",
-                   content="x").is_error
+    assert not run(
+        make_ctx(workspace, isolated_home), "write_file", path="p.txt", content="x"
+    ).is_error
 
 
 def test_modes_differ_only_on_workspace_edits(workspace, isolated_home, tmp_path):

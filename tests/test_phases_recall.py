@@ -23,7 +23,10 @@ def test_phases_follow_what_the_tools_do():
         (Fact("terminal", "test", "pytest", ok=False), TaskPhase.VERIFYING),
         (Fact("edit_file", "edit", "a.py"), TaskPhase.EXECUTING),  # fix after a failing test
         (Fact("terminal", "run", "python a.py"), TaskPhase.VERIFYING),
-        (Fact("edit_file", "edit", "a.py", ok=False), TaskPhase.VERIFYING),  # failed edit: no change
+        (
+            Fact("edit_file", "edit", "a.py", ok=False),
+            TaskPhase.VERIFYING,
+        ),  # failed edit: no change
     ]
     for fact, phase in steps:
         assert tracker.update(fact) is phase, fact
@@ -39,16 +42,33 @@ def _ctx(tmp_path, archive: Archive | None) -> ToolContext:
 
 def test_recall_by_id_and_by_query(tmp_path):
     archive = Archive()
-    first = archive.add("terminal", "pytest -q", "FAILED test_login\n" + "x" * 5000,
-                        "[terminal] FAIL pytest -q → 1 failed: test_login", call_id="c1")
-    archive.add("read_file", "core/auth.py", "class Auth:\n    def login(self): ...",
-                "[read_file] core/auth.py (2 lines)", call_id="c2")
-    archive.add("read_file", "core/users.py", "class Users:\n    def login_count(self): ...",
-                "[read_file] core/users.py (2 lines)", call_id="c3")
+    first = archive.add(
+        "terminal",
+        "pytest -q",
+        "FAILED test_login\n" + "x" * 5000,
+        "[terminal] FAIL pytest -q → 1 failed: test_login",
+        call_id="c1",
+    )
+    archive.add(
+        "read_file",
+        "core/auth.py",
+        "class Auth:\n    def login(self): ...",
+        "[read_file] core/auth.py (2 lines)",
+        call_id="c2",
+    )
+    archive.add(
+        "read_file",
+        "core/users.py",
+        "class Users:\n    def login_count(self): ...",
+        "[read_file] core/users.py (2 lines)",
+        call_id="c3",
+    )
     registry, ctx = Registry.default(), _ctx(tmp_path, archive)
 
     by_id = registry.execute("recall", {"id": first}, ctx)
-    assert not by_id.is_error and "x" * 5000 in by_id.content and "FAILED test_login" in by_id.content
+    assert (
+        not by_id.is_error and "x" * 5000 in by_id.content and "FAILED test_login" in by_id.content
+    )
     assert registry.execute("recall", {"id": "#" + first}, ctx).content == by_id.content
 
     best = registry.execute("recall", {"query": "class Auth"}, ctx)

@@ -22,12 +22,14 @@ from tests.fake_llm import HttpError, Reply
 
 def test_401_in_print_mode_is_one_clear_line_and_exit_1(llm, workspace):
     llm.add(HttpError(401, "invalid x-api-key"))
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "zhipu",
-                   env=provider_env(llm, "zhipu"))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "hi", "--provider", "zhipu", env=provider_env(llm, "zhipu")
+    )
     assert proc.returncode == 1
     assert proc.stdout == ""
-    assert proc.stderr.strip() == ("unicum: zhipu rejected the API key (HTTP 401): "
-                                   "check ZHIPUAI_API_KEY")
+    assert proc.stderr.strip() == (
+        "unicum: zhipu rejected the API key (HTTP 401): check ZHIPUAI_API_KEY"
+    )
     assert "fake-test-key" not in proc.stderr and len(llm.requests) == 1
 
 
@@ -38,8 +40,10 @@ def test_429_then_200_in_print_mode_shows_the_retry_and_the_auto_pick(llm, works
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "made it"
     lines = proc.stderr.strip().splitlines()
-    assert lines[0] == ("unicum: several API keys set (openai, deepseek); using openai "
-                        "(choose with --provider or UNICUM_PROVIDER)")
+    assert lines[0] == (
+        "unicum: several API keys set (openai, deepseek); using openai "
+        "(choose with --provider or UNICUM_PROVIDER)"
+    )
     assert lines[1] == "unicum: rate limited (HTTP 429): retry 1 in 0s"
     assert len(llm.requests) == 2
 
@@ -47,10 +51,24 @@ def test_429_then_200_in_print_mode_shows_the_retry_and_the_auto_pick(llm, works
 def test_ctrl_c_in_print_mode_stops_the_stream_promptly(llm, workspace):
     llm.add(Reply("word " * 400, chunk_size=5, delay=0.05))  # ~20 s if left to run
     env = provider_env(llm, "openai")
-    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "--dir", str(workspace),
-                             "-p", "hi", "--provider", "openai"], cwd=ROOT, text=True,
-                            env={**os.environ, **env}, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "cli.py"),
+            "--dir",
+            str(workspace),
+            "-p",
+            "hi",
+            "--provider",
+            "openai",
+        ],
+        cwd=ROOT,
+        text=True,
+        env={**os.environ, **env},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 30
     while not llm.requests and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -81,14 +99,16 @@ class StopAfterFirstText(AgentHooks):
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_ctrl_c_mid_stream_closes_the_connection_and_keeps_the_session(provider, llm, workspace,
-                                                                       monkeypatch):
+def test_ctrl_c_mid_stream_closes_the_connection_and_keeps_the_session(
+    provider, llm, workspace, monkeypatch
+):
     for name, value in provider_env(llm, provider).items():
         monkeypatch.setenv(name, value)
     llm.add(Reply("x" * 400, chunk_size=2, delay=0.02))  # ~4 s if read to the end
     llm.reply("second answer")
-    agent = create_agent(SessionOptions(workspace=workspace, provider=provider),
-                         hooks=StopAfterFirstText())
+    agent = create_agent(
+        SessionOptions(workspace=workspace, provider=provider), hooks=StopAfterFirstText()
+    )
     with pytest.raises(Interrupted):
         agent.run("first task")
     assert len(agent.history) == 1  # the partial reply is not kept
@@ -110,18 +130,25 @@ def test_selection_order(isolated_home, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k3")
     auto = resolve_provider()
     assert auto.profile.name == "openai" and "openai, anthropic, deepseek" in auto.note
-    (isolated_home / "config.json").write_text(json.dumps(
-        {"provider": "deepseek", "model": "deepseek-reasoner", "timeout": 42}))
+    (isolated_home / "config.json").write_text(
+        json.dumps({"provider": "deepseek", "model": "deepseek-reasoner", "timeout": 42})
+    )
     from_file = resolve_provider()
     assert (from_file.profile.name, from_file.model, from_file.timeout) == (
-        "deepseek", "deepseek-reasoner", 42.0)
+        "deepseek",
+        "deepseek-reasoner",
+        42.0,
+    )
     assert from_file.note == ""
     monkeypatch.setenv("UNICUM_PROVIDER", "anthropic")
     monkeypatch.setenv("UNICUM_MODEL", "claude-x")
     monkeypatch.setenv("UNICUM_TIMEOUT", "7.5")
     from_env = resolve_provider()
-    assert (from_env.profile.name, from_env.model, from_env.timeout) == ("anthropic", "claude-x",
-                                                                         7.5)
+    assert (from_env.profile.name, from_env.model, from_env.timeout) == (
+        "anthropic",
+        "claude-x",
+        7.5,
+    )
     flags = resolve_provider("openai", "gpt-4.1")
     assert (flags.profile.name, flags.model) == ("openai", "gpt-4.1")
 

@@ -31,12 +31,25 @@ def test_tool_round_trip(provider, llm, workspace, monkeypatch, capsys, tmp_path
     monkeypatch.chdir(tmp_path)
     profile = PROFILES[provider]
     signature = "" if provider == "zhipu" else "sig=="  # GLM's thinking may come unsigned
-    llm.call("write_file", {"path": "a.txt", "content": "héllo 你好\n"}, reasoning=THINKING,
-             signature=signature)
+    llm.call(
+        "write_file",
+        {"path": "a.txt", "content": "héllo 你好\n"},
+        reasoning=THINKING,
+        signature=signature,
+    )
     llm.reply("wrote a.txt")
 
-    code, out, err = run_main(monkeypatch, capsys, provider_env(llm, provider),
-                              "--dir", str(workspace), "-p", "write a.txt", "--provider", provider)
+    code, out, err = run_main(
+        monkeypatch,
+        capsys,
+        provider_env(llm, provider),
+        "--dir",
+        str(workspace),
+        "-p",
+        "write a.txt",
+        "--provider",
+        provider,
+    )
 
     assert code == 0, err
     assert out.strip() == "wrote a.txt"
@@ -114,14 +127,24 @@ def _strip_cache(value):
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_prefix_is_byte_identical_across_turns(provider, llm, workspace, monkeypatch, capsys,
-                                               tmp_path):
+def test_prefix_is_byte_identical_across_turns(
+    provider, llm, workspace, monkeypatch, capsys, tmp_path
+):
     monkeypatch.chdir(tmp_path)
     llm.call("write_file", {"path": "a.py", "content": "x = 1\n"})
     llm.call("read_file", {"path": "a.py"})
     llm.reply("done")
-    code, _, err = run_main(monkeypatch, capsys, provider_env(llm, provider),
-                            "--dir", str(workspace), "-p", "go", "--provider", provider)
+    code, _, err = run_main(
+        monkeypatch,
+        capsys,
+        provider_env(llm, provider),
+        "--dir",
+        str(workspace),
+        "-p",
+        "go",
+        "--provider",
+        provider,
+    )
     assert code == 0, err
     bodies = [r.body for r in llm.requests]
     assert len(bodies) == 3
@@ -134,7 +157,7 @@ def test_prefix_is_byte_identical_across_turns(provider, llm, workspace, monkeyp
     # messages are a prefix of the next one's
     for before, after in zip(bodies, bodies[1:], strict=False):
         old, new = _strip_cache(before["messages"]), _strip_cache(after["messages"])
-        assert new[:len(old)] == old
+        assert new[: len(old)] == old
 
 
 def test_anthropic_cache_breakpoints(llm, workspace, monkeypatch, capsys, tmp_path):
@@ -142,16 +165,28 @@ def test_anthropic_cache_breakpoints(llm, workspace, monkeypatch, capsys, tmp_pa
     llm.call("write_file", {"path": "a.py", "content": "x = 1\n"})
     llm.call("read_file", {"path": "a.py"})
     llm.reply("done")
-    code, _, err = run_main(monkeypatch, capsys, provider_env(llm, "anthropic"),
-                            "--dir", str(workspace), "-p", "go", "--provider", "anthropic")
+    code, _, err = run_main(
+        monkeypatch,
+        capsys,
+        provider_env(llm, "anthropic"),
+        "--dir",
+        str(workspace),
+        "-p",
+        "go",
+        "--provider",
+        "anthropic",
+    )
     assert code == 0, err
     for n, rec in enumerate(llm.requests):
         body = rec.body
         assert body["tools"][-1]["cache_control"] == {"type": "ephemeral"}
         assert all("cache_control" not in t for t in body["tools"][:-1])
         assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
-        marked = [i for i, m in enumerate(body["messages"])
-                  if any("cache_control" in b for b in m["content"])]
+        marked = [
+            i
+            for i, m in enumerate(body["messages"])
+            if any("cache_control" in b for b in m["content"])
+        ]
         users = [i for i, m in enumerate(body["messages"]) if m["role"] == "user"]
         assert marked == users[-2:]  # the newest message and the previous request's newest
         assert all("cache_control" in body["messages"][i]["content"][-1] for i in marked)

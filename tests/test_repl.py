@@ -18,8 +18,9 @@ USAGE_2 = {"input": 300, "cache_read": 2000, "cache_write": 0, "output": 58}
 
 
 def start(llm, workspace: Path, *extra: str, provider: str = "anthropic") -> Repl:
-    repl = Repl("--dir", str(workspace), "--provider", provider, *extra,
-                env=provider_env(llm, provider))
+    repl = Repl(
+        "--dir", str(workspace), "--provider", provider, *extra, env=provider_env(llm, provider)
+    )
     repl.prompt()
     return repl
 
@@ -46,8 +47,18 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
     repl = start(llm, workspace)
     try:
         repl.command("/help", r"/cd DIR\s+work in another folder")
-        for name in ("/new", "/tools", "/usage", "/model", "/compact", "/context", "/memory",
-                     "/undo", "/resume", "/quit"):
+        for name in (
+            "/new",
+            "/tools",
+            "/usage",
+            "/model",
+            "/compact",
+            "/context",
+            "/memory",
+            "/undo",
+            "/resume",
+            "/quit",
+        ):
             assert name in repl.text
         repl.command("/tools", r"✓ +terminal")
         assert re.search(r"✓ +read_file", repl.text) and re.search(r"✓ +write_file", repl.text)
@@ -64,9 +75,13 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         assert user_texts(llm.requests[0].body) == ["创建 hello.py，打印 hi"]
 
         repl.send("/usage")
-        for label, value in (("requests", "2"), ("fresh input tokens", "1,534"),
-                             ("cache-read tokens", "2,500"), ("cache-write tokens", "77"),
-                             ("output tokens", "100")):
+        for label, value in (
+            ("requests", "2"),
+            ("fresh input tokens", "1,534"),
+            ("cache-read tokens", "2,500"),
+            ("cache-write tokens", "77"),
+            ("output tokens", "100"),
+        ):
             repl.expect(rf"{label}\s+{value}\b")
         repl.expect(r"context now\s+~[\d,]+ / 200,000")
         repl.prompt()
@@ -127,8 +142,16 @@ def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolat
     finally:
         repl.close()
     history = read_history(next(sessions_dir(isolated_home, workspace).glob("*.jsonl")))
-    assert [m.role for m in history] == ["user", "user", "assistant", "user", "assistant",
-                                         "user", "user", "assistant"]
+    assert [m.role for m in history] == [
+        "user",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "user",
+        "assistant",
+    ]
     assert history[-1].text == "third answer"
 
 
@@ -167,10 +190,11 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
     after = llm.requests[2].body["messages"]
 
     def plain(messages):
-        return json.loads(json.dumps(messages).replace(', "cache_control": {"type": "ephemeral"}',
-                                                       ""))
+        return json.loads(
+            json.dumps(messages).replace(', "cache_control": {"type": "ephemeral"}', "")
+        )
 
-    assert plain(after[:len(before)]) == plain(before)
+    assert plain(after[: len(before)]) == plain(before)
     assert after[len(before)]["content"][0]["text"] == "wrote a.txt"
     assert user_texts({"messages": after})[-1] == "what did you do?"
 
@@ -201,12 +225,14 @@ def test_undo_after_edit(llm, workspace):
         repl.close()
     told = user_texts(llm.requests[2].body)
     assert told[-2].startswith("[The user ran /undo: restored notes.txt") and told[-1] == (
-        "what changed?")  # the model learns its edit is gone
+        "what changed?"
+    )  # the model learns its edit is gone
 
 
 def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):
-    llm.add(HttpError(529, "overloaded", headers={"retry-after": "1"}),
-            Reply("好的", usage=USAGE_1))
+    llm.add(
+        HttpError(529, "overloaded", headers={"retry-after": "1"}), Reply("好的", usage=USAGE_1)
+    )
     repl = start(llm, workspace, "--time", "--debug", "--lang", "zh")
     try:
         repl.pos = 0  # the banner came before the prompt
@@ -237,8 +263,17 @@ def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):
 def test_print_json_output_and_transcript(llm, workspace, isolated_home):
     llm.call("terminal", {"command": "echo hi"}, usage=USAGE_1)
     llm.reply("done: hi", usage=USAGE_2)
-    proc = run_cli("--dir", str(workspace), "-p", "say hi", "--output-format", "json",
-                   "--provider", "openai", env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "say hi",
+        "--output-format",
+        "json",
+        "--provider",
+        "openai",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert set(out) == {"result", "session_id", "turns", "usage", "duration_ms"}
@@ -254,8 +289,17 @@ def test_print_json_output_and_transcript(llm, workspace, isolated_home):
 
 
 def test_resume_unknown_id_is_one_line(workspace):
-    proc = run_cli("--dir", str(workspace), "-p", "hi", "--provider", "openai", "--resume",
-                   "nope", env={"OPENAI_API_KEY": "fake-key-x"})
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "hi",
+        "--provider",
+        "openai",
+        "--resume",
+        "nope",
+        env={"OPENAI_API_KEY": "fake-key-x"},
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "nope" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -265,11 +309,30 @@ def test_print_continue_resumes_the_last_session(llm, workspace):
     llm.reply("first answer")
     llm.reply("second answer")
     env = provider_env(llm, "openai")
-    first = run_cli("--dir", str(workspace), "-p", "first task", "--output-format", "json",
-                    "--provider", "openai", env=env)
+    first = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "first task",
+        "--output-format",
+        "json",
+        "--provider",
+        "openai",
+        env=env,
+    )
     assert first.returncode == 0, first.stderr
-    second = run_cli("--dir", str(workspace), "-p", "second task", "--continue",
-                     "--output-format", "json", "--provider", "openai", env=env)
+    second = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "second task",
+        "--continue",
+        "--output-format",
+        "json",
+        "--provider",
+        "openai",
+        env=env,
+    )
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout)["session_id"] == json.loads(first.stdout)["session_id"]
     messages = llm.requests[1].body["messages"]
@@ -299,9 +362,14 @@ def test_repl_prompter_asks_at_the_keyboard():
 
     from tests.conftest import ROOT
 
-    child = pexpect.spawn(sys.executable, ["-c", PROMPTER_SCRIPT], cwd=str(ROOT),
-                          env={**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"}, encoding="utf-8",
-                          timeout=15)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", PROMPTER_SCRIPT],
+        cwd=str(ROOT),
+        env={**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"},
+        encoding="utf-8",
+        timeout=15,
+    )
     child.expect(r"\[a\]lways")
     child.send("maybe\r")  # not an answer: asked again
     child.expect(r"\[a\]lways")
@@ -315,8 +383,9 @@ def test_repl_prompter_asks_at_the_keyboard():
     child.expect(pexpect.EOF)
 
 
-def test_prompt_comes_first_and_a_session_that_cannot_open_is_one_line(llm, workspace,
-                                                                       isolated_home):
+def test_prompt_comes_first_and_a_session_that_cannot_open_is_one_line(
+    llm, workspace, isolated_home
+):
     """The session opens in the background while the prompt is up; if it cannot open (here a
     broken price file), the first line gets one readable error and the REPL exits 2."""
     (isolated_home / "pricing.json").write_text('{"models": {"x": {"input": "cheap"}}}')

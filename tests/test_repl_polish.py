@@ -36,8 +36,10 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         repl.expect(r"✗ terminal rm -rf src")
         repl.expect(r"你已拒绝：运行 `rm -rf src`？这是危险操作")
         repl.expect("好了")
-        found = repl.expect(r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（上下文 [\d.]+ 毫秒） "
-                            r"\+ 等待你 ([\d.]+) 秒")
+        found = repl.expect(
+            r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（上下文 [\d.]+ 毫秒） "
+            r"\+ 等待你 ([\d.]+) 秒"
+        )
         assert float(found.group(2)) >= 1.4 and float(found.group(1)) < 1.0
         repl.prompt()
         repl.send("/quit")
@@ -55,8 +57,12 @@ def test_first_task_says_the_code_map_is_being_indexed(llm, workspace):
     for i in range(2500):  # big enough that the background build is still running
         folder = workspace / f"pkg{i // 100}"
         folder.mkdir(exist_ok=True)
-        (folder / f"m{i}.py").write_text("".join(
-            f"def f{i}_{j}(x):\n    return f{(i + 1) % 2500}_{j}(x) + {j}\n\n" for j in range(30)))
+        (folder / f"m{i}.py").write_text(
+            "".join(
+                f"def f{i}_{j}(x):\n    return f{(i + 1) % 2500}_{j}(x) + {j}\n\n"
+                for j in range(30)
+            )
+        )
     llm.reply("first")
     llm.reply("second")
     repl = start(llm, workspace, "--lang", "zh")
@@ -79,34 +85,51 @@ def test_first_task_says_the_code_map_is_being_indexed(llm, workspace):
 
 def test_core_lines_in_chinese_and_unchanged_in_english():
     zh, en = Strings("zh"), Strings("en")
-    target = Target("deepseek", "deepseek-chat", "DEEPSEEK_API_KEY", "https://api.deepseek.com",
-                    "DEEPSEEK_BASE_URL", 60)
+    target = Target(
+        "deepseek",
+        "deepseek-chat",
+        "DEEPSEEK_API_KEY",
+        "https://api.deepseek.com",
+        "DEEPSEEK_BASE_URL",
+        60,
+    )
     dropped = Failure(None, "connection", True, "connection dropped", "")
     line = error_line(dropped, target, retries=2)
     assert en.line(line) == line
-    assert zh.line(line) == ("无法连接 deepseek（https://api.deepseek.com）（已重试 2 次）（连接中断）："
-                             "请检查网络和 DEEPSEEK_BASE_URL")
-    assert zh.line(broken_stream_line(dropped, target)).startswith("deepseek 的回复中途断开（连接中断）")
+    assert zh.line(line) == (
+        "无法连接 deepseek（https://api.deepseek.com）（已重试 2 次）（连接中断）："
+        "请检查网络和 DEEPSEEK_BASE_URL"
+    )
+    assert zh.line(broken_stream_line(dropped, target)).startswith(
+        "deepseek 的回复中途断开（连接中断）"
+    )
     assert zh.line(error_line(Failure(401, "http", False, "HTTP 401", ""), target)) == (
-        "deepseek 拒绝了 API 密钥（HTTP 401）：请检查 DEEPSEEK_API_KEY")
+        "deepseek 拒绝了 API 密钥（HTTP 401）：请检查 DEEPSEEK_API_KEY"
+    )
 
     warnings = []
-    guard = BudgetGuard([Limit("task", "tokens", 1000, "--budget-tokens")],
-                        measure=lambda r: (r.usage, None), notify=warnings.append)
+    guard = BudgetGuard(
+        [Limit("task", "tokens", 1000, "--budget-tokens")],
+        measure=lambda r: (r.usage, None),
+        notify=warnings.append,
+    )
     guard.on_task_start("t")
     guard.before_request(1)
     guard.on_response(ModelResponse(Message("assistant"), Usage(input=1100, output=100)))
     with pytest.raises(BudgetExceeded) as stop:
         guard.before_request(2)
     assert str(stop.value).startswith("budget reached: this task used 1,200 tokens")
-    assert zh.line(str(stop.value)) == ("已达预算：本任务已用 1,200 令牌（上限 1,000 令牌）；"
-                                        "没有再调用模型（可用 --budget-tokens 提高）")
+    assert zh.line(str(stop.value)) == (
+        "已达预算：本任务已用 1,200 令牌（上限 1,000 令牌）；"
+        "没有再调用模型（可用 --budget-tokens 提高）"
+    )
     guard.on_task_start("u")
     guard.before_request(1)
     guard.on_response(ModelResponse(Message("assistant"), Usage(input=650)))
     assert zh.line(warnings[-1].text) == "任务预算已用 60%：650 令牌（上限 1,000 令牌）"
     assert zh.line("60% of the session budget used: $0.60 of $1.00") == (
-        "会话预算已用 60%：$0.60（上限 $1.00）")
+        "会话预算已用 60%：$0.60（上限 $1.00）"
+    )
     assert zh.line("something new from core") == "something new from core"
 
 
@@ -115,7 +138,8 @@ def test_approval_questions_show_workspace_paths_relative(tmp_path):
     reasons = "; ".join(check_command("rm -rf /x/src", ws))
     assert relative_paths(f"Write {ws}/calc.py?", ws) == "Write calc.py?"
     assert relative_paths(f"Run `rm -rf {ws}/src`? It is destructive ({reasons}).", ws) == (
-        f"Run `rm -rf src`? It is destructive ({reasons}).")
+        f"Run `rm -rf src`? It is destructive ({reasons})."
+    )
     outside = f"Write /elsewhere{ws}/a.py, outside the workspace {ws}?"
     assert relative_paths(outside, ws) == outside  # only paths that start at the workspace
     assert Strings("zh").line(outside) == f"写入 /elsewhere{ws}/a.py？它在工作区 {ws} 之外。"

@@ -20,44 +20,96 @@ def _output(n: int) -> str:
 
 
 def write_mini(path: Path, steps: int = 30) -> None:
-    messages = [{"role": "system", "content": "You are a helpful assistant."},
-                {"role": "user", "content": "Fix the bug in pkg/util.py"}]
+    messages = [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "Fix the bug in pkg/util.py"},
+    ]
     for n in range(steps):
-        call = {"id": f"m{n}", "type": "function",
-                "function": {"name": "bash", "arguments": json.dumps(
-                    {"command": f"cat -n pkg/mod_{n}.py" if n % 3 else
-                     f"sed -i 's/helper_{n - 3}_40/fixed/' pkg/mod_{n - 3}.py"})}}
-        messages.append({"role": "assistant", "content": f"Step {n}", "tool_calls": [call],
-                         "extra": {"response": {"usage": {"prompt_tokens": 1000 + n}}}})
-        messages.append({"role": "tool", "tool_call_id": f"m{n}",
-                         "content": f"<returncode>0</returncode>\n<output>\n{_output(n)}\n</output>"})
+        call = {
+            "id": f"m{n}",
+            "type": "function",
+            "function": {
+                "name": "bash",
+                "arguments": json.dumps(
+                    {
+                        "command": f"cat -n pkg/mod_{n}.py"
+                        if n % 3
+                        else f"sed -i 's/helper_{n - 3}_40/fixed/' pkg/mod_{n - 3}.py"
+                    }
+                ),
+            },
+        }
+        messages.append(
+            {
+                "role": "assistant",
+                "content": f"Step {n}",
+                "tool_calls": [call],
+                "extra": {"response": {"usage": {"prompt_tokens": 1000 + n}}},
+            }
+        )
+        messages.append(
+            {
+                "role": "tool",
+                "tool_call_id": f"m{n}",
+                "content": f"<returncode>0</returncode>\n<output>\n{_output(n)}\n</output>",
+            }
+        )
     path.write_text(json.dumps({"messages": messages}))
 
 
 def write_swe_agent(path: Path) -> None:
-    history = [{"role": "system", "content": "SETTING: you are an autonomous programmer"},
-               {"role": "user", "content": "ISSUE: TimeDelta rounding"}]
-    trajectory = [{"action": f"open src/fields.py {100 * n}", "observation": _output(n),
-                   "thought": f"look at part {n}"} for n in range(12)]
+    history = [
+        {"role": "system", "content": "SETTING: you are an autonomous programmer"},
+        {"role": "user", "content": "ISSUE: TimeDelta rounding"},
+    ]
+    trajectory = [
+        {
+            "action": f"open src/fields.py {100 * n}",
+            "observation": _output(n),
+            "thought": f"look at part {n}",
+        }
+        for n in range(12)
+    ]
     path.write_text(json.dumps({"history": history, "trajectory": trajectory}))
 
 
 def write_claude_code(path: Path) -> None:
     lines = [{"type": "user", "message": {"role": "user", "content": "Refactor the renderer"}}]
     for n in range(20):
-        use = {"type": "tool_use", "id": f"toolu_{n}", "name": "Read",
-               "input": {"file_path": f"/repo/lib/mod_{n}.ex"}}
-        lines.append({"type": "assistant", "message": {"id": f"msg_{n}", "role": "assistant",
-                                                       "content": [use]}})
+        use = {
+            "type": "tool_use",
+            "id": f"toolu_{n}",
+            "name": "Read",
+            "input": {"file_path": f"/repo/lib/mod_{n}.ex"},
+        }
+        lines.append(
+            {
+                "type": "assistant",
+                "message": {"id": f"msg_{n}", "role": "assistant", "content": [use]},
+            }
+        )
         lines.append({"type": "progress", "data": {}})
-        lines.append({"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": _output(n)}]}})
+        lines.append(
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": _output(n)}
+                    ],
+                },
+            }
+        )
     path.write_text("\n".join(json.dumps(line) for line in lines))
 
 
 def replay(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "replay.py"), *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "replay.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _rows(stdout: str, source: str) -> dict[str, list[str]]:
@@ -96,9 +148,11 @@ def test_replay_errors_are_one_line(tmp_path):
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shipped trajectories not next to the repo")
 def test_replay_on_shipped_trajectories():
-    files = [SHARED / "mini-swe-agent" / "django__django-11099.traj.json",
-             SHARED / "swe-agent" / "marshmallow-code__marshmallow-1867.traj",
-             SHARED / "claude-code" / "agent-a7be2f0.jsonl"]
+    files = [
+        SHARED / "mini-swe-agent" / "django__django-11099.traj.json",
+        SHARED / "swe-agent" / "marshmallow-code__marshmallow-1867.traj",
+        SHARED / "claude-code" / "agent-a7be2f0.jsonl",
+    ]
     proc = replay(*map(str, files))
     assert proc.returncode == 0, proc.stderr
     assert set(_rows(proc.stdout, "total")) == set(POLICIES)

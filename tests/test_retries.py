@@ -28,8 +28,11 @@ class Recorder:
 def make(llm, provider: str, rec: Recorder, url: str | None = None, **kw) -> ModelClient:
     profile = PROFILES[provider]
     base = url or (llm.url if provider in ("anthropic", "zhipu") else llm.openai_url)
-    client = ModelClient(ResolvedProvider(profile, "the-model", base, "fake-secret-value"),
-                         sleep=rec.sleeps.append, **kw)
+    client = ModelClient(
+        ResolvedProvider(profile, "the-model", base, "fake-secret-value"),
+        sleep=rec.sleeps.append,
+        **kw,
+    )
     client.on_retry = lambda *a: rec.retries.append(a)
     return client
 
@@ -90,8 +93,9 @@ def test_client_errors_are_not_retried(provider, status, llm):
         assert "the-model" in line and provider in line
 
 
-@pytest.mark.parametrize("provider,var", [("zhipu", "ZHIPUAI_API_KEY"),
-                                          ("deepseek", "DEEPSEEK_API_KEY")])
+@pytest.mark.parametrize(
+    "provider,var", [("zhipu", "ZHIPUAI_API_KEY"), ("deepseek", "DEEPSEEK_API_KEY")]
+)
 def test_bad_key_line_names_the_variable(provider, var, llm):
     llm.add(HttpError(401, "Incorrect API key provided: fake-secret-value"))
     rec = Recorder()
@@ -109,12 +113,15 @@ def test_unknown_model_reported_as_400_names_model_and_provider(message, llm):
     assert "does not know model 'the-model'" in str(err.value) and "deepseek" in str(err.value)
 
 
-@pytest.mark.parametrize("provider,status,message,code", [
-    ("anthropic", 400, "prompt is too long: 210000 tokens > 200000 maximum", ""),
-    ("openai", 400, "This model's maximum context length is 128000 tokens.", ""),
-    ("openrouter", 400, "Input is rejected", "context_length_exceeded"),
-    ("zhipu", 413, "Request exceeds the maximum allowed size", ""),
-])
+@pytest.mark.parametrize(
+    "provider,status,message,code",
+    [
+        ("anthropic", 400, "prompt is too long: 210000 tokens > 200000 maximum", ""),
+        ("openai", 400, "This model's maximum context length is 128000 tokens.", ""),
+        ("openrouter", 400, "Input is rejected", "context_length_exceeded"),
+        ("zhipu", 413, "Request exceeds the maximum allowed size", ""),
+    ],
+)
 def test_context_too_long_suggests_compact(provider, status, message, code, llm):
     llm.add(HttpError(status, message, code=code))
     rec = Recorder()
@@ -238,7 +245,9 @@ def test_retry_after_parsing():
 
     assert retry_after(Exc({"retry-after": "7"})) == 7.0
     assert retry_after(Exc({"retry-after-ms": "1500", "retry-after": "9"})) == 1.5
-    assert retry_after(Exc({"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}),
-                       now=lambda: 1445412480.0) == 10.0
+    assert (
+        retry_after(Exc({"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}), now=lambda: 1445412480.0)
+        == 10.0
+    )
     assert retry_after(Exc({})) is None and retry_after(ValueError()) is None
     assert classify(ValueError("x")).retryable is False

@@ -28,8 +28,10 @@ def test_a_hook_failing_during_tools_leaves_every_call_answered(llm, workspace, 
     for key, value in provider_env(llm, "openai").items():
         monkeypatch.setenv(key, value)
     (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
-    agent = create_agent(SessionOptions(workspace=workspace, provider="openai", codemap=False),
-                         hooks=FailingToolEnd())
+    agent = create_agent(
+        SessionOptions(workspace=workspace, provider="openai", codemap=False),
+        hooks=FailingToolEnd(),
+    )
     llm.call("read_file", {"path": "a.txt"})
     with pytest.raises(RuntimeError, match="listener broke"):
         agent.run("read a.txt")
@@ -64,8 +66,9 @@ class Recorder(AgentHooks):
 
 
 def test_hooklist_fans_out_every_agenthooks_method():
-    public = {n for n, _ in inspect.getmembers(AgentHooks, inspect.isfunction)
-              if not n.startswith("_")}
+    public = {
+        n for n, _ in inspect.getmembers(AgentHooks, inspect.isfunction) if not n.startswith("_")
+    }
     assert public >= {"on_task_end", "on_budget_warning", "before_request"}
     missing = [n for n in public if n not in HookList.__dict__]
     assert not missing, f"HookList does not fan out {missing}"

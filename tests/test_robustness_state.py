@@ -13,8 +13,16 @@ from tests.fake_llm import HttpError
 
 
 def _run(llm, workspace: Path, *args: str, task: str = "hi"):
-    return run_cli("--dir", str(workspace), "--provider", "openai", *args, "-p", task,
-                   env=provider_env(llm, "openai"))
+    return run_cli(
+        "--dir",
+        str(workspace),
+        "--provider",
+        "openai",
+        *args,
+        "-p",
+        task,
+        env=provider_env(llm, "openai"),
+    )
 
 
 def _session_file(home: Path) -> Path:
@@ -23,8 +31,11 @@ def _session_file(home: Path) -> Path:
 
 
 def _texts(body: dict) -> list[str]:
-    return [m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
-            for m in body["messages"] if m["role"] != "system"]
+    return [
+        m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+        for m in body["messages"]
+        if m["role"] != "system"
+    ]
 
 
 # --- transcripts ----------------------------------------------------------------------------
@@ -46,8 +57,10 @@ def test_garbage_lines_are_skipped_with_one_warning(llm, workspace, isolated_hom
     llm.reply("one")
     assert _run(llm, workspace, task="first task").returncode == 0
     with _session_file(isolated_home).open("ab") as fh:
-        fh.write(b'\n\xff\xfe garbage\n[1, 2]\n{"type": "message"}\n'
-                 b'{"type": "message", "message": {"role": "tool"}}\n"text"\n')
+        fh.write(
+            b'\n\xff\xfe garbage\n[1, 2]\n{"type": "message"}\n'
+            b'{"type": "message", "message": {"role": "tool"}}\n"text"\n'
+        )
     llm.reply("two")
     proc = _run(llm, workspace, "--continue", task="second task")
     assert proc.returncode == 0, proc.stderr
@@ -155,8 +168,9 @@ def test_json_output_on_a_failed_request(llm, workspace):
 
 
 def test_json_output_on_a_config_error(workspace):
-    proc = run_cli("--dir", str(workspace), "--provider", "openai", "-p", "hi",
-                   "--output-format", "json")
+    proc = run_cli(
+        "--dir", str(workspace), "--provider", "openai", "-p", "hi", "--output-format", "json"
+    )
     assert proc.returncode == 2
     out = json.loads(proc.stdout)
     assert out["is_error"] is True and "OPENAI_API_KEY" in out["error"]

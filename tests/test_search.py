@@ -50,21 +50,24 @@ def search_both(ctx, monkeypatch, **args):
     return first, second
 
 
-@pytest.mark.parametrize("args", [
-    {"pattern": "hello"},
-    {"pattern": "hello", "ignore_case": False},
-    {"pattern": r"def \w+\(", "file_glob": "*.py"},
-    {"pattern": "hello", "path": "src", "max_results": 2},
-    {"pattern": "hello", "path": "sub"},
-    {"pattern": "hello", "path": "src/util.py"},
-    {"pattern": "o", "file_glob": "src/**", "max_results": 3},
-    {"pattern": "こんにちは|日本"},
-    {"pattern": "kelvin"},  # matches the Kelvin sign when ignoring case, in rg and in Python
-    {"pattern": "small", "ignore_case": False},
-    {"pattern": "small"},
-    {"pattern": "(?<=say )hello"},  # look-behind: rg cannot, so both run the fallback
-    {"pattern": "^$"},
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"pattern": "hello"},
+        {"pattern": "hello", "ignore_case": False},
+        {"pattern": r"def \w+\(", "file_glob": "*.py"},
+        {"pattern": "hello", "path": "src", "max_results": 2},
+        {"pattern": "hello", "path": "sub"},
+        {"pattern": "hello", "path": "src/util.py"},
+        {"pattern": "o", "file_glob": "src/**", "max_results": 3},
+        {"pattern": "こんにちは|日本"},
+        {"pattern": "kelvin"},  # matches the Kelvin sign when ignoring case, in rg and in Python
+        {"pattern": "small", "ignore_case": False},
+        {"pattern": "small"},
+        {"pattern": "(?<=say )hello"},  # look-behind: rg cannot, so both run the fallback
+        {"pattern": "^$"},
+    ],
+)
 def test_rg_and_fallback_agree(tree, isolated_home, monkeypatch, args):
     ctx = make_ctx(tree, isolated_home)
     first, second = search_both(ctx, monkeypatch, **args)
@@ -73,8 +76,9 @@ def test_rg_and_fallback_agree(tree, isolated_home, monkeypatch, args):
     if HAVE_RG and "?<=" not in args["pattern"]:
         assert first.data["engine"] == "rg"
     assert first.content == second.content
-    assert {k: v for k, v in first.data.items() if k != "engine"} == \
-        {k: v for k, v in second.data.items() if k != "engine"}
+    assert {k: v for k, v in first.data.items() if k != "engine"} == {
+        k: v for k, v in second.data.items() if k != "engine"
+    }
 
 
 def test_ignore_case_follows_unicode_folding(tree, isolated_home, monkeypatch):
@@ -93,8 +97,16 @@ def test_grouped_output_and_ignore_rules(tree, isolated_home):
     assert "src/util.py" in lines and "  3: # HELLO again" in lines
     assert ".github/ci.yml" in lines and "sub/open.txt" in lines and "src/日本.txt" in lines
     assert "docs/wide.txt" in lines and "  1: wide hello" in lines
-    for skipped in ("build/out.txt", "node_modules", ".venv", "debug.log", "secret.txt",
-                    "blob.bin", "huge.txt", "link.txt"):
+    for skipped in (
+        "build/out.txt",
+        "node_modules",
+        ".venv",
+        "debug.log",
+        "secret.txt",
+        "blob.bin",
+        "huge.txt",
+        "link.txt",
+    ):
         assert skipped not in out.content, skipped
     assert out.data["matches"] == 8 and out.data["files"] == 7
     assert lines[-1] == "[8 matching lines in 7 files]"
@@ -133,7 +145,8 @@ def test_list_tree_and_glob(tree, isolated_home):
     py = run(ctx, "list_files", pattern="*.py")
     assert py.content.splitlines()[1:] == ["src/app.py", "src/util.py"]
     assert run(ctx, "list_files", path="src", pattern="*.md").content.endswith(
-        "(nothing matches *.md)")
+        "(nothing matches *.md)"
+    )
     assert "not a folder" in run(ctx, "list_files", path="src/app.py").content
 
 
@@ -142,8 +155,9 @@ def test_list_is_capped_per_folder_and_in_total(workspace, isolated_home):
         (workspace / f"f{n:03}.txt").write_text("")
     for d in range(12):
         for n in range(30):
-            (workspace / f"dir{d:02}" / "deep" / f"g{n}.txt").parent.mkdir(parents=True,
-                                                                        exist_ok=True)
+            (workspace / f"dir{d:02}" / "deep" / f"g{n}.txt").parent.mkdir(
+                parents=True, exist_ok=True
+            )
             (workspace / f"dir{d:02}" / "deep" / f"g{n}.txt").write_text("")
     ctx = make_ctx(workspace, isolated_home)
     out = run(ctx, "list_files", depth=2)

@@ -48,12 +48,21 @@ def test_unicum_home_is_not_read_without_asking(workspace, isolated_home, monkey
     assert not run(ctx, "read_file", path="../other.txt").is_error
     assert run(ctx, "read_file", path=str(isolated_home / ".env")).is_error
     assert len(user.questions) == 2 and "API keys" in user.questions[1]
-    assert run(ctx_p := make_ctx(workspace, isolated_home), "terminal",
-               command="grep -rn 'UNICUM_HOME\\|.unicum-agent' . || true").data["exit_code"] == 0
+    assert (
+        run(
+            ctx_p := make_ctx(workspace, isolated_home),
+            "terminal",
+            command="grep -rn 'UNICUM_HOME\\|.unicum-agent' . || true",
+        ).data["exit_code"]
+        == 0
+    )
     hidden = run(ctx_p, "terminal", command=f"echo $(cat {isolated_home}/.env)")
     assert hidden.is_error and "refused" in hidden.content
-    approved = run(make_ctx(workspace, isolated_home, yes=True), "terminal",
-                   command=f"cat {isolated_home}/.env")
+    approved = run(
+        make_ctx(workspace, isolated_home, yes=True),
+        "terminal",
+        command=f"cat {isolated_home}/.env",
+    )
     assert not approved.is_error and KEY not in approved.content  # --yes: still redacted
 
 

@@ -31,8 +31,12 @@ def test_runs_in_workspace_with_stdin_closed(ctx, workspace):
 
 def test_timeout_kills_grandchildren(ctx, workspace):
     started = time.monotonic()
-    out = run(ctx, "terminal", timeout=1,
-              command="(bash -c 'echo $$ > grandchild.pid; sleep 60' &) ; sleep 60")
+    out = run(
+        ctx,
+        "terminal",
+        timeout=1,
+        command="(bash -c 'echo $$ > grandchild.pid; sleep 60' &) ; sleep 60",
+    )
     assert time.monotonic() - started < 10
     assert out.is_error and "timed out after 1s" in out.content and out.data["timed_out"]
     pid = int((workspace / "grandchild.pid").read_text())
@@ -110,6 +114,8 @@ def test_mostly_utf8_with_a_bad_byte_stays_utf8(ctx):
 
 def test_chatty_background_child_does_not_hang_the_call(ctx):
     started = time.monotonic()
-    out = run(ctx, "terminal", command="(while true; do echo tick; sleep 0.01; done) & echo started")
+    out = run(
+        ctx, "terminal", command="(while true; do echo tick; sleep 0.01; done) & echo started"
+    )
     assert time.monotonic() - started < 5
     assert "started" in out.content and out.data["exit_code"] == 0

@@ -9,8 +9,17 @@ import sys
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.tool_helpers import REGISTRY, ScriptedUser, make_ctx, run
 
-EXPECTED = {"read_file", "write_file", "edit_file", "search_files", "list_files", "terminal",
-            "web_search", "web_read", "clarify"}
+EXPECTED = {
+    "read_file",
+    "write_file",
+    "edit_file",
+    "search_files",
+    "list_files",
+    "terminal",
+    "web_search",
+    "web_read",
+    "clarify",
+}
 
 
 def test_every_tool_is_discovered_with_a_short_description():
@@ -24,9 +33,11 @@ def test_every_tool_is_discovered_with_a_short_description():
 
 
 def test_discovery_imports_no_sdk_or_extractor():
-    code = ("import sys; from tools.registry import Registry; Registry.default(); "
-            "print([m for m in ('trafilatura', 'zhipuai', 'ddgs', 'tavily', 'urllib.request') "
-            "if m in sys.modules])")
+    code = (
+        "import sys; from tools.registry import Registry; Registry.default(); "
+        "print([m for m in ('trafilatura', 'zhipuai', 'ddgs', 'tavily', 'urllib.request') "
+        "if m in sys.modules])"
+    )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.stdout.strip() == "[]", proc.stderr
 
@@ -51,16 +62,24 @@ def test_numbers_and_booleans_sent_as_strings_are_accepted(workspace, isolated_h
 
 
 def test_clarify_without_a_user(workspace, isolated_home):
-    out = run(make_ctx(workspace, isolated_home), "clarify", question="Which DB?",
-              choices=["sqlite", "postgres"])
+    out = run(
+        make_ctx(workspace, isolated_home),
+        "clarify",
+        question="Which DB?",
+        choices=["sqlite", "postgres"],
+    )
     assert not out.is_error and "No user is present" in out.content
     assert "own judgment" in out.content and out.data["answer"] is None
 
 
 def test_clarify_asks_the_user(workspace, isolated_home):
     user = ScriptedUser("postgres")
-    out = run(make_ctx(workspace, isolated_home, prompter=user), "clarify",
-              question="Which DB?", choices=["sqlite", "postgres"])
+    out = run(
+        make_ctx(workspace, isolated_home, prompter=user),
+        "clarify",
+        question="Which DB?",
+        choices=["sqlite", "postgres"],
+    )
     assert out.content == "The user answered: postgres" and user.questions == ["Which DB?"]
 
 
@@ -73,8 +92,15 @@ def test_print_mode_refuses_destructive_command_and_tells_the_model(llm, workspa
     llm.call("terminal", {"command": "ls && rm -rf src"})
     llm.call("write_file", {"path": "../outside.txt", "content": "x"})
     llm.reply("I could not do it.")
-    proc = run_cli("--dir", str(workspace), "-p", "clean up", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "clean up",
+        "--provider",
+        "openai",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "src").is_dir()
     first = _tool_result(llm.requests[1].body)
@@ -88,8 +114,16 @@ def test_print_mode_with_yes_approves(llm, workspace):
     (workspace / "src").mkdir()
     llm.call("terminal", {"command": "ls && rm -rf src"})
     llm.reply("Removed.")
-    proc = run_cli("--dir", str(workspace), "-p", "clean up", "--yes", "--provider", "openai",
-                   env=provider_env(llm, "openai"))
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "clean up",
+        "--yes",
+        "--provider",
+        "openai",
+        env=provider_env(llm, "openai"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "src").exists()
     assert "exit 0" in _tool_result(llm.requests[1].body)

@@ -19,8 +19,14 @@ def test_read_numbers_lines_and_pages(ctx, workspace):
     assert not out.is_error
     assert out.content.splitlines()[:2] == ["     3\tline 3", "     4\tline 4"]
     assert "read on with offset=5" in out.content
-    assert out.data == {"path": "a.py", "lines": 10, "encoding": "utf-8", "offset": 3,
-                        "shown": [3, 4], "truncated": True}
+    assert out.data == {
+        "path": "a.py",
+        "lines": 10,
+        "encoding": "utf-8",
+        "offset": 3,
+        "shown": [3, 4],
+        "truncated": True,
+    }
     whole = run(ctx, "read_file", path="a.py")
     assert "offset=" not in whole.content and whole.content.count("\n") == 9
 

@@ -23,8 +23,13 @@ from ui.render import split_stable
 
 
 def call_message() -> Message:
-    return Message("assistant", [TextBlock("let me look"),
-                                 ToolCall("c1", "read_file", {"path": "a.py"}, '{"path": "a.py"}')])
+    return Message(
+        "assistant",
+        [
+            TextBlock("let me look"),
+            ToolCall("c1", "read_file", {"path": "a.py"}, '{"path": "a.py"}'),
+        ],
+    )
 
 
 def test_transcript_appends_and_replays_exactly(tmp_path: Path, workspace: Path):
@@ -65,7 +70,9 @@ def test_sessions_are_listed_newest_first_and_found(tmp_path: Path, workspace: P
         os.utime(t.path, (1000 + n, 1000 + n))
     infos = list_sessions(tmp_path, workspace)
     assert [(i.session_id, i.first_task, i.messages) for i in infos] == [
-        ("new", "task new", 1), ("old", "task old", 1)]
+        ("new", "task new", 1),
+        ("old", "task old", 1),
+    ]
     assert find_session(tmp_path, workspace, None).stem == "new"
     assert find_session(tmp_path, workspace, "old").stem == "old"
     elsewhere = tmp_path / "elsewhere"
@@ -88,9 +95,15 @@ def test_open_tool_calls_get_results():
 def test_debug_log_redacts_keys(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "fake-openai-value")
     log = DebugLog(tmp_path, "s")
-    log.write("request", {"headers": {"Authorization": "Bearer fake-openai-value"},
-                          "api_key": "fake-openai-value", "max_tokens": 5,
-                          "messages": [{"content": "my key is fake-openai-value"}]})
+    log.write(
+        "request",
+        {
+            "headers": {"Authorization": "Bearer fake-openai-value"},
+            "api_key": "fake-openai-value",
+            "max_tokens": 5,
+            "messages": [{"content": "my key is fake-openai-value"}],
+        },
+    )
     text = log.path.read_text()
     assert "fake-openai-value" not in text
     record = json.loads(text)

@@ -18,11 +18,34 @@ from ui.cmd_usage import main, session_report
 NOW = time.time()
 
 
-def row(ago: float, session: str, task: int, project: str, provider: str, model: str,
-        tokens: tuple[int, int, int, int], cost: float | None, estimated: bool = False):
+def row(
+    ago: float,
+    session: str,
+    task: int,
+    project: str,
+    provider: str,
+    model: str,
+    tokens: tuple[int, int, int, int],
+    cost: float | None,
+    estimated: bool = False,
+):
     ts = NOW - ago
-    return LedgerRow(ts, local_day(ts), session, f"{session}/{task}", project, provider, model,
-                     *tokens, 0, 900.0, 300.0, "stop", cost, estimated)
+    return LedgerRow(
+        ts,
+        local_day(ts),
+        session,
+        f"{session}/{task}",
+        project,
+        provider,
+        model,
+        *tokens,
+        0,
+        900.0,
+        300.0,
+        "stop",
+        cost,
+        estimated,
+    )
 
 
 @pytest.fixture
@@ -58,7 +81,11 @@ def test_grouped_by_session_task_day_and_model(ledger_data, capsys):
     assert list(by_key(sessions)) == ["s0", "s1", "s2"]  # oldest first
     s1 = by_key(sessions)["s1"]
     assert (s1["requests"], s1["input_tokens"], s1["cache_read_tokens"], s1["output_tokens"]) == (
-        2, 1500, 3500, 150)
+        2,
+        1500,
+        3500,
+        150,
+    )
     assert s1["cache_hit_rate"] == 0.7 and s1["cost_usd"] == pytest.approx(0.015)
     s2 = by_key(sessions)["s2"]
     assert s2["unpriced"] == 1 and s2["estimated"] == 1 and s2["cost_usd"] == pytest.approx(0.004)
@@ -69,12 +96,17 @@ def test_grouped_by_session_task_day_and_model(ledger_data, capsys):
 
     days = report(capsys, "--by", "day")
     assert [g["key"] for g in days["groups"]] == sorted(
-        {local_day(NOW - a) for a in (10 * 86400, 2 * 86400, 3600, 3500)})
+        {local_day(NOW - a) for a in (10 * 86400, 2 * 86400, 3600, 3500)}
+    )
     assert sum(g["requests"] for g in days["groups"]) == 5
 
     models = by_key(report(capsys, "--by", "model"))
-    assert set(models) == {"deepseek:deepseek-chat", "openai:gpt-4o",
-                           "anthropic:claude-sonnet-4-20250514", "openai-compatible:local-model"}
+    assert set(models) == {
+        "deepseek:deepseek-chat",
+        "openai:gpt-4o",
+        "anthropic:claude-sonnet-4-20250514",
+        "openai-compatible:local-model",
+    }
     assert models["openai:gpt-4o"]["requests"] == 2
     assert models["anthropic:claude-sonnet-4-20250514"]["cache_write_tokens"] == 800
 

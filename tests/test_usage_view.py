@@ -16,12 +16,17 @@ from ui.usage_view import render_usage
 
 def test_profiles_say_which_cache_fields_they_report():
     assert PROFILES["anthropic"].reports_cache_reads and PROFILES["anthropic"].reports_cache_writes
-    assert PROFILES["deepseek"].reports_cache_reads and not PROFILES["deepseek"].reports_cache_writes
-    assert not PROFILES["ollama"].reports_cache_reads and not PROFILES["ollama"].reports_cache_writes
+    assert (
+        PROFILES["deepseek"].reports_cache_reads and not PROFILES["deepseek"].reports_cache_writes
+    )
+    assert (
+        not PROFILES["ollama"].reports_cache_reads and not PROFILES["ollama"].reports_cache_writes
+    )
 
 
-@pytest.mark.parametrize("provider,shown", [("ollama", "not reported by ollama"),
-                                            ("anthropic", "cache-write tokens")])
+@pytest.mark.parametrize(
+    "provider,shown", [("ollama", "not reported by ollama"), ("anthropic", "cache-write tokens")]
+)
 def test_usage_table_marks_unreported_cache_counts(provider, shown, llm, workspace, monkeypatch):
     for key, value in provider_env(llm, provider).items():
         monkeypatch.setenv(key, value)

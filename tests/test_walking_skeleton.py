@@ -15,8 +15,9 @@ def test_task_writes_runs_and_answers(provider, llm, workspace):
     llm.call("terminal", {"command": "python hello.py"})
     llm.reply("Created hello.py; it prints hi.")
 
-    proc = run_cli("--dir", str(workspace), "-p", TASK, "--provider", provider,
-                   env=provider_env(llm, provider))
+    proc = run_cli(
+        "--dir", str(workspace), "-p", TASK, "--provider", provider, env=provider_env(llm, provider)
+    )
 
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Created hello.py; it prints hi."
@@ -24,10 +25,16 @@ def test_task_writes_runs_and_answers(provider, llm, workspace):
     assert len(llm.requests) == 3
     first, second, third = (r.body for r in llm.requests)
     if provider == "openai":
-        assert first["messages"][0] == {"role": "system", "content": first["messages"][0]["content"]}
+        assert first["messages"][0] == {
+            "role": "system",
+            "content": first["messages"][0]["content"],
+        }
         assert "Unicum" in first["messages"][0]["content"]
-        assert {t["function"]["name"] for t in first["tools"]} >= {"read_file", "write_file",
-                                                                     "terminal"}
+        assert {t["function"]["name"] for t in first["tools"]} >= {
+            "read_file",
+            "write_file",
+            "terminal",
+        }
         call_id = second["messages"][-2]["tool_calls"][0]["id"]
         tool_msg = second["messages"][-1]
         assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == call_id
@@ -79,10 +86,12 @@ def test_help_imports_no_llm_sdk():
 
     from tests.conftest import ROOT
 
-    code = ("import sys, runpy; sys.argv=['cli.py','--help']\n"
-            "try:\n runpy.run_path('cli.py', run_name='__main__')\n"
-            "except SystemExit: pass\n"
-            "bad=[m for m in ('anthropic','openai','zhipuai','rich','prompt_toolkit') "
-            "if m in sys.modules]\nprint('LOADED', bad)")
+    code = (
+        "import sys, runpy; sys.argv=['cli.py','--help']\n"
+        "try:\n runpy.run_path('cli.py', run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "bad=[m for m in ('anthropic','openai','zhipuai','rich','prompt_toolkit') "
+        "if m in sys.modules]\nprint('LOADED', bad)"
+    )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert "LOADED []" in proc.stdout, proc.stdout + proc.stderr

@@ -121,11 +121,28 @@ def test_errors_binaries_and_caps(site, allowed):
 
 
 def test_search_uses_zhipu_when_its_key_is_set(site, allowed, monkeypatch):
-    Site.pages["/api/web_search"] = (200, "application/json", json.dumps({
-        "id": "1", "created": 1, "request_id": "r",
-        "search_result": [{"title": "GLM docs", "link": "https://docs.bigmodel.cn/x",
-                           "content": "智谱 web search result", "icon": "", "media": "",
-                           "refer": "ref_1", "publish_date": ""}]}).encode())
+    Site.pages["/api/web_search"] = (
+        200,
+        "application/json",
+        json.dumps(
+            {
+                "id": "1",
+                "created": 1,
+                "request_id": "r",
+                "search_result": [
+                    {
+                        "title": "GLM docs",
+                        "link": "https://docs.bigmodel.cn/x",
+                        "content": "智谱 web search result",
+                        "icon": "",
+                        "media": "",
+                        "refer": "ref_1",
+                        "publish_date": "",
+                    }
+                ],
+            }
+        ).encode(),
+    )
     monkeypatch.setenv("ZHIPUAI_API_KEY", "fakeid.fakesecret")
     monkeypatch.setenv("TAVILY_API_KEY", "fake-tavily-key")
     monkeypatch.setenv("ZHIPUAI_BASE_URL", site + "/api")
@@ -138,13 +155,28 @@ def test_search_uses_zhipu_when_its_key_is_set(site, allowed, monkeypatch):
 
 
 def test_search_uses_tavily_next(site, allowed, monkeypatch):
-    Site.pages["/search"] = (200, "application/json", json.dumps({"results": [
-        {"title": "Tavily hit", "url": "https://example.com/t", "content": "snippet " * 100}]}
-    ).encode())
+    Site.pages["/search"] = (
+        200,
+        "application/json",
+        json.dumps(
+            {
+                "results": [
+                    {
+                        "title": "Tavily hit",
+                        "url": "https://example.com/t",
+                        "content": "snippet " * 100,
+                    }
+                ]
+            }
+        ).encode(),
+    )
     monkeypatch.setenv("TAVILY_API_KEY", "fake-tavily-key")
     monkeypatch.setenv("TAVILY_BASE_URL", site)
     out = run(allowed, "web_search", query="unicum agent")
-    assert out.data["provider"] == "tavily" and out.data["results"][0]["url"] == "https://example.com/t"
+    assert (
+        out.data["provider"] == "tavily"
+        and out.data["results"][0]["url"] == "https://example.com/t"
+    )
     assert out.content.startswith("1. Tavily hit\n   https://example.com/t\n   snippet snippet")
     assert out.content.endswith("…") and len(out.content) < 400
     assert Site.posts[0][1]["query"] == "unicum agent"
@@ -166,9 +198,11 @@ def test_search_falls_back_to_duckduckgo(allowed, monkeypatch):
 
 
 def test_gbk_page(site, allowed):
-    page = ('<html><head><meta charset="gbk"><title>测试</title></head><body><article>'
-            '<h1>标题</h1><p>这是一个很长的中文段落，用来测试网页正文的提取是否能够正确处理GBK编码的'
-            '页面内容。这里还有更多的文字，使其足够长以便被识别为正文。</p></article></body></html>')
+    page = (
+        '<html><head><meta charset="gbk"><title>测试</title></head><body><article>'
+        "<h1>标题</h1><p>这是一个很长的中文段落，用来测试网页正文的提取是否能够正确处理GBK编码的"
+        "页面内容。这里还有更多的文字，使其足够长以便被识别为正文。</p></article></body></html>"
+    )
     Site.pages["/cn"] = (200, "text/html", page.encode("gbk"))
     out = run(allowed, "web_read", url=site + "/cn")
     assert "# 标题" in out.content and "正确处理GBK编码" in out.content
@@ -187,11 +221,11 @@ def test_dns_rebinding_after_the_check_is_refused(site, workspace, isolated_home
         ip = next(answers, "127.0.0.1")
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, args[0] if args else 0))]
 
-    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
-                "ALL_PROXY"):
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(socket, "getaddrinfo", rebinding)
-    out = run(make_ctx(workspace, isolated_home), "web_read",
-              url=f"http://rebind.example:{port}/secret")
+    out = run(
+        make_ctx(workspace, isolated_home), "web_read", url=f"http://rebind.example:{port}/secret"
+    )
     assert out.is_error and "rebinding" in out.content, out.content
     assert "internal admin page" not in out.content

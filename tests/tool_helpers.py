@@ -29,10 +29,16 @@ class ScriptedUser:
         return self.answers.pop(0) if self.answers else ""
 
 
-def make_ctx(workspace: Path, home: Path, prompter: Any = None, mode: str = "ask",
-             yes: bool = False) -> ToolContext:
-    return ToolContext(workspace=workspace, home=home, prompter=prompter or NoPrompter(yes),
-                       permission_mode=mode, session_id="test-session")
+def make_ctx(
+    workspace: Path, home: Path, prompter: Any = None, mode: str = "ask", yes: bool = False
+) -> ToolContext:
+    return ToolContext(
+        workspace=workspace,
+        home=home,
+        prompter=prompter or NoPrompter(yes),
+        permission_mode=mode,
+        session_id="test-session",
+    )
 
 
 def run(ctx: ToolContext, name: str, **args: Any) -> ToolOutput:

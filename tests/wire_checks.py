@@ -19,7 +19,7 @@ def anthropic_problems(messages: list[Message]) -> list[str]:
         if results and set(results) - set(asked):
             problems.append(f"#{i}: tool_result without its tool_use right before")
         kinds = [b["type"] for b in msg["content"]]
-        if results and kinds[:len(results)] != ["tool_result"] * len(results):
+        if results and kinds[: len(results)] != ["tool_result"] * len(results):
             problems.append(f"#{i}: tool results must come first in the user turn")
         calls = [b["id"] for b in msg["content"] if b["type"] == "tool_use"]
         if calls:

@@ -76,5 +76,9 @@ class Tool:
 
 def params(required: list[str] | None = None, **props: dict[str, Any]) -> dict[str, Any]:
     """A compact JSON-schema object: params(["path"], path={"type": "string"})."""
-    return {"type": "object", "properties": props, "required": required or [],
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required or [],
+        "additionalProperties": False,
+    }

@@ -77,8 +77,10 @@ class CheckpointStore:
         path = Path(meta["path"])
         written = meta.get("written")
         if not force and written and fingerprint(path) != written:
-            return (f"not undone: {self._show(path)} changed after the tool wrote it; "
-                    "undo again with force (/undo force) to overwrite those changes")
+            return (
+                f"not undone: {self._show(path)} changed after the tool wrote it; "
+                "undo again with force (/undo force) to overwrite those changes"
+            )
         if meta["existed"]:
             _restore(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
             text = f"restored {self._show(path)}"

@@ -9,12 +9,14 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 ACTIONS = ("definition", "references", "impact", "outline")
 
 
-
-
 def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     action = args["action"]
-    target = (args.get("path") if action == "outline" else None) or args.get("name") or args.get(
-        "path") or ""
+    target = (
+        (args.get("path") if action == "outline" else None)
+        or args.get("name")
+        or args.get("path")
+        or ""
+    )
     if not target.strip():
         raise ToolError(f"code_map {action} needs " + ("path" if action == "outline" else "name"))
     cmap = ctx.services["codemap"]
@@ -30,9 +32,12 @@ TOOLS = [
         "code_map",
         "Code index, cheaper than reading files: definition(name), references(name) = call "
         "sites, impact(name|path) = dependents, outline(path) = symbols with lines.",
-        params(["action"], action={"type": "string", "enum": list(ACTIONS)},
-               name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
-               path={"type": "string", "description": "file path for outline"}),
+        params(
+            ["action"],
+            action={"type": "string", "enum": list(ACTIONS)},
+            name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
+            path={"type": "string", "description": "file path for outline"},
+        ),
         code_map,
         available=lambda ctx: None if "codemap" in ctx.services else "this session has no code map",
         key_arg="name",

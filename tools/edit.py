@@ -28,7 +28,7 @@ def _occurrences(text: str, needle: str) -> list[int]:
 
 
 def _window_score(lines: list[str], start: int, want: list[str]) -> float:
-    window = "\n".join(s.strip() for s in lines[start:start + len(want)])
+    window = "\n".join(s.strip() for s in lines[start : start + len(want)])
     return difflib.SequenceMatcher(None, window, "\n".join(w.strip() for w in want)).ratio()
 
 
@@ -60,20 +60,27 @@ def _not_found(text: str, old: str, rel: str) -> ToolError:
     lines = text.split("\n")
     start, score = closest_match(lines, old)
     if score < 0.4:
-        return ToolError(f"old_string not found in {rel}, and nothing similar; read the file "
-                         "(or search_files) to get the exact text")
+        return ToolError(
+            f"old_string not found in {rel}, and nothing similar; read the file "
+            "(or search_files) to get the exact text"
+        )
     height = old.strip("\n").count("\n") + 1
     lo, hi = max(0, start - SHOW_CONTEXT), min(len(lines), start + height + SHOW_CONTEXT)
     shown = "\n".join(f"{n + 1:>6}\t{lines[n]}" for n in range(lo, hi))
-    return ToolError(f"old_string not found in {rel}. Closest match ({score:.0%} similar) at "
-                     f"lines {start + 1}-{start + height}:\n{shown}\nCopy the exact text "
-                     "(indentation included) into old_string.")
+    return ToolError(
+        f"old_string not found in {rel}. Closest match ({score:.0%} similar) at "
+        f"lines {start + 1}-{start + height}:\n{shown}\nCopy the exact text "
+        "(indentation included) into old_string."
+    )
 
 
 def unified(old: str, new: str, rel: str) -> tuple[str, int, int]:
     """A small unified diff (capped) and the counts of added and removed lines."""
-    diff = list(difflib.unified_diff(old.split("\n"), new.split("\n"), f"a/{rel}", f"b/{rel}",
-                                     n=2, lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            old.split("\n"), new.split("\n"), f"a/{rel}", f"b/{rel}", n=2, lineterm=""
+        )
+    )
     added = sum(1 for d in diff[2:] if d.startswith("+"))
     removed = sum(1 for d in diff[2:] if d.startswith("-"))
     if len(diff) > MAX_DIFF_LINES:
@@ -96,8 +103,10 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         raise _not_found(doc.text, old, rel)
     if len(hits) > 1 and not args.get("replace_all"):
         where = ", ".join(str(_line_of(doc.text, h)) for h in hits[:20])
-        raise ToolError(f"old_string occurs {len(hits)} times in {rel} (lines {where}); add "
-                        "surrounding lines to make it unique, or set replace_all=true")
+        raise ToolError(
+            f"old_string occurs {len(hits)} times in {rel} (lines {where}); add "
+            "surrounding lines to make it unique, or set replace_all=true"
+        )
     text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
     data = encode(text, doc.encoding, doc.newline)
     checkpoints = get_checkpoints(ctx)
@@ -106,8 +115,14 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     checkpoints.wrote(target)
     diff, added, removed = unified(doc.text, text, rel)
     first = _line_of(doc.text, hits[0])
-    info = {"path": rel, "diff": diff, "added": added, "removed": removed,
-            "replacements": len(hits) if args.get("replace_all") else 1, "line": first}
+    info = {
+        "path": rel,
+        "diff": diff,
+        "added": added,
+        "removed": removed,
+        "replacements": len(hits) if args.get("replace_all") else 1,
+        "line": first,
+    }
     return ToolOutput(f"edited {rel} (+{added} -{removed})\n{diff}", data=info)
 
 
@@ -116,9 +131,13 @@ TOOLS = [
         "edit_file",
         "Replace old_string with new_string in a file (exact match, indentation included). "
         "old_string must be unique unless replace_all=true. Returns a diff.",
-        params(["path", "old_string", "new_string"], path={"type": "string"},
-               old_string={"type": "string"}, new_string={"type": "string"},
-               replace_all={"type": "boolean"}),
+        params(
+            ["path", "old_string", "new_string"],
+            path={"type": "string"},
+            old_string={"type": "string"},
+            new_string={"type": "string"},
+            replace_all={"type": "boolean"},
+        ),
         edit_file,
         key_arg="path",
     ),

@@ -43,8 +43,10 @@ def _numbered(lines: list[str], offset: int, limit: int) -> tuple[list[str], boo
 def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     target = resolve_path(ctx, args["path"])
     if target.is_file() and target.stat().st_size > MAX_FILE:
-        raise ToolError(f"{args['path']} is {human_size(target.stat().st_size)}; too large to "
-                        "read whole: use search_files, or terminal with head/tail/sed -n")
+        raise ToolError(
+            f"{args['path']} is {human_size(target.stat().st_size)}; too large to "
+            "read whole: use search_files, or terminal with head/tail/sed -n"
+        )
     doc = read_text(target, args["path"])
     lines = printable(doc.text).splitlines()
     offset, limit = max(1, int(args.get("offset", 1))), max(1, int(args.get("limit", 2000)))
@@ -94,8 +96,9 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     existed = target.exists()
     old = _existing(target)  # keeps the file's encoding and line endings
     if args.get("append") and existed and old is None:
-        raise ToolError(f"{args['path']} is a binary file; cannot append text to it "
-                        "(nothing was changed)")
+        raise ToolError(
+            f"{args['path']} is a binary file; cannot append text to it (nothing was changed)"
+        )
     enc, newline = (old.encoding, old.newline) if old else ("utf-8", "\n")
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
@@ -112,16 +115,22 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if not existed:
         return ToolOutput(f"created {rel} ({n} lines)", data={**info, "added": n, "removed": 0})
     added, removed = line_changes(old.text if old else "", content)
-    return ToolOutput(f"overwrote {rel} ({n} lines, +{added} -{removed})",
-                      data={**info, "added": added, "removed": removed})
+    return ToolOutput(
+        f"overwrote {rel} ({n} lines, +{added} -{removed})",
+        data={**info, "added": added, "removed": removed},
+    )
 
 
 TOOLS = [
     Tool(
         "read_file",
         "Read a text file with 1-based line numbers (offset: first line; limit: line count).",
-        params(["path"], path={"type": "string"}, offset={"type": "integer", "minimum": 1},
-               limit={"type": "integer", "minimum": 1}),
+        params(
+            ["path"],
+            path={"type": "string"},
+            offset={"type": "integer", "minimum": 1},
+            limit={"type": "integer", "minimum": 1},
+        ),
         read_file,
         key_arg="path",
     ),
@@ -129,8 +138,12 @@ TOOLS = [
         "write_file",
         "Create or overwrite a whole file (folders created); append=true adds to its end. "
         "Prefer edit_file for changes to an existing file.",
-        params(["path", "content"], path={"type": "string"}, content={"type": "string"},
-               append={"type": "boolean"}),
+        params(
+            ["path", "content"],
+            path={"type": "string"},
+            content={"type": "string"},
+            append={"type": "boolean"},
+        ),
         write_file,
         key_arg="path",
     ),

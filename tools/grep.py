@@ -38,8 +38,7 @@ def glob_filter(glob: str | None) -> Callable[[str], bool]:
     return spec.match_file
 
 
-def search(base: Path, target: Path, regex: re.Pattern[str], glob: str | None,
-           limit: int) -> Hits:
+def search(base: Path, target: Path, regex: re.Pattern[str], glob: str | None, limit: int) -> Hits:
     """Search `target` (a folder or file under `base`); paths in the result are base-relative."""
     start = "" if target == base else target.relative_to(base).as_posix()
     if shutil.which("rg"):
@@ -51,21 +50,37 @@ def search(base: Path, target: Path, regex: re.Pattern[str], glob: str | None,
 
 # --- ripgrep -------------------------------------------------------------------------------
 def _rg_args(regex: re.Pattern[str]) -> list[str]:
-    args = ["rg", "--no-config", "--hidden", "--no-require-git", "--no-ignore-global",
-            "--no-ignore-dot", "--no-ignore-exclude", "--max-filesize", "1M", "--color", "never"]
+    args = [
+        "rg",
+        "--no-config",
+        "--hidden",
+        "--no-require-git",
+        "--no-ignore-global",
+        "--no-ignore-dot",
+        "--no-ignore-exclude",
+        "--max-filesize",
+        "1M",
+        "--color",
+        "never",
+    ]
     for name in sorted(SKIP_DIRS):
         args += ["-g", f"!{name}/"]
     return args + (["-i"] if regex.flags & re.IGNORECASE else [])
 
 
-def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
-              limit: int) -> Hits | None:
+def search_rg(
+    base: Path, start: str, regex: re.Pattern[str], glob: str | None, limit: int
+) -> Hits | None:
     """None when rg cannot take the pattern (e.g. look-arounds): the caller falls back."""
     flags = [*_rg_args(regex), "--null", "--with-filename"]
     pattern = ["-e", regex.pattern, "--"]
     # one pass lists every searched file with its count of matching lines (0 included)
-    counted = subprocess.run([*flags, "--count", "--include-zero", *pattern, start or "."],
-                             cwd=base, capture_output=True, stdin=subprocess.DEVNULL)
+    counted = subprocess.run(
+        [*flags, "--count", "--include-zero", *pattern, start or "."],
+        cwd=base,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+    )
     if counted.returncode == 2 and not counted.stdout:
         return None
     keep = glob_filter(glob)
@@ -91,9 +106,12 @@ def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
         total += n
     if wanted and not _lines_in_process(hits, base, wanted, regex, limit):
         files = [raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted]
-        out = subprocess.run([*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern,
-                              *files], cwd=base, capture_output=True,
-                             stdin=subprocess.DEVNULL).stdout
+        out = subprocess.run(
+            [*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern, *files],
+            cwd=base,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+        ).stdout
         taken = 0
         for path in wanted:
             hits.lines[path] = _block(out, raw_paths[path], limit - taken)
@@ -101,8 +119,9 @@ def search_rg(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
     return hits
 
 
-def _lines_in_process(hits: Hits, base: Path, wanted: list[str], regex: re.Pattern[str],
-                      limit: int) -> bool:
+def _lines_in_process(
+    hits: Hits, base: Path, wanted: list[str], regex: re.Pattern[str], limit: int
+) -> bool:
     """Read the few files to show here rather than run rg again; False (nothing kept) when
     Python's regex dialect does not count what rg counted."""
     rx, fold = _compile(regex), bool(regex.flags & re.IGNORECASE)
@@ -133,7 +152,7 @@ def _block(out: bytes, raw: bytes, limit: int) -> list[tuple[int, str]]:
     while pos < len(out) and out.startswith(key, pos) and len(lines) < limit:
         end = out.find(b"\n", pos)
         end = len(out) if end < 0 else end
-        number, _, text = out[pos + len(key):end].partition(b":")
+        number, _, text = out[pos + len(key) : end].partition(b":")
         lines.append((int(number), text.decode("utf-8", "replace")))
         pos = end + 1
     return lines
@@ -141,8 +160,11 @@ def _block(out: bytes, raw: bytes, limit: int) -> list[tuple[int, str]]:
 
 # --- pure Python ---------------------------------------------------------------------------
 # non-ASCII letters that match ASCII ones when ignoring case (ſ→s, Kelvin sign→k, İ/ı→i)
-FOLDS_TO_ASCII = {b"s": ("\u017f".encode(),), b"k": ("\u212a".encode(),),
-                  b"i": ("\u0130".encode(), "\u0131".encode())}
+FOLDS_TO_ASCII = {
+    b"s": ("\u017f".encode(),),
+    b"k": ("\u212a".encode(),),
+    b"i": ("\u0130".encode(), "\u0131".encode()),
+}
 
 
 @dataclass
@@ -202,12 +224,14 @@ def _compile(regex: re.Pattern[str]) -> _Compiled:
     literal, whole = required_literal(regex)
     pure = re.compile(re.escape(literal) + b"[^\n]*") if literal and whole else None
     folds = tuple(f for ch, fs in FOLDS_TO_ASCII.items() if literal and ch in literal for f in fs)
-    return _Compiled(regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None,
-                     literal, pure, folds)
+    return _Compiled(
+        regex, _one_per_line(regex), raw, _one_per_line(raw) if raw else None, literal, pure, folds
+    )
 
 
-def search_python(base: Path, start: str, regex: re.Pattern[str], glob: str | None,
-                  limit: int) -> Hits:
+def search_python(
+    base: Path, start: str, regex: re.Pattern[str], glob: str | None, limit: int
+) -> Hits:
     keep = glob_filter(glob)
     rx = _compile(regex)
     fold = bool(regex.flags & re.IGNORECASE)
@@ -288,8 +312,9 @@ def _file_hits(rx: re.Pattern, rest: re.Pattern | None, data, want: int) -> tupl
     return len(found), (_first_lines(rx, data, nl, want) if want > 0 else [])
 
 
-def _literal_hits(rx: re.Pattern, data: bytes, hay: bytes, literal: bytes, want: int,
-                  decode: bool = False) -> tuple[int, list]:
+def _literal_hits(
+    rx: re.Pattern, data: bytes, hay: bytes, literal: bytes, want: int, decode: bool = False
+) -> tuple[int, list]:
     """Only lines holding the required literal can match: find them fast, then test each
     (decoded from UTF-8 first when `rx` is a text pattern)."""
     count, found, pos, number, last = 0, [], hay.find(literal), 1, 0

@@ -7,12 +7,29 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
-                       ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hg", ".svn", ".eggs",
-                       "site-packages"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hg",
+        ".svn",
+        ".eggs",
+        "site-packages",
+    }
+)
 MAX_FILE_BYTES = 1024 * 1024  # bigger files are skipped by searches (same as rg --max-filesize 1M)
 
-Rules = tuple[tuple[str, object], ...]  # (folder prefix "a/b/", compiled .gitignore), outermost first
+Rules = tuple[
+    tuple[str, object], ...
+]  # (folder prefix "a/b/", compiled .gitignore), outermost first
 
 
 @dataclass
@@ -37,14 +54,15 @@ def ignored(rules: Rules, rel: str, is_dir: bool) -> bool:
     """Git's verdict: the deepest .gitignore with a matching pattern decides."""
     verdict = False
     for prefix, spec in rules:
-        result = spec.check_file(rel[len(prefix):] + ("/" if is_dir else ""))  # type: ignore[attr-defined]
+        result = spec.check_file(rel[len(prefix) :] + ("/" if is_dir else ""))  # type: ignore[attr-defined]
         if result.include is not None:
             verdict = result.include
     return verdict
 
 
-def walk(base: Path, start: str = "", max_depth: int | None = None,
-         dirs: bool = False) -> Iterator[Entry]:
+def walk(
+    base: Path, start: str = "", max_depth: int | None = None, dirs: bool = False
+) -> Iterator[Entry]:
     """Files (and folders when `dirs`) under `start`, in path order; ignored ones and symlinks
     are skipped, and .gitignore files from `base` down to `start` apply."""
     rules: Rules = ()
@@ -57,13 +75,17 @@ def walk(base: Path, start: str = "", max_depth: int | None = None,
     yield from _walk(str(base), start, rules, 1, max_depth, dirs)
 
 
-def _walk(base: str, rel_dir: str, rules: Rules, depth: int, max_depth: int | None,
-          dirs: bool) -> Iterator[Entry]:
+def _walk(
+    base: str, rel_dir: str, rules: Rules, depth: int, max_depth: int | None, dirs: bool
+) -> Iterator[Entry]:
     try:
         with os.scandir(os.path.join(base, rel_dir) if rel_dir else base) as it:
             # "name/" for folders: depth-first order is then the order of the full path strings
-            entries = sorted(((e.name + "/" if e.is_dir(follow_symlinks=False) else e.name), e)
-                             for e in it if not e.is_symlink())
+            entries = sorted(
+                ((e.name + "/" if e.is_dir(follow_symlinks=False) else e.name), e)
+                for e in it
+                if not e.is_symlink()
+            )
     except OSError:
         return
     prefix = rel_dir + "/" if rel_dir else ""

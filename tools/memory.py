@@ -37,15 +37,28 @@ def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     scope = args.get("scope") or "project"
     try:
         if action == "add":
-            what, entry = store.add(scope, args.get("type") or "notes", args.get("content", ""),
-                                    key=args.get("key", ""), source=ctx.session_id)
-            note = " (it nearly duplicated this entry)" if what == "updated" and \
-                entry.key != args.get("key") else ""
+            what, entry = store.add(
+                scope,
+                args.get("type") or "notes",
+                args.get("content", ""),
+                key=args.get("key", ""),
+                source=ctx.session_id,
+            )
+            note = (
+                " (it nearly duplicated this entry)"
+                if what == "updated" and entry.key != args.get("key")
+                else ""
+            )
             return ToolOutput(f"{what} {_line(scope, entry)}{note}")
         if action == "update":
             found_scope, entry = _find(store, {**args, "content": ""})
-            changed = store.update(found_scope, entry.key, args.get("content") or None,
-                                   args.get("type") or None, source=ctx.session_id)
+            changed = store.update(
+                found_scope,
+                entry.key,
+                args.get("content") or None,
+                args.get("type") or None,
+                source=ctx.session_id,
+            )
             return ToolOutput(f"updated {_line(found_scope, changed)}")
         if action == "remove":
             found_scope, entry = _find(store, args)
@@ -61,8 +74,11 @@ def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         pairs = [(s, e) for s, e in pairs if e.type == args["type"]]
     if not pairs:
         return ToolOutput("no memory entries")
-    more = f"\n[{len(pairs) - LIST_LIMIT} more; narrow with type or search]" \
-        if len(pairs) > LIST_LIMIT else ""
+    more = (
+        f"\n[{len(pairs) - LIST_LIMIT} more; narrow with type or search]"
+        if len(pairs) > LIST_LIMIT
+        else ""
+    )
     return ToolOutput("\n".join(_line(s, e) for s, e in pairs[:LIST_LIMIT]) + more)
 
 
@@ -71,11 +87,26 @@ TOOLS = [
         "memory",
         "Memory across sessions: add a lasting fact; update/remove a stale entry (key = key, id "
         "or text); list; search (content = query). scope: project (default) or global (user).",
-        params(["action"], action={"type": "string", "enum": ACTIONS},
-               scope={"type": "string", "enum": ["project", "global"]},
-               type={"type": "string", "enum": ["user", "feedback", "project", "reference",
-                                                "files", "commands", "conventions", "notes"]},
-               key={"type": "string"}, content={"type": "string"}),
+        params(
+            ["action"],
+            action={"type": "string", "enum": ACTIONS},
+            scope={"type": "string", "enum": ["project", "global"]},
+            type={
+                "type": "string",
+                "enum": [
+                    "user",
+                    "feedback",
+                    "project",
+                    "reference",
+                    "files",
+                    "commands",
+                    "conventions",
+                    "notes",
+                ],
+            },
+            key={"type": "string"},
+            content={"type": "string"},
+        ),
         memory,
         available=_available,
         key_arg="action",

@@ -15,8 +15,11 @@ FILE_WRITERS: dict[str, tuple[str, frozenset[str], frozenset[str]]] = {
     "cp": ("last", frozenset({"-S", "--suffix"}), frozenset({"-t", "--target-directory"})),
     "mv": ("all", frozenset({"-S", "--suffix"}), frozenset({"-t", "--target-directory"})),
     "ln": ("last", frozenset({"-S", "--suffix"}), frozenset({"-t", "--target-directory"})),
-    "install": ("last", frozenset({"-m", "-o", "-g", "-S", "--mode", "--owner", "--group",
-                                   "--suffix"}), frozenset({"-t", "--target-directory"})),
+    "install": (
+        "last",
+        frozenset({"-m", "-o", "-g", "-S", "--mode", "--owner", "--group", "--suffix"}),
+        frozenset({"-t", "--target-directory"}),
+    ),
     "truncate": ("all", frozenset({"-s", "-r", "--size", "--reference"}), frozenset()),
 }
 

@@ -26,47 +26,147 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("rm -r/-f", "deletes files for good", ("rm",),
-         flags=("-r", "-R", "-f", "--recursive", "--force"), spare_build_dirs=True),
+    Rule(
+        "rm -r/-f",
+        "deletes files for good",
+        ("rm",),
+        flags=("-r", "-R", "-f", "--recursive", "--force"),
+        spare_build_dirs=True,
+    ),
     Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
     Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
-    Rule("git push --force", "overwrites history on the remote", ("git",), "push",
-         ("-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete",
-          "-d", "--prune")),
-    Rule("git push --force", "a +refspec force-pushes over history on the remote", ("git",),
-         "push", prefixes=("+",)),
-    Rule("rsync --delete", "deletes files at the destination", ("rsync",),
-         flags=("--delete", "--delete-before", "--delete-during", "--delete-delay",
-                "--delete-after", "--delete-excluded", "--remove-source-files")),
-    Rule("git checkout -- .", "discards uncommitted changes", ("git",), "checkout",
-         args=("--", ".")),
+    Rule(
+        "git push --force",
+        "overwrites history on the remote",
+        ("git",),
+        "push",
+        (
+            "-f",
+            "--force",
+            "--force-with-lease",
+            "--force-if-includes",
+            "--mirror",
+            "--delete",
+            "-d",
+            "--prune",
+        ),
+    ),
+    Rule(
+        "git push --force",
+        "a +refspec force-pushes over history on the remote",
+        ("git",),
+        "push",
+        prefixes=("+",),
+    ),
+    Rule(
+        "rsync --delete",
+        "deletes files at the destination",
+        ("rsync",),
+        flags=(
+            "--delete",
+            "--delete-before",
+            "--delete-during",
+            "--delete-delay",
+            "--delete-after",
+            "--delete-excluded",
+            "--remove-source-files",
+        ),
+    ),
+    Rule(
+        "git checkout -- .", "discards uncommitted changes", ("git",), "checkout", args=("--", ".")
+    ),
     Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
-    Rule("chmod -R", "changes permissions of a whole tree", ("chmod",), flags=("-R", "--recursive")),
-    Rule("chown -R", "changes owners of a whole tree", ("chown", "chgrp"),
-         flags=("-R", "--recursive")),
+    Rule(
+        "chmod -R", "changes permissions of a whole tree", ("chmod",), flags=("-R", "--recursive")
+    ),
+    Rule(
+        "chown -R",
+        "changes owners of a whole tree",
+        ("chown", "chgrp"),
+        flags=("-R", "--recursive"),
+    ),
     Rule("dd", "writes raw bytes over files or devices", ("dd",)),
     Rule("mkfs", "formats a file system", ("mkfs",)),
     Rule("sudo", "runs as another user", ("sudo", "su", "doas")),
     Rule("find -delete", "deletes every file found", ("find",), args=("-delete",)),
     Rule("shutdown", "stops the machine", ("shutdown", "reboot", "halt", "poweroff")),
 )
-BUILD_DIRS = frozenset({"build", "dist", "out", "target", "node_modules", "__pycache__",
-                        ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox",
-                        "htmlcov", ".coverage", ".next", ".cache", ".parcel-cache", "coverage"})
+BUILD_DIRS = frozenset(
+    {
+        "build",
+        "dist",
+        "out",
+        "target",
+        "node_modules",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        "htmlcov",
+        ".coverage",
+        ".next",
+        ".cache",
+        ".parcel-cache",
+        "coverage",
+    }
+)
 DOWNLOADERS = frozenset({"curl", "wget"})
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl",
-                    "ruby", "node", "eval", "source", "."})
-WRAPPERS = frozenset({"env", "nohup", "time", "nice", "ionice", "timeout", "command", "exec",
-                      "builtin", "xargs", "stdbuf", "watch", "then", "do", "else", "if", "while",
-                      "until", "!", "{", "}", "busybox", "toybox"})
+SHELLS = frozenset(
+    {
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "python",
+        "python3",
+        "perl",
+        "ruby",
+        "node",
+        "eval",
+        "source",
+        ".",
+    }
+)
+WRAPPERS = frozenset(
+    {
+        "env",
+        "nohup",
+        "time",
+        "nice",
+        "ionice",
+        "timeout",
+        "command",
+        "exec",
+        "builtin",
+        "xargs",
+        "stdbuf",
+        "watch",
+        "then",
+        "do",
+        "else",
+        "if",
+        "while",
+        "until",
+        "!",
+        "{",
+        "}",
+        "busybox",
+        "toybox",
+    }
+)
 MIN_ABBREV = 3  # `--rec` is how GNU tools accept an unambiguous prefix of `--recursive`
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
 # runs the ask mode lets the task edit its own workspace (see `approve_edit`).
-_GUARDED = frozenset({"outside_read", "outside_write", "destructive", "private_network",
-                      "private_read"})
+_GUARDED = frozenset(
+    {"outside_read", "outside_write", "destructive", "private_network", "private_read"}
+)
 ASKS: dict[str, frozenset[str]] = {
     "ask": _GUARDED | {"edit"},
     "auto-edit": _GUARDED,
@@ -84,8 +184,9 @@ def _strip_wrappers(argv: list[str]) -> list[str]:
             i += 1
         elif name in WRAPPERS:
             i += 1
-            while i < len(argv) and (argv[i].startswith("-") or argv[i].replace(".", "").isdigit()
-                                     or "=" in argv[i]):
+            while i < len(argv) and (
+                argv[i].startswith("-") or argv[i].replace(".", "").isdigit() or "=" in argv[i]
+            ):
                 i += 1
         else:
             break
@@ -107,11 +208,20 @@ def _has_flag(argv: list[str], flags: tuple[str, ...]) -> bool:
         for flag in flags:
             if token == flag or (flag.startswith("--") and token.startswith(flag + "=")):
                 return True
-            if (flag.startswith("--") and name.startswith("--") and len(name) >= MIN_ABBREV
-                    and flag.startswith(name)):
+            if (
+                flag.startswith("--")
+                and name.startswith("--")
+                and len(name) >= MIN_ABBREV
+                and flag.startswith(name)
+            ):
                 return True  # an abbreviated long option: --rec, --fo
             short = len(flag) == 2 and flag[0] == "-"
-            if short and token.startswith("-") and not token.startswith("--") and flag[1] in token[1:]:
+            if (
+                short
+                and token.startswith("-")
+                and not token.startswith("--")
+                and flag[1] in token[1:]
+            ):
                 return True
     return False
 
@@ -138,7 +248,7 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
     if rule.args and not any(a in rule.args for a in argv[1:]):
         return False
     if rule.prefixes:
-        rest = argv[argv.index(rule.sub) + 1:] if rule.sub in argv else argv[1:]
+        rest = argv[argv.index(rule.sub) + 1 :] if rule.sub in argv else argv[1:]
         if not any(a.startswith(rule.prefixes) for a in rest if a != "+"):
             return False
     if rule.spare_build_dirs:
@@ -157,9 +267,11 @@ def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
     if not argv:
         return found
     if "$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs):
-        found.append(f"unknown program {argv[0]}: the command name comes from a variable or "
-                     "substitution, so what runs cannot be checked")
-    if "xargs" in map(os.path.basename, cmd.argv[:len(cmd.argv) - len(argv)]):
+        found.append(
+            f"unknown program {argv[0]}: the command name comes from a variable or "
+            "substitution, so what runs cannot be checked"
+        )
+    if "xargs" in map(os.path.basename, cmd.argv[: len(cmd.argv) - len(argv)]):
         argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
     name = os.path.basename(argv[0])
     for target in written_paths(argv):
@@ -184,7 +296,7 @@ def _inner_commands(cmd: Simple) -> list[str]:
     if name == "find":
         for flag in ("-exec", "-execdir", "-ok", "-okdir"):
             if flag in argv:
-                rest = argv[argv.index(flag) + 1:]
+                rest = argv[argv.index(flag) + 1 :]
                 stop = next((i for i, a in enumerate(rest) if a in (";", "+")), len(rest))
                 inner.append(" ".join(rest[:stop]))
     return inner
@@ -199,14 +311,18 @@ def _runs_download(pipe: Pipeline) -> bool:
         cmd = pipe[k]
         runs_sub = name in SHELLS or (cmd.words and cmd.words[0].subs)
         subs = [s for w in cmd.words for s in w.subs]
-        if runs_sub and any(p and os.path.basename(p[0].argv[0] if p[0].argv else "") in DOWNLOADERS
-                            for s in subs for p in parse(s)):
+        if runs_sub and any(
+            p and os.path.basename(p[0].argv[0] if p[0].argv else "") in DOWNLOADERS
+            for s in subs
+            for p in parse(s)
+        ):
             return True
     return False
 
 
-def check_command(command: str, workspace: Path, cwd: Path | None = None,
-                  _depth: int = 0) -> list[str]:
+def check_command(
+    command: str, workspace: Path, cwd: Path | None = None, _depth: int = 0
+) -> list[str]:
     """Why `command` is destructive (one reason per hit), or [] when it is not."""
     workspace = workspace.resolve()
     cwd = cwd or workspace
@@ -225,14 +341,21 @@ def check_command(command: str, workspace: Path, cwd: Path | None = None,
     return list(dict.fromkeys(found))
 
 
-def authorize(ctx: ToolContext, action: str, question: str, key: str,
-              remember_yes: bool = False) -> None:
+def authorize(
+    ctx: ToolContext, action: str, question: str, key: str, remember_yes: bool = False
+) -> None:
     """Return when `action` may go ahead; raise ToolError telling the model why not."""
     _decide(ctx, action, [key], question, remember_yes)
 
 
-def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
-            remember_yes: bool, always_all: bool = False) -> None:
+def _decide(
+    ctx: ToolContext,
+    action: str,
+    keys: list[str],
+    question: str,
+    remember_yes: bool,
+    always_all: bool = False,
+) -> None:
     """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all,
     or, with `always_all`, every key of this action for the rest of the session."""
     if action not in ASKS.get(ctx.permission_mode, ASKS["ask"]):
@@ -250,11 +373,15 @@ def _decide(ctx: ToolContext, action: str, keys: list[str], question: str,
     if answer in ("y", "a"):
         return
     if not ctx.prompter.interactive:
-        raise ToolError(f"refused: {question} Not allowed in a non-interactive run "
-                        "(the user can rerun with --yes or --permission-mode yolo). "
-                        "Find another way that stays within the rules.")
-    raise ToolError(f"refused by the user: {question} Do not retry it; take another approach "
-                    "or ask with clarify.")
+        raise ToolError(
+            f"refused: {question} Not allowed in a non-interactive run "
+            "(the user can rerun with --yes or --permission-mode yolo). "
+            "Find another way that stays within the rules."
+        )
+    raise ToolError(
+        f"refused by the user: {question} Do not retry it; take another approach "
+        "or ask with clarify."
+    )
 
 
 def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
@@ -267,8 +394,14 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
     if any(f"{a}:*" in ctx.approvals for a in actions):
         return
     verb = "Write" if write else "Read"
-    _decide(ctx, actions[0], [str(target)],
-            f"{verb} {target}, outside the workspace {ctx.workspace}?", True, always_all=True)
+    _decide(
+        ctx,
+        actions[0],
+        [str(target)],
+        f"{verb} {target}, outside the workspace {ctx.workspace}?",
+        True,
+        always_all=True,
+    )
 
 
 def approve_edit(ctx: ToolContext, target: Path) -> None:
@@ -291,13 +424,21 @@ def is_private(target: Path, ctx: ToolContext) -> bool:
 
 def approve_private_read(ctx: ToolContext, target: Path) -> None:
     """Keys live there: asked every time it is not approved for this very file."""
-    _decide(ctx, "private_read", [str(target)],
-            f"Read {target}? It may hold API keys or Unicum's private data.", True)
+    _decide(
+        ctx,
+        "private_read",
+        [str(target)],
+        f"Read {target}? It may hold API keys or Unicum's private data.",
+        True,
+    )
 
 
 def _private_dirs(ctx: ToolContext) -> list[Path]:
-    dirs = {ctx.home.expanduser(), ctx.home.expanduser().resolve(),
-            Path("~/.unicum-agent").expanduser()}
+    dirs = {
+        ctx.home.expanduser(),
+        ctx.home.expanduser().resolve(),
+        Path("~/.unicum-agent").expanduser(),
+    }
     return sorted(dirs)
 
 
@@ -310,8 +451,7 @@ def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) 
                 path = Path(os.path.normpath(cwd / text))
                 if any(path == d or d in path.parents for d in dirs):
                     return True
-                if depth < 4 and any(_touches_private(s, cwd, dirs, depth + 1)
-                                     for s in word.subs):
+                if depth < 4 and any(_touches_private(s, cwd, dirs, depth + 1) for s in word.subs):
                     return True
     return False
 
@@ -319,10 +459,20 @@ def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) 
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
     """One question for a destructive command; 'always' covers those kinds for the session."""
     if _touches_private(command, cwd, _private_dirs(ctx)):
-        _decide(ctx, "private_read", [command], f"Run `{command}`? It touches the Unicum home, "
-                "which holds API keys and private data.", False)
+        _decide(
+            ctx,
+            "private_read",
+            [command],
+            f"Run `{command}`? It touches the Unicum home, which holds API keys and private data.",
+            False,
+        )
     reasons = check_command(command, ctx.workspace, cwd)
     if reasons:
         labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))
-        _decide(ctx, "destructive", labels,
-                f"Run `{command}`? It is destructive ({'; '.join(reasons)}).", False)
+        _decide(
+            ctx,
+            "destructive",
+            labels,
+            f"Run `{command}`? It is destructive ({'; '.join(reasons)}).",
+            False,
+        )

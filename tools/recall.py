@@ -28,8 +28,10 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if len(hits) == 1 or hits[0][0] >= 2 * hits[1][0]:
         return ToolOutput(_full(hits[0][1]), data={"id": hits[0][1].id})
     rows = [f"#{e.id} {e.fact or e.tool + ' ' + e.target}" for _, e in hits]
-    return ToolOutput("Several archived outputs match; recall one by id:\n" + "\n".join(rows),
-                      data={"ids": [e.id for _, e in hits]})
+    return ToolOutput(
+        "Several archived outputs match; recall one by id:\n" + "\n".join(rows),
+        data={"ids": [e.id for _, e in hits]},
+    )
 
 
 def _full(entry) -> str:

@@ -15,8 +15,14 @@ from tools.textfile import printable
 
 TOOLS_DIR = Path(__file__).resolve().parent
 _SKIP = {"__init__.py", "base.py", "registry.py"}  # helper modules declare no TOOLS anyway
-_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
-          "array": list, "object": dict}
+_TYPES = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+}
 
 
 def declares_tools(path: Path) -> bool:
@@ -26,8 +32,11 @@ def declares_tools(path: Path) -> bool:
     except (OSError, SyntaxError):
         return False
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else ([node.target] if isinstance(node, ast.AnnAssign) else [])
+        )
         if any(isinstance(t, ast.Name) and t.id == "TOOLS" for t in targets):
             return True
     return False
@@ -120,8 +129,10 @@ class Registry:
 
     def specs(self) -> list[dict[str, Any]]:
         """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable)."""
-        return [{"name": t.name, "description": t.description, "parameters": t.parameters}
-                for t in sorted(self.tools.values(), key=lambda t: t.name)]
+        return [
+            {"name": t.name, "description": t.description, "parameters": t.parameters}
+            for t in sorted(self.tools.values(), key=lambda t: t.name)
+        ]
 
     def availability(self, ctx: ToolContext) -> dict[str, str | None]:
         return {name: tool.available(ctx) for name, tool in sorted(self.tools.items())}
@@ -138,8 +149,9 @@ class Registry:
     def _execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
         tool = self.tools.get(name)
         if tool is None:
-            return ToolOutput(f"unknown tool '{name}'; available: {', '.join(sorted(self.tools))}",
-                              is_error=True)
+            return ToolOutput(
+                f"unknown tool '{name}'; available: {', '.join(sorted(self.tools))}", is_error=True
+            )
         if isinstance(args, str):
             try:
                 args = json.loads(args or "{}")

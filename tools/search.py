@@ -48,17 +48,27 @@ def render_hits(hits: Hits, limit: int) -> tuple[str, dict[str, Any]]:
         shown += len(take)
     total, nfiles = hits.total, len(hits.counts)
     if rest:
-        out.append("other files: " + ", ".join(rest[:MAX_NAMES])
-                   + (f" … (+{len(rest) - MAX_NAMES} files)" if len(rest) > MAX_NAMES else ""))
+        out.append(
+            "other files: "
+            + ", ".join(rest[:MAX_NAMES])
+            + (f" … (+{len(rest) - MAX_NAMES} files)" if len(rest) > MAX_NAMES else "")
+        )
     if total > shown:
-        out.append(f"[{total} matching lines in {nfiles} files; showing {shown}: narrow with "
-                   "path= or file_glob=]")
+        out.append(
+            f"[{total} matching lines in {nfiles} files; showing {shown}: narrow with "
+            "path= or file_glob=]"
+        )
     elif total:
         out.append(f"[{total} matching lines in {nfiles} files]")
     if not out:
         out.append("no matches")
-    data = {"matches": total, "files": nfiles, "paths": [p for p, _ in hits.counts[:100]],
-            "names": hits.names[:100], "engine": hits.engine}
+    data = {
+        "matches": total,
+        "files": nfiles,
+        "paths": [p for p, _ in hits.counts[:100]],
+        "names": hits.names[:100],
+        "engine": hits.engine,
+    }
     return "\n".join(out), data
 
 
@@ -70,8 +80,10 @@ def search_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     try:
         regex = re.compile(pattern, flags | re.MULTILINE)
     except re.error as exc:
-        raise ToolError(f"invalid regex {pattern!r}: {exc}; escape special characters "
-                        "like ( [ . * with a backslash") from None
+        raise ToolError(
+            f"invalid regex {pattern!r}: {exc}; escape special characters "
+            "like ( [ . * with a backslash"
+        ) from None
     root = ctx.workspace.resolve()
     target = resolve_path(ctx, args.get("path") or ".")
     if not target.exists():
@@ -133,8 +145,11 @@ def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     root = ctx.workspace.resolve()
     target = resolve_path(ctx, args.get("path") or ".")
     if not target.is_dir():
-        raise ToolError(f"{args.get('path')} is not a folder" if target.exists()
-                        else f"{args.get('path')}: no such folder")
+        raise ToolError(
+            f"{args.get('path')} is not a folder"
+            if target.exists()
+            else f"{args.get('path')}: no such folder"
+        )
     base = _base(root, target)
     start = "" if target == base else target.relative_to(base).as_posix()
     rel = display(ctx, target)
@@ -153,12 +168,13 @@ def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         empty = "(empty folder)"
     lines = [f"{rel}/" if rel != "." else "./", *body]
     if cut:
-        lines.append(f"[showing {len(body)} of {total}{'+' if total >= MAX_VISIT else ''} "
-                     "entries; narrow with path=, pattern= or depth=]")
+        lines.append(
+            f"[showing {len(body)} of {total}{'+' if total >= MAX_VISIT else ''} "
+            "entries; narrow with path=, pattern= or depth=]"
+        )
     elif not body:
         lines.append(empty)
-    return ToolOutput("\n".join(lines), data={"path": rel, "count": total,
-                                              "files": found[:200]})
+    return ToolOutput("\n".join(lines), data={"path": rel, "count": total, "files": found[:200]})
 
 
 TOOLS = [
@@ -166,10 +182,14 @@ TOOLS = [
         "search_files",
         "Regex search of file contents and names (respects .gitignore; skips binaries). "
         "Results grouped by file with line numbers.",
-        params(["pattern"], pattern={"type": "string"}, path={"type": "string"},
-               file_glob={"type": "string", "description": "e.g. *.py or src/**/*.ts"},
-               max_results={"type": "integer", "minimum": 1},
-               ignore_case={"type": "boolean"}),
+        params(
+            ["pattern"],
+            pattern={"type": "string"},
+            path={"type": "string"},
+            file_glob={"type": "string", "description": "e.g. *.py or src/**/*.ts"},
+            max_results={"type": "integer", "minimum": 1},
+            ignore_case={"type": "boolean"},
+        ),
         search_files,
         key_arg="pattern",
     ),
@@ -177,8 +197,12 @@ TOOLS = [
         "list_files",
         "List a folder as a tree (depth levels), or files matching a glob pattern like "
         "**/*.py. Respects .gitignore.",
-        params([], path={"type": "string"}, pattern={"type": "string"},
-               depth={"type": "integer", "minimum": 1}),
+        params(
+            [],
+            path={"type": "string"},
+            pattern={"type": "string"},
+            depth={"type": "integer", "minimum": 1},
+        ),
         list_files,
         key_arg="path",
     ),

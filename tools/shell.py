@@ -20,15 +20,21 @@ MAX_TIMEOUT = 600
 SHOW_LINES, SHOW_BYTES = 200, 20_000  # what the model sees: head + tail within these
 KEEP_BYTES = 8 * 1024 * 1024  # what `full_output` keeps for recall (head + tail beyond it)
 PRIVATE_ENV = ("UNICUM_HOME",)  # where Unicum keeps keys and history: not for commands
-QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1",
-             "TERM": "dumb", "PYTHONUNBUFFERED": "1", "DEBIAN_FRONTEND": "noninteractive"}
+QUIET_ENV = {
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "GIT_TERMINAL_PROMPT": "0",
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "PYTHONUNBUFFERED": "1",
+    "DEBIAN_FRONTEND": "noninteractive",
+}
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
 def child_env() -> dict[str, str]:
     """The environment for commands: no API keys or tokens, no Unicum home, no pagers or colours."""
-    env = {k: v for k, v in os.environ.items()
-           if not is_secret_name(k) and k not in PRIVATE_ENV}
+    env = {k: v for k, v in os.environ.items() if not is_secret_name(k) and k not in PRIVATE_ENV}
     return {**env, **QUIET_ENV}
 
 
@@ -82,7 +88,7 @@ def head_tail(text: str) -> tuple[str, int]:
     if len(lines) <= SHOW_LINES and len(text.encode("utf-8")) <= SHOW_BYTES:
         return text, 0
     head = _fit(lines[: SHOW_LINES // 2])
-    tail = _fit(lines[len(head):][-(SHOW_LINES // 2):][::-1])[::-1]
+    tail = _fit(lines[len(head) :][-(SHOW_LINES // 2) :][::-1])[::-1]
     elided = len(lines) - len(head) - len(tail)
     if not head and not tail:  # one enormous line
         half = SHOW_BYTES // 4  # characters; CJK may take 3 bytes each
@@ -111,9 +117,15 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 def run_command(command: str, cwd: str, timeout: int) -> tuple[Collector, int, bool]:
     """(output, exit code, timed out): own process group, stdin closed."""
-    proc = subprocess.Popen(["bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=child_env(),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=child_env(),
+        start_new_session=True,
+    )
     out = Collector()
     reader = threading.Thread(target=out.pump, args=(proc.stdout,), daemon=True)
     reader.start()
@@ -154,8 +166,12 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if out.dropped:
         status += f"; {out.dropped} bytes of output in the middle were not kept"
     body = f"{shown}\n[{status}]" if shown.strip() else f"[{status}]"
-    data: dict[str, Any] = {"exit_code": code, "timed_out": timed_out, "command": command,
-                            "lines": text.count("\n") + 1 if text else 0}
+    data: dict[str, Any] = {
+        "exit_code": code,
+        "timed_out": timed_out,
+        "command": command,
+        "lines": text.count("\n") + 1 if text else 0,
+    }
     if shown != text:
         data["full_output"] = text
         data["elided_lines"] = elided
@@ -169,8 +185,12 @@ TOOLS = [
         "terminal",
         "Run a bash command in the project folder (stdin closed; timeout in seconds, max 600). "
         "Returns the combined output (long output: head and tail) and the exit code.",
-        params(["command"], command={"type": "string"}, cwd={"type": "string"},
-               timeout={"type": "integer", "minimum": 1}),
+        params(
+            ["command"],
+            command={"type": "string"},
+            cwd={"type": "string"},
+            timeout={"type": "integer", "minimum": 1},
+        ),
         terminal,
         key_arg="command",
     ),

@@ -139,12 +139,12 @@ class _Reader:
             self.i = end
         elif s.startswith("$(", i) or (s.startswith(("<(", ">("), i) and self.word is None):
             end = _balanced(s, i + 2)
-            self.add_sub(s[i + 2:end - 1], s[i:end])
+            self.add_sub(s[i + 2 : end - 1], s[i:end])
             self.i = end
         elif c == "(" and self.word is None:
             end = _balanced(s, i + 1)
             self.end_pipeline()
-            self.pipelines.extend(parse(s[i + 1:end - 1]))
+            self.pipelines.extend(parse(s[i + 1 : end - 1]))
             self.i = end
         elif c in "|&;<>" or c == ")":
             self.operator()
@@ -164,12 +164,12 @@ class _Reader:
         if c == "'":
             end = s.find("'", i + 1)
             end = len(s) if end < 0 else end
-            self.add_char(s[i + 1:end])
+            self.add_char(s[i + 1 : end])
             return end + 1
         if c == '"':
             return self.double_quoted(i + 1)
         end = _backtick(s, i + 1)
-        self.add_sub(s[i + 1:end], s[i:end + 1])
+        self.add_sub(s[i + 1 : end], s[i : end + 1])
         return end + 1
 
     def double_quoted(self, i: int) -> int:
@@ -182,11 +182,11 @@ class _Reader:
                 i += 2
             elif s.startswith("$(", i) and not s.startswith("$((", i):
                 end = _balanced(s, i + 2)
-                self.add_sub(s[i + 2:end - 1], s[i:end])
+                self.add_sub(s[i + 2 : end - 1], s[i:end])
                 i = end
             elif s[i] == "`":
                 end = _backtick(s, i + 1)
-                self.add_sub(s[i + 1:end], s[i:end + 1])
+                self.add_sub(s[i + 1 : end], s[i : end + 1])
                 i = end + 1
             else:
                 self.word.text += s[i]
@@ -195,7 +195,12 @@ class _Reader:
 
     def operator(self) -> None:
         s, i = self.s, self.i
-        if self.word is not None and self.word.text.isdigit() and not self.word.subs and s[i] in "<>":
+        if (
+            self.word is not None
+            and self.word.text.isdigit()
+            and not self.word.subs
+            and s[i] in "<>"
+        ):
             self.word = None  # a file-descriptor number: 2> file
         for op in ("&&", "||", "|&", ";;"):
             if s.startswith(op, i):

@@ -17,8 +17,9 @@ def skill(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     body = book.body(found)
     files = sorted(p.name for p in found.path.parent.iterdir() if p.name != "SKILL.md")
     extra = f"\n\n[files next to it in {found.path.parent}: {', '.join(files)}]" if files else ""
-    return ToolOutput(f"# Skill: {found.name}\n{body}{extra}",
-                      data={"path": str(found.path), "name": found.name})
+    return ToolOutput(
+        f"# Skill: {found.name}\n{body}{extra}", data={"path": str(found.path), "name": found.name}
+    )
 
 
 TOOLS = [

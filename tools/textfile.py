@@ -13,16 +13,29 @@ from tools.base import ToolError
 
 # magic bytes → what the file is, for refusing binaries with a useful description
 SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"), (b"GIF8", "GIF image"),
-    (b"%PDF", "PDF document"), (b"PK\x03\x04", "ZIP archive (or docx/xlsx/jar/wheel)"),
-    (b"\x1f\x8b", "gzip archive"), (b"\x7fELF", "ELF executable"), (b"MZ", "Windows executable"),
-    (b"SQLite format 3", "SQLite database"), (b"\xca\xfe\xba\xbe", "Java class or Mach-O"),
-    (b"\x00asm", "WebAssembly module"), (b"BZh", "bzip2 archive"), (b"\xfd7zXZ", "xz archive"),
-    (b"7z\xbc\xaf", "7-Zip archive"), (b"RIFF", "RIFF media (wav/avi/webp)"),
-    (b"ID3", "MP3 audio"), (b"OggS", "Ogg media"), (b"\x00\x00\x01\x00", "icon"),
+    (b"\x89PNG", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"GIF8", "GIF image"),
+    (b"%PDF", "PDF document"),
+    (b"PK\x03\x04", "ZIP archive (or docx/xlsx/jar/wheel)"),
+    (b"\x1f\x8b", "gzip archive"),
+    (b"\x7fELF", "ELF executable"),
+    (b"MZ", "Windows executable"),
+    (b"SQLite format 3", "SQLite database"),
+    (b"\xca\xfe\xba\xbe", "Java class or Mach-O"),
+    (b"\x00asm", "WebAssembly module"),
+    (b"BZh", "bzip2 archive"),
+    (b"\xfd7zXZ", "xz archive"),
+    (b"7z\xbc\xaf", "7-Zip archive"),
+    (b"RIFF", "RIFF media (wav/avi/webp)"),
+    (b"ID3", "MP3 audio"),
+    (b"OggS", "Ogg media"),
+    (b"\x00\x00\x01\x00", "icon"),
 )
 BOMS: tuple[tuple[bytes, str], ...] = (
-    (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
 )
 FALLBACKS = ("gb18030", "latin-1")  # after UTF-8 and mostly-UTF-8; latin-1 never fails
 MOSTLY_UTF8 = 4  # valid non-ASCII UTF-8 bytes per invalid byte, at least
@@ -111,8 +124,10 @@ def encode(text: str, encoding: str, newline: str) -> bytes:
     try:
         return text.encode(encoding, errors=errors)
     except UnicodeEncodeError as exc:
-        raise ToolError(f"the new text has characters the file's encoding {encoding} cannot "
-                        f"store ({exc.object[exc.start:exc.end]!r})") from None
+        raise ToolError(
+            f"the new text has characters the file's encoding {encoding} cannot "
+            f"store ({exc.object[exc.start : exc.end]!r})"
+        ) from None
 
 
 def read_text(target: Path, shown: str) -> Text:

@@ -18,10 +18,29 @@ MAX_DOWNLOAD = 5 * 1024 * 1024
 MAX_OUTPUT = 30_000  # characters shown; the full text goes to data["full_output"]
 SNIPPET = 300
 USER_AGENT = "Mozilla/5.0 (compatible; Unicum coding agent)"
-TEXT_TYPES = ("text/plain", "text/markdown", "application/json", "text/csv", "text/x-",
-              "application/xml", "text/xml", "application/x-yaml", "text/yaml")
-OFFLINE_HINTS = ("connect", "timeout", "timed out", "network", "resolve", "name or service",
-                 "unreachable", "proxy", "getaddrinfo", "nodename")
+TEXT_TYPES = (
+    "text/plain",
+    "text/markdown",
+    "application/json",
+    "text/csv",
+    "text/x-",
+    "application/xml",
+    "text/xml",
+    "application/x-yaml",
+    "text/yaml",
+)
+OFFLINE_HINTS = (
+    "connect",
+    "timeout",
+    "timed out",
+    "network",
+    "resolve",
+    "name or service",
+    "unreachable",
+    "proxy",
+    "getaddrinfo",
+    "nodename",
+)
 
 Result = dict[str, str]  # title, url, snippet
 
@@ -35,26 +54,33 @@ def _zhipu(query: str, count: int) -> list[Result]:
     resp = client.web_search.web_search(search_engine=engine, search_query=query, count=count)
     items = resp.search_result or []
     items = items if isinstance(items, list) else [items]
-    return [{"title": _get(i, "title"), "url": _get(i, "link"), "snippet": _get(i, "content")}
-            for i in items]
+    return [
+        {"title": _get(i, "title"), "url": _get(i, "link"), "snippet": _get(i, "content")}
+        for i in items
+    ]
 
 
 def _tavily(query: str, count: int) -> list[Result]:
     from tavily import TavilyClient
 
-    client = TavilyClient(api_key=os.environ["TAVILY_API_KEY"],
-                          api_base_url=os.environ.get("TAVILY_BASE_URL") or None)
+    client = TavilyClient(
+        api_key=os.environ["TAVILY_API_KEY"], api_base_url=os.environ.get("TAVILY_BASE_URL") or None
+    )
     resp = client.search(query, max_results=count, timeout=TIMEOUT)
-    return [{"title": r.get("title", ""), "url": r.get("url", ""), "snippet": r.get("content", "")}
-            for r in resp.get("results", [])]
+    return [
+        {"title": r.get("title", ""), "url": r.get("url", ""), "snippet": r.get("content", "")}
+        for r in resp.get("results", [])
+    ]
 
 
 def _duckduckgo(query: str, count: int) -> list[Result]:
     from ddgs import DDGS
 
     rows = DDGS(timeout=TIMEOUT).text(query, max_results=count)
-    return [{"title": r.get("title", ""), "url": r.get("href", ""), "snippet": r.get("body", "")}
-            for r in rows]
+    return [
+        {"title": r.get("title", ""), "url": r.get("href", ""), "snippet": r.get("body", "")}
+        for r in rows
+    ]
 
 
 # (name, the environment variable that enables it, search function), in order of preference
@@ -80,8 +106,9 @@ def pick_provider() -> tuple[str, Callable[[str, int], list[Result]]]:
 def _failure(provider: str, exc: Exception) -> ToolError:
     text = f"{type(exc).__name__}: {exc}".splitlines()[0][:200] if str(exc) else type(exc).__name__
     if any(h in text.lower() for h in OFFLINE_HINTS) or isinstance(exc, OSError):
-        return ToolError(f"web_search: offline or {provider} is unreachable ({text}); "
-                         "continue without the web")
+        return ToolError(
+            f"web_search: offline or {provider} is unreachable ({text}); continue without the web"
+        )
     return ToolError(f"web_search failed ({provider}): {text}")
 
 
@@ -104,16 +131,27 @@ def web_search(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         snippet = snippet[:SNIPPET] + ("…" if len(snippet) > SNIPPET else "")
         rows.append(f"{n}. {r['title'].strip()}\n   {r['url']}\n   {snippet}".rstrip())
     body = "\n".join(rows) if rows else f"no results for {query!r}"
-    return ToolOutput(body, data={"provider": provider, "query": query,
-                                  "results": [{"title": r["title"], "url": r["url"]}
-                                              for r in results]})
+    return ToolOutput(
+        body,
+        data={
+            "provider": provider,
+            "query": query,
+            "results": [{"title": r["title"], "url": r["url"]} for r in results],
+        },
+    )
 
 
 # --- web_read ------------------------------------------------------------------------------
 def _private_ip(address: str) -> bool:
     addr = ipaddress.ip_address(address.split("%")[0])
-    return (addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_reserved
-            or addr.is_multicast or addr.is_unspecified)
+    return (
+        addr.is_private
+        or addr.is_loopback
+        or addr.is_link_local
+        or addr.is_reserved
+        or addr.is_multicast
+        or addr.is_unspecified
+    )
 
 
 def _private(host: str) -> bool:
@@ -133,8 +171,12 @@ def check_url(ctx: ToolContext, url: str, checked: dict[str, bool] | None = None
         raise ToolError(f"web_read: only http(s) URLs can be read, not {url!r}")
     private = _private(parts.hostname)
     if private:
-        authorize(ctx, "private_network", f"Read {url}? It is a loopback or private network "
-                  "address.", parts.hostname)
+        authorize(
+            ctx,
+            "private_network",
+            f"Read {url}? It is a loopback or private network address.",
+            parts.hostname,
+        )
     if checked is not None:
         checked[parts.hostname] = checked.get(parts.hostname, False) or private
     return private
@@ -148,8 +190,10 @@ def _check_peer(conn: Any, checked: dict[str, bool]) -> None:
     peer = conn.sock.getpeername()[0]
     if _private_ip(peer) and not checked[conn.host]:
         conn.close()
-        raise ToolError(f"web_read: {conn.host} was checked as public but the connection "
-                        f"reached the private address {peer} (DNS rebinding?); refused")
+        raise ToolError(
+            f"web_read: {conn.host} was checked as public but the connection "
+            f"reached the private address {peer} (DNS rebinding?); refused"
+        )
 
 
 def _guarded_handlers(ctx: ToolContext, checked: dict[str, bool]) -> list[Any]:
@@ -219,8 +263,14 @@ def to_markdown(body: bytes, ctype: str, url: str) -> str | None:
     if "html" in kind or (not kind and looks_html):
         import trafilatura
 
-        text = trafilatura.extract(body, url=url, output_format="markdown", include_links=True,
-                                   include_tables=True, favor_recall=True)
+        text = trafilatura.extract(
+            body,
+            url=url,
+            output_format="markdown",
+            include_links=True,
+            include_tables=True,
+            favor_recall=True,
+        )
         return text or trafilatura.html2txt(body) or ""
     if kind.startswith(TEXT_TYPES) or kind.startswith("text/") or not kind:
         try:
@@ -237,12 +287,18 @@ def web_read(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if text is None:
         raise ToolError(f"web_read: {url} is {ctype or 'binary'} ({len(body)} bytes), not text")
     text = text.strip()
-    data: dict[str, Any] = {"url": url, "final_url": final, "content_type": ctype,
-                            "chars": len(text)}
+    data: dict[str, Any] = {
+        "url": url,
+        "final_url": final,
+        "content_type": ctype,
+        "chars": len(text),
+    }
     shown = text
     if len(text) > MAX_OUTPUT:
-        shown = (text[:MAX_OUTPUT] + f"\n[… {len(text) - MAX_OUTPUT} more characters; the full "
-                 "text is kept and can be recalled]")
+        shown = (
+            text[:MAX_OUTPUT] + f"\n[… {len(text) - MAX_OUTPUT} more characters; the full "
+            "text is kept and can be recalled]"
+        )
         data["full_output"] = text
     head = f"[{final}]\n" if final != url else ""
     return ToolOutput(head + (shown or "(the page has no readable text)"), data=data)

@@ -28,8 +28,9 @@ def parse_amount(text: str, metric: str) -> float | None:
     return value if value > 0 else None
 
 
-def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded,
-                  s: Strings) -> float | None:
+def ask_extension(
+    console, ask: Callable[[str], str], stop: BudgetExceeded, s: Strings
+) -> float | None:
     """Show why the task stopped; the amount to extend by, or None to stop here."""
     console.print()
     console.print(Text(s.line(str(stop)), style="yellow"))
@@ -45,12 +46,12 @@ def ask_extension(console, ask: Callable[[str], str], stop: BudgetExceeded,
         amount = parse_amount(answer, stop.metric)
         if amount is not None:
             return amount
-        console.print(Text(s.t("budget_not_amount", answer=answer, example=example),
-                           style="red"))
+        console.print(Text(s.t("budget_not_amount", answer=answer, example=example), style="red"))
 
 
-def run_with_budget(agent: Agent, task: str, console, ask: Callable[[str], str],
-                    s: Strings) -> TaskResult | None:
+def run_with_budget(
+    agent: Agent, task: str, console, ask: Callable[[str], str], s: Strings
+) -> TaskResult | None:
     """Run `task`; each time a budget stops it, offer to extend and resume the same task.
     None when the user declines (the task stays in the history; asking again continues it)."""
     try:
@@ -63,8 +64,16 @@ def run_with_budget(agent: Agent, task: str, console, ask: Callable[[str], str],
             console.print(Text(s.t("budget_declined"), style="dim"))
             return None
         stop.extend(amount)
-        console.print(Text(s.t("budget_raised", scope=s.t(f"scope_{stop.scope}"),
-                               amount=describe(stop.metric, amount)), style="dim"))
+        console.print(
+            Text(
+                s.t(
+                    "budget_raised",
+                    scope=s.t(f"scope_{stop.scope}"),
+                    amount=describe(stop.metric, amount),
+                ),
+                style="dim",
+            )
+        )
         try:
             return agent.resume()
         except BudgetExceeded as exc:

@@ -12,16 +12,20 @@ ACTIONS = {"def": "definition", "refs": "references", "impact": "impact", "outli
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cli.py codemap",
-                                description="The project's code map: symbols, call sites, impact.")
+    p = argparse.ArgumentParser(
+        prog="cli.py codemap", description="The project's code map: symbols, call sites, impact."
+    )
     p.add_argument("--dir", default=".", help="project folder (default: .)")
     sub = p.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build or refresh the index")
     build.add_argument("--full", action="store_true", help="drop the index and rebuild it")
     build.add_argument("--workers", type=int, help="parser processes (default: one per core)")
     sub.add_parser("stats", help="what the index holds")
-    for name, help_text in (("def", "where NAME is defined"), ("refs", "who references NAME"),
-                            ("impact", "what depends on NAME or a file")):
+    for name, help_text in (
+        ("def", "where NAME is defined"),
+        ("refs", "who references NAME"),
+        ("impact", "what depends on NAME or a file"),
+    ):
         sub.add_parser(name, help=help_text).add_argument("name")
     sub.add_parser("outline", help="a file's symbols").add_argument("name", metavar="PATH")
     return p
@@ -57,9 +61,11 @@ def _run(console, cmap, args: argparse.Namespace) -> int:
     if args.command == "build":
         stats = cmap.refresh(max_seconds=600, workers=args.workers)
         rate = stats.lines / stats.seconds if stats.seconds else 0
-        console.print(f"[bold]{cmap.root}[/bold]: {stats.files} files; parsed {stats.parsed} "
-                      f"({stats.lines:,} lines), removed {stats.removed} in {stats.seconds:.2f} s"
-                      + (f" — {rate:,.0f} lines/s" if stats.parsed else ""))
+        console.print(
+            f"[bold]{cmap.root}[/bold]: {stats.files} files; parsed {stats.parsed} "
+            f"({stats.lines:,} lines), removed {stats.removed} in {stats.seconds:.2f} s"
+            + (f" — {rate:,.0f} lines/s" if stats.parsed else "")
+        )
         if stats.truncated:
             console.print(f"[yellow]{stats.truncated}[/yellow]")
         return 0
@@ -75,8 +81,10 @@ def _stats(console, cmap) -> int:
 
     info = cmap.stats()
     console.print(f"[bold]{cmap.root}[/bold]  ({info['database']})")
-    console.print(f"{info['files']:,} files, {info['lines']:,} lines, {info['symbols']:,} symbols, "
-                  f"{info['references']:,} references")
+    console.print(
+        f"{info['files']:,} files, {info['lines']:,} lines, {info['symbols']:,} symbols, "
+        f"{info['references']:,} references"
+    )
     table = Table("language", "files", "lines")
     for lang, files, lines in info["languages"]:
         table.add_row(lang, f"{files:,}", f"{lines or 0:,}")

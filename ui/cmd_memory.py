@@ -9,15 +9,20 @@ from pathlib import Path
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cli.py memory",
-                                description="Print and edit Unicum's memory for a project.")
+    p = argparse.ArgumentParser(
+        prog="cli.py memory", description="Print and edit Unicum's memory for a project."
+    )
     sub = p.add_subparsers(dest="action", required=True)
-    for name, helptext in (("list", "list entries"), ("show", "show one entry in full"),
-                           ("forget", "remove one entry")):
+    for name, helptext in (
+        ("list", "list entries"),
+        ("show", "show one entry in full"),
+        ("forget", "remove one entry"),
+    ):
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument("--dir", default=".", help="project folder (default: .)")
-        cmd.add_argument("--scope", choices=["project", "global"],
-                         help="only this scope (default: both)")
+        cmd.add_argument(
+            "--scope", choices=["project", "global"], help="only this scope (default: both)"
+        )
         if name == "list":
             cmd.add_argument("--type", help="only entries of this type")
         else:
@@ -56,10 +61,18 @@ def _show(store, args: argparse.Namespace) -> int:
         print(f"unicum: no single memory entry matches '{args.ref}'", file=sys.stderr)
         return 1
     scope, e = found
-    rows = [("key", e.key), ("id", e.id), ("scope", scope), ("type", e.type),
-            ("content", e.content), ("tags", ", ".join(e.tags) or "-"),
-            ("source", e.source or "-"), ("created", _when(e.created)),
-            ("updated", _when(e.updated)), ("hits", str(e.hits))]
+    rows = [
+        ("key", e.key),
+        ("id", e.id),
+        ("scope", scope),
+        ("type", e.type),
+        ("content", e.content),
+        ("tags", ", ".join(e.tags) or "-"),
+        ("source", e.source or "-"),
+        ("created", _when(e.created)),
+        ("updated", _when(e.updated)),
+        ("hits", str(e.hits)),
+    ]
     rows += [(f"meta.{k}", str(v)) for k, v in e.meta.items()]
     for name, value in rows:
         print(f"{name:<10} {value}")

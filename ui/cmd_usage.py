@@ -44,7 +44,8 @@ def parse_since(text: str, now: float | None = None) -> float:
         return datetime.strptime(text.strip(), "%Y-%m-%d").timestamp()
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--since {text}: use a span like 7d, 24h, 30m, 2w or a date like 2026-01-31") from None
+            f"--since {text}: use a span like 7d, 24h, 30m, 2w or a date like 2026-01-31"
+        ) from None
 
 
 def _positive_int(text: str) -> int:
@@ -54,16 +55,26 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cli.py usage",
-                                description="Token use and cost recorded in the ledger.")
-    p.add_argument("--by", choices=["task", "session", "day", "model"], default="day",
-                   help="one table row per task, session, day or model (default: day)")
-    p.add_argument("--since", type=parse_since, metavar="SPAN",
-                   help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)")
+    p = argparse.ArgumentParser(
+        prog="cli.py usage", description="Token use and cost recorded in the ledger."
+    )
+    p.add_argument(
+        "--by",
+        choices=["task", "session", "day", "model"],
+        default="day",
+        help="one table row per task, session, day or model (default: day)",
+    )
+    p.add_argument(
+        "--since",
+        type=parse_since,
+        metavar="SPAN",
+        help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)",
+    )
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--limit", type=_positive_int, default=20,
-                   help="newest table rows shown (default 20)")
+    p.add_argument(
+        "--limit", type=_positive_int, default=20, help="newest table rows shown (default 20)"
+    )
     return p
 
 
@@ -72,15 +83,18 @@ def main(argv: list[str]) -> int:
     try:
         return report(args)
     except sqlite3.Error as exc:
-        print(f"unicum: cannot read the token ledger {ledger_path(unicum_home())}: {exc}",
-              file=sys.stderr)
+        print(
+            f"unicum: cannot read the token ledger {ledger_path(unicum_home())}: {exc}",
+            file=sys.stderr,
+        )
         return 1
 
 
 def report(args: argparse.Namespace) -> int:
     path = ledger_path(unicum_home())
-    flt = Filter(since_ts=args.since,
-                 project=project_id(Path(args.project)) if args.project else None)
+    flt = Filter(
+        since_ts=args.since, project=project_id(Path(args.project)) if args.project else None
+    )
     db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
     if args.json:
         print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
@@ -89,8 +103,10 @@ def report(args: argparse.Namespace) -> int:
 
     console = Console() if sys.stdout.isatty() else Console(width=140)
     if db is None or not text_report(console, db, args.by, flt, args.limit).requests:
-        console.print(f"No model requests recorded{' in this range' if db else ' yet'} "
-                      f"(ledger: {path}).", highlight=False)
+        console.print(
+            f"No model requests recorded{' in this range' if db else ' yet'} (ledger: {path}).",
+            highlight=False,
+        )
     return 0
 
 
@@ -110,11 +126,17 @@ def text_report(console, db, by: str, flt: Filter, limit: int = 20) -> Totals:
 def json_report(db, by: str, flt: Filter) -> dict:
     groups = grouped(db, by, flt) if db else []
     daily = groups if by == "day" else (grouped(db, "day", flt) if db else [])
-    return {"by": by, "since": flt.since_ts, "project": flt.project,
-            "groups": [g.to_dict() for g in groups],
-            "totals": (totals(db, flt) if db else Totals()).to_dict(),
-            "daily": [{"day": g.key, "cost_usd": g.totals.cost_usd,
-                       "tokens": g.totals.total_tokens} for g in daily]}
+    return {
+        "by": by,
+        "since": flt.since_ts,
+        "project": flt.project,
+        "groups": [g.to_dict() for g in groups],
+        "totals": (totals(db, flt) if db else Totals()).to_dict(),
+        "daily": [
+            {"day": g.key, "cost_usd": g.totals.cost_usd, "tokens": g.totals.total_tokens}
+            for g in daily
+        ],
+    }
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -128,8 +150,17 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
     from rich.table import Table
 
     table = Table(title=f"Token use by {by}", title_justify="left")
-    for name in (by, "requests", "input", "cache read", "cache write", "output", "cache hit",
-                 "cost", "notes"):
+    for name in (
+        by,
+        "requests",
+        "input",
+        "cache read",
+        "cache write",
+        "output",
+        "cache hit",
+        "cost",
+        "notes",
+    ):
         table.add_column(name, justify="left" if name in (by, "notes") else "right")
     for g in groups:
         table.add_row(g.key, *_cells(g.totals))
@@ -143,9 +174,16 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
 def _cells(t: Totals) -> list[str]:
     notes = [f"{t.estimated} estimated"] if t.estimated else []
     notes += [f"{t.unpriced} unpriced"] if t.unpriced else []
-    return [f"{t.requests:,}", f"{t.input_tokens:,}", f"{t.cache_read_tokens:,}",
-            f"{t.cache_write_tokens:,}", f"{t.output_tokens:,}", f"{t.cache_hit_rate:.0%}",
-            money(t), ", ".join(notes)]
+    return [
+        f"{t.requests:,}",
+        f"{t.input_tokens:,}",
+        f"{t.cache_read_tokens:,}",
+        f"{t.cache_write_tokens:,}",
+        f"{t.output_tokens:,}",
+        f"{t.cache_hit_rate:.0%}",
+        money(t),
+        ", ".join(notes),
+    ]
 
 
 def render_chart(console, days: list[Group]) -> None:
@@ -193,6 +231,7 @@ def session_report(console, session_id: str, home: Path | None = None) -> Totals
         return total
     finally:
         db.close()
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

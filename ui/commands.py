@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from ui.repl import Repl
 
 Handler = Callable[["Repl", str], "bool | None"]
-UNDO_NOTE = ("[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
-             "before relying on its content.]")
+UNDO_NOTE = (
+    "[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
+    "before relying on its content.]"
+)
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,13 @@ class Command:
 
 
 def cmd_help(repl: Repl, arg: str) -> None:
-    table = Table(title=repl.s.t("help_title"), show_header=False, box=None, padding=(0, 2),
-                  title_justify="left")
+    table = Table(
+        title=repl.s.t("help_title"),
+        show_header=False,
+        box=None,
+        padding=(0, 2),
+        title_justify="left",
+    )
     for command in COMMANDS.values():
         if command.name != "/exit":
             table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
@@ -67,8 +74,13 @@ def cmd_cd(repl: Repl, arg: str) -> None:
 
 def cmd_tools(repl: Repl, arg: str) -> None:
     agent = repl.agent
-    table = Table(title=repl.s.t("tools_title"), show_header=False, box=None, padding=(0, 1),
-                  title_justify="left")
+    table = Table(
+        title=repl.s.t("tools_title"),
+        show_header=False,
+        box=None,
+        padding=(0, 1),
+        title_justify="left",
+    )
     for name, reason in agent.registry.availability(agent.tool_context).items():
         mark = Text("✗", style="red") if reason else Text("✓", style="green")
         table.add_row(mark, name, Text(reason or "", style="dim"))
@@ -106,7 +118,9 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     if not summary:
         repl.say(repl.s.t("compact_nothing"))
         return
-    repl.say(repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}"))
+    repl.say(
+        repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}")
+    )
 
 
 def cmd_context(repl: Repl, arg: str) -> None:
@@ -137,8 +151,11 @@ def cmd_undo(repl: Repl, arg: str) -> None:
 
 
 def cmd_resume(repl: Repl, arg: str) -> None:
-    sessions = [s for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
-                if s.messages and s.session_id != repl.opts.session_id][:15]
+    sessions = [
+        s
+        for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
+        if s.messages and s.session_id != repl.opts.session_id
+    ][:15]
     if not sessions:
         repl.say(repl.s.t("resume_none"))
         return
@@ -147,8 +164,10 @@ def cmd_resume(repl: Repl, arg: str) -> None:
     else:
         for n, info in enumerate(sessions, 1):
             when = time.strftime("%m-%d %H:%M", time.localtime(info.modified))
-            repl.console.print(Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
-                               + Text(f"({info.messages}) {info.session_id}", style="dim"))
+            repl.console.print(
+                Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
+                + Text(f"({info.messages}) {info.session_id}", style="dim")
+            )
         choice = repl.ask(repl.s.t("resume_pick"))
     if not choice:
         return
@@ -162,21 +181,24 @@ def cmd_resume(repl: Repl, arg: str) -> None:
     repl.recap()
 
 
-COMMANDS: dict[str, Command] = {c.name: c for c in (
-    Command("/help", "cmd_help", cmd_help),
-    Command("/new", "cmd_new", cmd_new),
-    Command("/cd", "cmd_cd", cmd_cd, "DIR"),
-    Command("/tools", "cmd_tools", cmd_tools),
-    Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
-    Command("/model", "cmd_model", cmd_model, "[NAME]"),
-    Command("/compact", "cmd_compact", cmd_compact),
-    Command("/context", "cmd_context", cmd_context),
-    Command("/memory", "cmd_memory", cmd_memory),
-    Command("/undo", "cmd_undo", cmd_undo),
-    Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
-    Command("/quit", "cmd_quit", cmd_quit),
-    Command("/exit", "cmd_quit", cmd_quit),
-)}
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("/help", "cmd_help", cmd_help),
+        Command("/new", "cmd_new", cmd_new),
+        Command("/cd", "cmd_cd", cmd_cd, "DIR"),
+        Command("/tools", "cmd_tools", cmd_tools),
+        Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
+        Command("/model", "cmd_model", cmd_model, "[NAME]"),
+        Command("/compact", "cmd_compact", cmd_compact),
+        Command("/context", "cmd_context", cmd_context),
+        Command("/memory", "cmd_memory", cmd_memory),
+        Command("/undo", "cmd_undo", cmd_undo),
+        Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
+        Command("/quit", "cmd_quit", cmd_quit),
+        Command("/exit", "cmd_quit", cmd_quit),
+    )
+}
 
 
 def dispatch(repl: Repl, line: str) -> bool:

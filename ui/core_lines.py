@@ -30,8 +30,11 @@ REASONS: dict[str, str] = {
 
 # Failure reasons inside error lines (core.retry) → 中文.
 FAILURE_REASONS: dict[str, str] = {
-    "connection dropped": "连接中断", "timed out": "超时", "overloaded": "服务器过载",
-    "rate_limit": "请求过于频繁", "api": "服务器出错",
+    "connection dropped": "连接中断",
+    "timed out": "超时",
+    "overloaded": "服务器过载",
+    "rate_limit": "请求过于频繁",
+    "api": "服务器出错",
 }
 
 SCOPE_WHAT = {"this task": "本任务", "this session": "本会话", "today": "今日"}
@@ -62,71 +65,154 @@ def _after(text: str) -> str:
 # (pattern over the whole English line, function of the match → 中文)
 PATTERNS: list[tuple[re.Pattern[str], object]] = [
     # a refused question, as the tool's error line (tools.permissions._decide)
-    (re.compile(r"refused by the user: (?P<q>.*) Do not retry it; take another approach or ask "
-                r"with clarify\.", re.S),
-     lambda m: f"你已拒绝：{to_zh(m['q'])}"),
+    (
+        re.compile(
+            r"refused by the user: (?P<q>.*) Do not retry it; take another approach or ask "
+            r"with clarify\.",
+            re.S,
+        ),
+        lambda m: f"你已拒绝：{to_zh(m['q'])}",
+    ),
     # permission questions (tools.permissions, tools.web)
-    (re.compile(r"Write (?P<p>.+?), outside the workspace (?P<w>.+)\?"),
-     lambda m: f"写入 {m['p']}？它在工作区 {m['w']} 之外。"),
-    (re.compile(r"Read (?P<p>.+?), outside the workspace (?P<w>.+)\?"),
-     lambda m: f"读取 {m['p']}？它在工作区 {m['w']} 之外。"),
-    (re.compile(r"Read (?P<p>.+)\? It may hold API keys or Unicum's private data\."),
-     lambda m: f"读取 {m['p']}？其中可能有 API 密钥或 Unicum 的私有数据。"),
-    (re.compile(r"Read (?P<p>.+)\? It is a loopback or private network address\."),
-     lambda m: f"读取 {m['p']}？这是本机或内网地址。"),
-    (re.compile(r"Run `(?P<c>.*)`\? It touches the Unicum home, which holds API keys and "
-                r"private data\.", re.S),
-     lambda m: f"运行 `{m['c']}`？它涉及 Unicum 主目录，其中保存着 API 密钥和私有数据。"),
-    (re.compile(r"Run `(?P<c>.*)`\? It is destructive \((?P<r>.*)\)\.", re.S),
-     lambda m: f"运行 `{m['c']}`？这是危险操作（{_reasons(m['r'])}）。"),
+    (
+        re.compile(r"Write (?P<p>.+?), outside the workspace (?P<w>.+)\?"),
+        lambda m: f"写入 {m['p']}？它在工作区 {m['w']} 之外。",
+    ),
+    (
+        re.compile(r"Read (?P<p>.+?), outside the workspace (?P<w>.+)\?"),
+        lambda m: f"读取 {m['p']}？它在工作区 {m['w']} 之外。",
+    ),
+    (
+        re.compile(r"Read (?P<p>.+)\? It may hold API keys or Unicum's private data\."),
+        lambda m: f"读取 {m['p']}？其中可能有 API 密钥或 Unicum 的私有数据。",
+    ),
+    (
+        re.compile(r"Read (?P<p>.+)\? It is a loopback or private network address\."),
+        lambda m: f"读取 {m['p']}？这是本机或内网地址。",
+    ),
+    (
+        re.compile(
+            r"Run `(?P<c>.*)`\? It touches the Unicum home, which holds API keys and "
+            r"private data\.",
+            re.S,
+        ),
+        lambda m: f"运行 `{m['c']}`？它涉及 Unicum 主目录，其中保存着 API 密钥和私有数据。",
+    ),
+    (
+        re.compile(r"Run `(?P<c>.*)`\? It is destructive \((?P<r>.*)\)\.", re.S),
+        lambda m: f"运行 `{m['c']}`？这是危险操作（{_reasons(m['r'])}）。",
+    ),
     (re.compile(r"Write (?P<p>.+)\?"), lambda m: f"写入 {m['p']}？"),
     # budgets (core.budget)
-    (re.compile(r"budget reached: (?P<what>this task|this session|today) used (?P<u>.+?) of "
-                r"(?P<l>.+?); the next model call was not made \(raise it with (?P<o>.+)\)"),
-     lambda m: f"已达预算：{SCOPE_WHAT[m['what']]}已用 {_tokens(m['u'])}（上限 {_tokens(m['l'])}）；"
-               f"没有再调用模型（可用 {m['o']} 提高）"),
-    (re.compile(r"(?P<pct>\d+)% of the (?P<s>task|session|day) budget used: (?P<u>.+?) of "
-                r"(?P<l>.+)"),
-     lambda m: f"{SCOPE_NAME[m['s']]}预算已用 {m['pct']}%：{_tokens(m['u'])}"
-               f"（上限 {_tokens(m['l'])}）"),
+    (
+        re.compile(
+            r"budget reached: (?P<what>this task|this session|today) used (?P<u>.+?) of "
+            r"(?P<l>.+?); the next model call was not made \(raise it with (?P<o>.+)\)"
+        ),
+        lambda m: (
+            f"已达预算：{SCOPE_WHAT[m['what']]}已用 {_tokens(m['u'])}（上限 {_tokens(m['l'])}）；"
+            f"没有再调用模型（可用 {m['o']} 提高）"
+        ),
+    ),
+    (
+        re.compile(
+            r"(?P<pct>\d+)% of the (?P<s>task|session|day) budget used: (?P<u>.+?) of "
+            r"(?P<l>.+)"
+        ),
+        lambda m: (
+            f"{SCOPE_NAME[m['s']]}预算已用 {m['pct']}%：{_tokens(m['u'])}（上限 {_tokens(m['l'])}）"
+        ),
+    ),
     # model errors (core.retry.error_line, broken_stream_line)
-    (re.compile(r"cannot reach (?P<p>\S+) at (?P<u>\S+)(?P<a>( after \d+ retries)?) "
-                r"\((?P<r>[^)]*)\): check the network and (?P<v>\S+)"),
-     lambda m: f"无法连接 {m['p']}（{m['u']}）{_after(m['a'])}（{_reason(m['r'])}）："
-               f"请检查网络和 {m['v']}"),
-    (re.compile(r"(?P<p>\S+) did not answer within (?P<t>\S+)s(?P<a>( after \d+ retries)?): "
-                r"try again, or raise UNICUM_TIMEOUT"),
-     lambda m: f"{m['p']} 在 {m['t']} 秒内没有响应{_after(m['a'])}：请重试，或调大 UNICUM_TIMEOUT"),
-    (re.compile(r"(?P<p>\S+) is rate-limiting requests(?P<a>( after \d+ retries)?) \(HTTP 429\): "
-                r"wait a minute and ask again"),
-     lambda m: f"{m['p']} 正在限流{_after(m['a'])}（HTTP 429）：请等一分钟再问"),
-    (re.compile(r"(?P<p>\S+) is overloaded or failing(?P<a>( after \d+ retries)?) "
-                r"\((?P<r>[^)]*)\): try again shortly, or switch with --provider"),
-     lambda m: f"{m['p']} 过载或出错{_after(m['a'])}（{_reason(m['r'])}）："
-               "请稍后重试，或用 --provider 切换"),
-    (re.compile(r"(?P<p>\S+) (rejected the API key|refused access) \(HTTP (?P<s>\d+)\): "
-                r"check (?P<v>.+)"),
-     lambda m: f"{m['p']} {'拒绝了 API 密钥' if m['s'] == '401' else '拒绝访问'}"
-               f"（HTTP {m['s']}）：请检查 {m['v']}"),
-    (re.compile(r"the conversation is too long for (?P<m>.+) on (?P<p>\S+): "
-                r"run /compact \(or /new to start over\)"),
-     lambda m: f"对话对 {m['p']} 上的 {m['m']} 来说太长了：请运行 /compact（或 /new 重新开始）"),
-    (re.compile(r"(?P<p>\S+) does not know model '(?P<m>.+)' \(HTTP (?P<s>\d+)\): "
-                r"pick another with --model or /model"),
-     lambda m: f"{m['p']} 没有模型 '{m['m']}'（HTTP {m['s']}）：请用 --model 或 /model 换一个"),
-    (re.compile(r"(?P<p>\S+) says the account has no credit or quota left \(HTTP (?P<s>\d+)\): "
-                r"top it up, or switch with --provider"),
-     lambda m: f"{m['p']} 提示账户余额或额度不足（HTTP {m['s']}）：请充值，或用 --provider 切换"),
-    (re.compile(r"the reply from (?P<p>\S+) broke off midway \((?P<r>[^)]*)\); "
-                r"the partial reply was discarded - ask again to continue"),
-     lambda m: f"{m['p']} 的回复中途断开（{_reason(m['r'])}）；不完整的回复已丢弃，请再问一次以继续"),
-    (re.compile(r"the request to (?P<p>\S+) failed \((?P<r>[^)]*)\)(?P<d>.*)", re.S),
-     lambda m: f"向 {m['p']} 的请求失败（{_reason(m['r'])}）{m['d'].replace(': ', '：', 1)}"),
-    (re.compile(r"(?P<p>\S+) rejected the request \((?P<r>[^)]*)\)(?P<d>.*)", re.S),
-     lambda m: f"{m['p']} 拒绝了请求（{_reason(m['r'])}）{m['d'].replace(': ', '：', 1)}"),
+    (
+        re.compile(
+            r"cannot reach (?P<p>\S+) at (?P<u>\S+)(?P<a>( after \d+ retries)?) "
+            r"\((?P<r>[^)]*)\): check the network and (?P<v>\S+)"
+        ),
+        lambda m: (
+            f"无法连接 {m['p']}（{m['u']}）{_after(m['a'])}（{_reason(m['r'])}）："
+            f"请检查网络和 {m['v']}"
+        ),
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) did not answer within (?P<t>\S+)s(?P<a>( after \d+ retries)?): "
+            r"try again, or raise UNICUM_TIMEOUT"
+        ),
+        lambda m: (
+            f"{m['p']} 在 {m['t']} 秒内没有响应{_after(m['a'])}：请重试，或调大 UNICUM_TIMEOUT"
+        ),
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) is rate-limiting requests(?P<a>( after \d+ retries)?) \(HTTP 429\): "
+            r"wait a minute and ask again"
+        ),
+        lambda m: f"{m['p']} 正在限流{_after(m['a'])}（HTTP 429）：请等一分钟再问",
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) is overloaded or failing(?P<a>( after \d+ retries)?) "
+            r"\((?P<r>[^)]*)\): try again shortly, or switch with --provider"
+        ),
+        lambda m: (
+            f"{m['p']} 过载或出错{_after(m['a'])}（{_reason(m['r'])}）："
+            "请稍后重试，或用 --provider 切换"
+        ),
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) (rejected the API key|refused access) \(HTTP (?P<s>\d+)\): "
+            r"check (?P<v>.+)"
+        ),
+        lambda m: (
+            f"{m['p']} {'拒绝了 API 密钥' if m['s'] == '401' else '拒绝访问'}"
+            f"（HTTP {m['s']}）：请检查 {m['v']}"
+        ),
+    ),
+    (
+        re.compile(
+            r"the conversation is too long for (?P<m>.+) on (?P<p>\S+): "
+            r"run /compact \(or /new to start over\)"
+        ),
+        lambda m: f"对话对 {m['p']} 上的 {m['m']} 来说太长了：请运行 /compact（或 /new 重新开始）",
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) does not know model '(?P<m>.+)' \(HTTP (?P<s>\d+)\): "
+            r"pick another with --model or /model"
+        ),
+        lambda m: f"{m['p']} 没有模型 '{m['m']}'（HTTP {m['s']}）：请用 --model 或 /model 换一个",
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) says the account has no credit or quota left \(HTTP (?P<s>\d+)\): "
+            r"top it up, or switch with --provider"
+        ),
+        lambda m: f"{m['p']} 提示账户余额或额度不足（HTTP {m['s']}）：请充值，或用 --provider 切换",
+    ),
+    (
+        re.compile(
+            r"the reply from (?P<p>\S+) broke off midway \((?P<r>[^)]*)\); "
+            r"the partial reply was discarded - ask again to continue"
+        ),
+        lambda m: (
+            f"{m['p']} 的回复中途断开（{_reason(m['r'])}）；不完整的回复已丢弃，请再问一次以继续"
+        ),
+    ),
+    (
+        re.compile(r"the request to (?P<p>\S+) failed \((?P<r>[^)]*)\)(?P<d>.*)", re.S),
+        lambda m: f"向 {m['p']} 的请求失败（{_reason(m['r'])}）{m['d'].replace(': ', '：', 1)}",
+    ),
+    (
+        re.compile(r"(?P<p>\S+) rejected the request \((?P<r>[^)]*)\)(?P<d>.*)", re.S),
+        lambda m: f"{m['p']} 拒绝了请求（{_reason(m['r'])}）{m['d'].replace(': ', '：', 1)}",
+    ),
     # stops (core.agent)
-    (re.compile(r"Stopped after (?P<n>\d+) turns without a final answer(?P<rest>.*)", re.S),
-     lambda m: f"已运行 {m['n']} 轮仍没有最终答复，已停止（可调大 --max-turns，或让我继续）"),
+    (
+        re.compile(r"Stopped after (?P<n>\d+) turns without a final answer(?P<rest>.*)", re.S),
+        lambda m: f"已运行 {m['n']} 轮仍没有最终答复，已停止（可调大 --max-turns，或让我继续）",
+    ),
 ]
 
 

@@ -17,9 +17,13 @@ from ui.screen import styled
 class TimingHooks(AgentHooks):
     """Per request: time to first token, total and context-building time; per task: a split."""
 
-    def __init__(self, strings: Strings, context_seconds: Callable[[], float],
-                 stream: TextIO | None = None,
-                 waited: Callable[[], float] = lambda: 0.0) -> None:
+    def __init__(
+        self,
+        strings: Strings,
+        context_seconds: Callable[[], float],
+        stream: TextIO | None = None,
+        waited: Callable[[], float] = lambda: 0.0,
+    ) -> None:
         self.stream = stream  # None: stdout (the REPL); `-p` passes stderr
         self.s = strings
         self.context_seconds = context_seconds  # the agent's last context-building time
@@ -66,8 +70,15 @@ class TimingHooks(AgentHooks):
         ctx = self.context_seconds()
         self.context_total += ctx
         ttft = "—" if response.ttft is None else f"{response.ttft:.2f}s"
-        self._say(self.s.t("time_request", n=self.requests, ttft=ttft,
-                           total=f"{response.duration:.2f}", ctx=f"{ctx * 1000:.1f}"))
+        self._say(
+            self.s.t(
+                "time_request",
+                n=self.requests,
+                ttft=ttft,
+                total=f"{response.duration:.2f}",
+                ctx=f"{ctx * 1000:.1f}",
+            )
+        )
 
     def on_task_end(self, result: TaskResult) -> None:
         if self._in_flight is not None:  # interrupted while the model was answering
@@ -77,13 +88,26 @@ class TimingHooks(AgentHooks):
             self._tool_done(time.monotonic() - self._tool_started)
         tools, tool_s = self.tools, self.tool_total
         own = max(0.0, result.total_seconds - self.model_total - tool_s - self.wait_total)
-        waiting = (self.s.t("time_waiting", wait=f"{self.wait_total:.2f}")
-                   if self.wait_total >= 0.005 else "")
-        self._say(self.s.t("time_summary", requests=self.requests, tools=tools,
-                           rs="" if self.requests == 1 else "s", ts="" if tools == 1 else "s",
-                           total=f"{result.total_seconds:.2f}", model=f"{self.model_total:.2f}",
-                           tool_s=f"{tool_s:.2f}", own=f"{own:.2f}",
-                           ctx=f"{self.context_total * 1000:.1f}") + waiting)
+        waiting = (
+            self.s.t("time_waiting", wait=f"{self.wait_total:.2f}")
+            if self.wait_total >= 0.005
+            else ""
+        )
+        self._say(
+            self.s.t(
+                "time_summary",
+                requests=self.requests,
+                tools=tools,
+                rs="" if self.requests == 1 else "s",
+                ts="" if tools == 1 else "s",
+                total=f"{result.total_seconds:.2f}",
+                model=f"{self.model_total:.2f}",
+                tool_s=f"{tool_s:.2f}",
+                own=f"{own:.2f}",
+                ctx=f"{self.context_total * 1000:.1f}",
+            )
+            + waiting
+        )
         self.on_task_start("")  # a resumed task (budget raised) reports its own part
 
     def _say(self, line: str) -> None:

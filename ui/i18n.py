@@ -7,10 +7,14 @@ import re
 
 # key: (English, 中文)
 STRINGS: dict[str, tuple[str, str]] = {
-    "welcome": ("Unicum · {provider} · {model} · {folder}",
-                "Unicum · {provider} · {model} · {folder}"),
-    "hint": ("/help for commands · Esc+Enter for a new line · Ctrl-D to exit",
-             "/help 查看命令 · Esc+Enter 换行 · Ctrl-D 退出"),
+    "welcome": (
+        "Unicum · {provider} · {model} · {folder}",
+        "Unicum · {provider} · {model} · {folder}",
+    ),
+    "hint": (
+        "/help for commands · Esc+Enter for a new line · Ctrl-D to exit",
+        "/help 查看命令 · Esc+Enter 换行 · Ctrl-D 退出",
+    ),
     "debug_log": ("debug log: {path}", "调试日志：{path}"),
     "resumed": ("resumed session {id} ({n} messages)", "已恢复会话 {id}（{n} 条消息）"),
     "session": ("session {id}", "会话 {id}"),
@@ -23,31 +27,45 @@ STRINGS: dict[str, tuple[str, str]] = {
     "exit_hint": ("press Ctrl-C again or Ctrl-D to exit", "再按一次 Ctrl-C 或按 Ctrl-D 退出"),
     "bye": ("bye", "再见"),
     "error": ("error: {detail}", "错误：{detail}"),
-    "internal_error": ("internal error: {detail} (run with --debug for the traceback)",
-                       "内部错误：{detail}（加 --debug 查看回溯）"),
+    "internal_error": (
+        "internal error: {detail} (run with --debug for the traceback)",
+        "内部错误：{detail}（加 --debug 查看回溯）",
+    ),
     "stopped": ("stopped: {detail}", "已停止：{detail}"),
     "unknown_command": ("unknown command {name}", "未知命令 {name}"),
-    "did_you_mean": ("unknown command {name}: did you mean {guess}?",
-                     "未知命令 {name}：你是想输入 {guess} 吗？"),
+    "did_you_mean": (
+        "unknown command {name}: did you mean {guess}?",
+        "未知命令 {name}：你是想输入 {guess} 吗？",
+    ),
     "help_title": ("Commands", "命令"),
-    "help_keys": ("Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-C: stop the "
-                  "current work · Ctrl-D: exit",
-                  "Esc+Enter 或 Alt+Enter：换行 · Tab：补全 · Ctrl-C：中止当前工作 · Ctrl-D：退出"),
+    "help_keys": (
+        "Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-C: stop the "
+        "current work · Ctrl-D: exit",
+        "Esc+Enter 或 Alt+Enter：换行 · Tab：补全 · Ctrl-C：中止当前工作 · Ctrl-D：退出",
+    ),
     "cmd_help": ("show this help", "显示本帮助"),
-    "cmd_new": ("fresh session: clear the conversation, reload memory",
-                "新会话：清空对话并重新载入记忆"),
-    "cmd_cd": ("work in another folder (a new session with its memory)",
-               "切换到另一个项目目录（新会话，载入该项目记忆）"),
+    "cmd_new": (
+        "fresh session: clear the conversation, reload memory",
+        "新会话：清空对话并重新载入记忆",
+    ),
+    "cmd_cd": (
+        "work in another folder (a new session with its memory)",
+        "切换到另一个项目目录（新会话，载入该项目记忆）",
+    ),
     "cmd_tools": ("each tool, available or why not", "列出工具及其是否可用"),
-    "cmd_usage": ("tokens and cost of this session (tasks: one row per task)",
-                  "本会话的令牌用量与费用（tasks：按任务列出）"),
+    "cmd_usage": (
+        "tokens and cost of this session (tasks: one row per task)",
+        "本会话的令牌用量与费用（tasks：按任务列出）",
+    ),
     "cmd_model": ("show or switch the model", "查看或切换模型"),
     "cmd_compact": ("compress the conversation now", "立即压缩对话上下文"),
     "cmd_context": ("what the next request holds, in tokens", "下一次请求包含的内容及令牌数"),
     "cmd_memory": ("this project's memories", "本项目的记忆"),
     "cmd_undo": ("restore the last edit checkpoint (repeatable)", "撤销最近一次文件修改（可重复）"),
-    "cmd_resume": ("pick a saved session of this folder and continue it",
-                   "选择本目录的已保存会话并继续"),
+    "cmd_resume": (
+        "pick a saved session of this folder and continue it",
+        "选择本目录的已保存会话并继续",
+    ),
     "cmd_quit": ("exit", "退出"),
     "new_session": ("new session {id}", "新会话 {id}"),
     "cd_usage": ("usage: /cd DIR", "用法：/cd 目录"),
@@ -68,8 +86,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_hit_rate": ("cache hit rate", "缓存命中率"),
     "usage_not_reported": ("not reported by {provider}", "{provider} 不报告此项"),
     "usage_unpriced": (" + {n} unpriced", " + {n} 次无价格"),
-    "usage_estimated": ("{n} interrupted request(s) counted by a local estimate",
-                        "{n} 次被中断的请求按本地估算计入"),
+    "usage_estimated": (
+        "{n} interrupted request(s) counted by a local estimate",
+        "{n} 次被中断的请求按本地估算计入",
+    ),
     "context_title": ("Next request", "下一次请求"),
     # /context rows: named as core.context_report.breakdown names them
     "system prompt": ("system prompt", "系统提示词"),
@@ -87,19 +107,30 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ctx_phase": ("phase", "阶段"),
     "ctx_compactions": ("compactions so far", "已压缩次数"),
     "ctx_archived": ("archived outputs (recall)", "已归档输出（可 recall）"),
-    "ctx_archive_problem": ("archived outputs are kept in memory only: {detail}",
-                            "归档输出仅保存在内存中：{detail}"),
+    "ctx_archive_problem": (
+        "archived outputs are kept in memory only: {detail}",
+        "归档输出仅保存在内存中：{detail}",
+    ),
     "compacting": ("compacting the conversation…", "正在压缩对话…"),
     "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
     "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
     "undo_none": ("nothing to undo", "没有可撤销的修改"),
-    "budget_extend": ("Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
-                      "{scope}预算增加多少？（例如 {example}；回车 = 停止）"),
-    "budget_not_amount": ("not an amount: {answer!r} (try {example})",
-                          "不是有效数额：{answer!r}（例如 {example}）"),
-    "budget_declined": ("stopped at the budget; no further model call was made",
-                        "已按预算停止，没有再调用模型"),
-    "budget_raised": ("{scope} budget raised by {amount}; continuing", "{scope}预算已增加 {amount}，继续"),
+    "budget_extend": (
+        "Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
+        "{scope}预算增加多少？（例如 {example}；回车 = 停止）",
+    ),
+    "budget_not_amount": (
+        "not an amount: {answer!r} (try {example})",
+        "不是有效数额：{answer!r}（例如 {example}）",
+    ),
+    "budget_declined": (
+        "stopped at the budget; no further model call was made",
+        "已按预算停止，没有再调用模型",
+    ),
+    "budget_raised": (
+        "{scope} budget raised by {amount}; continuing",
+        "{scope}预算已增加 {amount}，继续",
+    ),
     "scope_task": ("task", "任务"),
     "scope_session": ("session", "会话"),
     "scope_day": ("day", "今日"),
@@ -108,13 +139,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resume_bad": ("no session {n}", "没有第 {n} 个会话"),
     "confirm_choices": ("[y]es / [n]o / [a]lways: ", "[y] 是 / [n] 否 / [a] 总是: "),
     "ask_choice": ("number or answer: ", "编号或回答："),
-    "time_request": ("request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
-                     "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒"),
+    "time_request": (
+        "request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
+        "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒",
+    ),
     "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
-    "time_summary": ("{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
-                     "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
-                     "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
-                     "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）"),
+    "time_summary": (
+        "{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
+        "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+        "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
+        "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）",
+    ),
     "max_turns": ("{text}", "{text}"),
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
     "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
@@ -125,14 +160,22 @@ STRINGS: dict[str, tuple[str, str]] = {
 # Core's own lines (English, no screen knowledge) as the person reads them: exact text → pair.
 CORE_LINES: dict[str, tuple[str, str]] = {
     "interrupted; the reply so far was discarded": (
-        "interrupted — the unfinished reply was discarded", "已中断，未完成的回复已丢弃"),
+        "interrupted — the unfinished reply was discarded",
+        "已中断，未完成的回复已丢弃",
+    ),
     "interrupted; tool calls were stopped": (
-        "interrupted — the running tool was stopped", "已中断，正在运行的工具已停止"),
+        "interrupted — the running tool was stopped",
+        "已中断，正在运行的工具已停止",
+    ),
     "compaction interrupted; nothing was changed": (
-        "compaction interrupted — nothing was changed", "压缩已中断，内容未改变"),
+        "compaction interrupted — nothing was changed",
+        "压缩已中断，内容未改变",
+    ),
     "Ctrl-C": ("interrupted (Ctrl-C)", "已中断（Ctrl-C）"),
     "interrupted while the code map was being built": (
-        "interrupted while the code map was being built", "建立代码地图索引时被中断"),
+        "interrupted while the code map was being built",
+        "建立代码地图索引时被中断",
+    ),
 }
 
 # Retry reasons from core.retry (and SDK exception names) → friendly words; `{}` is the reason.
@@ -141,8 +184,10 @@ RETRY_REASONS: list[tuple[re.Pattern[str], tuple[str, str]]] = [
     (re.compile(r"HTTP 529|overloaded", re.I), ("the server is overloaded", "服务器过载")),
     (re.compile(r"HTTP 5\d\d|^api$|server", re.I), ("server error ({})", "服务器出错（{}）")),
     (re.compile(r"HTTP 408|time(d)? ?out", re.I), ("the request timed out", "请求超时")),
-    (re.compile(r"connection|APIConnectionError|Protocol|Read", re.I),
-     ("the connection dropped", "网络连接中断")),
+    (
+        re.compile(r"connection|APIConnectionError|Protocol|Read", re.I),
+        ("the connection dropped", "网络连接中断"),
+    ),
 ]
 
 
@@ -185,6 +230,9 @@ class Strings:
         for pattern, pair in RETRY_REASONS:
             if pattern.search(reason):
                 text = pair[self._col]
-                return (text.format(reason) if reason.startswith("HTTP")
-                        else re.sub(r" ?[(（]\{\}[)）]", "", text))
+                return (
+                    text.format(reason)
+                    if reason.startswith("HTTP")
+                    else re.sub(r" ?[(（]\{\}[)）]", "", text)
+                )
         return reason

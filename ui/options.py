@@ -9,8 +9,16 @@ from core.options import SessionOptions
 
 def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
     """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
-    return SessionOptions(workspace=args.dir, provider=args.provider, model=args.model,
-                          permission_mode=args.permission_mode, yes=args.yes,
-                          max_turns=args.max_turns, budget_usd=args.budget_usd,
-                          budget_tokens=args.budget_tokens, budget_scope=args.budget_scope,
-                          task_hint=task_hint, codemap=not args.no_codemap)
+    return SessionOptions(
+        workspace=args.dir,
+        provider=args.provider,
+        model=args.model,
+        permission_mode=args.permission_mode,
+        yes=args.yes,
+        max_turns=args.max_turns,
+        budget_usd=args.budget_usd,
+        budget_tokens=args.budget_tokens,
+        budget_scope=args.budget_scope,
+        task_hint=task_hint,
+        codemap=not args.no_codemap,
+    )

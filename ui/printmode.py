@@ -44,8 +44,9 @@ class StderrProgress(AgentHooks):
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
         """A countdown that ticks in place on a terminal; one line per retry otherwise."""
-        text = self.s.t("retry", reason=self.s.reason(reason), attempt=attempt,
-                        wait=math.ceil(wait))
+        text = self.s.t(
+            "retry", reason=self.s.reason(reason), attempt=attempt, wait=math.ceil(wait)
+        )
         line = f"unicum: {text}"
         if sys.stderr.isatty():
             print(f"\r{line}\033[K", end="\n" if wait <= 1 else "", file=sys.stderr, flush=True)
@@ -60,17 +61,32 @@ class StderrProgress(AgentHooks):
         self.last_result = result  # turns and usage so far, for a failed run's JSON
 
 
-def _fail(args: argparse.Namespace, code: int, message: str, session_id: str,
-          progress: StderrProgress, started: float) -> int:
+def _fail(
+    args: argparse.Namespace,
+    code: int,
+    message: str,
+    session_id: str,
+    progress: StderrProgress,
+    started: float,
+) -> int:
     """Report a failed run: one line on stderr and, with --output-format json, one object."""
     print(f"unicum: {message}", file=sys.stderr)
     if args.output_format == "json":
         done = progress.last_result
-        print(json.dumps({"result": None, "error": message, "is_error": True,
-                          "session_id": session_id, "turns": done.turns if done else 0,
-                          "usage": done.usage.to_dict() if done else None,
-                          "duration_ms": int((time.monotonic() - started) * 1000)},
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "result": None,
+                    "error": message,
+                    "is_error": True,
+                    "session_id": session_id,
+                    "turns": done.turns if done else 0,
+                    "usage": done.usage.to_dict() if done else None,
+                    "duration_ms": int((time.monotonic() - started) * 1000),
+                },
+                ensure_ascii=False,
+            )
+        )
     return code
 
 
@@ -101,18 +117,33 @@ def run_print(args: argparse.Namespace) -> int:
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, str(exc), opts.session_id, progress, started)
     except (UnicumError, KeyboardInterrupt) as exc:
-        return _fail(args, 1, strings.core(str(exc) or "Ctrl-C"), opts.session_id, progress,
-                     started)
+        return _fail(
+            args, 1, strings.core(str(exc) or "Ctrl-C"), opts.session_id, progress, started
+        )
     except Exception as exc:  # a bug: one line, the traceback only with --debug
         if args.debug:
             traceback.print_exc()
-        return _fail(args, 1, f"internal error: {type(exc).__name__}: {exc} (--debug shows the "
-                     "traceback)", opts.session_id, progress, started)
+        return _fail(
+            args,
+            1,
+            f"internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)",
+            opts.session_id,
+            progress,
+            started,
+        )
     if args.output_format == "json":
-        print(json.dumps({"result": result.text, "session_id": opts.session_id,
-                          "turns": result.turns, "usage": result.usage.to_dict(),
-                          "duration_ms": int((time.monotonic() - started) * 1000)},
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "result": result.text,
+                    "session_id": opts.session_id,
+                    "turns": result.turns,
+                    "usage": result.usage.to_dict(),
+                    "duration_ms": int((time.monotonic() - started) * 1000),
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         print(result.text)
     return 0 if result.stop == "done" else 1

@@ -23,8 +23,9 @@ CONTINUATION = "… "
 class ReplCompleter(Completer):
     """Slash commands at the start of the line; otherwise file paths relative to the workspace."""
 
-    def __init__(self, commands: Callable[[], Iterable[str]],
-                 workspace: Callable[[], Path]) -> None:
+    def __init__(
+        self, commands: Callable[[], Iterable[str]], workspace: Callable[[], Path]
+    ) -> None:
         self.commands = commands
         self.workspace = workspace
 
@@ -41,8 +42,11 @@ class ReplCompleter(Completer):
 
     def _paths(self, word: str, dirs_only: bool) -> Iterable[Completion]:
         head, _, stem = word.rpartition("/")
-        base = Path(os.path.expanduser(head or ".")) if head.startswith(("~", "/")) \
+        base = (
+            Path(os.path.expanduser(head or "."))
+            if head.startswith(("~", "/"))
             else self.workspace() / (head or ".")
+        )
         try:
             entries = sorted(os.scandir(base), key=lambda e: e.name)
         except OSError:
@@ -76,18 +80,23 @@ def key_bindings() -> KeyBindings:
     return kb
 
 
-def make_session(home: Path, commands: Callable[[], Iterable[str]],
-                 workspace: Callable[[], Path]) -> PromptSession:
+def make_session(
+    home: Path, commands: Callable[[], Iterable[str]], workspace: Callable[[], Path]
+) -> PromptSession:
     try:
         home.mkdir(parents=True, exist_ok=True)
         history = FileHistory(str(home / "history"))
     except OSError:
         history = InMemoryHistory()
-    return PromptSession(history=history, key_bindings=key_bindings(),
-                         completer=ReplCompleter(commands, workspace),
-                         complete_while_typing=False, multiline=False,
-                         prompt_continuation=lambda width, n, soft: CONTINUATION.rjust(width),
-                         enable_history_search=False)
+    return PromptSession(
+        history=history,
+        key_bindings=key_bindings(),
+        completer=ReplCompleter(commands, workspace),
+        complete_while_typing=False,
+        multiline=False,
+        prompt_continuation=lambda width, n, soft: CONTINUATION.rjust(width),
+        enable_history_search=False,
+    )
 
 
 class ReplPrompter:
@@ -97,9 +106,14 @@ class ReplPrompter:
 
     interactive = True
 
-    def __init__(self, strings: Strings, pause: Callable[[], None],
-                 write: Callable[[str], None], approve_all: bool = False,
-                 workspace: Callable[[], Path] | None = None) -> None:
+    def __init__(
+        self,
+        strings: Strings,
+        pause: Callable[[], None],
+        write: Callable[[str], None],
+        approve_all: bool = False,
+        workspace: Callable[[], Path] | None = None,
+    ) -> None:
         self.s = strings
         self.approve_all = approve_all  # --yes
         self.pause = pause  # stops spinners before asking

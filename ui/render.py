@@ -54,7 +54,7 @@ def tail_view(block: str, height: int) -> str:
     if len(lines) <= max(4, height):
         return block
     opener = next((ln for ln in reversed(lines) if ln.lstrip().startswith(("```", "~~~"))), None)
-    tail = lines[-max(3, height - 1):]
+    tail = lines[-max(3, height - 1) :]
     fenced = opener is not None and sum(ln.lstrip().startswith(("```", "~~~")) for ln in lines) % 2
     return "\n".join(([opener] if fenced else []) + tail)
 
@@ -83,9 +83,12 @@ class MarkdownStream:
         from rich.live import Live
 
         if self.live is None:
-            self.live = Live(console=getattr(self.console, "real", self.console),
-                             auto_refresh=False, transient=True,
-                             vertical_overflow="crop")
+            self.live = Live(
+                console=getattr(self.console, "real", self.console),
+                auto_refresh=False,
+                transient=True,
+                vertical_overflow="crop",
+            )
             self.live.start()
         self.live.update(renderable, refresh=True)
         self._painted = time.monotonic()
@@ -107,8 +110,13 @@ class MarkdownStream:
 class Renderer(AgentHooks):
     """Screen hooks for the REPL. Only one live display runs at a time (spinner or stream)."""
 
-    def __init__(self, console: Console, strings: Strings, workspace: Callable[[], Path],
-                 key_arg: Callable[[str], str] = lambda name: "") -> None:
+    def __init__(
+        self,
+        console: Console,
+        strings: Strings,
+        workspace: Callable[[], Path],
+        key_arg: Callable[[str], str] = lambda name: "",
+    ) -> None:
         self.console = console
         self.s = strings
         self.workspace = workspace
@@ -177,8 +185,14 @@ class Renderer(AgentHooks):
             return
         self._retry_shown = attempt
         self.stop_live()
-        self.console.print(Text(self.s.t("retry", reason=self.s.reason(reason), attempt=attempt,
-                                         wait=f"{wait:.1f}"), style="yellow"))
+        self.console.print(
+            Text(
+                self.s.t(
+                    "retry", reason=self.s.reason(reason), attempt=attempt, wait=f"{wait:.1f}"
+                ),
+                style="yellow",
+            )
+        )
 
     def countdown(self, seconds: float) -> None:
         """The model client's sleep between retries, shown as a countdown."""
@@ -224,8 +238,9 @@ class Renderer(AgentHooks):
         from rich.text import Text
 
         self.stop_live()
-        self.console.print(Text(self.s.t("budget_line", text=self.s.line(warning.text)),
-                                style="yellow"))
+        self.console.print(
+            Text(self.s.t("budget_line", text=self.s.line(warning.text)), style="yellow")
+        )
 
     def on_task_end(self, result: TaskResult) -> None:
         self.stop_live()

@@ -32,8 +32,9 @@ class SessionFailed(Exception):
     """The session opened in the background could not be opened (carries the cause)."""
 
 
-def warm_up(modules: list[str], then: Callable[[], object] | None = None,
-            delay: float = WARM_UP_DELAY) -> None:
+def warm_up(
+    modules: list[str], then: Callable[[], object] | None = None, delay: float = WARM_UP_DELAY
+) -> None:
     """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
     then run `then` (building the SDK client, whose TLS setup is slow too)."""
 
@@ -57,8 +58,9 @@ class Repl:
         self.s = strings
         self.home = unicum_home()
         self.opts = options_from_args(args)
-        self.renderer = Renderer(console, strings, lambda: self.agent.tool_context.workspace,
-                                 self._key_arg)
+        self.renderer = Renderer(
+            console, strings, lambda: self.agent.tool_context.workspace, self._key_arg
+        )
         self.live: LiveSession | None = None
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
@@ -98,10 +100,19 @@ class Repl:
 
     def warm_up(self) -> None:
         wire = self.agent.client.provider.profile.wire
-        warm_up([self.agent.client.adapter.__name__,
-                 "anthropic" if wire == "anthropic-messages" else "openai",
-                 "rich.console", "rich.live", "rich.markdown", "rich.syntax", "rich.table"],
-                then=self.agent.client.sdk, delay=0.0)
+        warm_up(
+            [
+                self.agent.client.adapter.__name__,
+                "anthropic" if wire == "anthropic-messages" else "openai",
+                "rich.console",
+                "rich.live",
+                "rich.markdown",
+                "rich.syntax",
+                "rich.table",
+            ],
+            then=self.agent.client.sdk,
+            delay=0.0,
+        )
 
     def _key_arg(self, tool_name: str) -> str:
         tool = self.agent.registry.tools.get(tool_name)
@@ -114,17 +125,27 @@ class Repl:
         from ui.prompt import ReplPrompter
         from ui.session_setup import open_session
 
-        opts = replace(self.opts, workspace=workspace or self.opts.workspace,
-                       session_id=new_session_id() if self.live else self.opts.session_id)
-        prompter = ReplPrompter(self.s, self.renderer.stop_live, lambda text: print(text),
-                                approve_all=opts.yes,
-                                workspace=lambda: self.agent.tool_context.workspace)
+        opts = replace(
+            self.opts,
+            workspace=workspace or self.opts.workspace,
+            session_id=new_session_id() if self.live else self.opts.session_id,
+        )
+        prompter = ReplPrompter(
+            self.s,
+            self.renderer.stop_live,
+            lambda text: print(text),
+            approve_all=opts.yes,
+            workspace=lambda: self.agent.tool_context.workspace,
+        )
         hooks = [self.renderer]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
-            hooks.append(TimingHooks(self.s, lambda: self.agent.context_seconds,
-                                     waited=lambda: prompter.waited))
+            hooks.append(
+                TimingHooks(
+                    self.s, lambda: self.agent.context_seconds, waited=lambda: prompter.waited
+                )
+            )
         live = open_session(opts, hooks, prompter, resume, self.args.debug)
         self.end_session()
         self.live, self.opts = live, opts
@@ -144,10 +165,17 @@ class Repl:
         """The last exchange of a resumed session, so the person knows where they are."""
         self.say(self.s.t("resumed", id=self.opts.session_id, n=self.live.resumed))
         history = self.agent.history
-        last_user = next((m.text for m in reversed(history) if m.role == "user" and m.text
-                          and not m.text.startswith("[The user ran /")), "")  # skip UI notes
-        last_reply = next((m.text for m in reversed(history)
-                           if m.role == "assistant" and m.text), "")
+        last_user = next(
+            (
+                m.text
+                for m in reversed(history)
+                if m.role == "user" and m.text and not m.text.startswith("[The user ran /")
+            ),
+            "",
+        )  # skip UI notes
+        last_reply = next(
+            (m.text for m in reversed(history) if m.role == "assistant" and m.text), ""
+        )
         if last_user:
             self.say(f"» {last_user.strip()[:300]}", style="dim")
         if last_reply:
@@ -168,8 +196,15 @@ class Repl:
 
     def banner(self, provider) -> None:
         """Provider, model and folder (known before the session is open), then the notes."""
-        self.say(self.s.t("welcome", provider=provider.profile.name, model=provider.model,
-                          folder=self.opts.workspace.expanduser().resolve()), style="bold")
+        self.say(
+            self.s.t(
+                "welcome",
+                provider=provider.profile.name,
+                model=provider.model,
+                folder=self.opts.workspace.expanduser().resolve(),
+            ),
+            style="bold",
+        )
         if provider.note:
             self.say(provider.note, style="yellow")
         if self.live is not None:
@@ -229,8 +264,9 @@ class Repl:
 
             return COMMANDS.keys()
 
-        session = make_session(self.home, command_names,
-                               lambda: self.opts.workspace.expanduser().resolve())
+        session = make_session(
+            self.home, command_names, lambda: self.opts.workspace.expanduser().resolve()
+        )
         if self._opening is None:
             self.warm_up()
         ctrl_c = False
@@ -289,8 +325,7 @@ class Repl:
         except Exception as exc:
             self.renderer.stop_live()
             self._debug_trace(exc)
-            self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"),
-                     style="red")
+            self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
         return False
 
     def _debug_trace(self, exc: BaseException) -> None:
@@ -299,8 +334,14 @@ class Repl:
             return
         print(traceback.format_exc(), end="")
         if self.live is not None and self.live.debug_log is not None:
-            self.live.debug_log.write("error", {"type": type(exc).__name__, "message": str(exc),
-                                                "traceback": traceback.format_exc()})
+            self.live.debug_log.write(
+                "error",
+                {
+                    "type": type(exc).__name__,
+                    "message": str(exc),
+                    "traceback": traceback.format_exc(),
+                },
+            )
 
 
 def run_repl(args: argparse.Namespace) -> int:
@@ -313,8 +354,9 @@ def run_repl(args: argparse.Namespace) -> int:
         check_home(unicum_home())
         resume = None
         if args.cont or args.resume:
-            resume = find_session(unicum_home(), repl.opts.workspace.expanduser().resolve(),
-                                  args.resume)
+            resume = find_session(
+                unicum_home(), repl.opts.workspace.expanduser().resolve(), args.resume
+            )
         if resume is not None or args.debug:
             repl.new_session(resume=resume)  # the recap / debug-log path come before the prompt
         else:

@@ -32,17 +32,26 @@ class DebugHooks(AgentHooks):
         self.log = log
 
     def on_response(self, response: ModelResponse) -> None:
-        self.log.write("response", {"model": response.model, "stop_reason": response.stop_reason,
-                                    "usage": response.usage.to_dict(), "ttft": response.ttft,
-                                    "duration": response.duration,
-                                    "message": response.message.to_dict()})
+        self.log.write(
+            "response",
+            {
+                "model": response.model,
+                "stop_reason": response.stop_reason,
+                "usage": response.usage.to_dict(),
+                "ttft": response.ttft,
+                "duration": response.duration,
+                "message": response.message.to_dict(),
+            },
+        )
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
         self.log.write("retry", {"attempt": attempt, "wait": wait, "reason": reason})
 
     def on_task_end(self, result: TaskResult) -> None:
-        self.log.write("task_end", {"stop": result.stop, "turns": result.turns,
-                                    "usage": result.usage.to_dict()})
+        self.log.write(
+            "task_end",
+            {"stop": result.stop, "turns": result.turns, "usage": result.usage.to_dict()},
+        )
 
 
 @dataclass
@@ -60,8 +69,13 @@ def resume_path(opts: SessionOptions, cont: bool, resume_id: str | None) -> Path
     return find_session(unicum_home(), opts.workspace.expanduser().resolve(), resume_id)
 
 
-def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompter | None = None,
-                 resume: Path | None = None, debug: bool = False) -> LiveSession:
+def open_session(
+    opts: SessionOptions,
+    hooks: list[AgentHooks],
+    prompter: Prompter | None = None,
+    resume: Path | None = None,
+    debug: bool = False,
+) -> LiveSession:
     """A ready agent whose every appended message is saved as it happens. `create_agent` builds
     the system prompt (project memory included), so `/new` and `/cd` re-inject memory."""
     home = unicum_home()
@@ -73,9 +87,13 @@ def open_session(opts: SessionOptions, hooks: list[AgentHooks], prompter: Prompt
     if resume is not None:
         transcript = Transcript(resume, history=history)
     else:
-        transcript = Transcript.create(home, agent.tool_context.workspace, opts.session_id,
-                                       provider=agent.client.provider.profile.name,
-                                       model=agent.client.model)
+        transcript = Transcript.create(
+            home,
+            agent.tool_context.workspace,
+            opts.session_id,
+            provider=agent.client.provider.profile.name,
+            model=agent.client.model,
+        )
     if resume is not None:
         adopt_archive(agent, resume)
     agent.history = list(history)

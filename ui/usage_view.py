@@ -54,10 +54,14 @@ def render_usage(console: Console, s: Strings, agent: Agent) -> None:
     table.add_row(s.t("usage_input"), f"{t.input_tokens:,}")
     profile = agent.client.provider.profile
     unreported = s.t("usage_not_reported", provider=profile.name)
-    table.add_row(s.t("usage_cache_read"),
-                  f"{t.cache_read_tokens:,}" if profile.reports_cache_reads else unreported)
-    table.add_row(s.t("usage_cache_write"),
-                  f"{t.cache_write_tokens:,}" if profile.reports_cache_writes else unreported)
+    table.add_row(
+        s.t("usage_cache_read"),
+        f"{t.cache_read_tokens:,}" if profile.reports_cache_reads else unreported,
+    )
+    table.add_row(
+        s.t("usage_cache_write"),
+        f"{t.cache_write_tokens:,}" if profile.reports_cache_writes else unreported,
+    )
     table.add_row(s.t("usage_output"), f"{t.output_tokens:,}")
     if t.prompt_tokens and profile.reports_cache_reads:
         table.add_row(s.t("usage_hit_rate"), f"{t.cache_hit_rate:.0%}")

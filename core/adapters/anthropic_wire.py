@@ -46,8 +46,12 @@ def _block_to_wire(block: Any, with_reasoning: bool = False) -> dict[str, Any] |
     if isinstance(block, ToolCall):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
     if isinstance(block, ToolResult):
-        return {"type": "tool_result", "tool_use_id": block.call_id,
-                "content": block.content or "(no output)", "is_error": block.is_error}
+        return {
+            "type": "tool_result",
+            "tool_use_id": block.call_id,
+            "content": block.content or "(no output)",
+            "is_error": block.is_error,
+        }
     return None
 
 
@@ -68,8 +72,14 @@ def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> l
     return out
 
 
-def build_request(model: str, system: str, messages: list[Message], tools: list[dict[str, Any]],
-                  max_tokens: int, with_reasoning: bool = False) -> dict[str, Any]:
+def build_request(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    max_tokens: int,
+    with_reasoning: bool = False,
+) -> dict[str, Any]:
     """Tools, then system, then messages: the order the prompt cache reads them in.
 
     Breakpoints (at most 4): the last tool, the system prompt, the newest message and the
@@ -77,8 +87,10 @@ def build_request(model: str, system: str, messages: list[Message], tools: list[
     """
     request: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
     if tools:
-        wire_tools = [{"name": t["name"], "description": t["description"],
-                       "input_schema": t["parameters"]} for t in tools]
+        wire_tools = [
+            {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+            for t in tools
+        ]
         wire_tools[-1]["cache_control"] = CACHE
         request["tools"] = wire_tools
     if system:
@@ -135,16 +147,32 @@ class StreamAssembler:
 
     def _start(self, index: int, block: dict[str, Any]) -> None:
         kind = block.get("type")
-        self.blocks[index] = {"type": kind, "text": block.get("text", "") or "",
-                              "thinking": block.get("thinking", "") or "", "signature": "",
-                              "id": block.get("id", ""), "name": block.get("name", ""), "json": ""}
+        self.blocks[index] = {
+            "type": kind,
+            "text": block.get("text", "") or "",
+            "thinking": block.get("thinking", "") or "",
+            "signature": "",
+            "id": block.get("id", ""),
+            "name": block.get("name", ""),
+            "json": "",
+        }
         if kind == "tool_use":
             self.started = True
             self.emit(ToolCallDelta(index, block.get("name", "")))
 
     def _delta(self, index: int, delta: dict[str, Any]) -> None:
-        block = self.blocks.setdefault(index, {"type": "text", "text": "", "thinking": "",
-                                               "signature": "", "id": "", "name": "", "json": ""})
+        block = self.blocks.setdefault(
+            index,
+            {
+                "type": "text",
+                "text": "",
+                "thinking": "",
+                "signature": "",
+                "id": "",
+                "name": "",
+                "json": "",
+            },
+        )
         kind = delta.get("type")
         if kind == "text_delta":
             block["text"] += delta["text"]
@@ -169,8 +197,12 @@ class StreamAssembler:
                 blocks.append(ReasoningBlock(b["thinking"], b["signature"]))
             elif b["type"] == "tool_use":
                 blocks.append(_tool_call(b["id"], b["name"], b["json"]))
-        return ModelResponse(Message("assistant", blocks), usage_from_anthropic(self.usage),
-                             self.stop_reason, self.model)
+        return ModelResponse(
+            Message("assistant", blocks),
+            usage_from_anthropic(self.usage),
+            self.stop_reason,
+            self.model,
+        )
 
 
 def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
@@ -189,12 +221,17 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
     import anthropic
 
     limits = anthropic.Timeout(timeout, connect=min(timeout, 15.0))
-    return anthropic.Anthropic(api_key=api_key or "none", base_url=base_url, timeout=limits,
-                               max_retries=0)
+    return anthropic.Anthropic(
+        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
+    )
 
 
-def stream(client: Any, request: dict[str, Any], emit: Callable[[StreamEvent], None],
-           assembler: StreamAssembler | None = None) -> ModelResponse:
+def stream(
+    client: Any,
+    request: dict[str, Any],
+    emit: Callable[[StreamEvent], None],
+    assembler: StreamAssembler | None = None,
+) -> ModelResponse:
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
     with client.messages.create(**request, stream=True) as events:

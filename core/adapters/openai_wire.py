@@ -37,9 +37,13 @@ def usage_from_openai(raw: dict[str, Any] | None) -> Usage:
     else:
         cached = details.get("cached_tokens") or 0
         fresh = prompt - cached - written
-    return Usage(input=max(0, fresh), cache_read=cached, cache_write=written,
-                 output=raw.get("completion_tokens") or 0,
-                 reasoning=out_details.get("reasoning_tokens") or 0)
+    return Usage(
+        input=max(0, fresh),
+        cache_read=cached,
+        cache_write=written,
+        output=raw.get("completion_tokens") or 0,
+        reasoning=out_details.get("reasoning_tokens") or 0,
+    )
 
 
 def _assistant_to_wire(msg: Message, with_reasoning: bool) -> dict[str, Any]:
@@ -47,10 +51,16 @@ def _assistant_to_wire(msg: Message, with_reasoning: bool) -> dict[str, Any]:
     calls = msg.tool_calls
     if calls:
         wire["tool_calls"] = [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name,
-                          "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False)}}
-            for c in calls]
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {
+                    "name": c.name,
+                    "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False),
+                },
+            }
+            for c in calls
+        ]
     reasoning = "".join(b.text for b in msg.blocks if isinstance(b, ReasoningBlock))
     if with_reasoning and calls:
         # DeepSeek thinking mode answers 400 unless tool-call turns carry it back, even empty
@@ -58,8 +68,9 @@ def _assistant_to_wire(msg: Message, with_reasoning: bool) -> dict[str, Any]:
     return wire
 
 
-def messages_to_wire(system: str, messages: list[Message],
-                     with_reasoning: bool = False) -> list[dict[str, Any]]:
+def messages_to_wire(
+    system: str, messages: list[Message], with_reasoning: bool = False
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"role": "system", "content": system}]
     for msg in messages:
         if msg.role == "assistant":
@@ -68,8 +79,13 @@ def messages_to_wire(system: str, messages: list[Message],
             continue
         for block in msg.blocks:
             if isinstance(block, ToolResult):
-                out.append({"role": "tool", "tool_call_id": block.call_id,
-                            "content": block.content or "(no output)"})
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": block.call_id,
+                        "content": block.content or "(no output)",
+                    }
+                )
         text = msg.text
         if text:
             if out[-1]["role"] == "user":
@@ -79,16 +95,30 @@ def messages_to_wire(system: str, messages: list[Message],
     return out
 
 
-def build_request(model: str, system: str, messages: list[Message], tools: list[dict[str, Any]],
-                  max_tokens: int, max_completion_tokens: bool = False,
-                  with_reasoning: bool = False) -> dict[str, Any]:
+def build_request(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    max_tokens: int,
+    max_completion_tokens: bool = False,
+    with_reasoning: bool = False,
+) -> dict[str, Any]:
     """Tools and the system message never change within a session and come first in the
     prompt, so automatic prefix caches (OpenAI, DeepSeek, Zhipu) keep hitting."""
     request: dict[str, Any] = {"model": model}
     if tools:
-        request["tools"] = [{"type": "function", "function": {
-            "name": t["name"], "description": t["description"], "parameters": t["parameters"]}}
-            for t in tools]
+        request["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t["name"],
+                    "description": t["description"],
+                    "parameters": t["parameters"],
+                },
+            }
+            for t in tools
+        ]
     request["messages"] = messages_to_wire(system, messages, with_reasoning)
     request["stream_options"] = {"include_usage": True}
     request["max_completion_tokens" if max_completion_tokens else "max_tokens"] = max_tokens
@@ -164,10 +194,20 @@ class StreamAssembler:
                 args = json.loads(c["args"]) if c["args"].strip() else {}
             except ValueError:
                 args = {}
-            blocks.append(ToolCall(c["id"] or f"call_{index}", c["name"],
-                                   args if isinstance(args, dict) else {}, c["args"]))
-        return ModelResponse(Message("assistant", blocks), usage_from_openai(self.usage),
-                             self.stop_reason, self.model)
+            blocks.append(
+                ToolCall(
+                    c["id"] or f"call_{index}",
+                    c["name"],
+                    args if isinstance(args, dict) else {},
+                    c["args"],
+                )
+            )
+        return ModelResponse(
+            Message("assistant", blocks),
+            usage_from_openai(self.usage),
+            self.stop_reason,
+            self.model,
+        )
 
 
 def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
@@ -175,12 +215,17 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
     import openai
 
     limits = openai.Timeout(timeout, connect=min(timeout, 15.0))
-    return openai.OpenAI(api_key=api_key or "none", base_url=base_url, timeout=limits,
-                         max_retries=0)
+    return openai.OpenAI(
+        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
+    )
 
 
-def stream(client: Any, request: dict[str, Any], emit: Callable[[StreamEvent], None],
-           assembler: StreamAssembler | None = None) -> ModelResponse:
+def stream(
+    client: Any,
+    request: dict[str, Any],
+    emit: Callable[[StreamEvent], None],
+    assembler: StreamAssembler | None = None,
+) -> ModelResponse:
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
     with client.chat.completions.create(**request, stream=True) as chunks:

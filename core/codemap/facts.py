@@ -15,6 +15,12 @@ def code_map_fact(call: ToolCall, output: Any) -> Fact:
     action = str(args.get("action", ""))
     target = str(args.get("name") or args.get("path") or "")
     first = (output.content.strip().splitlines() or [""])[0][:160]
-    return Fact(tool="code_map", kind="search", target=f"{action} {target}".strip()[:120],
-                ok=not output.is_error, summary=first,
-                path=target if action == "outline" else None, details={"action": action})
+    return Fact(
+        tool="code_map",
+        kind="search",
+        target=f"{action} {target}".strip()[:120],
+        ok=not output.is_error,
+        summary=first,
+        path=target if action == "outline" else None,
+        details={"action": action},
+    )

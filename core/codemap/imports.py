@@ -34,7 +34,9 @@ def _python(node: Node, path: str) -> list[Import]:
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
                 dotted = _text(child.child_by_field_name("name"))
-                out.append((_text(child.child_by_field_name("alias")), dotted.replace(".", "/"), ""))
+                out.append(
+                    (_text(child.child_by_field_name("alias")), dotted.replace(".", "/"), "")
+                )
             else:
                 out.append((_text(child), _text(child).replace(".", "/"), ""))
         return out
@@ -64,8 +66,11 @@ def _js(node: Node, path: str) -> list[Import]:
     source = node.child_by_field_name("source")
     mod = _text(source).strip("'\"`")
     key = _relative(path, mod) if mod.startswith(".") else mod
-    key = posixpath.splitext(key)[0] if posixpath.splitext(key)[1] in (
-        ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx") else key
+    key = (
+        posixpath.splitext(key)[0]
+        if posixpath.splitext(key)[1] in (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
+        else key
+    )
     out: list[Import] = []
     for clause in (c for c in node.children if c.type == "import_clause"):
         for part in clause.children:
@@ -130,8 +135,9 @@ def _rust(node: Node, path: str) -> list[Import]:
 
 
 def _java(node: Node, path: str) -> list[Import]:
-    dotted = next((_text(c) for c in node.named_children
-                   if c.type in ("scoped_identifier", "identifier")), "")
+    dotted = next(
+        (_text(c) for c in node.named_children if c.type in ("scoped_identifier", "identifier")), ""
+    )
     parts = dotted.split(".")
     if any(c.type == "asterisk" for c in node.children):
         return [("*", "/".join(parts), "*")]
@@ -160,7 +166,9 @@ def _ruby(node: Node, path: str) -> list[Import]:
 
 
 def _csharp(node: Node, path: str) -> list[Import]:
-    name = next((c for c in node.named_children if c.type in ("qualified_name", "identifier")), None)
+    name = next(
+        (c for c in node.named_children if c.type in ("qualified_name", "identifier")), None
+    )
     return [("*", _text(name).replace(".", "/"), "*")] if name is not None else []
 
 
@@ -183,8 +191,17 @@ def _php(node: Node, path: str) -> list[Import]:
 
 
 PARSERS: dict[str, Callable[[Node, str], list[Import]]] = {
-    "python": _python, "javascript": _js, "typescript": _js, "tsx": _js, "go": _go,
-    "rust": _rust, "java": _java, "c": _c, "cpp": _c, "ruby": _ruby, "csharp": _csharp,
+    "python": _python,
+    "javascript": _js,
+    "typescript": _js,
+    "tsx": _js,
+    "go": _go,
+    "rust": _rust,
+    "java": _java,
+    "c": _c,
+    "cpp": _c,
+    "ruby": _ruby,
+    "csharp": _csharp,
     "php": _php,
 }
 

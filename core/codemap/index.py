@@ -21,7 +21,9 @@ Parsed = tuple[str, int, int, str, str, int, list | None, list | None]
 
 
 def _m001_tables(db: sqlite3.Connection) -> None:
-    _run_script(db, """
+    _run_script(
+        db,
+        """
         CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime_ns INTEGER,
                            size INTEGER, hash TEXT, lang TEXT, lines INTEGER);
         CREATE TABLE symbols(file_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER,
@@ -35,7 +37,8 @@ def _m001_tables(db: sqlite3.Connection) -> None:
         CREATE INDEX refs_name ON refs(name);
         CREATE INDEX refs_file ON refs(file_id);
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-    """)
+    """,
+    )
 
 
 def _run_script(db: sqlite3.Connection, script: str) -> None:
@@ -129,13 +132,17 @@ class CodeIndex:
 
     def _refresh(self, deadline: float, workers: int | None) -> RefreshStats:
         walk = walk_sources(self.root, self.max_files)
-        known = {p: (i, m, s, h) for i, p, m, s, h in
-                 self.db.execute("SELECT id, path, mtime_ns, size, hash FROM files")}
+        known = {
+            p: (i, m, s, h)
+            for i, p, m, s, h in self.db.execute("SELECT id, path, mtime_ns, size, hash FROM files")
+        }
         stats = RefreshStats(files=len(walk.files), truncated=walk.truncated)
         gone = [known[p][0] for p in known if p not in walk.files]
-        jobs = [(rel, st, known[rel][3] if rel in known else "")
-                for rel, st in walk.files.items()
-                if rel not in known or known[rel][1:3] != st]
+        jobs = [
+            (rel, st, known[rel][3] if rel in known else "")
+            for rel, st in walk.files.items()
+            if rel not in known or known[rel][1:3] != st
+        ]
         if gone:
             with self._transaction():
                 self._delete(gone)
@@ -151,8 +158,9 @@ class CodeIndex:
         with self.lock:
             known: dict[str, tuple] = {}
             for rel in paths:
-                row = self.db.execute("SELECT id, mtime_ns, size, hash FROM files WHERE path=?",
-                                      (rel,)).fetchone()
+                row = self.db.execute(
+                    "SELECT id, mtime_ns, size, hash FROM files WHERE path=?", (rel,)
+                ).fetchone()
                 if row:
                     known[rel] = row
             jobs, gone = [], []
@@ -173,15 +181,17 @@ class CodeIndex:
         stats.files, stats.seconds = len(paths), time.monotonic() - started
         return stats
 
-    def _apply(self, jobs: list, known: dict, stats: RefreshStats, deadline: float,
-               workers: int | None) -> None:
+    def _apply(
+        self, jobs: list, known: dict, stats: RefreshStats, deadline: float, workers: int | None
+    ) -> None:
         for batch in self._parse_batches(jobs, deadline, workers):
             with self._transaction():
                 for rel, mtime, size, digest, lang, lines, symbols, refs in batch:
                     old = known.get(rel)
                     if symbols is None and old is not None:
-                        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE id=?",
-                                        (mtime, size, old[0]))
+                        self.db.execute(
+                            "UPDATE files SET mtime_ns=?, size=? WHERE id=?", (mtime, size, old[0])
+                        )
                         continue
                     if old is not None:
                         self._delete([old[0]])
@@ -192,14 +202,15 @@ class CodeIndex:
                 stats.truncated = stats.truncated or "stopped at the time limit; run again"
                 return
 
-    def _parse_batches(self, jobs: list, deadline: float,
-                       workers: int | None) -> Iterator[list[Parsed]]:
+    def _parse_batches(
+        self, jobs: list, deadline: float, workers: int | None
+    ) -> Iterator[list[Parsed]]:
         root = str(self.root)
         size = sum(st[1] for _, st, _ in jobs)
         count = workers if workers is not None else (os.cpu_count() or 1)
         if count <= 1 or size < POOL_MIN_BYTES:
             for start in range(0, len(jobs), CHUNK_FILES):
-                yield _parse_chunk(root, jobs[start:start + CHUNK_FILES])
+                yield _parse_chunk(root, jobs[start : start + CHUNK_FILES])
                 if time.monotonic() > deadline:
                     return
             return
@@ -211,14 +222,25 @@ class CodeIndex:
         self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM files WHERE id=?", rows)
 
-    def _insert(self, rel: str, mtime: int, size: int, digest: str, lang: str, lines: int,
-                symbols: list, refs: list) -> None:
+    def _insert(
+        self,
+        rel: str,
+        mtime: int,
+        size: int,
+        digest: str,
+        lang: str,
+        lines: int,
+        symbols: list,
+        refs: list,
+    ) -> None:
         cur = self.db.execute(
             "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)",
-            (rel, mtime, size, digest, lang, lines))
+            (rel, mtime, size, digest, lang, lines),
+        )
         fid = cur.lastrowid
-        self.db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)",
-                            [(fid, *s) for s in symbols])
+        self.db.executemany(
+            "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
+        )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
 
     def _transaction(self):
@@ -240,7 +262,7 @@ def _pool_batches(root: str, jobs: list, count: int, deadline: float) -> Iterato
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, len(jobs), CHUNK_FILES)]
+    chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, len(jobs), CHUNK_FILES)]
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(count, len(chunks)), mp_context=ctx) as pool:
         futures = [pool.submit(_parse_chunk, root, chunk) for chunk in chunks]

@@ -11,13 +11,30 @@ from __future__ import annotations
 from functools import lru_cache
 
 EXTENSIONS: dict[str, str] = {
-    ".py": "python", ".pyi": "python",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java",
-    ".c": "c", ".h": "c",
-    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-    ".rb": "ruby", ".cs": "csharp", ".php": "php",
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".rb": "ruby",
+    ".cs": "csharp",
+    ".php": "php",
 }
 
 FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
@@ -72,13 +89,18 @@ _JS_COMMON = """
 (import_statement) @import
 """
 
-JAVASCRIPT = _JS_COMMON + """
+JAVASCRIPT = (
+    _JS_COMMON
+    + """
 (class_heritage (identifier) @ref.inherit)
 ((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 ((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
+)
 
-TYPESCRIPT = _JS_COMMON + """
+TYPESCRIPT = (
+    _JS_COMMON
+    + """
 (abstract_class_declaration name: (_) @name body: (_) @body) @def.class
 (interface_declaration name: (_) @name body: (_) @body) @def.interface
 (type_alias_declaration name: (_) @name) @def.type
@@ -89,11 +111,15 @@ TYPESCRIPT = _JS_COMMON + """
 (implements_clause (type_identifier) @ref.inherit)
 (type_annotation (type_identifier) @ref.type)
 """
+)
 
-TSX = TYPESCRIPT + """
+TSX = (
+    TYPESCRIPT
+    + """
 ((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 ((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
+)
 
 GO = """
 (function_declaration name: (identifier) @name body: (_) @body) @def.function
@@ -249,7 +275,16 @@ PHP = """
 """
 
 QUERIES: dict[str, str] = {
-    "python": PYTHON, "javascript": JAVASCRIPT, "typescript": TYPESCRIPT, "tsx": TSX,
-    "go": GO, "rust": RUST, "java": JAVA, "c": C, "cpp": CPP, "ruby": RUBY, "csharp": CSHARP,
+    "python": PYTHON,
+    "javascript": JAVASCRIPT,
+    "typescript": TYPESCRIPT,
+    "tsx": TSX,
+    "go": GO,
+    "rust": RUST,
+    "java": JAVA,
+    "c": C,
+    "cpp": CPP,
+    "ruby": RUBY,
+    "csharp": CSHARP,
     "php": PHP,
 }

@@ -18,13 +18,19 @@ if TYPE_CHECKING:
     from core.codemap.service import CodeMap
     from tools.base import ToolContext
 
-HEADER = ("Most-used files and symbols (line numbers; ask the code_map tool for definition, "
-          "references, impact or outline instead of reading whole files):")
+HEADER = (
+    "Most-used files and symbols (line numbers; ask the code_map tool for definition, "
+    "references, impact or outline instead of reading whole files):"
+)
 SYMBOLS_PER_FILE = 6
 
 
-def render_overview(db: sqlite3.Connection, task_hint: str = "", budget_tokens: int = 1000,
-                    graph: list | None = None) -> str:
+def render_overview(
+    db: sqlite3.Connection,
+    task_hint: str = "",
+    budget_tokens: int = 1000,
+    graph: list | None = None,
+) -> str:
     """Deterministic for the same index and hint; stops before the token budget is exceeded."""
     files, flows = rank_files_and_symbols(db, task_hint, graph)
     if not files:
@@ -48,13 +54,21 @@ def render_overview(db: sqlite3.Connection, task_hint: str = "", budget_tokens: 
 def _symbol_lines(db: sqlite3.Connection, fid: int, flow: list[tuple[str, float]]) -> list[str]:
     names = [n for n, _ in flow[:SYMBOLS_PER_FILE]]
     if not names:  # nothing points here: show its top-level public definitions
-        names = [n for (n,) in db.execute(
-            "SELECT name FROM symbols WHERE file_id=? AND kind != 'import' AND scope='' "
-            "AND exported=1 ORDER BY line LIMIT 3", (fid,))]
+        names = [
+            n
+            for (n,) in db.execute(
+                "SELECT name FROM symbols WHERE file_id=? AND kind != 'import' AND scope='' "
+                "AND exported=1 ORDER BY line LIMIT 3",
+                (fid,),
+            )
+        ]
     rows = []
     for name in names:
-        row = db.execute("SELECT line, signature, scope FROM symbols WHERE file_id=? AND name=? "
-                         "AND kind != 'import' ORDER BY line LIMIT 1", (fid, name)).fetchone()
+        row = db.execute(
+            "SELECT line, signature, scope FROM symbols WHERE file_id=? AND name=? "
+            "AND kind != 'import' ORDER BY line LIMIT 1",
+            (fid, name),
+        ).fetchone()
         if row:
             line, sig, scope = row
             if scope and f"{name}(" in sig:
@@ -63,8 +77,9 @@ def _symbol_lines(db: sqlite3.Connection, fid: int, flow: list[tuple[str, float]
     return list(dict.fromkeys(text for _, text in sorted(rows)))
 
 
-def overview_section(workspace: Path, task_hint: str = "", budget_tokens: int = 1000,
-                     home: Path | None = None) -> PromptSection:
+def overview_section(
+    workspace: Path, task_hint: str = "", budget_tokens: int = 1000, home: Path | None = None
+) -> PromptSection:
     """Build (or refresh) the project's index and render the overview as a prompt section."""
     from core.codemap.service import CodeMap
     from my_agent.config import unicum_home
@@ -92,8 +107,14 @@ class OverviewOnFirstTask(AgentHooks):
     session (stable across turns, so provider caches keep hitting).
     """
 
-    def __init__(self, agent: Agent, code_map: CodeMap, rebuild: Callable[[PromptSection], str],
-                 budget_tokens: int = 1000, wait_seconds: float = 8.0) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        code_map: CodeMap,
+        rebuild: Callable[[PromptSection], str],
+        budget_tokens: int = 1000,
+        wait_seconds: float = 8.0,
+    ) -> None:
         self.agent, self.code_map, self.rebuild = agent, code_map, rebuild
         self.budget_tokens, self.wait_seconds = budget_tokens, wait_seconds
         self.section: PromptSection | None = None
@@ -115,9 +136,13 @@ class OverviewOnFirstTask(AgentHooks):
             self.agent.system_prompt = self.rebuild(self.section)
 
 
-def attach_overview(agent: Agent, workspace: Path, ctx: ToolContext,
-                    rebuild: Callable[[PromptSection], str],
-                    budget_tokens: int = 1000) -> CodeMap:
+def attach_overview(
+    agent: Agent,
+    workspace: Path,
+    ctx: ToolContext,
+    rebuild: Callable[[PromptSection], str],
+    budget_tokens: int = 1000,
+) -> CodeMap:
     """Start the background build of the session's map (shared with the tools through
     `ctx.services`), and add the first-task hook that puts the overview in the prompt."""
     from core.codemap.service import CodeMap

@@ -37,7 +37,7 @@ def _text(node: Any) -> str:
 
 def _signature(data: bytes, node: Any, body: Any) -> str:
     start = data.rfind(b"\n", 0, node.start_byte) + 1  # keep `export `, `pub `, modifiers
-    if any(ch in data[start:node.start_byte] for ch in (b"{", b";", b"}")):
+    if any(ch in data[start : node.start_byte] for ch in (b"{", b";", b"}")):
         start = node.start_byte
     if body is not None and body.start_byte > node.start_byte:
         end = body.start_byte
@@ -67,13 +67,18 @@ def _exported(lang: str, node: Any, name: str, top: bool) -> int:
     if lang == "rust":
         return int(any(c.type == "visibility_modifier" for c in node.children))
     if lang in ("java", "csharp"):
-        return int(any(c.type in ("modifiers", "modifier") and b"public" in (c.text or b"")
-                       for c in node.children))
+        return int(
+            any(
+                c.type in ("modifiers", "modifier") and b"public" in (c.text or b"")
+                for c in node.children
+            )
+        )
     if lang == "ruby":
         return int(not name.startswith("_"))
     if lang == "php":
-        return int(not any(c.type == "visibility_modifier" and c.text != b"public"
-                           for c in node.children))
+        return int(
+            not any(c.type == "visibility_modifier" and c.text != b"public" for c in node.children)
+        )
     static = any(c.type == "storage_class_specifier" and c.text == b"static" for c in node.children)
     return int(top and not static)
 
@@ -114,10 +119,14 @@ class _Collector:
         if role[0] == "ref":
             node = caps[role[1]][0]
             receiver = caps.get("receiver")
-            recv = _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60] if (
-                receiver) else ""
-            self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1,
-                              role[1][4:], recv))
+            recv = (
+                _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60]
+                if (receiver)
+                else ""
+            )
+            self.refs.append(
+                (node.start_byte, _text(node), node.start_point[0] + 1, role[1][4:], recv)
+            )
         elif role[0] == "def":
             self._add_def(role[1], caps[role[1]][0], caps)
         elif role[0] == "import":
@@ -135,8 +144,15 @@ class _Collector:
             kind = "constant"
         qual = caps.get("qualifier")
         body = caps.get("body")
-        entry = [node.start_byte, node.end_byte, name, kind, node, body[0] if body else None,
-                 _text(qual[0]) if qual else ""]
+        entry = [
+            node.start_byte,
+            node.end_byte,
+            name,
+            kind,
+            node,
+            body[0] if body else None,
+            _text(qual[0]) if qual else "",
+        ]
         slot = (node.start_byte, name)
         old = self.defs.get(slot)
         if old is None or _PRIORITY.get(old[3], 1) < _PRIORITY.get(kind, 1):
@@ -145,8 +161,12 @@ class _Collector:
     def _add_import(self, node: Any) -> None:
         line = node.start_point[0] + 1
         end = self.data.find(b"\n", node.start_byte)
-        sig = _SPACES.sub(" ", self.data[node.start_byte:end if end >= 0 else node.end_byte]
-                          .decode("utf-8", "replace")).strip()[:SIGNATURE_CHARS]
+        sig = _SPACES.sub(
+            " ",
+            self.data[node.start_byte : end if end >= 0 else node.end_byte].decode(
+                "utf-8", "replace"
+            ),
+        ).strip()[:SIGNATURE_CHARS]
         for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
             self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
@@ -173,10 +193,19 @@ class _Collector:
             if kind == "scope":
                 continue
             last = node.end_point[0] + (1 if node.end_point[1] else 0)
-            symbols.append((name, kind, node.start_point[0] + 1, max(last, node.start_point[0] + 1),
-                            scope,
-                            _signature(self.data, node, body),
-                            _exported(self.lang, node, name, not stack[:-1]), "", ""))
+            symbols.append(
+                (
+                    name,
+                    kind,
+                    node.start_point[0] + 1,
+                    max(last, node.start_point[0] + 1),
+                    scope,
+                    _signature(self.data, node, body),
+                    _exported(self.lang, node, name, not stack[:-1]),
+                    "",
+                    "",
+                )
+            )
         while pending is not None:
             pending = self._emit_ref(pending, stack, refs, ref_iter)
         return _merge_exports(symbols) + self.imports, refs
@@ -197,8 +226,11 @@ def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
     if not exports:
         return symbols
     top = {s[0] for s in symbols if not s[4] and s[1] != "export"}
-    return [s[:6] + (1,) + s[7:] if s[0] in exports and not s[4] else s
-            for s in symbols if not (s[1] == "export" and s[0] in top)]
+    return [
+        s[:6] + (1,) + s[7:] if s[0] in exports and not s[4] else s
+        for s in symbols
+        if not (s[1] == "export" and s[0] in top)
+    ]
 
 
 def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref]]:

@@ -44,8 +44,10 @@ _DEF_COLS = "f.path, s.name, s.kind, s.line, s.end_line, s.scope, s.signature, s
 
 
 def _defs(rows) -> list[Definition]:
-    return [Definition(p, n, k, ln, e, sc or "", sig or "", bool(x)) for p, n, k, ln, e, sc, sig, x
-            in rows]
+    return [
+        Definition(p, n, k, ln, e, sc or "", sig or "", bool(x))
+        for p, n, k, ln, e, sc, sig, x in rows
+    ]
 
 
 def split_target(target: str) -> tuple[str, str, str]:
@@ -61,8 +63,11 @@ def split_target(target: str) -> tuple[str, str, str]:
 def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
     """Definitions named like `target` (name, Scope.name or path:name), imports excluded."""
     path, scope, name = split_target(target)
-    rows = db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
-                      "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line", (name,))
+    rows = db.execute(
+        f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+        "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line",
+        (name,),
+    )
     found = _defs(rows)
     if scope:
         found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
@@ -84,24 +89,29 @@ class _Resolver:
     def prefetch(self, ref_name: str) -> None:
         """Load, in one query, the imports that can matter to the references to `ref_name`:
         those binding the name itself or the receiver it is called on."""
-        rows = self.db.execute("""
+        rows = self.db.execute(
+            """
             SELECT DISTINCT s.file_id, s.name, s.module, s.orig FROM symbols s JOIN (
                 SELECT DISTINCT file_id, receiver, CASE WHEN instr(receiver, '.') > 0
                     THEN substr(receiver, 1, instr(receiver, '.') - 1) ELSE receiver END AS head
                 FROM refs WHERE name = ?) r
             ON s.file_id = r.file_id AND (s.name = ? OR s.name = r.head OR s.name = r.receiver)
-            WHERE s.kind = 'import'""", (ref_name, ref_name))
+            WHERE s.kind = 'import'""",
+            (ref_name, ref_name),
+        )
         for fid, *row in rows:
             self.imports.setdefault(fid, []).append(tuple(row))
-        for (fid,) in self.db.execute("SELECT DISTINCT file_id FROM refs WHERE name=?",
-                                      (ref_name,)):
+        for (fid,) in self.db.execute(
+            "SELECT DISTINCT file_id FROM refs WHERE name=?", (ref_name,)
+        ):
             self.imports.setdefault(fid, [])
 
     def _imports_of(self, file_id: int) -> list[tuple[str, str, str]]:
         if file_id not in self.imports:
             self.imports[file_id] = self.db.execute(
                 "SELECT name, module, orig FROM symbols WHERE file_id=? AND kind='import'",
-                (file_id,)).fetchall()
+                (file_id,),
+            ).fetchall()
         return self.imports[file_id]
 
     def _family(self, path: str) -> _Family:
@@ -109,11 +119,13 @@ class _Resolver:
         family = language_family(path)
         if family not in self.families:
             self.families[family] = _Family(
-                [d for d in self.all_defs if language_family(d.path) == family])
+                [d for d in self.all_defs if language_family(d.path) == family]
+            )
         return self.families[family]
 
-    def resolve(self, file_id: int, path: str, name: str,
-                receiver: str) -> tuple[frozenset[tuple[str, int]], float, str]:
+    def resolve(
+        self, file_id: int, path: str, name: str, receiver: str
+    ) -> tuple[frozenset[tuple[str, int]], float, str]:
         """The definitions (path, line) a reference may mean, the confidence and why."""
         head = receiver.split(".")[0].split("(")[0].split("::")[0] if receiver else ""
         family = self._family(path)
@@ -162,16 +174,23 @@ class _Family:
         if slot not in self.cache:
             keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
             exact = imported if by_name and imported not in ("", "*", "default") else ""
-            self.cache[slot] = frozenset((d.path, d.line) for k in keys if k
-                                         for d in self._matching(k)
-                                         if not exact or d.name == exact)
+            self.cache[slot] = frozenset(
+                (d.path, d.line)
+                for k in keys
+                if k
+                for d in self._matching(k)
+                if not exact or d.name == exact
+            )
         return self.cache[slot]
 
     def owned_by(self, head: str) -> frozenset[tuple[str, int]]:
         slot = ("owner", head)
         if slot not in self.cache:
-            self.cache[slot] = frozenset((d.path, d.line) for d in self.defs
-                                         if d.scope == head or d.scope.endswith("." + head))
+            self.cache[slot] = frozenset(
+                (d.path, d.line)
+                for d in self.defs
+                if d.scope == head or d.scope.endswith("." + head)
+            )
         return self.cache[slot]
 
     def in_file(self, path: str) -> frozenset[tuple[str, int]]:
@@ -181,22 +200,29 @@ class _Family:
         return self.cache[slot]
 
 
-def references(db: sqlite3.Connection, target: str,
-               min_confidence: float = 0.0) -> tuple[list[Definition], list[Site]]:
+def references(
+    db: sqlite3.Connection, target: str, min_confidence: float = 0.0
+) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
-    names = [name] + [alias for (alias,) in db.execute(
-        "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
-        (name, name))]
+    names = [name] + [
+        alias
+        for (alias,) in db.execute(
+            "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
+            (name, name),
+        )
+    ]
     sites: list[Site] = []
     for local in names:
         resolver.prefetch(local)
-        rows = db.execute("SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
-                          "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
-                          (local,))
+        rows = db.execute(
+            "SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
+            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
+            (local,),
+        )
         for fid, fpath, line, kind, caller, recv in rows:
             hits, conf, why = resolver.resolve(fid, fpath, local, recv or "")
             if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
@@ -208,11 +234,18 @@ def references(db: sqlite3.Connection, target: str,
 
 
 def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
-    row = db.execute("SELECT id FROM files WHERE path = ?", (path.strip().removeprefix("./"),)).fetchone()
+    row = db.execute(
+        "SELECT id FROM files WHERE path = ?", (path.strip().removeprefix("./"),)
+    ).fetchone()
     if row is None:
         return []
-    return _defs(db.execute(f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
-                            "WHERE s.file_id = ? ORDER BY s.line, s.kind", (row[0],)))
+    return _defs(
+        db.execute(
+            f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
+            "WHERE s.file_id = ? ORDER BY s.line, s.kind",
+            (row[0],),
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -224,12 +257,16 @@ class Dependent:
     via: str  # what it uses
 
 
-def impact(db: sqlite3.Connection, target: str, max_depth: int = 3,
-           limit: int = 60) -> list[Dependent]:
+def impact(
+    db: sqlite3.Connection, target: str, max_depth: int = 3, limit: int = 60
+) -> list[Dependent]:
     """What depends on a symbol or a file, breadth first, transitively, bounded."""
     is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
-    return _file_impact(db, target, max_depth, limit) if is_file else _symbol_impact(
-        db, target, max_depth, limit)
+    return (
+        _file_impact(db, target, max_depth, limit)
+        if is_file
+        else _symbol_impact(db, target, max_depth, limit)
+    )
 
 
 def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
@@ -258,14 +295,19 @@ def _file_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]
     found: list[Dependent] = []
     seen = {target}
     queue = deque([(target, 0)])
-    importers = db.execute("SELECT DISTINCT f.path, s.module, s.orig, s.line FROM symbols s "
-                           "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import'").fetchall()
+    importers = db.execute(
+        "SELECT DISTINCT f.path, s.module, s.orig, s.line FROM symbols s "
+        "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import'"
+    ).fetchall()
     while queue and len(found) < limit:
         current, depth = queue.popleft()
         if depth >= max_depth:
             continue
-        users = [(path, line) for path, key, orig, line in importers
-                 if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))]
+        users = [
+            (path, line)
+            for path, key, orig, line in importers
+            if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))
+        ]
         users += _callers_of_file(db, current)
         for path, line in users:
             if path not in seen:
@@ -277,9 +319,14 @@ def _file_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]
 
 def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, int]]:
     """Files whose references resolve to this file's definitions (same-package languages)."""
-    names = [n for (n,) in db.execute(
-        "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id "
-        "WHERE f.path = ? AND s.kind != 'import' LIMIT ?", (path, max_symbols))]
+    names = [
+        n
+        for (n,) in db.execute(
+            "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id "
+            "WHERE f.path = ? AND s.kind != 'import' LIMIT ?",
+            (path, max_symbols),
+        )
+    ]
     users: list[tuple[str, int]] = []
     for name in names:
         _, sites = references(db, f"{path}:{name}", min_confidence=0.5)

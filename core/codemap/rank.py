@@ -13,8 +13,11 @@ MAX_DEFINERS = 5  # a name defined in more files than this says little about any
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 Edge = tuple[int, int, str, float]  # (from file, to file, name, weight)
-_FAMILY_SQL = "CASE lang " + " ".join(
-    f"WHEN '{lang}' THEN '{family}'" for lang, family in FAMILIES.items()) + " ELSE lang END"
+_FAMILY_SQL = (
+    "CASE lang "
+    + " ".join(f"WHEN '{lang}' THEN '{family}'" for lang, family in FAMILIES.items())
+    + " ELSE lang END"
+)
 
 
 def edges(db: sqlite3.Connection) -> list[Edge]:
@@ -41,14 +44,22 @@ def edges(db: sqlite3.Connection) -> list[Edge]:
     return out
 
 
-def pagerank(nodes: list[int], graph: list[Edge], personal: dict[int, float],
-             damping: float = 0.85, rounds: int = 40) -> dict[int, float]:
+def pagerank(
+    nodes: list[int],
+    graph: list[Edge],
+    personal: dict[int, float],
+    damping: float = 0.85,
+    rounds: int = 40,
+) -> dict[int, float]:
     """Plain power iteration; dangling mass returns through the personalization vector."""
     if not nodes:
         return {}
     total = sum(personal.values())
-    base = {n: personal.get(n, 0.0) / total for n in nodes} if total else {
-        n: 1.0 / len(nodes) for n in nodes}
+    base = (
+        {n: personal.get(n, 0.0) / total for n in nodes}
+        if total
+        else {n: 1.0 / len(nodes) for n in nodes}
+    )
     out_weight: dict[int, float] = defaultdict(float)
     for src, _, _, w in graph:
         out_weight[src] += w
@@ -77,14 +88,18 @@ def _mentions_file(path: str, hint: str, words: set[str]) -> bool:
     return path.lower() in hint or name in hint or (len(stem) > 3 and stem in words)
 
 
-def rank_files_and_symbols(db: sqlite3.Connection, task_hint: str = "",
-                           graph: list[Edge] | None = None,
-                           ) -> tuple[list[tuple[int, float]], dict[int, list[tuple[str, float]]]]:
+def rank_files_and_symbols(
+    db: sqlite3.Connection,
+    task_hint: str = "",
+    graph: list[Edge] | None = None,
+) -> tuple[list[tuple[int, float]], dict[int, list[tuple[str, float]]]]:
     """Files by rank (best first) and, per file, its names by how much rank flows to them."""
     mentioned = mentioned_names(task_hint)
     paths = dict(db.execute("SELECT id, path FROM files"))
-    graph = [(s, d, n, w * 10 if n in mentioned else w)
-             for s, d, n, w in (edges(db) if graph is None else graph)]
+    graph = [
+        (s, d, n, w * 10 if n in mentioned else w)
+        for s, d, n, w in (edges(db) if graph is None else graph)
+    ]
     personal: dict[int, float] = {}
     hint = (task_hint or "").lower()
     words = {w.lower() for w in mentioned}
@@ -105,8 +120,11 @@ def rank_files_and_symbols(db: sqlite3.Connection, task_hint: str = "",
     for src, dst, name, w in graph:
         flow[dst][name] += rank[src] * w / out_weight[src]
     boosted = {fid for fid, weight in personal.items() if weight >= 1.0}
-    files = sorted(rank.items(), key=lambda kv: (kv[0] not in boosted, -round(kv[1], 12),
-                                                 paths[kv[0]]))
-    symbols = {fid: sorted(names.items(), key=lambda kv: (-round(kv[1], 12), kv[0]))
-               for fid, names in flow.items()}
+    files = sorted(
+        rank.items(), key=lambda kv: (kv[0] not in boosted, -round(kv[1], 12), paths[kv[0]])
+    )
+    symbols = {
+        fid: sorted(names.items(), key=lambda kv: (-round(kv[1], 12), kv[0]))
+        for fid, names in flow.items()
+    }
     return files, symbols

@@ -25,8 +25,9 @@ def areas(paths: list[str], shown: int = 5) -> str:
 def aggregate(count: int, noun: str, paths: list[str]) -> str:
     files = len(set(paths))
     plural = "" if count == 1 else "s"
-    return (f"{count} {noun}{plural} in {files} file{'' if files == 1 else 's'} "
-            f"across {areas(paths)}")
+    return (
+        f"{count} {noun}{plural} in {files} file{'' if files == 1 else 's'} across {areas(paths)}"
+    )
 
 
 class SourceLines:
@@ -52,7 +53,7 @@ class SourceLines:
     def line(self, path: str, number: int) -> str:
         rows = self.lines(path)
         text = rows[number - 1].strip() if 0 < number <= len(rows) else ""
-        return text if len(text) <= LINE_CHARS else text[:LINE_CHARS - 1] + "…"
+        return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
 
 
 def render_definitions(target: str, defs: list[Definition], source: SourceLines) -> str:
@@ -73,17 +74,20 @@ def render_definitions(target: str, defs: list[Definition], source: SourceLines)
 
 
 def _snippet(d: Definition, source: SourceLines) -> list[str]:
-    rows = source.lines(d.path)[d.line - 1:d.end_line]
+    rows = source.lines(d.path)[d.line - 1 : d.end_line]
     shown = rows[:SNIPPET_LINES]
     out = [f"--- {d.path}:{d.line}"] + [f"{d.line + i:>5}  {r}" for i, r in enumerate(shown)]
     if len(rows) > len(shown):
-        out.append(f"      … {len(rows) - len(shown)} more lines "
-                   f"(read_file {d.path} offset={d.line + len(shown)})")
+        out.append(
+            f"      … {len(rows) - len(shown)} more lines "
+            f"(read_file {d.path} offset={d.line + len(shown)})"
+        )
     return out
 
 
-def render_references(target: str, defs: list[Definition], sites: list[Site],
-                      source: SourceLines) -> str:
+def render_references(
+    target: str, defs: list[Definition], sites: list[Site], source: SourceLines
+) -> str:
     noun = "call site" if all(s.kind in ("call", "new", "macro") for s in sites) else "reference"
     if not sites:
         where = f" (defined at {defs[0].path}:{defs[0].line})" if defs else ""

@@ -45,8 +45,9 @@ class CodeMap:
                 self._index.close()
                 self._index = None
 
-    def refresh(self, max_seconds: float = QUERY_REFRESH_SECONDS,
-                workers: int | None = None) -> RefreshStats:
+    def refresh(
+        self, max_seconds: float = QUERY_REFRESH_SECONDS, workers: int | None = None
+    ) -> RefreshStats:
         self.last_stats = self.index.refresh(max_seconds, workers)
         return self.last_stats
 
@@ -93,7 +94,9 @@ class CodeMap:
         index = self._fresh()
         with index.lock:
             defs, sites = query.references(index.db, target)
-        return self._noted(render.render_references(target, defs, sites, render.SourceLines(self.root)))
+        return self._noted(
+            render.render_references(target, defs, sites, render.SourceLines(self.root))
+        )
 
     def impact(self, target: str, max_depth: int = 3, limit: int = 60) -> str:
         index = self._fresh()
@@ -123,11 +126,22 @@ class CodeMap:
         index = self._fresh()
         with index.lock:
             db = index.db
-            files, lines = db.execute("SELECT COUNT(*), COALESCE(SUM(lines), 0) FROM files").fetchone()
-            langs = db.execute("SELECT lang, COUNT(*), SUM(lines) FROM files GROUP BY lang "
-                               "ORDER BY 3 DESC").fetchall()
-            symbols = db.execute("SELECT COUNT(*) FROM symbols WHERE kind != 'import'").fetchone()[0]
+            files, lines = db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(lines), 0) FROM files"
+            ).fetchone()
+            langs = db.execute(
+                "SELECT lang, COUNT(*), SUM(lines) FROM files GROUP BY lang ORDER BY 3 DESC"
+            ).fetchall()
+            symbols = db.execute("SELECT COUNT(*) FROM symbols WHERE kind != 'import'").fetchone()[
+                0
+            ]
             refs = db.execute("SELECT COUNT(*) FROM refs").fetchone()[0]
-        return {"files": files, "lines": lines, "symbols": symbols, "references": refs,
-                "languages": langs, "database": str(self.db_path),
-                "truncated": self.last_stats.truncated if self.last_stats else ""}
+        return {
+            "files": files,
+            "lines": lines,
+            "symbols": symbols,
+            "references": refs,
+            "languages": langs,
+            "database": str(self.db_path),
+            "truncated": self.last_stats.truncated if self.last_stats else "",
+        }

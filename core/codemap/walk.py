@@ -10,11 +10,28 @@ from pathlib import Path
 
 from core.codemap.langs import EXTENSIONS
 
-SKIP_DIRS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
-    ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages", ".idea", ".vscode",
-    "bower_components", ".next", ".cache",
-})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "site-packages",
+        ".idea",
+        ".vscode",
+        "bower_components",
+        ".next",
+        ".cache",
+    }
+)
 MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 20_000
 MAX_WALK_SECONDS = 5.0
@@ -41,9 +58,9 @@ def _translate(pat: str) -> str:
         elif pat[i] == "?":
             out.append("[^/]")
             i += 1
-        elif pat[i] == "[" and "]" in pat[i + 2:]:
+        elif pat[i] == "[" and "]" in pat[i + 2 :]:
             close = pat.index("]", i + 2)
-            body = pat[i + 1:close]
+            body = pat[i + 1 : close]
             out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
             i = close + 1
         elif pat[i] == "\\" and i + 1 < len(pat):
@@ -81,7 +98,7 @@ def parse_gitignore(text: str) -> list[tuple[re.Pattern[str], bool, bool]]:
 def _ignored(rules_stack: list[tuple[str, list]], rel: str, is_dir: bool) -> bool:
     verdict = False
     for base, rules in rules_stack:
-        sub = rel[len(base) + 1:] if base else rel
+        sub = rel[len(base) + 1 :] if base else rel
         for regex, negate, dir_only in rules:
             if dir_only and not is_dir:
                 continue
@@ -101,8 +118,9 @@ def _load_rules(folder: str, names: tuple[str, ...]) -> list:
     return rules
 
 
-def walk_sources(root: Path, max_files: int = MAX_FILES,
-                 max_seconds: float = MAX_WALK_SECONDS) -> WalkResult:
+def walk_sources(
+    root: Path, max_files: int = MAX_FILES, max_seconds: float = MAX_WALK_SECONDS
+) -> WalkResult:
     """Every indexable source file under `root` with (mtime_ns, size); stops at the caps."""
     result = WalkResult()
     deadline = time.monotonic() + max_seconds
@@ -123,7 +141,9 @@ def walk_sources(root: Path, max_files: int = MAX_FILES,
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name in SKIP_DIRS or (rules_stack and _ignored(rules_stack, rel, True)):
+                    if entry.name in SKIP_DIRS or (
+                        rules_stack and _ignored(rules_stack, rel, True)
+                    ):
                         continue
                     if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
                         continue

@@ -145,9 +145,17 @@ def connect(path: Path | str, warn: Warn | None = None) -> sqlite3.Connection:
         return _open(path)
 
 
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+
+
 def is_corruption(exc: sqlite3.Error) -> bool:
-    """A damaged or foreign file, as opposed to a busy, locked or unopenable one."""
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+    """A damaged or foreign file, as opposed to a busy, locked, constrained or unopenable one
+    (only SQLite's own CORRUPT / NOTADB codes: nothing else may set a ledger aside)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:  # no code: judge by SQLite's fixed messages
+        text = str(exc).lower()
+        return "malformed" in text or "not a database" in text
+    return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
 
 
 def start_over(path: Path, exc: sqlite3.Error, warn: Warn | None) -> None:
@@ -182,13 +190,28 @@ def _open(path: Path | str) -> sqlite3.Connection:
     )
     try:
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        db.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
         migrate(db)
     except BaseException:
         db.close()
         raise
     return db
+
+
+def _enable_wal(db: sqlite3.Connection, attempts: int = 200) -> None:
+    """Switch to WAL. Two processes creating the ledger at once can get SQLITE_BUSY here without
+    the busy handler being consulted, so wait and try again (the mode persists once set)."""
+    for attempt in range(attempts):
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01 + 0.002 * attempt)
 
 
 def insert_rows(db: sqlite3.Connection, rows: list[LedgerRow]) -> None:

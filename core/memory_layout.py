@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from core.memory_file import MemoryEntry, StoredEntry
+from core.memory_entry import MemoryEntry, StoredEntry
 
 # A body line's start as our writer puts it; strings without escapes only (those are parsed).
 _STR = rb'"([^"\\\n]*)"'

@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from core.memory_file import MemoryEntry
+    from core.memory_entry import MemoryEntry
 
 RELEVANCE_WEIGHT = 0.7
 RECENCY_WEIGHT = 0.3

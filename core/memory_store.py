@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from core.memory_file import PATH_TYPES, SCHEMA_VERSION, MemoryEntry, MemoryFile
+from core.memory_entry import PATH_TYPES, MemoryEntry
+from core.memory_file import SCHEMA_VERSION, MemoryFile
 from core.memory_rank import DUPLICATE_RATIO, near_duplicate, similarity
 from my_agent.config import project_id
 

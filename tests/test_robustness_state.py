@@ -202,3 +202,27 @@ def test_ledger_writer_sets_a_damaged_file_aside_and_keeps_recording(tmp_path, d
     (kept,) = tmp_path.glob("ledger.db.corrupt-*")
     assert kept.read_bytes() == bytes(data)
     assert connect(path).execute("SELECT COUNT(*) FROM requests").fetchone()[0] == 2
+
+
+def test_only_sqlite_corruption_codes_set_a_ledger_aside(tmp_path):
+    import sqlite3
+
+    from core.ledger import is_corruption
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (x UNIQUE)")
+    db.execute("INSERT INTO t VALUES (1)")
+    try:
+        db.execute("INSERT INTO t VALUES (1)")
+    except sqlite3.IntegrityError as exc:
+        assert not is_corruption(exc)  # a constraint is not a damaged file
+    else:
+        raise AssertionError("expected an IntegrityError")
+    bad = tmp_path / "ledger.db"
+    bad.write_bytes(b"this is not a database at all" * 64)
+    try:
+        sqlite3.connect(bad).execute("SELECT * FROM sqlite_master")
+    except sqlite3.DatabaseError as exc:
+        assert is_corruption(exc)
+    else:
+        raise AssertionError("expected a DatabaseError")

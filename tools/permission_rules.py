@@ -1,0 +1,156 @@
+"""The destructive-command table and the word lists the permission check reads (data only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A destructive command: program(s), optional subcommand, and flags/args that make it so."""
+
+    label: str
+    why: str
+    programs: tuple[str, ...]
+    sub: str = ""  # required subcommand (git reset, git push, ...)
+    flags: tuple[str, ...] = ()  # any one of these; a short flag also matches inside -rf
+    args: tuple[str, ...] = ()  # any one of these plain arguments
+    prefixes: tuple[str, ...] = ()  # any argument after the subcommand starting with one
+    spare_build_dirs: bool = False  # harmless when every target is a build folder in the workspace
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "rm -r/-f",
+        "deletes files for good",
+        ("rm",),
+        flags=("-r", "-R", "-f", "--recursive", "--force"),
+        spare_build_dirs=True,
+    ),
+    Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
+    Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
+    Rule(
+        "git push --force",
+        "overwrites history on the remote",
+        ("git",),
+        "push",
+        (
+            "-f",
+            "--force",
+            "--force-with-lease",
+            "--force-if-includes",
+            "--mirror",
+            "--delete",
+            "-d",
+            "--prune",
+        ),
+    ),
+    Rule(
+        "git push --force",
+        "a +refspec force-pushes over history on the remote",
+        ("git",),
+        "push",
+        prefixes=("+",),
+    ),
+    Rule(
+        "rsync --delete",
+        "deletes files at the destination",
+        ("rsync",),
+        flags=(
+            "--delete",
+            "--delete-before",
+            "--delete-during",
+            "--delete-delay",
+            "--delete-after",
+            "--delete-excluded",
+            "--remove-source-files",
+        ),
+    ),
+    Rule(
+        "git checkout -- .", "discards uncommitted changes", ("git",), "checkout", args=("--", ".")
+    ),
+    Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
+    Rule(
+        "chmod -R", "changes permissions of a whole tree", ("chmod",), flags=("-R", "--recursive")
+    ),
+    Rule(
+        "chown -R",
+        "changes owners of a whole tree",
+        ("chown", "chgrp"),
+        flags=("-R", "--recursive"),
+    ),
+    Rule("dd", "writes raw bytes over files or devices", ("dd",)),
+    Rule("mkfs", "formats a file system", ("mkfs",)),
+    Rule("sudo", "runs as another user", ("sudo", "su", "doas")),
+    Rule("find -delete", "deletes every file found", ("find",), args=("-delete",)),
+    Rule("shutdown", "stops the machine", ("shutdown", "reboot", "halt", "poweroff")),
+)
+BUILD_DIRS = frozenset(
+    {
+        "build",
+        "dist",
+        "out",
+        "target",
+        "node_modules",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        "htmlcov",
+        ".coverage",
+        ".next",
+        ".cache",
+        ".parcel-cache",
+        "coverage",
+    }
+)
+DOWNLOADERS = frozenset({"curl", "wget"})
+SHELLS = frozenset(
+    {
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "python",
+        "python3",
+        "perl",
+        "ruby",
+        "node",
+        "eval",
+        "source",
+        ".",
+    }
+)
+WRAPPERS = frozenset(
+    {
+        "env",
+        "nohup",
+        "time",
+        "nice",
+        "ionice",
+        "timeout",
+        "command",
+        "exec",
+        "builtin",
+        "xargs",
+        "stdbuf",
+        "watch",
+        "then",
+        "do",
+        "else",
+        "if",
+        "while",
+        "until",
+        "!",
+        "{",
+        "}",
+        "busybox",
+        "toybox",
+    }
+)
+MIN_ABBREV = 3  # `--rec` is how GNU tools accept an unambiguous prefix of `--recursive`
+WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})

@@ -88,8 +88,7 @@ class Agent:
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the reply so far was discarded") from None
         self.hooks.on_response(response)
-        if hasattr(self.context, "observe_usage"):  # calibrates the local token estimate
-            self.context.observe_usage(response.usage.total_input)
+        self.context.observe_usage(response.usage.total_input)
         return response
 
     def execute(self, calls: list[ToolCall]) -> None:

@@ -20,6 +20,7 @@ from core.compaction import (
     render_l0,
     shorten_text,
 )
+from core.context import Summarizer
 from core.errors import Interrupted
 from core.fact_extractor import extract
 from core.facts import Fact
@@ -36,7 +37,6 @@ from core.tokens import estimate_tokens
 from my_agent.config import ProviderProfile, project_id
 from tools.base import ToolContext, ToolOutput
 
-Summarizer = Callable[[list[Message]], str]
 SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
 
 
@@ -319,6 +319,10 @@ class CacheAwareContext:
     @property
     def phase(self) -> str:
         return self.tracker.phase.value
+
+    @property
+    def window_tokens(self) -> int:
+        return self.budget.window_tokens
 
 
 def session_context(

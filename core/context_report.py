@@ -43,22 +43,20 @@ def breakdown(agent: Agent) -> list[tuple[str, int]]:
     rows = [(name, estimate_tokens(text)) for name, text in prompt_sections(agent.system_prompt)]
     rows.append(("tool schemas", estimate_tokens(json.dumps(agent.registry.specs()))))
     policy = agent.context
-    view = policy.view(agent.history) if hasattr(policy, "view") else list(agent.history)
+    view = policy.view(agent.history)
     l0, summary, messages = _split_view(view)
     rows += [("L0 progress", l0), ("summary", summary), ("messages", messages)]
-    ratio = getattr(policy, "ratio", 1.0)
-    return [(name, int(tokens * ratio)) for name, tokens in rows]
+    return [(name, int(tokens * policy.ratio)) for name, tokens in rows]
 
 
 def status(agent: Agent) -> dict[str, object]:
     """Counters for `/context`: phase, compactions so far, archived outputs, window."""
     policy = agent.context
     archive = agent.tool_context.services.get("archive")
-    budget = getattr(policy, "budget", None)
     return {
-        "phase": getattr(policy, "phase", ""),
-        "compactions": getattr(policy, "compactions", 0),
+        "phase": policy.phase,
+        "compactions": policy.compactions,
         "archived": len(archive.entries) if archive is not None else 0,
         "archive_problem": getattr(archive, "persist_error", ""),
-        "window": getattr(budget, "window_tokens", 0),
+        "window": policy.window_tokens,
     }

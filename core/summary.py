@@ -151,8 +151,4 @@ def make_summarizer(agent: Agent) -> Callable[[list[Message]], str]:
 def compact_session(agent: Agent) -> str:
     """What the REPL's `/compact` calls: summarize now; returns the summary (empty: nothing to
     compact). The history itself is kept; the policy shows the summary in its place."""
-    policy = agent.context
-    compact = getattr(policy, "compact", None)
-    if compact is None:
-        return ""
-    return compact(agent.history, make_summarizer(agent))
+    return agent.context.compact(agent.history, make_summarizer(agent))

@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
-    from my_agent.config import ConfigError, load_dotenv_files
+    from core.agent import load_dotenv_files
+    from my_agent.errors import ConfigError
 
     try:
         load_dotenv_files()

@@ -23,8 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.codemap import query  # noqa: E402
-from core.codemap.index import CodeIndex  # noqa: E402
+from core.codemap import (
+    CodeIndex,
+    query,
+)
 
 REF_NAMES = (
     "urlopen",
@@ -138,7 +140,7 @@ def session_start(tree: Path, home: Path) -> None:
     """create_agent() with and without the code map: the REPL prompt must not wait for it."""
     os.environ["UNICUM_HOME"] = str(home)
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
-    from core.session import SessionOptions, create_agent
+    from core.agent import SessionOptions, create_agent
 
     timings = {}
     for enabled in (False, True):

@@ -25,13 +25,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.accounting import LedgerHooks  # noqa: E402
-from core.budget import BudgetGuard, Limit  # noqa: E402
-from core.events import AgentHooks, HookList  # noqa: E402
-from core.ledger import Ledger, LedgerRow, connect, insert_rows, local_day  # noqa: E402
-from core.ledger_report import Filter, grouped  # noqa: E402
-from core.messages import Message, ModelResponse, TextBlock, Usage  # noqa: E402
-from core.pricing import load_prices  # noqa: E402
+from core.agent import (  # noqa: E402
+    AgentHooks,
+    BudgetHooks,
+    HookList,
+    LedgerHooks,
+)
+from core.ledger import (  # noqa: E402
+    BudgetGuard,
+    Filter,
+    Ledger,
+    LedgerRow,
+    Limit,
+    connect,
+    grouped,
+    insert_rows,
+    load_prices,
+    local_day,
+)
+from my_agent.messages import Message, ModelResponse, TextBlock, Usage  # noqa: E402
 
 
 def per_request(hooks: AgentHooks, n: int) -> list[float]:
@@ -73,7 +85,7 @@ def bench_record(folder: Path, n: int) -> None:
         notify=lambda w: None,
     )
     base = per_request(HookList([AgentHooks()]), n)
-    samples = per_request(HookList([recorder, guard, AgentHooks()]), n)
+    samples = per_request(HookList([recorder, BudgetHooks(guard), AgentHooks()]), n)
     start = time.perf_counter()
     ledger.close()
     closing = time.perf_counter() - start

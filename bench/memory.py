@@ -20,9 +20,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.memory_inject import memory_section  # noqa: E402
-from core.memory_rank import rank  # noqa: E402
-from core.memory_store import MemoryEntry, MemoryStore  # noqa: E402
+from core.memory import (  # noqa: E402
+    MemoryEntry,
+    MemoryStore,
+    memory_section,
+    rank,
+)
 
 ENTRIES = 10_000
 REAL_FILES = 2_000

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.cache_policy import CacheAwareContext, ContextBudget
-from core.compaction import big_args, render_l0
-from core.fact_extractor import extract
-from core.facts import Fact
-from core.messages import Message, TextBlock, ToolCall, ToolResult
-from core.phases import PhaseTracker
-from core.summary import message_text
-from core.tokens import estimate_tokens
-from my_agent.constants import TaskPhase
+from core.context import (
+    CacheAwareContext,
+    ContextBudget,
+    PhaseTracker,
+    TaskPhase,
+    big_args,
+    message_text,
+    render_l0,
+)
+from core.facts import extract
+from my_agent.facts import Fact
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.tokens import estimate_tokens
 
 
 class Naive:

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.policies import all_policies  # noqa: E402
 from bench.replay_metrics import Meter, Provenance, Tally  # noqa: E402
 from bench.trajectories import CLAUDE_CODE_OVERHEAD, Recording, find_files, load  # noqa: E402
-from core.messages import Message, TextBlock  # noqa: E402
-from core.tokens import estimate_tokens  # noqa: E402
+from my_agent.messages import Message, TextBlock  # noqa: E402
+from my_agent.tokens import estimate_tokens  # noqa: E402
 from tools.base import ToolOutput  # noqa: E402
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.messages import Message, TextBlock, ToolCall, ToolResult
-from core.summary import message_text
-from core.tokens import estimate_tokens
+from core.context import message_text
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.tokens import estimate_tokens
 
 CACHE_READ, CACHE_WRITE = 0.1, 1.25
 _REF = re.compile(r"(?:[\w.-]*/)+[\w.-]+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w{2,}|\d{2,}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
 
 CLAUDE_CODE_OVERHEAD = (
     13_500  # system prompt + tool schemas the .jsonl files leave out (their README)

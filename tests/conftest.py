@@ -71,8 +71,7 @@ def llm():
 
 def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
     """Environment variables that point `provider` at the scripted server."""
-    from my_agent.config import PROFILES
-    from my_agent.constants import WireFormat
+    from core.model.providers import PROFILES, WireFormat
 
     profile = PROFILES[provider]
     url = server.url if profile.wire is WireFormat.ANTHROPIC else server.openai_url

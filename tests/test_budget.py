@@ -12,11 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from core.budget import BudgetGuard, Limit, parse_limits
-from core.errors import BudgetExceeded
-from core.ledger import Ledger, LedgerRow, local_day
-from core.messages import Message, ModelResponse, Usage
-from my_agent.config import ConfigError
+from core.ledger import BudgetGuard, Ledger, LedgerRow, Limit, local_day, parse_limits
+from my_agent.errors import BudgetExceeded, ConfigError
+from my_agent.messages import Message, ModelResponse, Usage
 from tests.conftest import ROOT, provider_env, run_cli
 
 

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.codemap import query
-from core.codemap.index import CodeIndex
-from core.codemap.service import CodeMap
+from core.codemap import CodeIndex, CodeMap, query
 from core.codemap.walk import parse_gitignore, walk_sources
 
 FIXTURE = Path(__file__).parent / "fixtures" / "codemap"

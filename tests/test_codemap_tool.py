@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.codemap.overview import overview_section
+from core.agent.codemap_hooks import overview_section
+from core.agent.services import tool_services
 from core.codemap.render import MAX_SITES
-from core.services import tool_services
-from core.tokens import estimate_tokens
+from my_agent.tokens import estimate_tokens
 from tests.conftest import provider_env, run_cli
 from tools.base import ToolContext
 from tools.registry import Registry
@@ -161,7 +161,7 @@ def test_no_codemap_flag_leaves_the_overview_out(llm, project):
 
 
 def test_impact_is_transitive_and_bounded(workspace, isolated_home):
-    from core.codemap.service import CodeMap
+    from core.codemap import CodeMap
 
     _many_callers(workspace)
     (workspace / "top.py").write_text("from core.c0 import use_0\n\n\ndef outer():\n    use_0()\n")
@@ -176,9 +176,8 @@ def test_impact_is_transitive_and_bounded(workspace, isolated_home):
 
 
 def test_code_map_call_leaves_a_one_line_fact(project, isolated_home):
-    import core.codemap  # noqa: F401  (the tool imports it on first use)
-    from core.fact_extractor import extract
-    from core.messages import ToolCall
+    from core.facts import extract
+    from my_agent.messages import ToolCall
     from tools.base import ToolOutput
 
     text, _ = _tool(project, isolated_home, action="references", name="area")

@@ -6,11 +6,9 @@ import json
 
 import pytest
 
-from core.context_report import breakdown, status
-from core.messages import Message, TextBlock, ToolCall, ToolResult, user_text
-from core.session import SessionOptions, create_agent
-from core.summary import compact_session
-from core.tokens import estimate_tokens
+from core.agent import SessionOptions, breakdown, compact_session, create_agent, status
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
+from my_agent.tokens import estimate_tokens
 from tests.conftest import provider_env, run_cli
 
 READS = 32

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.archive import Archive
-from core.cache_policy import CacheAwareContext, ContextBudget
-from core.fact_extractor import extract
-from core.messages import Message, TextBlock, ToolCall, ToolResult, user_text
-from core.summary import message_text
+from core.context import Archive, CacheAwareContext, ContextBudget, message_text
+from core.facts import extract
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 from tests.wire_checks import anthropic_problems, openai_problems
 from tools.base import ToolOutput
 

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.fact_to_memory import combine, facts_to_entries
-from core.facts import Fact
-from core.memory_store import MemoryEntry
+from core.memory import MemoryEntry, combine, facts_to_entries
+from my_agent.facts import Fact
 
 
 def read(path: str, lines: int = 40, **details) -> Fact:
@@ -224,9 +223,9 @@ def test_combine_across_sessions_keeps_modified_and_general_command():
 
 
 def test_hooks_write_at_task_end_and_session_end(isolated_home: Path, workspace: Path):
-    from core.events import TaskResult
-    from core.memory_hooks import MemoryHooks
-    from core.memory_store import MemoryStore
+    from core.agent import TaskResult
+    from core.agent.memory_hooks import MemoryHooks
+    from core.memory import MemoryStore
 
     (workspace / "main.py").write_text("print(1)\n" * 9)
     hooks = MemoryHooks(MemoryStore(isolated_home, workspace), source="sess-1")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.fact_extractor import extract, register
-from core.facts import Fact
-from core.messages import ToolCall
+from core.facts import RULES, extract
+from my_agent.facts import Fact
+from my_agent.messages import ToolCall
 from tools.base import ToolContext, ToolOutput
 from tools.registry import Registry
 
@@ -206,14 +206,17 @@ def test_failures_keep_the_first_meaningful_error_line():
 
 
 def test_extension_point_and_rule_bugs_never_break_a_call():
-    @register("frobnicate")
     def frob(call: ToolCall, output: ToolOutput) -> Fact:
         return Fact(tool=call.name, kind="other", target="frob", summary="custom")
 
-    assert fact("frobnicate", {}, "x").summary == "custom"
-
-    @register("broken_tool")
     def broken(call: ToolCall, output: ToolOutput) -> Fact:
         raise RuntimeError("rule bug")
 
-    assert fact("broken_tool", {"a": "b"}, "first line\nsecond").summary == "first line"
+    rules = {**RULES, "frobnicate": frob, "broken_tool": broken}
+    custom = extract(ToolCall("c1", "frobnicate", {}), ToolOutput("x"), rules)
+    assert custom.summary == "custom"
+    assert "frobnicate" not in RULES  # the shipped table is not changed by a caller's rows
+    failed = extract(
+        ToolCall("c2", "broken_tool", {"a": "b"}), ToolOutput("first line\nsecond"), rules
+    )
+    assert failed.summary == "first line"

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from core.instructions import instructions_section, load_instructions, loaded_instruction_files
-from core.services import tool_services
-from core.skills import discover_skills, skills_section
+from core.agent import loaded_instruction_files
+from core.agent.instructions import instructions_section, load_instructions
+from core.agent.services import tool_services
+from core.agent.skills import discover_skills, skills_section
 from tools.base import ToolContext
 from tools.registry import Registry
 

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from core.ledger import COLUMNS, MIGRATIONS, Ledger, LedgerRow, connect, insert_rows
-from core.ledger_report import GROUP_KEYS, Filter, grouped, totals
+from core.ledger import Filter, Ledger, LedgerRow, connect, grouped, insert_rows, totals
+from core.ledger.report import GROUP_KEYS
+from core.ledger.writer import COLUMNS, MIGRATIONS
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.fake_llm import Disconnect, Reply
 from ui.cmd_usage import main as usage_main
 
-PRICES = json.loads((ROOT / "core" / "pricing.json").read_text())["models"]
+PRICES = json.loads((ROOT / "core" / "ledger" / "pricing.json").read_text())["models"]
 
 
 def ledger_rows(home: Path) -> list[dict]:

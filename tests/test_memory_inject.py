@@ -6,10 +6,9 @@ import json
 import time
 from pathlib import Path
 
-from core.memory_inject import FOOTER, HEADER, memory_section, render_memory
-from core.memory_rank import rank
-from core.memory_store import MemoryEntry, MemoryStore
-from core.tokens import estimate_tokens
+from core.memory import MemoryEntry, MemoryStore, memory_section, rank
+from core.memory.inject import FOOTER, HEADER, render_memory
+from my_agent.tokens import estimate_tokens
 
 NOW = 1_800_000_000.0
 DAY = 86400.0

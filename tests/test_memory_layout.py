@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.memory_rank import rank
-from core.memory_store import MemoryEntry, MemoryStore
+from core.memory import MemoryEntry, MemoryStore, rank
 
 HEAD, TAIL = '{"version":1,"entries":[', "]}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from my_agent.config import project_id
+from my_agent.home import project_id
 from tests.conftest import provider_env, run_cli
 
 TEST_FILE = "def test_adds():\n    assert 1 + 1 == 2\n"

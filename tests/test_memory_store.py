@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.memory_store import SCHEMA_VERSION, MemoryEntry, MemoryStore
-from core.services import tool_services
+from core.agent.services import tool_services
+from core.memory import MemoryEntry, MemoryStore
+from core.memory.store import SCHEMA_VERSION
 from tests.conftest import ROOT, run_cli
 from tools.base import ToolContext
 from tools.registry import Registry
@@ -101,7 +102,7 @@ WRITER = """
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from core.memory_store import MemoryStore
+from core.memory import MemoryStore
 store = MemoryStore(Path({home!r}), Path({ws!r}))
 for i in range(200):
     store.add("project", "notes", f"writer {{sys.argv[1]}} entry {{i}}", key=f"{{sys.argv[1]}}-{{i}}")

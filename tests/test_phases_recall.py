@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 
-from core.archive import Archive, archive_path
-from core.facts import Fact
-from core.phases import PhaseTracker
-from my_agent.constants import TaskPhase
+from core.context import Archive, PhaseTracker, TaskPhase, archive_path
+from my_agent.facts import Fact
 from tools.base import ToolContext
 from tools.registry import Registry
 

@@ -11,11 +11,10 @@ import time
 
 import pytest
 
-from core.errors import Interrupted
-from core.events import AgentHooks
-from core.messages import TextDelta
-from core.session import SessionOptions, create_agent
-from my_agent.config import ConfigError, resolve_provider
+from core.agent import AgentHooks, SessionOptions, create_agent
+from core.model import resolve_provider
+from my_agent.errors import ConfigError, Interrupted
+from my_agent.messages import TextDelta
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.fake_llm import HttpError, Reply
 

@@ -8,10 +8,9 @@ import json
 import pytest
 
 import cli
-from core.messages import ReasoningDelta, TextDelta, user_text
-from core.model_client import ModelClient
-from my_agent.config import PROFILES, ResolvedProvider
-from my_agent.constants import WireFormat
+from core.model import ModelClient, ResolvedProvider
+from core.model.providers import PROFILES, WireFormat
+from my_agent.messages import ReasoningDelta, TextDelta, user_text
 from tests.conftest import provider_env
 
 ALL = list(PROFILES)

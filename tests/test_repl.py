@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from core.transcript import read_history, sessions_dir
+from core.agent.transcript import read_history, sessions_dir
 from tests.conftest import provider_env, run_cli
 from tests.fake_llm import HttpError, Reply
 from tests.repl_driver import Repl

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from core.budget import BudgetGuard, Limit
-from core.errors import BudgetExceeded
-from core.messages import Message, ModelResponse, Usage
-from core.retry import Failure, Target, broken_stream_line, error_line
+from core.ledger import BudgetGuard, Limit
+from core.model.retry import Failure, Target, broken_stream_line, error_line
+from my_agent.errors import BudgetExceeded
+from my_agent.messages import Message, ModelResponse, Usage
 from tests.test_repl import start
 from tools.permissions import check_command
 from ui.core_lines import relative_paths

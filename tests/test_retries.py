@@ -8,11 +8,11 @@ import socket
 
 import pytest
 
-from core.errors import ModelError
-from core.messages import TextDelta, user_text
-from core.model_client import ModelClient
-from core.retry import backoff, classify, retry_after
-from my_agent.config import PROFILES, ResolvedProvider
+from core.model import ModelClient, ResolvedProvider
+from core.model.providers import PROFILES
+from core.model.retry import backoff, classify, retry_after
+from my_agent.errors import ModelError
+from my_agent.messages import TextDelta, user_text
 from tests.fake_llm import Disconnect, HttpError, Reply, StreamError
 
 WIRES = ["anthropic", "openai"]

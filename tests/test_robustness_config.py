@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from my_agent.config import resolve_provider
+from core.model import resolve_provider
 from tests.conftest import provider_env, run_cli
 
 

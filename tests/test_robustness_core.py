@@ -7,8 +7,7 @@ import threading
 
 import pytest
 
-from core.events import AgentHooks, HookList, TaskResult
-from core.session import SessionOptions, create_agent
+from core.agent import AgentHooks, HookList, SessionOptions, TaskResult, create_agent
 from tests.conftest import provider_env
 
 
@@ -95,8 +94,7 @@ def test_hooklist_gate_stops_at_the_first_raise():
 
 
 def test_sdk_client_is_built_once_across_threads(llm, monkeypatch):
-    from core.model_client import ModelClient
-    from my_agent.config import resolve_provider
+    from core.model import ModelClient, resolve_provider
 
     for key, value in provider_env(llm, "openai").items():
         monkeypatch.setenv(key, value)
@@ -118,8 +116,8 @@ def test_sdk_client_is_built_once_across_threads(llm, monkeypatch):
 
 # --- prices: a dated name is its model; a sibling is not ----------------------------------
 def test_prices_strip_dates_but_never_borrow_a_siblings_price(isolated_home):
-    from core.messages import Usage
-    from core.pricing import load_prices
+    from core.ledger import load_prices
+    from my_agent.messages import Usage
 
     table = load_prices(isolated_home)
     four_o, mini = table.find("gpt-4o"), table.find("gpt-4o-mini")

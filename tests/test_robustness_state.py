@@ -207,7 +207,7 @@ def test_ledger_writer_sets_a_damaged_file_aside_and_keeps_recording(tmp_path, d
 def test_only_sqlite_corruption_codes_set_a_ledger_aside(tmp_path):
     import sqlite3
 
-    from core.ledger import is_corruption
+    from core.ledger.writer import is_corruption
 
     db = sqlite3.connect(":memory:")
     db.execute("CREATE TABLE t (x UNIQUE)")

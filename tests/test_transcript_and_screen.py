@@ -7,17 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.messages import Message, TextBlock, ToolCall, ToolResult, user_text
-from core.transcript import (
-    Transcript,
-    TranscriptError,
-    close_open_tool_calls,
-    find_session,
-    list_sessions,
-    read_history,
-    sessions_dir,
-)
-from my_agent.logs import DebugLog, redact
+from core.agent import TranscriptError, close_open_tool_calls, find_session, list_sessions
+from core.agent.debug_log import DebugLog, redact
+from core.agent.transcript import Transcript, read_history, sessions_dir
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 from ui.i18n import STRINGS, Strings, detect_lang
 from ui.render import split_stable
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.adapters.anthropic_wire import usage_from_anthropic
-from core.adapters.openai_wire import usage_from_openai
-from core.messages import Usage, user_text
-from core.model_client import ModelClient
-from my_agent.config import PROFILES, ResolvedProvider
+from core.model import ModelClient, ResolvedProvider
+from core.model.anthropic_wire import usage_from_anthropic
+from core.model.openai_wire import usage_from_openai
+from core.model.providers import PROFILES
+from my_agent.messages import Usage, user_text
 
 
 def test_anthropic_input_excludes_cache_reads_and_writes():

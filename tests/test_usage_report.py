@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from core.ledger import Ledger, LedgerRow, local_day
-from my_agent.config import project_id
+from my_agent.home import project_id
 from tests.conftest import run_cli
 from ui.cmd_usage import main, session_report
 

@@ -7,8 +7,8 @@ import io
 import pytest
 from rich.console import Console
 
-from core.session import SessionOptions, create_agent
-from my_agent.config import PROFILES
+from core.agent import SessionOptions, create_agent
+from core.model.providers import PROFILES
 from tests.conftest import provider_env
 from ui.i18n import Strings
 from ui.usage_view import render_usage

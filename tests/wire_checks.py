@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.adapters import anthropic_wire, openai_wire
-from core.messages import Message
+from core.model import anthropic_wire, openai_wire
+from my_agent.messages import Message
 
 
 def anthropic_problems(messages: list[Message]) -> list[str]:

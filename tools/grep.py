@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.ignore import MAX_FILE_BYTES, SKIP_DIRS, walk
+from my_agent.walk import MAX_FILE_BYTES, SKIP_DIRS, walk
 
 
 @dataclass

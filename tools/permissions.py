@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from my_agent.shell.tokenize import Pipeline, Simple, parse
 from tools.base import ToolContext, ToolError
 from tools.outside_writes import writes_outside, written_paths
 from tools.permission_rules import (
@@ -17,7 +18,6 @@ from tools.permission_rules import (
     WRITE_OPS,
     Rule,
 )
-from tools.shellparse import Pipeline, Simple, parse
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`

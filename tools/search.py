@@ -8,9 +8,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from my_agent.walk import Entry, walk
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.grep import Hits, glob_filter, search
-from tools.ignore import Entry, walk
 from tools.workspace import display, resolve_path
 
 MAX_RESULTS = 500

@@ -7,10 +7,9 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from core.agent import Agent
-from core.budget import describe
-from core.errors import BudgetExceeded
-from core.events import TaskResult
+from core.agent import Agent, TaskResult
+from core.ledger import describe
+from my_agent.errors import BudgetExceeded
 from ui.i18n import Strings
 
 _AMOUNT = re.compile(r"^\$?\s*(\d+(?:\.\d*)?|\.\d+)\s*([km]?)$", re.IGNORECASE)

@@ -35,8 +35,8 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from rich.console import Console
 
-    from core.codemap.service import CodeMap
-    from my_agent.config import unicum_home
+    from core.codemap import CodeMap
+    from my_agent.home import unicum_home
 
     console = Console(highlight=False, soft_wrap=True)
     folder = Path(args.dir).expanduser()

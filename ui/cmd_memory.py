@@ -49,7 +49,7 @@ def _list(store, args: argparse.Namespace) -> int:
 
 
 def _instruction_files(store) -> None:
-    from core.instructions import loaded_instruction_files
+    from core.agent import loaded_instruction_files
 
     names = loaded_instruction_files(store.workspace, store.home)
     print(f"instruction files: {', '.join(names) if names else 'none'}")
@@ -91,8 +91,8 @@ def _forget(store, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from core.memory_store import MemoryStore
-    from my_agent.config import unicum_home
+    from core.memory import MemoryStore
+    from my_agent.home import unicum_home
 
     args = build_parser().parse_args(argv)
     folder = Path(args.dir).expanduser()

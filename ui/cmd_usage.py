@@ -15,18 +15,19 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from core.accounting import ledger_path
-from core.ledger import flush_open_ledgers, local_day
-from core.ledger_report import (
+from core.agent import ledger_path
+from core.ledger import (
     Filter,
     Group,
     Totals,
+    flush_open_ledgers,
     grouped,
+    local_day,
     newest_groups,
     open_ledger,
     totals,
 )
-from my_agent.config import project_id, unicum_home
+from my_agent.home import project_id, unicum_home
 
 _SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
 _SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from core.messages import user_text
-from core.transcript import list_sessions
+from core.agent import list_sessions
+from my_agent.messages import user_text
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def cmd_model(repl: Repl, arg: str) -> None:
 
 
 def cmd_compact(repl: Repl, arg: str) -> None:
-    from core.summary import compact_session
+    from core.agent import compact_session
 
     before = context_tokens(repl.agent)
     repl.renderer.spin(repl.s.t("compacting"))

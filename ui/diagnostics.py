@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from core.events import AgentHooks, TaskResult
-from core.messages import ModelResponse, ToolCall
+from core.agent import AgentHooks, TaskResult
+from my_agent.messages import ModelResponse, ToolCall
 from tools.base import ToolOutput
 from ui.i18n import Strings
 from ui.screen import styled

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.options import SessionOptions
+from core.agent import SessionOptions
 
 
 def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:

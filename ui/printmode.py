@@ -9,20 +9,20 @@ import sys
 import time
 import traceback
 
-from core.errors import UnicumError
-from core.events import AgentHooks, TaskResult
-from core.messages import StreamEvent, ToolCall
-from core.transcript import TranscriptError
-from my_agent.config import ConfigError
-from tools.base import ToolOutput
-from ui.i18n import Strings
-from ui.session_setup import (
+from core.agent import (
+    AgentHooks,
+    TaskResult,
+    TranscriptError,
     end_session,
     open_session,
-    options_from_args,
     resume_path,
     start_notes,
 )
+from my_agent.errors import ConfigError, UnicumError
+from my_agent.messages import StreamEvent, ToolCall
+from tools.base import ToolOutput
+from ui.i18n import Strings
+from ui.options import options_from_args
 
 
 class StderrProgress(AgentHooks):

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.events import AgentHooks, TaskResult
-from core.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
+from core.agent import AgentHooks, TaskResult
+from my_agent.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
 from tools.base import ToolOutput
 from ui.diffview import DIFF_TOOLS, render_diff, snapshot
 from ui.i18n import Strings

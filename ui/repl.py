@@ -12,18 +12,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.errors import Interrupted, UnicumError
-from core.options import check_workspace
-from core.transcript import TranscriptError, close_open_tool_calls, find_session
-from my_agent.config import ConfigError, check_home, resolve_provider, unicum_home
+from core.agent import TranscriptError, check_workspace, close_open_tool_calls, find_session
+from core.model import resolve_provider
+from my_agent.errors import ConfigError, Interrupted, UnicumError
+from my_agent.home import check_home, unicum_home
 from ui.i18n import Strings
 from ui.options import options_from_args
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
 
 if TYPE_CHECKING:
-    from core.agent import Agent
-    from ui.session_setup import LiveSession
+    from core.agent import Agent, LiveSession
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
@@ -121,9 +120,8 @@ class Repl:
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
-        from core.options import new_session_id
+        from core.agent import new_session_id, open_session
         from ui.prompt import ReplPrompter
-        from ui.session_setup import open_session
 
         opts = replace(
             self.opts,
@@ -155,7 +153,7 @@ class Repl:
 
     def end_session(self) -> None:
         """Let the session's services finish (e.g. memory written at the end) and say why not."""
-        from ui.session_setup import end_session
+        from core.agent import end_session
 
         if self.live is not None:
             for note in end_session(self.live.agent):
@@ -212,7 +210,7 @@ class Repl:
         self.say(self.s.t("hint"), style="dim")
 
     def notes(self) -> None:
-        from ui.session_setup import start_notes
+        from core.agent import start_notes
 
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
@@ -232,7 +230,7 @@ class Repl:
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
             return
         finally:
-            from ui.session_setup import start_notes
+            from core.agent import start_notes
 
             for note in start_notes(self.agent):  # warnings raised during the task
                 self.say(note, style="yellow")

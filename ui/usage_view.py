@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.context_report import breakdown, status
+from core.agent import breakdown, status
 from ui.i18n import Strings
 
 if TYPE_CHECKING:

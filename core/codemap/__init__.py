@@ -1,3 +1,7 @@
 """Code map: a tree-sitter index of the project (symbols, references, imports) in SQLite."""
 
-from core.codemap import facts as _facts  # noqa: F401  registers the code_map fact extractor
+from core.codemap.index import CodeIndex
+from core.codemap.overview import render_overview
+from core.codemap.service import CodeMap
+
+__all__ = ["CodeIndex", "CodeMap", "render_overview"]

@@ -9,7 +9,7 @@ from core.codemap import query, render
 from core.codemap.index import CodeIndex, RefreshStats
 from core.codemap.rank import edges
 from core.codemap.walk import MAX_FILES
-from my_agent.config import project_id
+from my_agent.home import project_id
 
 QUERY_REFRESH_SECONDS = 10.0  # a huge folder is indexed a slice per question, never hangs
 

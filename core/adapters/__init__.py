@@ -1,1 +1,0 @@
-"""Wire adapters: the only code that sees provider JSON."""

@@ -1,0 +1,47 @@
+"""The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
+
+from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
+from core.agent.compact import compact_session
+from core.agent.context_report import breakdown, status
+from core.agent.events import AgentHooks, HookList, TaskResult
+from core.agent.instructions import loaded_instruction_files
+from core.agent.live import LiveSession, end_session, open_session, resume_path, start_notes
+from core.agent.loop import INTERRUPTED, Agent
+from core.agent.options import SessionOptions, check_workspace, new_session_id
+from core.agent.session import create_agent
+from core.agent.settings import load_dotenv_files
+from core.agent.transcript import (
+    TranscriptError,
+    close_open_tool_calls,
+    find_session,
+    list_sessions,
+)
+
+__all__ = [
+    "BudgetHooks",
+    "Agent",
+    "AgentHooks",
+    "HookList",
+    "INTERRUPTED",
+    "LedgerHooks",
+    "LiveSession",
+    "SessionOptions",
+    "TaskResult",
+    "TranscriptError",
+    "breakdown",
+    "check_workspace",
+    "close_open_tool_calls",
+    "compact_session",
+    "create_agent",
+    "end_session",
+    "find_session",
+    "ledger_path",
+    "list_sessions",
+    "load_dotenv_files",
+    "loaded_instruction_files",
+    "new_session_id",
+    "open_session",
+    "resume_path",
+    "start_notes",
+    "status",
+]

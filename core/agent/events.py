@@ -1,0 +1,111 @@
+"""Hooks through which the agent reports what it does. The UI, ledger and memory subclass them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from my_agent.facts import Fact
+from my_agent.messages import ModelResponse, StreamEvent, ToolCall, Usage
+
+if TYPE_CHECKING:
+    from core.ledger import BudgetWarning
+    from tools.base import ToolOutput
+
+
+@dataclass
+class TaskResult:
+    text: str
+    turns: int = 0
+    usage: Usage = field(default_factory=Usage)
+    stop: str = "done"  # done | max_turns | interrupted | error
+    tool_calls: int = 0
+    model_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+
+class AgentHooks:
+    """Every method is a no-op; override what you need. A hook may raise to stop the task."""
+
+    def on_task_start(self, task: str) -> None: ...
+
+    def before_request(self, turn: int) -> None: ...
+
+    def on_stream(self, event: StreamEvent) -> None: ...
+
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        """Retry `attempt` starts in `wait` seconds; called again about once a second as the
+        countdown runs (same attempt, less wait). `reason`: "HTTP 429", "overloaded", ..."""
+
+    def on_response(self, response: ModelResponse) -> None: ...
+
+    def on_tool_start(self, call: ToolCall) -> None: ...
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None: ...
+
+    def on_fact(self, fact: Fact) -> None: ...
+
+    def on_task_end(self, result: TaskResult) -> None: ...
+
+    def on_budget_warning(self, warning: BudgetWarning) -> None:
+        """A budget crossed 60% or 80% (the UI shows `warning.text`)."""
+
+
+class HookList(AgentHooks):
+    """Fans every call out to several hooks, in order.
+
+    Gates (`on_task_start`, `before_request`, `on_tool_start`) stop at the first hook that
+    raises: a raise there stops the task (e.g. a budget), and later hooks must not act as if
+    the step went ahead. Every other event reaches all hooks; the first exception is then
+    re-raised, so one failing hook cannot keep the transcript or the ledger from hearing it.
+    """
+
+    def __init__(self, hooks: list[AgentHooks]) -> None:
+        self.hooks = hooks
+
+    def on_task_start(self, task: str) -> None:
+        for hook in self.hooks:
+            hook.on_task_start(task)
+
+    def before_request(self, turn: int) -> None:
+        for hook in self.hooks:
+            hook.before_request(turn)
+
+    def on_tool_start(self, call: ToolCall) -> None:
+        for hook in self.hooks:
+            hook.on_tool_start(call)
+
+    def on_stream(self, event: StreamEvent) -> None:
+        _call_all([hook.on_stream for hook in self.hooks], event)
+
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        _call_all([hook.on_retry for hook in self.hooks], attempt, wait, reason)
+
+    def on_response(self, response: ModelResponse) -> None:
+        _call_all([hook.on_response for hook in self.hooks], response)
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        _call_all([hook.on_tool_end for hook in self.hooks], call, output, seconds)
+
+    def on_fact(self, fact: Fact) -> None:
+        _call_all([hook.on_fact for hook in self.hooks], fact)
+
+    def on_task_end(self, result: TaskResult) -> None:
+        _call_all([hook.on_task_end for hook in self.hooks], result)
+
+    def on_budget_warning(self, warning: BudgetWarning) -> None:
+        _call_all([hook.on_budget_warning for hook in self.hooks], warning)
+
+
+def _call_all(methods: list, *args: object) -> None:
+    """Call every method; re-raise the first exception once all have run."""
+    error: BaseException | None = None
+    for method in methods:
+        try:
+            method(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            if error is None:
+                error = exc
+    if error is not None:
+        raise error

@@ -1,0 +1,185 @@
+"""Instruction files (AGENTS.md, CLAUDE.md, UNICUM.md) from the user level down to --dir.
+
+They go into the system prompt, so they survive every compaction of the history.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from my_agent.messages import PromptSection
+from my_agent.secrets import redact
+
+NAMES = ("AGENTS.md", "CLAUDE.md", "UNICUM.md")
+LOCAL_NAME = "CLAUDE.local.md"
+MAX_IMPORT_DEPTH = 5
+MAX_FILE_CHARS = 40_000
+_IMPORT = re.compile(r"(?:(?<=\s)|^)@((?:~/|\.{1,2}/|/)?[^\s`@]+)")
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_TRAILING = ".,;:!?)]}>'\""
+FORBIDDEN_ROOTS = (Path("/proc"), Path("/dev"), Path("/sys"))
+
+
+@dataclass
+class InstructionFile:
+    path: Path
+    text: str  # with imports expanded
+    imported: list[Path]
+
+
+def git_root(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def project_root(workspace: Path) -> Path:
+    """The git root above the workspace, or the workspace itself."""
+    folder = workspace.expanduser().resolve()
+    return git_root(folder) or folder
+
+
+def candidate_files(workspace: Path, home: Path, user_home: Path | None = None) -> list[Path]:
+    """Where instruction files may be, in prompt order: user level, then root down to --dir."""
+    folder = workspace.expanduser().resolve()
+    user = [home / name for name in NAMES]
+    user.append((user_home or Path.home()) / ".claude" / "CLAUDE.md")
+    root = project_root(folder)
+    chain = (
+        [root]
+        + [p for p in reversed(folder.parents) if root in p.parents]
+        + ([folder] if folder != root else [])
+    )
+    project = [d / name for d in chain for name in (*NAMES, LOCAL_NAME)]
+    return user + project
+
+
+def _read(path: Path) -> str:
+    from tools.textfile import decode_text
+
+    return decode_text(path.read_bytes()[: MAX_FILE_CHARS * 4])[:MAX_FILE_CHARS]
+
+
+def import_roots(workspace: Path, home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
+    """Folders an `@import` may read from: the project, the Unicum home and ~/.claude."""
+    return (
+        project_root(workspace),
+        home.expanduser().resolve(),
+        ((user_home or Path.home()) / ".claude").resolve(),
+    )
+
+
+def importable(target: Path, roots: tuple[Path, ...]) -> bool:
+    """A resolved path inside one of `roots`; never /proc, /dev, /sys or a `.env*` file."""
+    if target.name.startswith(".env") or any(
+        target == r or r in target.parents for r in FORBIDDEN_ROOTS
+    ):
+        return False
+    return any(target == r or r in target.parents for r in roots) and target.is_file()
+
+
+def _imports_in(line: str) -> list[str]:
+    """`@path` references outside inline code spans."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)]
+    found = []
+    for match in _IMPORT.finditer(line):
+        if any(a <= match.start() < b for a, b in spans):
+            continue
+        found.append(match.group(1).rstrip(_TRAILING))
+    return found
+
+
+def expand(
+    path: Path,
+    text: str,
+    seen: set[Path],
+    imported: list[Path],
+    roots: tuple[Path, ...],
+    depth: int = 0,
+) -> str:
+    """Insert each imported file after the line that names it; fenced code is left alone.
+    Only files under `roots` are imported (symlinks followed), so a cloned repository cannot
+    pull keys or system files into the prompt."""
+    out: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        out.append(line)
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or depth >= MAX_IMPORT_DEPTH or "@" not in line:
+            continue
+        for ref in _imports_in(line):
+            target = (path.parent / Path(ref).expanduser()).resolve()
+            if target in seen or not importable(target, roots):
+                continue
+            seen.add(target)
+            imported.append(target)
+            try:
+                body = expand(target, _read(target), seen, imported, roots, depth + 1)
+            except OSError:
+                continue
+            out.append(body.rstrip())
+    return "\n".join(out)
+
+
+def load_instructions(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> list[InstructionFile]:
+    if home is None:
+        from my_agent.home import unicum_home
+
+        home = unicum_home()
+    seen: set[Path] = set()
+    loaded: list[InstructionFile] = []
+    roots = import_roots(workspace, home, user_home)
+    for path in candidate_files(workspace, home, user_home):
+        try:
+            resolved = path.resolve()
+            if resolved in seen or not resolved.is_file():
+                continue
+            seen.add(resolved)
+            imported: list[Path] = []
+            text = expand(resolved, _read(resolved), seen, imported, roots)
+        except OSError:
+            continue
+        if text.strip():
+            loaded.append(InstructionFile(resolved, text, imported))
+    return loaded
+
+
+def _display(path: Path, workspace: Path) -> str:
+    root = project_root(workspace)
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def loaded_instruction_files(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> list[str]:
+    """What `/memory` lists: each loaded file, its imports marked."""
+    names = []
+    for item in load_instructions(workspace, home, user_home):
+        names.append(_display(item.path, workspace))
+        names += [f"{_display(p, workspace)} (imported)" for p in item.imported]
+    return names
+
+
+def instructions_section(
+    workspace: Path, home: Path | None = None, user_home: Path | None = None
+) -> PromptSection:
+    parts = [
+        f"### {_display(item.path, workspace)}\n{item.text.strip()}"
+        for item in load_instructions(workspace, home, user_home)
+    ]
+    text = (
+        "Follow these instruction files (more specific folders win):\n\n" + "\n\n".join(parts)
+        if parts
+        else ""
+    )
+    return PromptSection("instructions", redact(text))

@@ -1,0 +1,126 @@
+"""The agent loop: ask the model, run the tools it calls, repeat until it answers."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from core.agent.events import AgentHooks, TaskResult
+from core.context import ContextPolicy, FullHistory
+from core.facts import extract as extract_fact
+from core.model import ModelClient
+from my_agent.errors import Interrupted
+from my_agent.facts import Fact
+from my_agent.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
+from tools.base import ToolContext, ToolOutput
+from tools.registry import Registry
+
+INTERRUPTED = "interrupted by the user before this tool finished"
+
+
+@dataclass
+class Agent:
+    client: ModelClient
+    registry: Registry
+    tool_context: ToolContext
+    system_prompt: str
+    hooks: AgentHooks = field(default_factory=AgentHooks)
+    context: ContextPolicy = field(default_factory=FullHistory)
+    history: list[Message] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    max_turns: int = 50
+    context_seconds: float = 0.0  # time the last request's context took to build (--time)
+
+    def run(self, task: str) -> TaskResult:
+        """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
+        self.hooks.on_task_start(task)
+        self.history.append(user_text(task))
+        return self._run_task()
+
+    def resume(self) -> TaskResult:
+        """Continue the current task from its history (e.g. after a budget was extended)."""
+        return self._run_task()
+
+    def _run_task(self) -> TaskResult:
+        started = time.monotonic()
+        result = TaskResult(text="")
+        try:
+            self._loop(result)
+        finally:
+            result.total_seconds = time.monotonic() - started
+            self.hooks.on_task_end(result)
+        return result
+
+    def _loop(self, result: TaskResult) -> None:
+        for turn in range(1, self.max_turns + 1):
+            result.turns = turn
+            response = self.query(turn)
+            result.usage = result.usage + response.usage
+            result.model_seconds += response.duration
+            self.history.append(response.message)
+            calls = response.message.tool_calls
+            if not calls:
+                result.text = response.message.text
+                return
+            started = time.monotonic()
+            self.execute(calls)
+            result.tool_calls += len(calls)
+            result.tool_seconds += time.monotonic() - started
+        result.stop = "max_turns"
+        result.text = (
+            f"Stopped after {self.max_turns} turns without a final answer "
+            "(raise --max-turns or ask me to continue)."
+        )
+
+    def query(self, turn: int) -> ModelResponse:
+        self.hooks.before_request(turn)
+        started = time.monotonic()
+        messages = self.context.messages_for_request(self.history)
+        self.context_seconds = time.monotonic() - started
+        try:
+            response = self.client.stream(
+                self.system_prompt,
+                messages,
+                self.registry.specs(),
+                self.hooks.on_stream,
+                on_retry=self.hooks.on_retry,
+            )
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted; the reply so far was discarded") from None
+        self.hooks.on_response(response)
+        self.context.observe_usage(response.usage.total_input)
+        return response
+
+    def execute(self, calls: list[ToolCall]) -> None:
+        """Run each call; every call gets a result, even when interrupted or a hook fails."""
+        results: list[ToolResult] = []
+        try:
+            for call in calls:
+                results.append(self.run_tool(call))
+        except BaseException as exc:
+            note = (
+                INTERRUPTED
+                if isinstance(exc, KeyboardInterrupt)
+                else (f"tool call not completed: {type(exc).__name__}: {exc}")
+            )
+            done = {r.call_id for r in results}
+            results += [ToolResult(c.id, note, is_error=True) for c in calls if c.id not in done]
+            self.history.append(Message("user", list(results)))
+            if isinstance(exc, KeyboardInterrupt):
+                raise Interrupted("interrupted; tool calls were stopped") from None
+            raise
+        self.history.append(Message("user", list(results)))
+
+    def run_tool(self, call: ToolCall) -> ToolResult:
+        self.hooks.on_tool_start(call)
+        started = time.monotonic()
+        args: object = call.arguments
+        if not call.arguments and call.raw_arguments.strip():
+            args = call.raw_arguments  # let the registry report bad JSON
+        output: ToolOutput = self.registry.execute(call.name, args, self.tool_context)
+        seconds = time.monotonic() - started
+        fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
+        self.hooks.on_tool_end(call, output, seconds)
+        self.facts.append(fact)
+        self.hooks.on_fact(fact)
+        return ToolResult(call.id, output.content, output.is_error)

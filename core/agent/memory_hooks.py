@@ -1,0 +1,56 @@
+"""Memory extraction as agent hooks: collect facts, write memory at task end and session end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.agent.events import AgentHooks, TaskResult
+from core.memory import MemoryStore
+from my_agent.facts import Fact
+
+
+class MemoryHooks(AgentHooks):
+    """Turns the facts of each task into project memory; a failed save is a warning, not a crash."""
+
+    def __init__(self, store: MemoryStore, source: str = "") -> None:
+        self.store = store
+        self.source = source
+        self.pending: list[Fact] = []
+        self.warnings: list[str] = []
+
+    def on_fact(self, fact: Fact) -> None:
+        self.pending.append(fact)
+
+    def on_task_end(self, result: TaskResult) -> None:
+        self.flush()
+
+    def close(self) -> None:
+        """Session end: save whatever the last (perhaps interrupted) task left."""
+        self.flush()
+
+    def flush(self) -> int:
+        """Write memory for the pending facts; returns how many entries were saved."""
+        facts, self.pending = self.pending, []
+        if not facts:
+            return 0
+        from core.memory import combine, facts_to_entries  # rule tables: load when used
+
+        try:
+            entries = facts_to_entries(facts, root=self.store.workspace, source=self.source)
+            return self.store.merge("project", entries, combine)
+        except Exception as exc:  # memory must never end a session: report and go on
+            self.warnings.append(f"memory not saved: {type(exc).__name__}: {exc}")
+            return 0
+
+
+def take_warnings(services: dict[str, Any]) -> list[str]:
+    """Warnings from the memory store and hooks not yet shown; each is returned once."""
+    found: list[str] = []
+    store = services.get("memory")
+    if isinstance(store, MemoryStore):
+        found += store.take_warnings()
+    hooks = services.get("memory_hooks")
+    if isinstance(hooks, MemoryHooks):
+        found += hooks.warnings
+        hooks.warnings = []
+    return found

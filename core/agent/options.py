@@ -1,0 +1,38 @@
+"""Session options and the cheap checks made before a session opens (kept light to import:
+the REPL reads them before its prompt appears)."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from my_agent.errors import UnicumError
+
+
+@dataclass
+class SessionOptions:
+    workspace: Path
+    provider: str | None = None
+    model: str | None = None
+    permission_mode: str = "ask"
+    yes: bool = False
+    max_turns: int = 50
+    budget_usd: float | None = None  # --budget-usd, for `budget_scope`
+    budget_tokens: int | None = None  # --budget-tokens
+    budget_scope: str = "session"  # task | session | day
+    task_hint: str = ""  # the first task, when known: ranks memory for the prompt
+    codemap: bool = True  # repo overview in the system prompt (index built in the background)
+    session_id: str = field(default_factory=lambda: new_session_id())
+
+
+def new_session_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
+
+
+def check_workspace(path: Path) -> Path:
+    folder = path.expanduser().resolve()
+    if not folder.is_dir():
+        raise UnicumError(f"--dir {path}: not a folder")
+    return folder

@@ -1,0 +1,28 @@
+"""The system prompt: a stable base first (cacheable), then per-project sections."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+from my_agent.messages import PromptSection
+
+BASE_PROMPT = """You are Unicum, a coding agent working in the user's project through tools.
+- Work in the project folder. Read before you edit; prefer small exact edits (edit_file) over rewrites.
+- Run the project's tests or the program after changes and report what you verified.
+- Keep answers short; show code only when asked. Say plainly what you could not do.
+- Tool results may be condensed to one-line facts; use recall(id) to get an archived output back."""
+
+
+def environment_section(workspace: Path) -> PromptSection:
+    text = f"Project folder: {workspace}\nPlatform: {platform.system()} {platform.release()}"
+    return PromptSection("environment", text)
+
+
+def build_system_prompt(workspace: Path, sections: list[PromptSection] | None = None) -> str:
+    """Base, environment, then the given sections in order; empty sections are skipped."""
+    parts = [BASE_PROMPT, environment_section(workspace).text]
+    for section in sections or []:
+        if section.text.strip():
+            parts.append(f"## {section.name.title()}\n{section.text.strip()}")
+    return "\n\n".join(parts)

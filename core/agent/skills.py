@@ -1,0 +1,123 @@
+"""Skills: SKILL.md files with YAML front matter. Only names and descriptions enter the prompt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.agent.instructions import project_root
+from my_agent.messages import PromptSection
+
+MAX_DESCRIPTION = 300
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    description: str
+    path: Path  # the SKILL.md file
+
+
+def skill_dirs(workspace: Path, home: Path) -> list[Path]:
+    """User skills first; project skills later, so a project skill overrides a user skill."""
+    root = project_root(workspace)
+    return [home / "skills", root / ".unicum" / "skills", root / ".claude" / "skills"]
+
+
+class FrontMatterError(ValueError):
+    """A SKILL.md whose `---` block is not a YAML mapping."""
+
+
+def split_front_matter(text: str) -> tuple[dict, str]:
+    """(front matter mapping, body). Text without a `---` block has empty front matter;
+    a `---` block that is unclosed or not a YAML mapping raises FrontMatterError."""
+    text = text.lstrip("\ufeff")
+    if not text.startswith("---"):
+        return {}, text
+    end = text.find("\n---", 3)
+    if end < 0:
+        raise FrontMatterError("the front matter's closing --- is missing")
+    import yaml  # only when a skill exists
+
+    try:
+        data = yaml.safe_load(text[3:end])
+    except yaml.YAMLError as exc:
+        raise FrontMatterError(
+            f"the front matter is not valid YAML ({str(exc).splitlines()[0]})"
+        ) from None
+    if data is not None and not isinstance(data, dict):
+        raise FrontMatterError("the front matter is not a mapping of name/description")
+    body = text[end + 4 :].split("\n", 1)[1] if "\n" in text[end + 4 :] else ""
+    return data or {}, body
+
+
+def _text(path: Path) -> str:
+    from tools.textfile import decode_text  # the one decoding rule (GBK SKILL.md files too)
+
+    return decode_text(path.read_bytes())
+
+
+def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
+    """The skill in `path`, or None; why a SKILL.md is skipped goes to `warnings`."""
+    try:
+        meta, _ = split_front_matter(_text(path))
+    except OSError:
+        return None
+    except FrontMatterError as exc:
+        if warnings is not None:
+            warnings.append(f"skill {path} skipped: {exc}")
+        return None
+    name = str(meta.get("name") or path.parent.name).strip()
+    description = " ".join(str(meta.get("description") or "").split())[:MAX_DESCRIPTION]
+    if not (name and description):
+        if warnings is not None:
+            warnings.append(f"skill {path} skipped: its front matter has no description")
+        return None
+    return Skill(name, description, path)
+
+
+def discover_skills(
+    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+) -> dict[str, Skill]:
+    if home is None:
+        from my_agent.home import unicum_home
+
+        home = unicum_home()
+    found: dict[str, Skill] = {}
+    for folder in skill_dirs(workspace, home):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*/SKILL.md")):
+            skill = read_skill(path, warnings)
+            if skill:
+                found[skill.name] = skill
+    return dict(sorted(found.items()))
+
+
+class SkillBook:
+    """The skills a session can load, found afresh on each lookup (the `skill` tool's service)."""
+
+    def __init__(self, workspace: Path, home: Path) -> None:
+        self.workspace, self.home = workspace, home
+
+    def all(self) -> dict[str, Skill]:
+        return discover_skills(self.workspace, self.home)
+
+    def body(self, skill: Skill) -> str:
+        return skill_body(skill)
+
+
+def skill_body(skill: Skill) -> str:
+    _, body = split_front_matter(_text(skill.path))
+    return body.strip()
+
+
+def skills_section(
+    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+) -> PromptSection:
+    skills = discover_skills(workspace, home, warnings)
+    if not skills:
+        return PromptSection("skills", "")
+    lines = ["Load a skill's full instructions with skill(name) when the task calls for it:"]
+    lines += [f"- {s.name}: {s.description}" for s in skills.values()]
+    return PromptSection("skills", "\n".join(lines))

@@ -1,0 +1,205 @@
+"""Session transcripts: append-only JSONL under `<home>/sessions/<project id>/<session id>.jsonl`.
+
+Line kinds: `session` (header), `message` (one appended message) and `reset` (the history was
+replaced, e.g. by compaction: the record holds the whole new history). Replaying the lines in
+order gives back the history exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.agent.events import AgentHooks, TaskResult
+from my_agent.home import project_id
+from my_agent.messages import Message, ToolCall
+
+
+class TranscriptError(Exception):
+    """A saved session cannot be found or read; the message is one line for the user."""
+
+
+SESSION_ID = re.compile(r"[\w.-]+")  # what `--resume` accepts: a file name, never a pattern
+
+
+def sessions_dir(home: Path, workspace: Path) -> Path:
+    return home / "sessions" / project_id(workspace)
+
+
+@dataclass
+class SessionInfo:
+    session_id: str
+    path: Path
+    modified: float
+    first_task: str
+    messages: int
+
+
+class Transcript:
+    """Writes one session's history as it grows; `sync` appends only what is new."""
+
+    def __init__(
+        self, path: Path, header: dict[str, Any] | None = None, history: list[Message] | None = None
+    ) -> None:
+        self.path = path
+        self._written: list[Message] = list(history or [])
+        self._header = header  # written with the first message: idle sessions leave no file
+
+    @classmethod
+    def create(cls, home: Path, workspace: Path, session_id: str, **header: Any) -> Transcript:
+        path = sessions_dir(home, workspace) / f"{session_id}.jsonl"
+        return cls(path, {"id": session_id, "workspace": str(workspace), **header})
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        if self._header is not None and not self.path.exists():
+            line = (
+                json.dumps(
+                    {"type": "session", "created": time.time(), **self._header}, ensure_ascii=False
+                )
+                + "\n"
+                + line
+            )
+        self._header = None
+        with self.path.open("a+b") as fh:
+            if fh.tell() and (fh.seek(-1, 2), fh.read(1))[1] != b"\n":
+                line = "\n" + line  # a crash left a torn last line: never glue onto it
+            fh.write(line.encode("utf-8"))
+            fh.flush()
+
+    def sync(self, history: list[Message]) -> None:
+        """Append messages added since the last sync; a replaced history becomes a `reset`."""
+        n = len(self._written)
+        same_prefix = len(history) >= n and all(history[i] is self._written[i] for i in range(n))
+        if not same_prefix:
+            self._write({"type": "reset", "messages": [m.to_dict() for m in history]})
+        else:
+            for msg in history[n:]:
+                self._write({"type": "message", "message": msg.to_dict()})
+        self._written = list(history)
+
+
+def read_history(path: Path, warnings: list[str] | None = None) -> list[Message]:
+    """Replay a transcript file into the history it recorded. Lines that are not a record
+    (torn by a crash, garbled, foreign) are skipped; how many goes to `warnings`."""
+    history: list[Message] = []
+    try:
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise TranscriptError(f"cannot read session {path}: {exc.strerror or exc}") from exc
+    skipped = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            history = _replay(json.loads(line), history)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+            skipped += 1
+    if skipped and warnings is not None:
+        warnings.append(
+            f"session {path.stem}: skipped {skipped} unreadable line"
+            f"{'s' if skipped > 1 else ''} of {path}"
+        )
+    return history
+
+
+def _replay(record: Any, history: list[Message]) -> list[Message]:
+    """The history after one record; raises on anything that is not a valid record."""
+    kind = record["type"] if isinstance(record, dict) else None
+    if kind == "message":
+        return [*history, _message(record["message"])]
+    if kind == "reset":
+        if not isinstance(record["messages"], list):
+            raise TypeError("reset without a message list")
+        return [_message(m) for m in record["messages"]]
+    if kind == "session":
+        return history
+    raise ValueError(f"not a transcript record: {str(record)[:40]}")
+
+
+def _message(data: Any) -> Message:
+    if not isinstance(data, dict) or data.get("role") not in ("user", "assistant"):
+        raise TypeError("message record without a user or assistant message")
+    return Message.from_dict(data)
+
+
+def _first_task(path: Path) -> tuple[str, int]:
+    first, count = "", 0
+    for msg in read_history(path):
+        count += 1
+        if not first and msg.role == "user" and msg.text.strip():
+            first = msg.text.strip().splitlines()[0]
+    return first, count
+
+
+def list_sessions(home: Path, workspace: Path) -> list[SessionInfo]:
+    """This folder's saved sessions, newest first; files that cannot be read are left out."""
+    folder = sessions_dir(home, workspace)
+    found = []
+    for path in folder.glob("*.jsonl") if folder.is_dir() else []:
+        try:
+            modified = path.stat().st_mtime
+            first, count = _first_task(path)
+        except (OSError, TranscriptError):
+            continue
+        found.append(SessionInfo(path.stem, path, modified, first, count))
+    return sorted(found, key=lambda s: s.modified, reverse=True)
+
+
+def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
+    """The file of `session_id` (this folder first, then any folder), or the newest here."""
+    if session_id is None:
+        sessions = [s for s in list_sessions(home, workspace) if s.messages]
+        if not sessions:
+            raise TranscriptError(f"no saved session for {workspace}: start one without --continue")
+        return sessions[0].path
+    if not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
+        raise TranscriptError(
+            f"no saved session '{session_id}': a session id has only letters, "
+            "digits, '.', '-' and '_' (/resume lists this folder's)"
+        )
+    local = sessions_dir(home, workspace) / f"{session_id}.jsonl"
+    if local.is_file():
+        return local
+    matches = sorted((home / "sessions").glob(f"*/{session_id}.jsonl"))
+    if not matches:
+        raise TranscriptError(f"no saved session '{session_id}': /resume lists this folder's")
+    return matches[0]
+
+
+class TranscriptHooks(AgentHooks):
+    """Keeps a transcript in step with `history` at every point the agent appends to it."""
+
+    def __init__(self, transcript: Transcript, history_of) -> None:
+        self.transcript = transcript
+        self.history_of = history_of  # () -> the live history list
+
+    def _sync(self) -> None:
+        self.transcript.sync(self.history_of())
+
+    def before_request(self, turn: int) -> None:
+        self._sync()  # the user's message, or the last tool results
+
+    def on_tool_start(self, call: ToolCall) -> None:
+        self._sync()  # the assistant message that asked for tools
+
+    def on_task_end(self, result: TaskResult) -> None:
+        self._sync()  # the final answer, or results written on interruption
+
+
+def close_open_tool_calls(history: list[Message], note: str) -> int:
+    """Answer the tool calls of a session cut off mid-tool (killed, not Ctrl-C); returns how many."""
+    last = history[-1] if history else None
+    if last is None or last.role != "assistant" or not last.tool_calls:
+        return 0
+    from my_agent.messages import ToolResult
+
+    history.append(
+        Message("user", [ToolResult(c.id, note, is_error=True) for c in last.tool_calls])
+    )
+    return len(last.tool_calls)

@@ -1,0 +1,342 @@
+"""The default context policy: facts, L0/L1/L2, compaction in rare batches so caches keep hitting."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from core.context.archive import Archive, archive_path
+from core.context.compaction import (
+    Compacted,
+    apply,
+    archived_line,
+    arg_stand_in,
+    big_args,
+    boundary_before,
+    choose_frontier,
+    pending_tokens,
+    render_l0,
+    shorten_text,
+)
+from core.context.phases import PhaseTracker
+from core.context.policy import Summarizer
+from core.context.summary import (
+    SummaryState,
+    crop_to_fit,
+    message_text,
+    summarize_history,
+    user_texts,
+)
+from core.facts import extract
+from core.model import ProviderProfile
+from my_agent.errors import Interrupted
+from my_agent.facts import Fact
+from my_agent.home import project_id
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.tokens import estimate_tokens
+from tools.base import ToolContext, ToolOutput
+
+SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
+
+
+@dataclass
+class ContextBudget:
+    window_tokens: int = 128_000
+    overhead_tokens: int = 0  # system prompt + tool schemas, counted by the session
+    batch_tokens: int = 0  # overrides the phase's batch size (uncompacted output firing an event)
+    summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
+    reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
+    arg_chars: int = 600  # longer string arguments (file contents written) are archived
+    small_result_tokens: int = 60  # results this small stay as they are
+    keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
+    hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
+    old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
+    batch_results: int = 4  # results not yet archived (tail included) an event waits for
+    min_gain: float = 0.3  # an event must save this many times the tokens it re-sends uncached
+
+
+class CacheAwareContext:
+    """ContextPolicy: the request is append-only between compaction events."""
+
+    def __init__(
+        self,
+        archive: Archive | None = None,
+        budget: ContextBudget | None = None,
+        summarize: Summarizer | None = None,
+        count: Callable[[str], int] = estimate_tokens,
+    ) -> None:
+        self.archive = archive if archive is not None else Archive()
+        self.budget = budget or ContextBudget()
+        self.summarize = summarize
+        self.count = count
+        self.ratio = 1.0  # provider tokens per estimated token, learned from usage
+        self.tracker = PhaseTracker()
+        self.facts: dict[str, Fact] = {}
+        self.fact_list: list[Fact] = []
+        self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
+        self.result_tokens: dict[str, int] = {}
+        self.arg_ids: dict[str, dict[str, str]] = {}
+        self.state = Compacted()
+        self.frontier = 0
+        self.summary = SummaryState()
+        self.compactions = 0
+        self.crops = 0
+        self.last_estimate = 0
+        self._memo: dict[str, int] = {}
+        self._scanned = 0  # history messages already checked for unseen results
+        self._summary_failed_at = -SUMMARY_RETRY_MESSAGES  # no automatic retry right away
+
+    # --- ContextPolicy ---------------------------------------------------------------------
+    def on_tool_result(self, call: ToolCall, output: object) -> Fact:
+        fact = extract(call, output)
+        content = str(getattr(output, "content", ""))
+        full = (getattr(output, "data", None) or {}).get("full_output") or content
+        entry = self.archive.add(call.name, fact.target, str(full), fact.render(), call.id)
+        fact = replace(fact, archive_id=entry)
+        self.facts[call.id] = fact
+        self.fact_list.append(fact)
+        self.call_keys[call.id] = (
+            call.name,
+            json.dumps(call.arguments, sort_keys=True, default=str),
+        )
+        self.result_tokens[call.id] = self.count(content)
+        for name, value in big_args(call, self.budget.arg_chars).items():
+            self.result_tokens[call.id] += self.count(value)  # compacted along with the result
+            arg_id = self.archive.add(
+                call.name, f"{name} of {fact.target}", value, call_id=f"{call.id}:{name}"
+            )
+            self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
+        self.tracker.update(fact)
+        return fact
+
+    def messages_for_request(self, history: list[Message]) -> list[Message]:
+        self._adopt(history)
+        rules = self.tracker.rules
+        pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
+        if pending > rules.keep_recent_tokens + (
+            self.budget.batch_tokens or rules.batch_tokens
+        ) and (self._new_results(history) >= self.budget.batch_results):
+            self.compact_facts(history)
+        view = self.view(history)
+        retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
+        if (
+            self.tokens(view) > self.summary_limit
+            and self.summarize is not None
+            and len(history) >= retry_at
+        ):
+            try:
+                self.compact(history, self.summarize)
+                view = self.view(history)
+            except Interrupted:
+                raise
+            except Exception:  # a failed summary must not stop the task: crop instead
+                self._summary_failed_at = len(history)
+        room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
+        if self.tokens(view) > room:
+            self.crops += 1
+            view = crop_to_fit(view, room, self._count_msg)
+        self.last_estimate = self.tokens(view)
+        return view
+
+    def _new_results(self, history: list[Message]) -> int:
+        return sum(
+            1
+            for m in history[self.frontier :]
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id not in self.state.results
+        )
+
+    def _adopt(self, history: list[Message]) -> None:
+        """Facts for results this policy never saw (a resumed session's history); with the
+        session's persisted archive the ids stay the same as before."""
+        calls: dict[str, ToolCall] = {}
+        if len(history) < self._scanned:
+            self._scanned = 0  # the history was replaced (a new conversation)
+        for msg in history[self._scanned :]:
+            for block in msg.blocks:
+                if isinstance(block, ToolCall):
+                    calls[block.id] = block
+                elif (
+                    isinstance(block, ToolResult)
+                    and block.call_id not in self.facts
+                    and (block.call_id in calls)
+                ):
+                    self.on_tool_result(
+                        calls[block.call_id], ToolOutput(block.content, block.is_error)
+                    )
+        self._scanned = len(history)
+
+    # --- compaction events -----------------------------------------------------------------
+    def compact_facts(self, history: list[Message]) -> bool:
+        """One batch: every result before the kept tail becomes `[archived #id] fact` — only
+        when it pays: the tokens it saves on every later request must outweigh `min_gain` times
+        what the rewrite sends uncached once."""
+        rules = self.tracker.rules
+        frontier = choose_frontier(
+            history, self.result_tokens, rules.keep_recent_tokens, rules.keep_recent_min
+        )
+        if frontier <= self.frontier:
+            return False
+        state = Compacted(
+            dict(self.state.results),
+            dict(self.state.args),
+            texts=self._shortened_texts(history[:frontier]),
+        )
+        keep = self._kept_whole(history[:frontier])
+        latest = {key: cid for cid, key in self.call_keys.items()}
+        for msg in history[:frontier]:
+            for block in msg.blocks:
+                if (
+                    isinstance(block, ToolResult)
+                    and block.call_id in self.facts
+                    and (block.call_id not in keep)
+                    and block.call_id not in self.state.results
+                ):
+                    fact = self.facts[block.call_id]
+                    key = self.call_keys.get(block.call_id)
+                    later = key is not None and latest[key] != block.call_id
+                    state.results[block.call_id] = archived_line(fact, superseded=later)
+                elif isinstance(block, ToolCall) and block.id in self.arg_ids:
+                    state.args[block.id] = self.arg_ids[block.id]
+        upto = [
+            self.facts[b.call_id]
+            for m in history[:frontier]
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id in self.facts
+        ]
+        state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
+        before, after = self.view(history), self.summary.apply(apply(history, state))
+        same = next(
+            (
+                i
+                for i, (a, b) in enumerate(zip(before, after, strict=False))
+                if message_text(a) != message_text(b)
+            ),
+            len(after),
+        )
+        saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
+        if saved < self.budget.min_gain * resent:
+            return False
+        self.state, self.frontier = state, frontier
+        self.compactions += 1
+        return True
+
+    def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
+        """The model's own longer texts before the tail: their opening, the whole archived."""
+        texts, limit = dict(self.state.texts), self.budget.old_text_chars
+        for msg in older:
+            if msg.role != "assistant" or not limit:
+                continue
+            for block in msg.blocks:
+                if (
+                    isinstance(block, TextBlock)
+                    and len(block.text) > limit + 40
+                    and (block.text not in texts)
+                ):
+                    digest = hashlib.sha1(block.text.encode("utf-8")).hexdigest()[:16]
+                    entry = self.archive.add(
+                        "assistant", "earlier reasoning", block.text, call_id=f"text:{digest}"
+                    )  # same id on resume
+                    texts[block.text] = shorten_text(block.text, limit, entry)
+        return texts
+
+    def _kept_whole(self, older: list[Message]) -> set[str]:
+        """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""
+        keep, hot, seen = set(), 0, set()
+        protect = self.tracker.rules.protect_kinds
+        results = [
+            b.call_id
+            for m in older
+            for b in m.blocks
+            if isinstance(b, ToolResult) and b.call_id in self.facts
+        ]
+        for call_id in reversed(results):
+            fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
+            if call_id in self.state.results:
+                continue
+            if size <= self.budget.small_result_tokens or fact.tool in self.budget.keep_tools:
+                keep.add(call_id)
+            elif fact.kind in protect and not fact.ok and size <= 2_000:
+                keep.add(call_id)  # the failure being worked on
+                protect = ()
+            elif (
+                fact.kind == "read"
+                and fact.path
+                and fact.path not in seen
+                and (hot + size <= self.budget.hot_read_tokens)
+            ):
+                keep.add(call_id)
+                hot += size
+            if fact.kind in ("read", "write", "edit") and fact.path:
+                seen.add(fact.path)
+        return keep
+
+    def compact(self, history: list[Message], summarize: Summarizer) -> str:
+        """LLM summary of everything before the last few turns (`/compact`, or near the window)."""
+        keep = max(2_000, self.budget.window_tokens // 10)
+        upto = boundary_before(history, choose_frontier(history, self.result_tokens, keep, 1))
+        if upto <= 1:
+            upto = boundary_before(history, len(history) - 1)
+        if upto <= max(1, self.summary.upto):
+            return ""  # nothing new since the last summary
+        room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
+        shown = apply(history, self.state)
+        requests = self.summary.requests + user_texts(shown[self.summary.upto or 0 : upto])
+        older = self.summary.apply(shown[:upto])
+        self.summary = summarize_history(older, upto, summarize, room, self._count_msg, requests)
+        self.frontier = max(self.frontier, upto)
+        self.compactions += 1
+        return self.summary.text
+
+    # --- views and counts ------------------------------------------------------------------
+    def view(self, history: list[Message]) -> list[Message]:
+        shown = apply(history, self.state)
+        return self.summary.apply(shown)
+
+    @property
+    def summary_limit(self) -> int:
+        return (
+            int(self.budget.window_tokens * self.budget.summary_ratio) - self.budget.overhead_tokens
+        )
+
+    def tokens(self, messages: list[Message]) -> int:
+        return sum(self._count_msg(m) for m in messages)
+
+    def _count_msg(self, msg: Message) -> int:
+        text = message_text(msg)
+        if text not in self._memo:
+            self._memo[text] = self.count(text) + 4
+        return int(self._memo[text] * self.ratio)
+
+    def observe_usage(self, reported_input: int) -> None:
+        """Calibrate the estimator against what the provider billed for the last request."""
+        estimate = self.last_estimate / self.ratio + self.budget.overhead_tokens  # unscaled
+        if reported_input > 0 and estimate > 500:
+            seen = reported_input / estimate
+            self.ratio = max(0.5, min(2.0, 0.7 * self.ratio + 0.3 * seen))
+
+    @property
+    def phase(self) -> str:
+        return self.tracker.phase.value
+
+    @property
+    def window_tokens(self) -> int:
+        return self.budget.window_tokens
+
+
+def session_context(
+    ctx: ToolContext, profile: ProviderProfile, system_prompt: str, tool_specs: list[dict]
+) -> CacheAwareContext:
+    """The default policy for a session, with its archive (also offered to `recall` through
+    `ctx.services["archive"]`, persisted per project and session so a resumed one recalls)."""
+    archive = Archive.open(archive_path(ctx.home, project_id(ctx.workspace), ctx.session_id))
+    ctx.services["archive"] = archive
+    overhead = estimate_tokens(system_prompt) + estimate_tokens(json.dumps(tool_specs))
+    window = profile.context_window
+    reserve = min(profile.max_output, window // 4) + 1_000  # the reply always has room
+    return CacheAwareContext(
+        archive,
+        ContextBudget(window_tokens=window, reserve_tokens=reserve, overhead_tokens=overhead),
+    )

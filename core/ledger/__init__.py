@@ -1,0 +1,48 @@
+"""The token ledger: rows in SQLite, reports, budgets and prices."""
+
+from core.ledger.budget import BudgetGuard, BudgetWarning, Limit, describe, parse_limits
+from core.ledger.pricing import PriceTable, load_prices
+from core.ledger.report import (
+    Filter,
+    Group,
+    Totals,
+    day_spend,
+    grouped,
+    newest_groups,
+    open_ledger,
+    totals,
+)
+from core.ledger.writer import (
+    Ledger,
+    LedgerRow,
+    Warn,
+    connect,
+    flush_open_ledgers,
+    insert_rows,
+    local_day,
+)
+
+__all__ = [
+    "BudgetGuard",
+    "BudgetWarning",
+    "Filter",
+    "Group",
+    "Ledger",
+    "LedgerRow",
+    "Limit",
+    "PriceTable",
+    "Totals",
+    "Warn",
+    "connect",
+    "day_spend",
+    "describe",
+    "flush_open_ledgers",
+    "grouped",
+    "insert_rows",
+    "load_prices",
+    "local_day",
+    "newest_groups",
+    "open_ledger",
+    "parse_limits",
+    "totals",
+]

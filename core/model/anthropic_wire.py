@@ -1,0 +1,241 @@
+"""Anthropic Messages wire format (also Zhipu GLM's Anthropic-compatible endpoint)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from my_agent.messages import (
+    Message,
+    ModelResponse,
+    ReasoningBlock,
+    ReasoningDelta,
+    StreamEvent,
+    TextBlock,
+    TextDelta,
+    ToolCall,
+    ToolCallDelta,
+    ToolResult,
+    Usage,
+)
+
+CACHE = {"type": "ephemeral"}
+
+
+def usage_from_anthropic(raw: dict[str, Any] | None) -> Usage:
+    """`input_tokens` excludes cache reads and writes; total input is the sum of the three.
+    No usage at all → an empty estimated record (the client counts locally)."""
+    if not raw:
+        return Usage(estimated=True)
+    return Usage(
+        input=raw.get("input_tokens") or 0,
+        cache_read=raw.get("cache_read_input_tokens") or 0,
+        cache_write=raw.get("cache_creation_input_tokens") or 0,
+        output=raw.get("output_tokens") or 0,
+    )
+
+
+def _block_to_wire(block: Any, with_reasoning: bool = False) -> dict[str, Any] | None:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text} if block.text else None
+    if isinstance(block, ReasoningBlock):
+        if not block.signature and not (with_reasoning and block.text):
+            return None  # Anthropic rejects unsigned thinking; GLM wants its thinking back
+        return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+    if isinstance(block, ToolCall):
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+    if isinstance(block, ToolResult):
+        return {
+            "type": "tool_result",
+            "tool_use_id": block.call_id,
+            "content": block.content or "(no output)",
+            "is_error": block.is_error,
+        }
+    return None
+
+
+def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> list[dict[str, Any]]:
+    """Canonical → Anthropic, merging consecutive same-role messages (the API wants alternation)."""
+    out: list[dict[str, Any]] = []
+    for msg in messages:
+        blocks = [b for b in (_block_to_wire(b, with_reasoning) for b in msg.blocks) if b]
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == msg.role:
+            merged = out[-1]["content"] + blocks
+            # tool results must lead a user turn
+            merged.sort(key=lambda b: b["type"] != "tool_result")
+            out[-1]["content"] = merged
+        else:
+            out.append({"role": msg.role, "content": blocks})
+    return out
+
+
+def build_request(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    max_tokens: int,
+    with_reasoning: bool = False,
+) -> dict[str, Any]:
+    """Tools, then system, then messages: the order the prompt cache reads them in.
+
+    Breakpoints (at most 4): the last tool, the system prompt, the newest message and the
+    newest message of the previous request, so each request reads what the last one wrote.
+    """
+    request: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
+    if tools:
+        wire_tools = [
+            {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+            for t in tools
+        ]
+        wire_tools[-1]["cache_control"] = CACHE
+        request["tools"] = wire_tools
+    if system:
+        request["system"] = [{"type": "text", "text": system, "cache_control": CACHE}]
+    wire_messages = messages_to_wire(messages, with_reasoning)
+    users = [i for i, m in enumerate(wire_messages) if m["role"] == "user"]
+    for index in users[-2:]:
+        _mark(wire_messages, index)
+    request["messages"] = wire_messages
+    return request
+
+
+def _mark(wire_messages: list[dict[str, Any]], index: int) -> None:
+    """Cache breakpoint on a message's last block (a copy: canonical history is untouched)."""
+    msg = wire_messages[index]
+    last = {**msg["content"][-1], "cache_control": CACHE}
+    wire_messages[index] = {**msg, "content": msg["content"][:-1] + [last]}
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if obj is None:
+        return {}
+    if isinstance(obj, dict):
+        return obj
+    return obj.model_dump() if hasattr(obj, "model_dump") else dict(obj)
+
+
+class StreamAssembler:
+    """Turns Anthropic SSE events into a ModelResponse, emitting deltas as they arrive."""
+
+    def __init__(self, emit: Callable[[StreamEvent], None]) -> None:
+        self.emit = emit
+        self.blocks: dict[int, dict[str, Any]] = {}
+        self.usage: dict[str, Any] = {}
+        self.stop_reason = ""
+        self.model = ""
+        self.started = False  # anything shown to the user yet
+        self.opened = False  # the server accepted the request and began streaming
+
+    def feed(self, event: Any) -> None:
+        kind = getattr(event, "type", None)
+        if kind == "message_start":
+            msg = event.message
+            self.model = getattr(msg, "model", "") or ""
+            self.usage.update({k: v for k, v in _as_dict(msg.usage).items() if v is not None})
+        elif kind == "content_block_start":
+            self._start(event.index, _as_dict(event.content_block))
+        elif kind == "content_block_delta":
+            self._delta(event.index, _as_dict(event.delta))
+        elif kind == "message_delta":
+            self.stop_reason = getattr(event.delta, "stop_reason", "") or self.stop_reason
+            # message_delta usage is cumulative: later values replace earlier ones
+            self.usage.update({k: v for k, v in _as_dict(event.usage).items() if v is not None})
+
+    def _start(self, index: int, block: dict[str, Any]) -> None:
+        kind = block.get("type")
+        self.blocks[index] = {
+            "type": kind,
+            "text": block.get("text", "") or "",
+            "thinking": block.get("thinking", "") or "",
+            "signature": "",
+            "id": block.get("id", ""),
+            "name": block.get("name", ""),
+            "json": "",
+        }
+        if kind == "tool_use":
+            self.started = True
+            self.emit(ToolCallDelta(index, block.get("name", "")))
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+        block = self.blocks.setdefault(
+            index,
+            {
+                "type": "text",
+                "text": "",
+                "thinking": "",
+                "signature": "",
+                "id": "",
+                "name": "",
+                "json": "",
+            },
+        )
+        kind = delta.get("type")
+        if kind == "text_delta":
+            block["text"] += delta["text"]
+            self.started = True
+            self.emit(TextDelta(delta["text"]))
+        elif kind == "thinking_delta":
+            block["thinking"] += delta["thinking"]
+            self.started = True
+            self.emit(ReasoningDelta(delta["thinking"]))
+        elif kind == "signature_delta":
+            block["signature"] += delta["signature"]
+        elif kind == "input_json_delta":
+            block["json"] += delta.get("partial_json", "")
+
+    def result(self) -> ModelResponse:
+        blocks: list[Any] = []
+        for index in sorted(self.blocks):
+            b = self.blocks[index]
+            if b["type"] == "text" and b["text"]:
+                blocks.append(TextBlock(b["text"]))
+            elif b["type"] == "thinking":
+                blocks.append(ReasoningBlock(b["thinking"], b["signature"]))
+            elif b["type"] == "tool_use":
+                blocks.append(_tool_call(b["id"], b["name"], b["json"]))
+        return ModelResponse(
+            Message("assistant", blocks),
+            usage_from_anthropic(self.usage),
+            self.stop_reason,
+            self.model,
+        )
+
+
+def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
+    try:
+        args = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        args = {}
+    return ToolCall(call_id, name, args if isinstance(args, dict) else {}, raw)
+
+
+def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
+    """An SDK client without its own retries (ours show a countdown); `timeout` is per read.
+
+    Passing `api_key` explicitly keeps the SDK from reading ANTHROPIC_* credentials or profiles
+    (it sends the key as `Authorization: Bearer`, which Zhipu's endpoint documents too)."""
+    import anthropic
+
+    limits = anthropic.Timeout(timeout, connect=min(timeout, 15.0))
+    return anthropic.Anthropic(
+        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
+    )
+
+
+def stream(
+    client: Any,
+    request: dict[str, Any],
+    emit: Callable[[StreamEvent], None],
+    assembler: StreamAssembler | None = None,
+) -> ModelResponse:
+    asm = assembler or StreamAssembler(emit)
+    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
+    with client.messages.create(**request, stream=True) as events:
+        asm.opened = True
+        for event in events:
+            asm.feed(event)
+    return asm.result()

@@ -1,0 +1,208 @@
+"""Streams one model request through the right wire adapter, with retries and clear errors."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from core.model.providers import ResolvedProvider, WireFormat
+from core.model.retry import (
+    MAX_HONOURED_WAIT,
+    Failure,
+    Target,
+    backoff,
+    broken_stream_line,
+    classify,
+    error_line,
+    retry_after,
+)
+from my_agent.errors import ModelError
+from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
+from my_agent.tokens import estimate_tokens
+
+# (attempt, seconds left before it, reason): called when a retry is scheduled, then ~each second
+RetryHook = Callable[[int, float, str], None]
+
+
+def _adapter(wire: WireFormat):
+    if wire is WireFormat.ANTHROPIC:
+        from core.model import anthropic_wire as mod
+    else:
+        from core.model import openai_wire as mod
+    return mod
+
+
+def estimate_usage(request: dict[str, Any], message: Message) -> Usage:
+    """Local count for a provider that reported no usage; marked as an estimate."""
+    sent = json.dumps(
+        {k: request.get(k) for k in ("system", "messages", "tools")}, ensure_ascii=False
+    )
+    produced = "".join(b.text for b in message.blocks if isinstance(b, ReasoningBlock))
+    produced += message.text + "".join(
+        c.raw_arguments for c in message.blocks if isinstance(c, ToolCall)
+    )
+    return Usage(
+        input=estimate_tokens(sent),
+        output=estimate_tokens(produced) if produced else 0,
+        estimated=True,
+    )
+
+
+class ModelClient:
+    def __init__(
+        self,
+        provider: ResolvedProvider,
+        timeout: float | None = None,
+        max_retries: int = 4,
+        max_tokens: int | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.provider = provider
+        self.model = provider.model
+        self.timeout = timeout or provider.timeout
+        self.max_retries = max_retries
+        self.max_tokens = max_tokens or provider.profile.max_output
+        self.sleep = sleep
+        self._sdk: Any = None
+        self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
+        self.on_request: Callable[[dict[str, Any]], None] | None = None  # --debug logging
+        self.on_retry: RetryHook | None = None
+
+    @property
+    def adapter(self):
+        return _adapter(self.provider.profile.wire)
+
+    def set_model(self, name: str) -> None:
+        """Use another model of the same provider from the next request on (`/model NAME`)."""
+        name = name.strip()
+        if not name:
+            raise ValueError("model name is empty")
+        self.model = name
+
+    def target(self) -> Target:
+        p = self.provider
+        return Target(
+            p.profile.name,
+            self.model,
+            p.profile.key_var,
+            p.base_url,
+            p.profile.base_url_var,
+            self.timeout,
+        )
+
+    def sdk(self) -> Any:
+        """The SDK client, built once even when two threads ask at the same time."""
+        if self._sdk is None:
+            with self._sdk_lock:
+                if self._sdk is None:
+                    p = self.provider
+                    self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
+        return self._sdk
+
+    def build_request(
+        self, system: str, messages: list[Message], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        profile = self.provider.profile
+        if profile.wire is WireFormat.ANTHROPIC:
+            return self.adapter.build_request(
+                self.model,
+                system,
+                messages,
+                tools,
+                self.max_tokens,
+                with_reasoning=profile.reasoning_roundtrip,
+            )
+        return self.adapter.build_request(
+            self.model,
+            system,
+            messages,
+            tools,
+            self.max_tokens,
+            max_completion_tokens=profile.max_completion_tokens,
+            with_reasoning=profile.reasoning_roundtrip,
+        )
+
+    def stream(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[dict[str, Any]],
+        emit: Callable[[StreamEvent], None],
+        on_retry: RetryHook | None = None,
+    ) -> ModelResponse:
+        """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
+        request = self.build_request(system, messages, tools)
+        if self.on_request:
+            self.on_request(request)
+        start = time.monotonic()
+        first: list[float] = []
+
+        def timed_emit(event: StreamEvent) -> None:
+            if not first:
+                first.append(time.monotonic() - start)
+            emit(event)
+
+        response = self._with_retries(request, timed_emit, on_retry or self.on_retry)
+        if response.usage.estimated:
+            response.usage = estimate_usage(request, response.message)
+        response.ttft = first[0] if first else None
+        response.duration = time.monotonic() - start
+        return response
+
+    def _with_retries(
+        self,
+        request: dict[str, Any],
+        emit: Callable[[StreamEvent], None],
+        on_retry: RetryHook | None,
+    ) -> ModelResponse:
+        attempt = 0
+        restarted = False  # a stream that died before showing anything is restarted once
+        while True:
+            asm = self.adapter.StreamAssembler(emit)
+            try:
+                return self.adapter.stream(self.sdk(), request, emit, asm)
+            except Exception as exc:
+                failure = classify(exc)
+                if asm.started:
+                    raise ModelError(
+                        broken_stream_line(failure, self.target()), failure.status
+                    ) from exc
+                dropped = asm.opened and failure.kind in ("connection", "timeout")
+                wait = self._next_wait(exc, failure, attempt, dropped and restarted)
+                if wait is None:
+                    raise ModelError(
+                        error_line(failure, self.target(), attempt),
+                        failure.status,
+                        failure.retryable,
+                    ) from exc
+                restarted = restarted or dropped
+                attempt += 1
+                self._countdown(attempt, wait, failure.reason, on_retry)
+
+    def _countdown(
+        self, attempt: int, wait: float, reason: str, on_retry: RetryHook | None
+    ) -> None:
+        """Sleep `wait` seconds, telling the hook the seconds left about once a second."""
+        left = wait
+        while True:
+            if on_retry:
+                on_retry(attempt, left, reason)
+            step = min(1.0, left)
+            self.sleep(step)
+            left -= step
+            if left <= 1e-9:
+                return
+
+    def _next_wait(
+        self, exc: BaseException, failure: Failure, attempt: int, second_drop: bool
+    ) -> float | None:
+        """Seconds to wait before the next attempt, or None to give up."""
+        if not failure.retryable or second_drop or attempt >= self.max_retries:
+            return None
+        asked = retry_after(exc)
+        if asked is not None and asked > MAX_HONOURED_WAIT:
+            return None
+        return asked if asked is not None else backoff(attempt + 1)

@@ -1,0 +1,235 @@
+"""OpenAI Chat Completions wire format (OpenAI, OpenRouter, DeepSeek, Ollama, compatible servers)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from my_agent.messages import (
+    Message,
+    ModelResponse,
+    ReasoningBlock,
+    ReasoningDelta,
+    StreamEvent,
+    TextBlock,
+    TextDelta,
+    ToolCall,
+    ToolCallDelta,
+    ToolResult,
+    Usage,
+)
+
+
+def usage_from_openai(raw: dict[str, Any] | None) -> Usage:
+    """`prompt_tokens` includes cached tokens (and OpenRouter's cache writes); DeepSeek reports
+    hit/miss counts instead. No usage at all (some local servers) → an empty estimated record."""
+    if not raw:
+        return Usage(estimated=True)
+    prompt = raw.get("prompt_tokens") or 0
+    details = raw.get("prompt_tokens_details") or {}
+    out_details = raw.get("completion_tokens_details") or {}
+    written = details.get("cache_write_tokens") or 0
+    if raw.get("prompt_cache_hit_tokens") is not None:
+        cached = raw.get("prompt_cache_hit_tokens") or 0
+        fresh = raw.get("prompt_cache_miss_tokens")
+        fresh = prompt - cached if fresh is None else fresh
+    else:
+        cached = details.get("cached_tokens") or 0
+        fresh = prompt - cached - written
+    return Usage(
+        input=max(0, fresh),
+        cache_read=cached,
+        cache_write=written,
+        output=raw.get("completion_tokens") or 0,
+        reasoning=out_details.get("reasoning_tokens") or 0,
+    )
+
+
+def _assistant_to_wire(msg: Message, with_reasoning: bool) -> dict[str, Any]:
+    wire: dict[str, Any] = {"role": "assistant", "content": msg.text or None}
+    calls = msg.tool_calls
+    if calls:
+        wire["tool_calls"] = [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {
+                    "name": c.name,
+                    "arguments": c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False),
+                },
+            }
+            for c in calls
+        ]
+    reasoning = "".join(b.text for b in msg.blocks if isinstance(b, ReasoningBlock))
+    if with_reasoning and calls:
+        # DeepSeek thinking mode answers 400 unless tool-call turns carry it back, even empty
+        wire["reasoning_content"] = reasoning
+    return wire
+
+
+def messages_to_wire(
+    system: str, messages: list[Message], with_reasoning: bool = False
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    for msg in messages:
+        if msg.role == "assistant":
+            if msg.text or msg.tool_calls:
+                out.append(_assistant_to_wire(msg, with_reasoning))
+            continue
+        for block in msg.blocks:
+            if isinstance(block, ToolResult):
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": block.call_id,
+                        "content": block.content or "(no output)",
+                    }
+                )
+        text = msg.text
+        if text:
+            if out[-1]["role"] == "user":
+                out[-1]["content"] += "\n\n" + text
+            else:
+                out.append({"role": "user", "content": text})
+    return out
+
+
+def build_request(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    max_tokens: int,
+    max_completion_tokens: bool = False,
+    with_reasoning: bool = False,
+) -> dict[str, Any]:
+    """Tools and the system message never change within a session and come first in the
+    prompt, so automatic prefix caches (OpenAI, DeepSeek, Zhipu) keep hitting."""
+    request: dict[str, Any] = {"model": model}
+    if tools:
+        request["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t["name"],
+                    "description": t["description"],
+                    "parameters": t["parameters"],
+                },
+            }
+            for t in tools
+        ]
+    request["messages"] = messages_to_wire(system, messages, with_reasoning)
+    request["stream_options"] = {"include_usage": True}
+    request["max_completion_tokens" if max_completion_tokens else "max_tokens"] = max_tokens
+    return request
+
+
+def _get(obj: Any, name: str) -> Any:
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    value = getattr(obj, name, None)
+    if value is None and getattr(obj, "model_extra", None):
+        value = obj.model_extra.get(name)
+    return value
+
+
+class StreamAssembler:
+    def __init__(self, emit: Callable[[StreamEvent], None]) -> None:
+        self.emit = emit
+        self.text = ""
+        self.reasoning = ""
+        self.calls: dict[int, dict[str, str]] = {}
+        self.usage: dict[str, Any] | None = None
+        self.stop_reason = ""
+        self.model = ""
+        self.started = False  # anything shown to the user yet
+        self.opened = False  # the server accepted the request and began streaming
+
+    def feed(self, chunk: Any) -> None:
+        self.model = _get(chunk, "model") or self.model
+        usage = _get(chunk, "usage")
+        if usage:
+            self.usage = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage)
+        for choice in _get(chunk, "choices") or []:
+            self.stop_reason = _get(choice, "finish_reason") or self.stop_reason
+            self._delta(_get(choice, "delta"))
+
+    def _delta(self, delta: Any) -> None:
+        if delta is None:
+            return
+        reasoning = _get(delta, "reasoning_content") or _get(delta, "reasoning")
+        if reasoning:
+            self.reasoning += reasoning
+            self.started = True
+            self.emit(ReasoningDelta(reasoning))
+        content = _get(delta, "content")
+        if content:
+            self.text += content
+            self.started = True
+            self.emit(TextDelta(content))
+        for tc in _get(delta, "tool_calls") or []:
+            index = _get(tc, "index") or 0
+            slot = self.calls.setdefault(index, {"id": "", "name": "", "args": ""})
+            fn = _get(tc, "function")
+            slot["id"] = _get(tc, "id") or slot["id"]
+            name = _get(fn, "name")
+            if name and not slot["name"]:
+                slot["name"] = name
+                self.started = True
+                self.emit(ToolCallDelta(index, name))
+            slot["args"] += _get(fn, "arguments") or ""
+
+    def result(self) -> ModelResponse:
+        blocks: list[Any] = []
+        if self.reasoning:
+            blocks.append(ReasoningBlock(self.reasoning))
+        if self.text:
+            blocks.append(TextBlock(self.text))
+        for index in sorted(self.calls):
+            c = self.calls[index]
+            try:
+                args = json.loads(c["args"]) if c["args"].strip() else {}
+            except ValueError:
+                args = {}
+            blocks.append(
+                ToolCall(
+                    c["id"] or f"call_{index}",
+                    c["name"],
+                    args if isinstance(args, dict) else {},
+                    c["args"],
+                )
+            )
+        return ModelResponse(
+            Message("assistant", blocks),
+            usage_from_openai(self.usage),
+            self.stop_reason,
+            self.model,
+        )
+
+
+def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
+    """An SDK client without its own retries (ours show a countdown); `timeout` is per read."""
+    import openai
+
+    limits = openai.Timeout(timeout, connect=min(timeout, 15.0))
+    return openai.OpenAI(
+        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
+    )
+
+
+def stream(
+    client: Any,
+    request: dict[str, Any],
+    emit: Callable[[StreamEvent], None],
+    assembler: StreamAssembler | None = None,
+) -> ModelResponse:
+    asm = assembler or StreamAssembler(emit)
+    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
+    with client.chat.completions.create(**request, stream=True) as chunks:
+        asm.opened = True
+        for chunk in chunks:
+            asm.feed(chunk)
+    return asm.result()

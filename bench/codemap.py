@@ -23,10 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.codemap import (
-    CodeIndex,
-    query,
-)
+from core.codemap import CodeIndex, definitions, references
 
 REF_NAMES = (
     "urlopen",
@@ -83,7 +80,7 @@ def refresh_and_update(index: CodeIndex, tree: Path) -> None:
         direct.append(index.update_files([rel]).seconds)
         target.write_text(target.read_text() + f"\n\ndef bench_walk_{n}():\n    return {n}\n")
         walked.append(index.refresh().seconds)
-    assert query.definitions(index.db, "bench_walk_4"), "the edit was not indexed"
+    assert definitions(index.db, "bench_walk_4"), "the edit was not indexed"
     print(
         f"  one-file update ({rel}): {statistics.median(direct) * 1000:.1f} ms via update_files, "
         f"{statistics.median(walked) * 1000:.0f} ms via a full stat-walk refresh"
@@ -94,7 +91,7 @@ def references_speed(index: CodeIndex) -> None:
     times, counts = [], []
     for name in REF_NAMES:
         start = time.perf_counter()
-        _, sites = query.references(index.db, name)
+        _, sites = references(index.db, name)
         times.append(time.perf_counter() - start)
         counts.append(len(sites))
     print(

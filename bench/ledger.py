@@ -12,7 +12,6 @@ and daily chart rendered to a buffer), in-process after the imports.
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import statistics
@@ -142,9 +141,7 @@ def fill(path: Path, rows: int) -> None:
 
 
 def bench_report(folder: Path, rows: int) -> None:
-    from rich.console import Console
-
-    from ui.cmd_usage import text_report
+    from ui.cmd_usage import report_text
 
     path = folder / "report.db"
     fill(path, rows)
@@ -153,7 +150,7 @@ def bench_report(folder: Path, rows: int) -> None:
         runs = []
         for _ in range(7):
             start = time.perf_counter()
-            text_report(Console(file=io.StringIO(), width=140), db, by, Filter())
+            report_text(db, by, Filter())
             runs.append(time.perf_counter() - start)
         start = time.perf_counter()
         groups = grouped(db, by, Filter())  # what --json reads: every group

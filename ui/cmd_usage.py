@@ -124,6 +124,17 @@ def text_report(console, db, by: str, flt: Filter, limit: int = 20) -> Totals:
     return total
 
 
+def report_text(db, by: str, flt: Filter, width: int = 140) -> str:
+    """The `unicum usage` table as plain text (what a script or a benchmark reads)."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    text_report(Console(file=out, width=width), db, by, flt)
+    return out.getvalue()
+
+
 def json_report(db, by: str, flt: Filter) -> dict:
     groups = grouped(db, by, flt) if db else []
     daily = groups if by == "day" else (grouped(db, "day", flt) if db else [])

@@ -2,7 +2,7 @@
 
 from core.memory.from_facts import combine, facts_to_entries
 from core.memory.inject import memory_section
-from core.memory.rank import rank
+from core.memory.ranking import rank
 from core.memory.store import MemoryEntry, MemoryStore
 
 __all__ = ["MemoryEntry", "MemoryStore", "combine", "facts_to_entries", "memory_section", "rank"]

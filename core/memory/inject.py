@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.memory.rank import rank
+from core.memory.ranking import rank
 from core.memory.store import MemoryEntry, MemoryStore
 from my_agent.messages import PromptSection
 from my_agent.tokens import estimate_tokens

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
 from core.memory.file import SCHEMA_VERSION, MemoryFile
-from core.memory.rank import DUPLICATE_RATIO, near_duplicate, similarity
+from core.memory.ranking import DUPLICATE_RATIO, near_duplicate, similarity
 from my_agent.home import project_id
 
 __all__ = [
@@ -52,7 +52,7 @@ class MemoryStore:
         self, query: str, scope: str | None = None, k: int = 10
     ) -> list[tuple[str, MemoryEntry]]:
         """The `k` entries ranked best for `query` (BM25 relevance and recency)."""
-        from core.memory.rank import rank
+        from core.memory.ranking import rank
 
         pairs = self.entries(scope)
         scope_of = {id(e): s for s, e in pairs}

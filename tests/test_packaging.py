@@ -21,7 +21,7 @@ from tests.conftest import ROOT, run_cli
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PACKAGES = ("my_agent", "core", "tools", "ui")  # every file in them ships, .py or not
-OLD_PYTHONS = sorted(Path.home().glob(".pyenv/versions/3.1[0]*/bin/python")) + [
+OLD_PYTHONS = sorted(Path.home().glob(".pyenv/versions/3.10.*/bin/python")) + [
     Path(p) for p in filter(None, [shutil.which(f"python3.{minor}") for minor in (10, 9, 8)])
 ]
 

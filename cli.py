@@ -1,12 +1,18 @@
-"""Unicum: a fast, token-frugal coding agent for the terminal."""
+"""Unicum: a fast, token-frugal coding agent for the terminal.
 
-from __future__ import annotations
+This file must still parse on old Pythons (it says which version is needed instead of failing
+on an import): only the standard library at the top, nothing of ours before `python_problem`.
+(No `from __future__ import annotations`: Python 3.6 cannot parse it; the annotations that need
+3.10 are quoted instead.)
+"""
 
 import argparse
 import importlib
 import sys
 from pathlib import Path
 
+__version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
+MIN_PYTHON = (3, 11)
 SUBCOMMANDS = {"codemap": "ui.cmd_codemap", "memory": "ui.cmd_memory", "usage": "ui.cmd_usage"}
 
 
@@ -23,12 +29,22 @@ def _positive(kind: type):
     return parse
 
 
+def python_problem(version: tuple = tuple(sys.version_info)) -> "str | None":
+    """One line saying this Python is too old for Unicum, or None when it is new enough."""
+    if tuple(version[:2]) >= MIN_PYTHON:
+        return None
+    this = ".".join(str(part) for part in version[:3])
+    need = ".".join(str(part) for part in MIN_PYTHON)
+    return f"Unicum needs Python {need} or newer; this is {this}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cli.py",
         description="Unicum: a token-frugal coding agent. "
         f"Subcommands: {', '.join(SUBCOMMANDS)} (python cli.py SUBCOMMAND --help).",
     )
+    p.add_argument("--version", action="version", version=f"unicum {__version__}")
     p.add_argument("--dir", default=".", help="project folder to work in (default: .)")
     p.add_argument(
         "--provider",
@@ -83,7 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: "list[str] | None" = None) -> int:
+    problem = python_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])

@@ -174,13 +174,19 @@ class ModelClient:
                 wait = self._next_wait(exc, failure, attempt, dropped and restarted)
                 if wait is None:
                     raise ModelError(
-                        error_line(failure, self.target(), attempt),
+                        self._masked(error_line(failure, self.target(), attempt)),
                         failure.status,
                         failure.retryable,
+                        too_long=failure.too_long,
                     ) from exc
                 restarted = restarted or dropped
                 attempt += 1
                 self._countdown(attempt, wait, failure.reason, on_retry)
+
+    def _masked(self, line: str) -> str:
+        """`line` without the API key, should the server have echoed it back."""
+        key = self.provider.api_key
+        return line.replace(key, "…") if key and len(key) >= 6 else line
 
     def _countdown(
         self, attempt: int, wait: float, reason: str, on_retry: RetryHook | None
@@ -202,6 +208,8 @@ class ModelClient:
         """Seconds to wait before the next attempt, or None to give up."""
         if not failure.retryable or second_drop or attempt >= self.max_retries:
             return None
+        if failure.kind == "refused" and attempt >= 1:
+            return None  # nothing listening: one quick second try (a server just starting)
         asked = retry_after(exc)
         if asked is not None and asked > MAX_HONOURED_WAIT:
             return None

@@ -2,5 +2,14 @@
 
 from core.model.client import ModelClient
 from core.model.providers import ProviderProfile, ResolvedProvider, resolve_provider
+from core.model.window import discover_window, local_host, own_host
 
-__all__ = ["ModelClient", "ProviderProfile", "ResolvedProvider", "resolve_provider"]
+__all__ = [
+    "ModelClient",
+    "ProviderProfile",
+    "ResolvedProvider",
+    "discover_window",
+    "local_host",
+    "own_host",
+    "resolve_provider",
+]

@@ -222,13 +222,26 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
 
 def stream(
     client: Any,
-    request: dict[str, Any],
+    body: bytes,
     emit: Callable[[StreamEvent], None],
     assembler: StreamAssembler | None = None,
 ) -> ModelResponse:
+    """POST the already-encoded request through the SDK's own transport (its auth headers,
+    timeouts, errors and SSE parsing) without `chat.completions.create()`'s per-call
+    transform, which costs more than the HTTP round trip on long conversations; chunks
+    arrive as plain JSON objects."""
+    import openai
+
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with client.chat.completions.create(**request, stream=True) as chunks:
+    with client.post(
+        "/chat/completions",
+        content=body,
+        cast_to=object,
+        options={"headers": {"content-type": "application/json"}},
+        stream=True,
+        stream_cls=openai.Stream[object],
+    ) as chunks:
         asm.opened = True
         for chunk in chunks:
             asm.feed(chunk)

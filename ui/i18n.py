@@ -82,6 +82,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_output": ("output tokens", "输出令牌"),
     "usage_cost": ("estimated cost", "估计费用"),
     "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
+    "usage_local": ("local ($0: a server of your own)", "本地（$0：你自己的服务器）"),
+    "usage_other_host": (
+        "unknown (not the provider's own service: its prices do not apply)",
+        "未知（不是该提供商自己的服务，不按其价格计）",
+    ),
     "usage_context": ("context now", "当前上下文"),
     "usage_hit_rate": ("cache hit rate", "缓存命中率"),
     "usage_not_reported": ("not reported by {provider}", "{provider} 不报告此项"),

@@ -16,7 +16,7 @@ from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.context import CacheAwareContext, session_context
 from core.memory import MemoryStore, memory_section
-from core.model import ModelClient, resolve_provider
+from core.model import ModelClient, discover_window, resolve_provider
 from my_agent.home import check_home, unicum_home
 from my_agent.tokens import estimate_tokens
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -30,7 +30,7 @@ def create_agent(
     sections: list[PromptSection] | None = None,
 ) -> Agent:
     workspace = check_workspace(opts.workspace)
-    provider = resolve_provider(opts.provider, opts.model)
+    provider = discover_window(resolve_provider(opts.provider, opts.model))
     registry = Registry.default()
     home = check_home(unicum_home())
     store = MemoryStore(home, workspace)

@@ -2,7 +2,7 @@
 
 from core.model.client import ModelClient
 from core.model.providers import ProviderProfile, ResolvedProvider, resolve_provider
-from core.model.window import discover_window, local_host, own_host
+from core.model.window import discover_window, local_host, own_host, price_mode
 
 __all__ = [
     "ModelClient",
@@ -11,5 +11,6 @@ __all__ = [
     "discover_window",
     "local_host",
     "own_host",
+    "price_mode",
     "resolve_provider",
 ]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import urllib.error
-import urllib.request
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,6 +21,7 @@ from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 
 WINDOW_ENV = "UNICUM_CONTEXT_WINDOW"
+PRICES_ENV = "UNICUM_PROVIDER_PRICES"
 PROBE_TIMEOUT = 2.0  # seconds per probe: a local server answers at once
 MIN_WINDOW = 512
 
@@ -49,6 +48,18 @@ def local_host(base_url: str | None) -> bool:
     )
 
 
+def price_mode(provider: ResolvedProvider) -> str:
+    """How requests are priced: "local" (a server on this machine or network: costs 0),
+    "priced" (the provider's own service: its price table applies), else "unknown" (another
+    host; a price for the model name would be a guess)."""
+    flag = os.environ.get(PRICES_ENV) or read_user_config().get("provider_prices")
+    if str(flag).lower() in ("1", "true", "yes"):
+        return "priced"  # the user says this base URL bills at the provider's prices (a proxy)
+    if local_host(provider.base_url):
+        return "local"
+    return "priced" if own_host(provider) else "unknown"
+
+
 def window_setting(cfg: dict[str, Any]) -> int | None:
     """$UNICUM_CONTEXT_WINDOW, else `context_window` in config.json; tokens, or None."""
     raw = os.environ.get(WINDOW_ENV) or cfg.get("context_window")
@@ -67,6 +78,9 @@ def window_setting(cfg: dict[str, Any]) -> int | None:
 
 
 def _fetch(url: str, body: dict[str, Any] | None = None) -> Any:
+    import urllib.error  # only when a server is asked (slow to import)
+    import urllib.request
+
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method="POST" if data else "GET")
     request.add_header("content-type", "application/json")

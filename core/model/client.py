@@ -30,7 +30,7 @@ MIN_REPLY = 256  # never ask for less: a prompt that leaves no room fails as "to
 RetryHook = Callable[[int, float, str], None]
 
 
-def _adapter(wire: WireFormat):
+def wire_adapter(wire: WireFormat):
     if wire is WireFormat.ANTHROPIC:
         from core.model import anthropic_wire as mod
     else:
@@ -76,7 +76,7 @@ class ModelClient:
 
     @property
     def adapter(self):
-        return _adapter(self.provider.profile.wire)
+        return wire_adapter(self.provider.profile.wire)
 
     def set_model(self, name: str) -> None:
         """Use another model of the same provider from the next request on (`/model NAME`)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -220,6 +221,27 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
     )
 
 
+@functools.cache
+def _drained() -> type:
+    """The SDK's stream, reading the body to its end after `[DONE]` (the SDK stops there and
+    closes the connection half-read, so every request would open a new one)."""
+
+    import openai
+
+    class Drained(openai.Stream[object]):
+        def _iter_events(self):  # noqa: ANN202
+            done = None
+            for sse in super()._iter_events():
+                if done is None and sse.data.startswith("[DONE]"):
+                    done = sse
+                elif done is None:
+                    yield sse
+            if done is not None:
+                yield done
+
+    return Drained
+
+
 def stream(
     client: Any,
     body: bytes,
@@ -230,8 +252,6 @@ def stream(
     timeouts, errors and SSE parsing) without `chat.completions.create()`'s per-call
     transform, which costs more than the HTTP round trip on long conversations; chunks
     arrive as plain JSON objects."""
-    import openai
-
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
     with client.post(
@@ -240,7 +260,7 @@ def stream(
         cast_to=object,
         options={"headers": {"content-type": "application/json"}},
         stream=True,
-        stream_cls=openai.Stream[object],
+        stream_cls=_drained(),
     ) as chunks:
         asm.opened = True
         for chunk in chunks:

@@ -44,6 +44,22 @@ def test_redirections_are_not_arguments():
 
 
 @pytest.mark.parametrize(
+    "command, paths",
+    [
+        ("sed -i 's/a/b/g' src/x.py", ["src/x.py"]),
+        ("sed -i.bak -e s/a/b/ a.py b.py", ["a.py", "b.py"]),
+        ("perl -i -pe 's/x/y/' f.pl", ["f.pl"]),
+        ("sed -n 1,5p a.py", []),
+        ("cp -r src dst && mv a b", ["dst", "a", "b"]),
+        ("echo x | tee -a log1 log2 > /dev/null", ["log1", "log2"]),
+        ("create notes.md", ["notes.md"]),
+    ],
+)
+def test_written_paths(command, paths):
+    assert written_paths(command) == paths
+
+
+@pytest.mark.parametrize(
     "argv, wrappers, rest",
     [
         ("FOO=1 nohup timeout 5 rm -rf x", ["nohup", "timeout"], "rm -rf x"),
@@ -127,4 +143,4 @@ def test_permissions_see_through_every_wrapper(tmp_path):
     assert any(r.startswith("sudo") for r in check_command("sudo -u me rm -rf /", tmp_path))
     assert check_command("timeout 5s rm -rf build", tmp_path) == []  # a build folder
     hit = check_command("cd /etc && sed -i s/a/b/ hosts", tmp_path)
-    assert hit and "writes outside the workspace" in hit[0]
+    assert hit == ["sed hosts: writes outside the workspace"]

@@ -129,8 +129,7 @@ def file_writes(argv: list[str]) -> list[str]:
         return []
     name = program(argv[0])
     if name in IN_PLACE and any(a.startswith("-i") or a == "-pi" for a in argv[1:]):
-        files = [a for a in argv[1:] if not a.startswith("-") and _looks_like_path(a)]
-        return files[-1:]
+        return _in_place_files(argv)
     spec = FILE_WRITERS.get(name)
     if spec is None:
         return []
@@ -165,8 +164,23 @@ def _split_args(
     return plain, dests
 
 
-def _looks_like_path(arg: str) -> bool:
-    return "/" in arg or bool(re.search(r"\.\w{1,5}$", arg))
+def _in_place_files(argv: list[str]) -> list[str]:
+    """The files `sed -i SCRIPT FILE…` / `perl -pi -e SCRIPT FILE…` rewrite: every plain
+    argument but the script (which `-e`/`-f` may give instead)."""
+    plain: list[str] = []
+    script_given = False
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg in ("-e", "--expression", "-f", "--file") or (
+            program(argv[0]) == "perl" and re.fullmatch(r"-[a-zA-Z]*e", arg)
+        ):
+            next(rest, None)
+            script_given = True
+        elif arg.startswith(("--expression=", "--file=")):
+            script_given = True
+        elif not arg.startswith("-"):
+            plain.append(arg)
+    return plain if script_given else plain[1:]
 
 
 def redirect_writes(cmd: Simple) -> list[str]:

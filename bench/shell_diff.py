@@ -139,32 +139,37 @@ def emit(cases_file: Path) -> None:
     """Print one JSON record per case, computed by the code in the current directory."""
     sys.path = [os.getcwd(), *(p for p in sys.path if Path(p).resolve() != ROOT / "bench")]
     layout = "flat" if Path("core/fact_extractor.py").exists() else "rooms"
-    facts_mod, memory_mod, perm_mod, msg_mod = (importlib.import_module(m) for m in LAYOUTS[layout])
-    base = importlib.import_module("tools.base")
-    work = Path(tempfile.mkdtemp(prefix="shell_diff_"))
-    (work / "ws").mkdir()
-    (work / "home").mkdir()
-    out = []
-    for i, case in enumerate(json.loads(cases_file.read_text(encoding="utf-8"))):
-        call = msg_mod.ToolCall(f"c{i}", case["tool"], {"command": case["command"]})
-        output = base.ToolOutput(case["content"], case["is_error"], dict(case.get("data") or {}))
-        fact = facts_mod.extract(call, output)
-        entries = memory_mod.facts_to_entries([fact], root=None, source="", now=0.0)
-        user = _Recorder()
-        ctx = base.ToolContext(
-            workspace=work / "ws", home=work / "home", prompter=user, permission_mode="ask"
-        )
-        perm_mod.approve_command(ctx, case["command"], (work / "ws").resolve())
-        verdict = [q.replace(str(work), "<tmp>") for q in user.questions]
-        out.append(
-            {
-                "fact": [fact.kind, fact.target, fact.ok, fact.summary, fact.path],
-                "details": json.dumps(fact.details, sort_keys=True, default=str),
-                "memory": [f"{e.key} = {e.content}" for e in entries],
-                "verdict": verdict,
-            }
-        )
+    mods = (
+        *(importlib.import_module(m) for m in LAYOUTS[layout]),
+        importlib.import_module("tools.base"),
+    )
+    with tempfile.TemporaryDirectory(prefix="shell_diff_") as tmp:
+        work = Path(tmp)
+        (work / "ws").mkdir()
+        (work / "home").mkdir()
+        cases = json.loads(cases_file.read_text(encoding="utf-8"))
+        out = [_read_case(i, case, work, mods) for i, case in enumerate(cases)]
     print(json.dumps(out))
+
+
+def _read_case(i: int, case: dict[str, Any], work: Path, mods: tuple) -> dict[str, Any]:
+    facts_mod, memory_mod, perm_mod, msg_mod, base = mods
+    call = msg_mod.ToolCall(f"c{i}", case["tool"], {"command": case["command"]})
+    output = base.ToolOutput(case["content"], case["is_error"], dict(case.get("data") or {}))
+    fact = facts_mod.extract(call, output)
+    entries = memory_mod.facts_to_entries([fact], root=None, source="", now=0.0)
+    user = _Recorder()
+    ctx = base.ToolContext(
+        workspace=work / "ws", home=work / "home", prompter=user, permission_mode="ask"
+    )
+    perm_mod.approve_command(ctx, case["command"], (work / "ws").resolve())
+    verdict = [q.replace(str(work), "<tmp>") for q in user.questions]
+    return {
+        "fact": [fact.kind, fact.target, fact.ok, fact.summary, fact.path],
+        "details": json.dumps(fact.details, sort_keys=True, default=str),
+        "memory": [f"{e.key} = {e.content}" for e in entries],
+        "verdict": verdict,
+    }
 
 
 def run_side(tree: Path, cases_file: Path) -> list[dict[str, Any]]:

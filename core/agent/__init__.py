@@ -15,6 +15,7 @@ from core.agent.transcript import (
     close_open_tool_calls,
     find_session,
     list_sessions,
+    task_text,
 )
 
 __all__ = [
@@ -44,4 +45,5 @@ __all__ = [
     "resume_path",
     "start_notes",
     "status",
+    "task_text",
 ]

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.serve import codemap_api, dashboard_api, ledger_api, memory_api
 from core.serve.security import MAX_BODY, Guard
 from core.serve.services import Services
-from my_agent.errors import UnicumError
+from my_agent.errors import ConfigError, UnicumError
 
 VERSION = "1"
 
@@ -50,9 +50,13 @@ def _handlers(app: FastAPI) -> None:
     async def bad_value(request: Request, exc: ValueError) -> JSONResponse:
         return reply(400, exc)
 
+    @app.exception_handler(ConfigError)
+    async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
+        return reply(503, exc)  # a broken config.json or pricing.json: not the client's fault
+
     @app.exception_handler(UnicumError)
-    async def config_error(request: Request, exc: UnicumError) -> JSONResponse:
-        return reply(503, exc)  # e.g. a broken config.json or pricing.json: not the client's
+    async def unicum_error(request: Request, exc: UnicumError) -> JSONResponse:
+        return reply(503, exc)
 
     @app.exception_handler(sqlite3.Error)
     async def database_error(request: Request, exc: sqlite3.Error) -> JSONResponse:

@@ -36,7 +36,12 @@ _LAYOUT: dict[str, Any] = {
 
 
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
-    return {**_LAYOUT, "title": {"text": title}, **extra}
+    """Axes are categories (days, tasks and models are names, not a time scale) with room for
+    their labels."""
+    axes = {name: {"automargin": True, **extra.pop(name, {})} for name in ("xaxis", "yaxis")}
+    category = "yaxis" if extra.pop("horizontal", False) else "xaxis"
+    axes[category]["type"] = "category"
+    return {**_LAYOUT, "title": {"text": title}, **axes, **extra}
 
 
 def _stacked_tokens(groups: list[Group], title: str, horizontal: bool = False) -> dict[str, Any]:
@@ -48,16 +53,16 @@ def _stacked_tokens(groups: list[Group], title: str, horizontal: bool = False) -
             {"y": keys, "x": values, "orientation": "h"} if horizontal else {"x": keys, "y": values}
         )
         data.append({"type": "bar", "name": name, **axes})
-    return {"data": data, "layout": _layout(title, barmode="stack")}
+    return {"data": data, "layout": _layout(title, barmode="stack", horizontal=horizontal)}
 
 
-def _cost_bars(groups: list[Group], title: str, labels: list[str] | None = None) -> dict[str, Any]:
+def _cost_bars(groups: list[Group], title: str) -> dict[str, Any]:
     return {
         "data": [
             {
                 "type": "bar",
                 "name": "USD",
-                "x": labels or [g.key for g in groups],
+                "x": [g.key for g in groups],
                 "y": [round(g.totals.cost_usd or 0.0, 6) for g in groups],
             }
         ],
@@ -66,8 +71,28 @@ def _cost_bars(groups: list[Group], title: str, labels: list[str] | None = None)
 
 
 def _task_label(report: UsageReport, group: Group) -> str:
-    text = report.task_text.get(group.key, "")
-    return f"{group.key}: {text[:40]}" if text else group.key
+    text = " ".join(report.task_text.get(group.key, "").split())
+    return (text[:37] + "…" if len(text) > 38 else text) if text else group.key
+
+
+def _cost_by_task(report: UsageReport) -> dict[str, Any]:
+    """Horizontal bars, the most expensive at the top, labelled with what the user asked."""
+    tasks = report.top_tasks
+    bars = {
+        "type": "bar",
+        "orientation": "h",
+        "name": "USD",
+        "y": [_task_label(report, g) for g in tasks],
+        "x": [round(g.totals.cost_usd or 0.0, 6) for g in tasks],
+        "hovertext": [g.key for g in tasks],
+    }
+    layout = _layout(
+        "Most expensive tasks",
+        horizontal=True,
+        yaxis={"autorange": "reversed"},
+        xaxis={"title": {"text": "USD"}},
+    )
+    return {"data": [bars], "layout": layout}
 
 
 def figures(report: UsageReport) -> dict[str, dict[str, Any]]:
@@ -89,11 +114,7 @@ def figures(report: UsageReport) -> dict[str, dict[str, Any]]:
                 "Cache hit rate per day", yaxis={"title": {"text": "%"}, "range": [0, 100]}
             ),
         },
-        "cost-by-task": _cost_bars(
-            report.top_tasks,
-            "Most expensive tasks",
-            [_task_label(report, g) for g in report.top_tasks],
-        ),
+        "cost-by-task": _cost_by_task(report),
         "tokens-by-model": _stacked_tokens(report.models, "Tokens per model", horizontal=True),
         "cost-by-model": _cost_bars(report.models, "Cost per model"),
     }

@@ -34,18 +34,23 @@ CHARTS = (
 DAY = 86400
 
 
-def _browser():
+@pytest.fixture
+def browser():
+    """Debian's Chromium driven by Playwright (its own browser downloads are never used)."""
     if not Path(CHROMIUM).is_file():
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("playwright is not installed (pip install -r requirements.txt)")
-    return sync_playwright()
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture
-def served(isolated_home: Path, llm, workspace: Path):
+def served(browser, isolated_home: Path, llm, workspace: Path):
     """A real -p session (its task text is in its transcript) plus requests another agent
     recorded over HTTP on two earlier days, then the server."""
     llm.reply(
@@ -115,52 +120,47 @@ def _check_numbers(charts: dict[str, list[dict]], days: list[dict], models: list
     assert model_stack["output"]["x"] == [m["output_tokens"] for m in models]
 
 
-def test_dashboard_shows_the_ledger_in_chromium(served: Served, tmp_path: Path):
+def test_dashboard_shows_the_ledger_in_chromium(browser, served: Served, tmp_path: Path):
     days, models = _ledger(served, "day"), _ledger(served, "model")
     assert len(days) == 3 and len(models) == 3
     outside: list[str] = []
-    with _browser() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
-        page.on(
-            "request",
-            lambda r: None if r.url.startswith(served.url) else outside.append(r.url),
-        )
-        page.goto(f"{served.url}/dashboard?token={served.token}")
-        assert page.url == f"{served.url}/dashboard"  # the token left the address bar
-        charts = _chart_data(page)
-        _check_numbers(charts, days, models)
-        (by_task,) = charts["cost-by-task"]
-        costs = sorted((t["cost_usd"] for t in _ledger(served, "task")), reverse=True)
-        assert by_task["x"] == pytest.approx(costs) and costs[:2] == [0.30, 0.12]
-        assert by_task["y"][-1] == "explain the token ledger"  # labelled with the task text
-        tasks = page.inner_text("#tasks")
-        assert "explain the token ledger" in tasks  # the -p session's task, from its transcript
-        assert "other/1" in tasks
-        budgets = page.inner_text("#budgets")
-        assert "config.json budget.day.usd" in budgets
-        page.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
-        browser.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(served.url) else outside.append(r.url),
+    )
+    page.goto(f"{served.url}/dashboard?token={served.token}")
+    assert page.url == f"{served.url}/dashboard"  # the token left the address bar
+    charts = _chart_data(page)
+    _check_numbers(charts, days, models)
+    (by_task,) = charts["cost-by-task"]
+    costs = sorted((t["cost_usd"] for t in _ledger(served, "task")), reverse=True)
+    assert by_task["x"] == pytest.approx(costs) and costs[:2] == [0.30, 0.12]
+    assert by_task["y"][-1] == "explain the token ledger"  # labelled with the task text
+    tasks = page.inner_text("#tasks")
+    assert "explain the token ledger" in tasks  # the -p session's task, from its transcript
+    assert "other/1" in tasks
+    budgets = page.inner_text("#budgets")
+    assert "config.json budget.day.usd" in budgets
+    assert f"${days[-1]['cost_usd']:,.4f}" in budgets  # today's spend against the day budget
+    page.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
     assert outside == []  # plotly.js and everything else came from the service
     assert (tmp_path / "dashboard.png").stat().st_size > 20_000
     print(f"screenshot: {tmp_path / 'dashboard.png'}")
 
 
-def test_usage_html_is_one_file_with_the_same_charts(served: Served, tmp_path: Path):
+def test_usage_html_is_one_file_with_the_same_charts(browser, served: Served, tmp_path: Path):
     days, models = _ledger(served, "day"), _ledger(served, "model")
     out = tmp_path / "usage.html"
     proc = run_cli("usage", "--html", str(out))
     assert proc.returncode == 0 and f"wrote {out}" in proc.stdout, proc.stderr
-    with _browser() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
-        page.route(
-            "**/*",
-            lambda route: (
-                route.abort() if not route.request.url.startswith("file:") else route.continue_()
-            ),
-        )
-        page.goto(out.as_uri())
-        _check_numbers(_chart_data(page), days, models)
-        page.screenshot(path=str(tmp_path / "usage-html.png"), full_page=True)
-        browser.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    page.route(
+        "**/*",
+        lambda route: (
+            route.abort() if not route.request.url.startswith("file:") else route.continue_()
+        ),
+    )
+    page.goto(out.as_uri())
+    _check_numbers(_chart_data(page), days, models)
+    page.screenshot(path=str(tmp_path / "usage-html.png"), full_page=True)

@@ -5,15 +5,13 @@ from __future__ import annotations
 import time
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Response
 
 from core.dashboard import budget_status
 from core.ledger import (
     Filter,
     LedgerRow,
-    connect,
     grouped,
-    insert_rows,
     local_day,
     open_ledger,
     parse_limits,
@@ -31,8 +29,9 @@ DAY = r"^\d{4}-\d{2}-\d{2}$"
 
 
 @router.post("/requests", response_model=LedgerRecorded, status_code=201, summary="Record one")
-def record(svc: Svc, body: RequestIn) -> LedgerRecorded:
-    """Written before the answer (not queued), so a report right after sees it."""
+def record(svc: Svc, body: RequestIn, response: Response) -> LedgerRecorded:
+    """Written before the answer, so a report right after sees it. 202 with `recorded` false:
+    the ledger file cannot be written now; the row is kept and retried (do not send it again)."""
     ts = body.ts or time.time()
     usage = Usage(
         body.input_tokens,
@@ -61,12 +60,13 @@ def record(svc: Svc, body: RequestIn) -> LedgerRecorded:
         cost_usd=cost,
         estimated=body.estimated,
     )
-    db = connect(svc.ledger_path)
-    try:
-        insert_rows(db, [row])
-    finally:
-        db.close()
-    return LedgerRecorded(recorded=True, day=row.day, project=row.project, cost_usd=cost)
+    failures = svc.ledger.failures
+    svc.ledger.record(row)
+    # 0 rows and no new failure: the background flusher wrote it first
+    written = svc.ledger.flush() > 0 or svc.ledger.failures == failures
+    if not written:
+        response.status_code = 202
+    return LedgerRecorded(recorded=written, day=row.day, project=row.project, cost_usd=cost)
 
 
 @router.get("/report", response_model=LedgerReport, summary="Totals grouped by one key")

@@ -10,7 +10,7 @@ from fastapi import HTTPException, Request
 
 from core.codemap import CodeMap
 from core.dashboard import TaskText
-from core.ledger import PriceTable, load_prices
+from core.ledger import Ledger, PriceTable, load_prices
 
 
 @dataclass
@@ -19,11 +19,13 @@ class Services:
     ledger_path: Path
     task_text: TaskText | None = None
     prices: PriceTable = field(init=False)
+    ledger: Ledger = field(init=False)  # one writer (and connection) for the service's life
     _codemaps: dict[Path, CodeMap] = field(default_factory=dict, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self) -> None:
         self.prices = load_prices(self.home)
+        self.ledger = Ledger(self.ledger_path)
 
     def codemap(self, folder: Path) -> CodeMap:
         """One CodeMap per project for the life of the service (its index stays open)."""
@@ -37,6 +39,7 @@ class Services:
             for cmap in self._codemaps.values():
                 cmap.close()
             self._codemaps.clear()
+        self.ledger.close()
 
 
 def services(request: Request) -> Services:

@@ -76,6 +76,20 @@ def test_every_endpoint_refuses_without_the_token(served: Served):
                 assert reply.headers["www-authenticate"] == "Bearer"
 
 
+def test_the_dashboard_cookie_only_reads_the_dashboard(served: Served, project: Path):
+    with served.client(token="") as http:
+        first = http.get("/dashboard", params={"token": served.token}, follow_redirects=False)
+        assert first.status_code == 303 and first.headers["location"] == "/dashboard"
+        assert "HttpOnly" in first.headers["set-cookie"]
+        assert "SameSite=Strict" in first.headers["set-cookie"]
+        assert http.get("/dashboard").status_code == 200  # the cookie, kept by the client
+        assert http.get("/dashboard/data").json()["totals"]["requests"] == 0
+        add = {"project": str(project), "type": "notes", "content": "written with a cookie"}
+        assert http.post("/memory", json=add).status_code == 401
+        assert http.get("/memory", params={"project": str(project)}).status_code == 401
+        assert http.get("/memory", params={"token": served.token}).status_code == 401
+
+
 def test_memory_list_add_search_update_forget(served: Served, project: Path):
     with served.client() as http:
         add = {"project": str(project), "type": "commands", "content": "run tests: pytest -q"}
@@ -260,3 +274,10 @@ def test_help_and_the_repl_never_import_the_web_stack():
     )
     assert proc.stdout.strip().endswith("[]"), proc.stdout + proc.stderr
     assert "serve" in proc.stdout  # the subcommand is listed in --help
+
+
+def test_usage_html_says_a_broken_config_in_one_line(isolated_home: Path, tmp_path: Path):
+    (isolated_home / "config.json").write_text("{broken")
+    proc = run_cli("usage", "--html", str(tmp_path / "u.html"))
+    assert proc.returncode == 1 and "config.json" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -123,12 +123,16 @@ def write_html(db, flt: Filter, out: Path) -> int:
     from core.agent import task_text
     from core.dashboard import build_report, render_html
     from core.ledger import parse_limits
+    from my_agent.errors import ConfigError
     from my_agent.home import read_user_config
 
     home = unicum_home()
-    report = build_report(
-        db, flt, parse_limits(read_user_config()), lambda task: task_text(home, task)
-    )
+    try:
+        limits = parse_limits(read_user_config())
+    except ConfigError as exc:
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 1
+    report = build_report(db, flt, limits, lambda task: task_text(home, task))
     try:
         out.write_text(render_html(report), encoding="utf-8")
     except OSError as exc:

@@ -75,11 +75,16 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def _dashboard_read(scope: Scope) -> bool:
+    return scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/dashboard")
+
+
 def _presented(scope: Scope) -> tuple[str, str]:
-    """(token from the Authorization header or cookie, token from the query string)."""
+    """(token from the Authorization header, or from the cookie when reading the dashboard;
+    token from the query string)."""
     auth = _header(scope, b"authorization")
     bearer = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
-    if not bearer:
+    if not bearer and _dashboard_read(scope):  # the cookie never changes anything
         morsel = SimpleCookie(_header(scope, b"cookie")).get(COOKIE)
         bearer = morsel.value if morsel else ""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])
@@ -111,7 +116,7 @@ class Guard:
             return
         bearer, query = _presented(scope)
         if not self._ok(bearer):
-            if self._ok(query) and scope["path"].startswith("/dashboard"):
+            if self._ok(query) and _dashboard_read(scope):
                 await self._cookie_redirect(scope, send, query)
                 return
             await _send_json(

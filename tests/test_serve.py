@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, provider_env, run_cli
 from tests.serve_helpers import Served, start_server
 
 CODE = """def hello(name):
@@ -281,3 +281,27 @@ def test_usage_html_says_a_broken_config_in_one_line(isolated_home: Path, tmp_pa
     proc = run_cli("usage", "--html", str(tmp_path / "u.html"))
     assert proc.returncode == 1 and "config.json" in proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_dashboard_data_names_each_task_from_its_transcript(isolated_home, llm, workspace):
+    llm.reply("done", usage={"input": 500, "cache_read": 1500, "cache_write": 0, "output": 40})
+    env = provider_env(llm, "anthropic")
+    proc = run_cli("--dir", str(workspace), "-p", "rename the helper", env=env)
+    assert proc.returncode == 0, proc.stderr
+    server = start_server(isolated_home)
+    try:
+        with server.client() as http:
+            data = http.get("/dashboard/data").json()
+            page = http.get("/dashboard")
+    finally:
+        server.stop()
+    (task,) = data["top_tasks"]
+    assert task["task"] == "rename the helper" and task["key"].endswith("/1")
+    assert (task["input_tokens"], task["cache_read_tokens"], task["output_tokens"]) == (
+        500,
+        1500,
+        40,
+    )
+    assert data["days"][0]["total_tokens"] == 2040
+    assert page.status_code == 200 and "rename the helper" in page.text
+    assert '<script src="/assets/plotly.min.js">' in page.text

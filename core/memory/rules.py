@@ -71,49 +71,6 @@ TOOL_KINDS = {
 FILE_KINDS = frozenset({"read", "write", "edit"})
 COMMAND_KINDS = frozenset({"test", "build", "run"})
 
-LANGUAGES = {
-    ".py": "Python",
-    ".pyi": "Python",
-    ".js": "JavaScript",
-    ".mjs": "JavaScript",
-    ".cjs": "JavaScript",
-    ".jsx": "JavaScript",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".c": "C",
-    ".h": "C",
-    ".cc": "C++",
-    ".cpp": "C++",
-    ".hpp": "C++",
-    ".cs": "C#",
-    ".rb": "Ruby",
-    ".php": "PHP",
-    ".swift": "Swift",
-    ".scala": "Scala",
-    ".sh": "Shell",
-    ".sql": "SQL",
-    ".html": "HTML",
-    ".css": "CSS",
-    ".scss": "SCSS",
-    ".vue": "Vue",
-    ".svelte": "Svelte",
-    ".md": "Markdown",
-    ".toml": "TOML",
-    ".yaml": "YAML",
-    ".yml": "YAML",
-    ".json": "JSON",
-    ".lua": "Lua",
-    ".dart": "Dart",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
-    ".r": "R",
-    ".jl": "Julia",
-}
-
 _JS = r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:run\s+)?"
 _PY = r"python(?:3(?:\.\d+)?)?"
 _PYRUN = r"(?:(?P<runner>uv|poetry|pdm|hatch|pipenv|rye)\s+run\s+)?(?:" + _PY + r"\s+-m\s+)?"

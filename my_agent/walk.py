@@ -161,26 +161,26 @@ def walk(
     stack = [_open(top, start, rules_for(base, start), 1)]
     while stack:
         entries, prefix, rules, depth = stack[-1]
-        entry = next(entries, None)
-        if entry is None:
-            stack.pop()
-            continue
-        rel = prefix + entry.name
-        if entry.is_dir(follow_symlinks=False):
-            if skipped_dir(top, rel, entry.name) or (rules and ignored(rules, rel, True)):
-                continue
-            if dirs:
-                yield Entry(rel, True, 0, depth)
-            if max_depth is None or depth < max_depth:
-                stack.append(_open(top, rel, rules, depth + 1))
-        elif (want is None or want(entry.name)) and not (rules and ignored(rules, rel, False)):
-            try:
-                if not entry.is_file(follow_symlinks=False):
+        for entry in entries:  # an iterator: a frame resumes where it left off
+            rel = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if skipped_dir(top, rel, entry.name) or (rules and ignored(rules, rel, True)):
                     continue
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            yield Entry(rel, False, st.st_size, depth, st.st_mtime_ns)
+                if dirs:
+                    yield Entry(rel, True, 0, depth)
+                if max_depth is None or depth < max_depth:
+                    stack.append(_open(top, rel, rules, depth + 1))
+                    break
+            elif (want is None or want(entry.name)) and not (rules and ignored(rules, rel, False)):
+                try:
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                yield Entry(rel, False, st.st_size, depth, st.st_mtime_ns)
+        else:
+            stack.pop()
 
 
 Frame = tuple[Iterator[os.DirEntry[str]], str, Rules, int]
@@ -199,7 +199,8 @@ def _open(base: str, rel_dir: str, rules: Rules, depth: int) -> Frame:
             )
     except OSError:
         keyed = []
+    keys, entries = zip(*keyed, strict=True) if keyed else ((), ())
     prefix = rel_dir + "/" if rel_dir else ""
-    if any(key in (".gitignore", ".git/") for key, _ in keyed):
+    if ".gitignore" in keys or ".git/" in keys:
         rules = _own_rules(base, prefix, rules)
-    return iter([e for _, e in keyed]), prefix, rules, depth
+    return iter(entries), prefix, rules, depth

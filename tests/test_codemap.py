@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.codemap import CodeIndex, CodeMap, query
-from core.codemap.walk import walk_sources
+from core.codemap import CodeIndex, CodeMap, query, walk_sources
 
 FIXTURE = Path(__file__).parent / "fixtures" / "codemap"
 

@@ -25,9 +25,12 @@ class WalkResult:
 def is_source(name: str) -> bool:
     """A file the code map parses, judged by its name alone."""
     dot = name.rfind(".")
-    if dot <= 0 or not name[:dot].strip("."):  # no extension, as os.path.splitext sees it
+    if dot <= 0:
         return False
-    return name[dot:].lower() in EXTENSIONS and not name.endswith(BUNDLED)
+    ext = name[dot:].lower()
+    if ext not in EXTENSIONS or not name[:dot].strip("."):  # ".py": no extension to splitext
+        return False
+    return ext != ".js" or not name.endswith(BUNDLED)
 
 
 def walk_sources(

@@ -83,13 +83,17 @@ def load_ignore(path: str) -> IgnoreFile | None:
 
 
 def _quick(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
+    """One regex that matches where any pattern's regex would (pathspec searches each; all
+    gitignore patterns are anchored with `^`, else there is no shortcut)."""
     sources = [
-        _NAMED_GROUP.sub("(?:", p.regex.pattern)
+        _NAMED_GROUP.sub("(?:", p.regex.pattern)  # type: ignore[attr-defined]
         for p in spec.patterns
-        if p.include is not None and p.regex is not None  # type: ignore[attr-defined]
+        if p.include is not None
     ]
+    if not all(source.startswith("^") for source in sources):
+        return None
     try:
-        return re.compile("|".join(f"(?:{s})" for s in sources) or "(?!)")
+        return re.compile("^(?:" + "|".join(s[1:] for s in sources) + ")" if sources else "(?!)")
     except re.error:
         return None  # check every path the slow way
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
 import pytest
 
 from core.codemap import CodeIndex
-from my_agent.walk import walk
+from my_agent.walk import load_ignore, walk
 from tests.tool_helpers import make_ctx, run
 
 HAVE_RG = shutil.which("rg") is not None
@@ -84,3 +85,17 @@ def test_search_listing_and_code_map_see_the_same_files(tree, isolated_home, mon
     assert listed == mapped == set(fallback.data["paths"]) == PROJECT
     if HAVE_RG:
         assert searched == PROJECT
+
+
+def test_an_ignore_file_gives_pathspec_verdicts(tmp_path):
+    patterns = ["*.log", "!keep.log", "build/", "/cov", "docs/**/gen", "a/b", "foo/**", "\\#x"]
+    patterns += ["[!a]z", "**/x/*.py", "?.c", "a/**/b", "dir/", "!dir/keep"]
+    (tmp_path / "rules").write_text("\n".join(patterns) + "\n")
+    rules = load_ignore(str(tmp_path / "rules"))
+    assert rules is not None
+    names = ["a", "b", "x", "foo", "docs", "gen", "build", "keep.log", "t.log", "az", "bz"]
+    names += ["dir", "keep", "y.py", "c.c", "cov", "#x"]
+    for depth in (1, 2, 3):
+        for parts in itertools.product(names, repeat=depth):
+            for path in ("/".join(parts), "/".join(parts) + "/"):
+                assert rules.verdict(path) == rules.spec.check_file(path).include, path

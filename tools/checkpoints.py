@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
+from my_agent.files import atomic_write
 from tools.base import ToolContext
 
 KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
@@ -82,7 +81,7 @@ class CheckpointStore:
                 "undo again with force (/undo force) to overwrite those changes"
             )
         if meta["existed"]:
-            _restore(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
+            atomic_write(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
             text = f"restored {self._show(path)}"
         else:
             path.unlink(missing_ok=True)
@@ -99,16 +98,6 @@ class CheckpointStore:
             except ValueError:
                 pass
         return str(path)
-
-
-def _restore(path: Path, data: bytes, mode: int | None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".undo")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
 
 
 def _remove_empty_dirs(folder: Path, top: str | None) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from core.context import L0_HEADER, message_text
-from my_agent.messages import Message, TextBlock
+from core.context import L0_HEADER
+from my_agent.messages import Message, TextBlock, message_text
 from my_agent.tokens import estimate_tokens
 
 if TYPE_CHECKING:

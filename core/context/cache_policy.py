@@ -25,7 +25,6 @@ from core.context.policy import Summarizer
 from core.context.summary import (
     SummaryState,
     crop_to_fit,
-    message_text,
     summarize_history,
     user_texts,
 )
@@ -34,7 +33,7 @@ from core.model import ProviderProfile
 from my_agent.errors import Interrupted
 from my_agent.facts import Fact
 from my_agent.home import project_id
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
 from tools.base import ToolContext, ToolOutput
 

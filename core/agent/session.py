@@ -84,11 +84,13 @@ class _Ground:
 
 
 def _ground(opts: SessionOptions, resume: Path | None) -> _Ground:
-    workspace, home = check_workspace(opts.workspace), check_home(unicum_home())
+    workspace = check_workspace(opts.workspace)
+    provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
+    home = check_home(unicum_home())
     return _Ground(
         workspace,
         home,
-        resolve_provider(opts.provider, opts.model),
+        provider,
         Registry.default(),
         MemoryStore(home, workspace),
         CodeMap(workspace, home),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from my_agent.files import atomic_write
 from tools.base import ToolContext
+from tools.services import Checkpoints
 
 KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
 ABSENT = "absent"
@@ -130,13 +131,11 @@ def prune_old(top: Path, keep_days: float = KEEP_DAYS, spare: Path | None = None
     return gone
 
 
-def get_checkpoints(ctx: ToolContext) -> CheckpointStore:
+def get_checkpoints(ctx: ToolContext) -> Checkpoints:
     """The session's store from `ctx.services`, created on first use (old sessions' checkpoints
     are pruned then)."""
-    store = ctx.services.get("checkpoints")
-    if store is None:
+    if ctx.services.checkpoints is None:
         folder = ctx.home / "checkpoints" / (ctx.session_id or "default")
         prune_old(folder.parent, spare=folder)
-        store = CheckpointStore(folder, root=ctx.workspace)
-        ctx.services["checkpoints"] = store
-    return store
+        ctx.services.checkpoints = CheckpointStore(folder, root=ctx.workspace)
+    return ctx.services.checkpoints

@@ -1,7 +1,7 @@
 """Context: what each request carries (policy, cache-aware compaction, summary, phases, archive)."""
 
 from core.context.archive import Archive, archive_path
-from core.context.cache_policy import CacheAwareContext, ContextBudget, session_context
+from core.context.cache_policy import CacheAwareContext, ContextBudget, session_budget
 from core.context.compaction import L0_HEADER, big_args, render_l0
 from core.context.phases import PhaseTracker, TaskPhase
 from core.context.policy import ContextPolicy, FullHistory
@@ -20,6 +20,6 @@ __all__ = [
     "archive_path",
     "big_args",
     "render_l0",
-    "session_context",
+    "session_budget",
     "summarize_history",
 ]

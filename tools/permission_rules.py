@@ -1,4 +1,5 @@
-"""The destructive-command table and the word lists the permission check reads (data only)."""
+"""The destructive-command table and the word lists the permission check reads (data only).
+Wrappers, redirections and file writers are the shell reader's: my_agent.shell.words."""
 
 from __future__ import annotations
 
@@ -125,32 +126,4 @@ SHELLS = frozenset(
         ".",
     }
 )
-WRAPPERS = frozenset(
-    {
-        "env",
-        "nohup",
-        "time",
-        "nice",
-        "ionice",
-        "timeout",
-        "command",
-        "exec",
-        "builtin",
-        "xargs",
-        "stdbuf",
-        "watch",
-        "then",
-        "do",
-        "else",
-        "if",
-        "while",
-        "until",
-        "!",
-        "{",
-        "}",
-        "busybox",
-        "toybox",
-    }
-)
 MIN_ABBREV = 3  # `--rec` is how GNU tools accept an unambiguous prefix of `--recursive`
-WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})

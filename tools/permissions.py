@@ -6,18 +6,16 @@ import os
 from pathlib import Path
 
 from my_agent.shell.tokenize import Pipeline, Simple, parse
-from tools.base import ToolContext, ToolError
-from tools.outside_writes import writes_outside, written_paths
-from tools.permission_rules import (
-    BUILD_DIRS,
-    DOWNLOADERS,
-    MIN_ABBREV,
-    RULES,
-    SHELLS,
-    WRAPPERS,
+from my_agent.shell.words import (
+    SAFE_WRITE_TARGETS,
     WRITE_OPS,
-    Rule,
+    file_writes,
+    program,
+    strip_wrappers,
+    subcommands,
 )
+from tools.base import ToolContext, ToolError
+from tools.permission_rules import BUILD_DIRS, DOWNLOADERS, MIN_ABBREV, RULES, SHELLS, Rule
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
@@ -32,30 +30,24 @@ ASKS: dict[str, frozenset[str]] = {
 }
 
 
-def _strip_wrappers(argv: list[str]) -> list[str]:
-    """`FOO=1 nohup timeout 5 rm -rf x` → `rm -rf x`."""
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        name = os.path.basename(word)
-        if "=" in word and not word.startswith(("-", "=")) and word.split("=")[0].isidentifier():
-            i += 1
-        elif name in WRAPPERS:
-            i += 1
-            while i < len(argv) and (
-                argv[i].startswith("-") or argv[i].replace(".", "").isdigit() or "=" in argv[i]
-            ):
-                i += 1
-        else:
-            break
-    return argv[i:]
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 
 
-def _subcommand(argv: list[str]) -> str:
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in ("-C", "-c", "--git-dir", "--work-tree") else 1
-    return argv[i] if i < len(argv) else ""
+def _bare(argv: list[str]) -> list[str]:
+    """The command a line runs once its wrappers (`nohup`, `timeout 5`, `FOO=1`) are off."""
+    return strip_wrappers(argv)[1]
+
+
+def writes_outside(target: str, cwd: Path, workspace: Path) -> bool:
+    """True when writing `target` (from `cwd`) changes a file outside the workspace, or when
+    it cannot be told (variables, substitutions)."""
+    if target.startswith(SAFE_WRITE_TARGETS):
+        return False
+    expanded = os.path.expandvars(os.path.expanduser(target))
+    if "$" in expanded or "`" in expanded:
+        return True  # cannot tell where it goes
+    path = Path(os.path.normpath(cwd / expanded))
+    return path != workspace and workspace not in path.parents
 
 
 def _has_flag(argv: list[str], flags: tuple[str, ...]) -> bool:
@@ -96,10 +88,10 @@ def _inside_build_dir(target: str, cwd: Path, workspace: Path) -> bool:
 
 
 def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
-    name = os.path.basename(argv[0])
+    name = program(argv[0])
     if not any(name == p or name.startswith(p + ".") for p in rule.programs):
         return False
-    if rule.sub and _subcommand(argv) != rule.sub:
+    if rule.sub and subcommands(argv, _GIT_VALUED)[:1] != [rule.sub]:
         return False
     if rule.flags and not _has_flag(argv, rule.flags):
         return False
@@ -121,7 +113,9 @@ def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
     for op, target in cmd.redirects:
         if op in WRITE_OPS and writes_outside(target.text, cwd, workspace):
             found.append(f"redirection over {target.text}: writes outside the workspace")
-    argv = _strip_wrappers(cmd.argv)
+    wrappers, argv = strip_wrappers(cmd.argv)
+    for wrapper in wrappers:  # sudo, doas: a rule of their own
+        found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, [wrapper], cwd, workspace)]
     if not argv:
         return found
     if "$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs):
@@ -129,10 +123,10 @@ def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
             f"unknown program {argv[0]}: the command name comes from a variable or "
             "substitution, so what runs cannot be checked"
         )
-    if "xargs" in map(os.path.basename, cmd.argv[: len(cmd.argv) - len(argv)]):
+    if "xargs" in wrappers:
         argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
-    name = os.path.basename(argv[0])
-    for target in written_paths(argv):
+    name = program(argv[0])
+    for target in file_writes(argv):
         if writes_outside(target, cwd, workspace):
             found.append(f"{name} {target}: writes outside the workspace")
     found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, argv, cwd, workspace)]
@@ -143,10 +137,10 @@ def _inner_commands(cmd: Simple) -> list[str]:
     """Command strings run by this command: substitutions, `bash -c`, `eval`, `find -exec`."""
     inner = [sub for w in cmd.words for sub in w.subs]
     inner += [sub for _, w in cmd.redirects for sub in w.subs]
-    argv = _strip_wrappers(cmd.argv)
+    argv = _bare(cmd.argv)
     if not argv:
         return inner
-    name = os.path.basename(argv[0])
+    name = program(argv[0])
     if name in SHELLS and "-c" in argv[1:-1]:
         inner.append(argv[argv.index("-c") + 1])
     elif name == "eval":
@@ -162,7 +156,7 @@ def _inner_commands(cmd: Simple) -> list[str]:
 
 def _runs_download(pipe: Pipeline) -> bool:
     """`curl … | sh`, `sh <(curl …)`, `bash -c "$(curl …)"`, `eval "$(wget …)"`."""
-    names = [os.path.basename((_strip_wrappers(c.argv) or [""])[0]) for c in pipe]
+    names = [program((_bare(c.argv) or [""])[0]) for c in pipe]
     for k, name in enumerate(names):
         if name in SHELLS and any(n in DOWNLOADERS for n in names[:k]):
             return True
@@ -170,7 +164,7 @@ def _runs_download(pipe: Pipeline) -> bool:
         runs_sub = name in SHELLS or (cmd.words and cmd.words[0].subs)
         subs = [s for w in cmd.words for s in w.subs]
         if runs_sub and any(
-            p and os.path.basename(p[0].argv[0] if p[0].argv else "") in DOWNLOADERS
+            p and program(p[0].argv[0] if p[0].argv else "") in DOWNLOADERS
             for s in subs
             for p in parse(s)
         ):

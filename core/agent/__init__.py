@@ -5,16 +5,17 @@ from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.events import AgentHooks, HookList, TaskResult
 from core.agent.instructions import loaded_instruction_files
-from core.agent.live import LiveSession, end_session, open_session, resume_path, start_notes
+from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
-from core.agent.session import create_agent
+from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
     TranscriptError,
     close_open_tool_calls,
     find_session,
     list_sessions,
+    task_text,
 )
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "new_session_id",
     "open_session",
     "resume_path",
+    "resumed_options",
     "start_notes",
     "status",
+    "task_text",
 ]

@@ -1,4 +1,5 @@
-"""Pass/fail counts and failing test names from the usual test runners' output."""
+"""Reading terminal output: exit status, the error line, and pass/fail counts and failing test
+names from the usual test runners."""
 
 from __future__ import annotations
 
@@ -108,3 +109,45 @@ def parse_test_output(text: str) -> TestRun:
         return run
     run.found = True
     return run
+
+
+def exit_code(content: str, data: dict) -> int | None:
+    """The exit status from structured data or from the usual text markers."""
+    if isinstance(data.get("exit_code"), int):
+        return data["exit_code"]
+    for rx in (
+        r"<returncode>(-?\d+)</returncode>",
+        r"\[exit (-?\d+)\]\s*$",
+        r"[Ee]xit code:?\s*(-?\d+)",
+    ):
+        m = re.search(rx, content)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def body_of(content: str) -> str:
+    """Output text without the agent's wrapping markers."""
+    text = re.sub(
+        r"</?returncode>.*?</returncode>|</?output>|\[exit -?\d+\]\s*$", "", content, flags=re.S
+    )
+    return text.strip("\n")
+
+
+_ERROR_LINE = re.compile(
+    r"^\s*(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|error\b|Error\b|ERROR\b|fatal\b|"
+    r"FAIL(?:ED)?\b|E\s{2,}|.*: (?:command )?not found|.*No such file|.*cannot |.*Permission denied"
+    r"|panic:|thread '.*' panicked|\*\* \()"
+)
+
+
+def error_line(text: str) -> str:
+    """The first line that says what went wrong (a Python traceback's last line wins)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for line in reversed(lines):
+        if re.match(r"^[\w.]+(?:Error|Exception|Exit)\b", line):
+            return line[:160]
+    for line in lines:
+        if _ERROR_LINE.match(line) and not line.startswith("Traceback"):
+            return line[:160]
+    return (lines[-1] if lines else "")[:160]

@@ -5,17 +5,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.facts.check_output import parse_test_output
-from core.facts.outline import describe_code, language_of
+from core.facts.check_output import body_of, error_line, exit_code, parse_test_output
+from core.facts.outline import describe_code
 from my_agent.facts import Fact
-from my_agent.shell.classify import (
-    body_of,
-    classify,
-    error_line,
-    exit_code,
-    file_args,
-    sed_range,
-    strip_heredocs,
+from my_agent.langs import language_of
+from my_agent.shell.commands import lookup, program_name
+from my_agent.shell.tokenize import strip_heredocs
+from my_agent.shell.words import (
+    argvs,
+    commands,
+    file_writes,
+    program,
+    redirect_writes,
+    strip_wrappers,
     written_paths,
 )
 
@@ -26,6 +28,14 @@ _SWE_FILE = re.compile(r"\[File: (\S+) \((\d+) lines total\)\]")
 _LONG_LS = re.compile(r"^[-dlcbps][rwxsStT-]{9}[@+.]?\s")
 _FOUND = re.compile(r"^Found \d+ (?:files?|matches|lines?)\b")
 _PLAIN_PATH = re.compile(r"^\.?/?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
+# the command table's kinds as fact kinds: project tooling is "build", unknown programs "run"
+FACT_KINDS = {
+    **dict.fromkeys(("test", "read", "search", "edit", "git"), None),
+    **dict.fromkeys(("build", "setup", "lint", "format"), "build"),
+}
+_DECIDING = ("git", "read", "search", "build")  # the first kind found in this order decides
+_VALUED_ARGS = frozenset({"-n", "-A", "-B", "-C", "-e", "-m", "--include", "--exclude", "-g", "-t"})
+_VALUED_ARGS |= {"-name", "-type", "-path", "-iname", "-maxdepth"}
 
 
 def short_command(command: str) -> str:
@@ -41,7 +51,7 @@ def shell_fact(tool: str, command: str, output: Any) -> Fact:
     text = data.get("full_output") or data.get("output") or body_of(content)
     code = exit_code(content, data)
     failed = bool(output.is_error) or (code not in (None, 0))
-    kind, argv = classify(command)
+    kind, argv = command_kind(command)
     if kind == "search" and code == 1 and not text.strip():
         failed = False  # grep's "no match" is an answer, not a failure
     build = _BUILDERS.get(kind, _run)
@@ -62,6 +72,70 @@ def shell_fact(tool: str, command: str, output: Any) -> Fact:
         command=short_command(command),
         details=details,
     )
+
+
+def _fact_kind(argv: list[str]) -> str:
+    found = lookup(argv)
+    if found is None or found.kind not in FACT_KINDS:
+        return "run"
+    return FACT_KINDS[found.kind] or found.kind
+
+
+def _writes_files(command: str) -> bool:
+    """A command other than an interpreter writes a file: `cat > f.py <<EOF` does,
+    `python run.py > out.txt` only saves what the run printed."""
+    for cmd in commands(command):
+        argv = strip_wrappers(cmd.argv)[1]
+        if argv and program_name(argv[0]) in ("python", "node"):
+            continue
+        if redirect_writes(cmd) or file_writes(argv):
+            return True
+    return False
+
+
+def command_kind(command: str) -> tuple[str, list[str]]:
+    """(fact kind, argv of the command that decides it): test | edit | write | git | read |
+    search | build | run, in that order of precedence over the line's commands."""
+    firsts = argvs(command, whole_pipelines=False)
+    looked = [(argv, lookup(argv)) for argv in firsts]
+    segs = [a for a, found in looked if not found or found.kind != "shell"] or firsts or [[""]]
+    tests = [a for a in argvs(command) if (found := lookup(a)) and found.kind == "test"]
+    if tests:
+        return "test", tests[0]
+    kinds = [_fact_kind(a) for a in segs]
+    if "edit" in kinds:
+        return "edit", segs[kinds.index("edit")]
+    if _writes_files(command):
+        return "write", segs[0]
+    for kind in _DECIDING:
+        if kind in kinds:
+            return kind, segs[kinds.index(kind)]
+    return "run", segs[0]
+
+
+def file_args(argv: list[str]) -> list[str]:
+    """Positional arguments that look like files (skips options and sed scripts)."""
+    out, skip = [], False
+    for i, arg in enumerate(argv[1:], 1):
+        if skip:
+            skip = False
+            continue
+        if arg in _VALUED_ARGS and i < len(argv) - 1:
+            skip = arg != "-n" or program(argv[0]) in ("head", "tail")  # cat/grep -n
+            continue
+        if arg.startswith("-") or arg.isdigit():
+            continue
+        out.append(arg)
+    return out
+
+
+def sed_range(argv: list[str]) -> int | None:
+    """First line printed by `sed -n 'A,Bp' file`."""
+    for arg in argv[1:]:
+        m = re.fullmatch(r"'?(\d+)(?:,\s*\d+)?p'?", arg)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def _read(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, str | None]:
@@ -162,8 +236,7 @@ def _write(command: str, argv: list[str], text: str, failed: bool) -> tuple[str,
 
 
 def _heredoc_body(command: str) -> str:
-    m = re.search(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*$", command, re.S | re.M)
-    return m.group(2) if m else ""
+    return next((cmd.heredoc for cmd in commands(command) if cmd.heredoc), "")
 
 
 def _test(command: str, argv: list[str], text: str, failed: bool) -> tuple[str, dict, None]:

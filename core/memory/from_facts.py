@@ -13,12 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from core.memory.rules import (
-    CATEGORY_ORDER,
     COMMAND_KINDS,
-    COMMAND_RULES,
     CONFIG_CONVENTIONS,
     FILE_KINDS,
-    LANGUAGES,
     MIN_LINES,
     NOISE_DIRS,
     PYPROJECT_TOOLS,
@@ -29,12 +26,12 @@ from core.memory.rules import (
 )
 from core.memory.store import MemoryEntry
 from my_agent.facts import Fact
+from my_agent.langs import language_of
+from my_agent.shell.commands import PROJECT_KINDS, lookup
+from my_agent.shell.words import argvs, program
 
 _TEMP_NAME = re.compile(r"^(?:\.#|#|(?:tmp|temp)(?:[_\-.\d]|$))", re.IGNORECASE)
-_ENV_PREFIX = re.compile(r"^(?:\w+=\S*\s+)+")
-_FIRST_DIR = re.compile(r"^[^\s/]*/(?:[^\s/]*/)*(?=[^\s/]+(?:\s|$))")  # /usr/bin/python -> python
 _TEMP_ARG = re.compile(r"\s(?:/tmp|/var/tmp|\S*/\.?te?mp)/")  # commands on scratch files
-_SEGMENTS = re.compile(r"&&|\|\||;|\|")
 _NARROW = re.compile(r"::|\s-k\s|\s(?:-run|--filter|-t)\s|\s\S+\.(?:py|go|rs|[jt]sx?)\b")
 MAX_COMMAND = 200
 MAX_READ_BYTES = 2_000_000
@@ -80,22 +77,13 @@ def is_noise(path: str) -> bool:
 
 
 def classify_command(command: str) -> tuple[str, str] | None:
-    """(category, tool) of a project command: test, build, lint, format, run or setup."""
-    best: tuple[str, str] | None = None
-    for segment in _SEGMENTS.split(command):
-        seg = _FIRST_DIR.sub("", _ENV_PREFIX.sub("", segment.strip()))
-        for category, pattern, default_tool in COMMAND_RULES:
-            match = pattern.match(seg)
-            if not match:
-                continue
-            groups = match.groupdict()
-            tool = groups.get("runner") or groups.get("tool") or default_tool
-            tool = tool.split()[0].replace("gradlew", "gradle").replace("mvnw", "mvn")
-            tool = re.sub(r"^python[\d.]*$", "python", tool)
-            if best is None or CATEGORY_ORDER.index(category) < CATEGORY_ORDER.index(best[0]):
-                best = (category, tool)
-            break
-    return best
+    """(category, tool) of a project command by the command table: test, build, lint, format,
+    run or setup; the most telling command of the line wins (a test run over its set-up)."""
+    found = [c for argv in argvs(command) if (c := lookup(argv)) and c.kind in PROJECT_KINDS]
+    if not found:
+        return None
+    best = min(found, key=lambda c: PROJECT_KINDS.index(c.kind))
+    return best.kind, best.tool
 
 
 def _line_count(root: Path | None, path: str) -> int | None:
@@ -169,7 +157,8 @@ class _Collector:
         self.entries[key] = combine(old, entry) if old else entry
 
     def file_fact(self, fact: Fact, kind: str) -> None:
-        path = project_path(fact.path or fact.target, self.root)
+        # a shell fact's target is its command line, never a path
+        path = project_path(fact.path or (None if fact.command else fact.target), self.root)
         if path is None or is_noise(path):
             return
         self.paths.append(path)
@@ -179,7 +168,7 @@ class _Collector:
             lines = _line_count(self.root, path)
         if lines is not None and lines < MIN_LINES:
             return  # tiny, or (-1) gone since
-        language = details.get("language") or LANGUAGES.get(posixpath.splitext(path)[1].lower())
+        language = details.get("language") or language_of(path)
         symbols = details.get("symbols") or []
         if isinstance(symbols, str):  # one value is one item, never one item per character
             symbols = [s.strip() for s in symbols.split(",") if s.strip()]
@@ -197,8 +186,9 @@ class _Collector:
         if not command or len(command) > MAX_COMMAND or _TEMP_ARG.search(command):
             return
         found = classify_command(command)
-        if found is None and fact.kind in ("test", "build"):  # the extractor knew better
-            found = (fact.kind, posixpath.basename(_ENV_PREFIX.sub("", command).split()[0]))
+        first = argvs(command)[:1]
+        if found is None and fact.kind in ("test", "build") and first:  # the extractor knew
+            found = (fact.kind, program(first[0][0]))
         if found is None:
             return  # not a recognisable project command
         category, tool = found

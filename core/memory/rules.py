@@ -1,4 +1,4 @@
-"""The tables behind automatic memory: noise paths, languages, project commands, config files."""
+"""The tables behind automatic memory: noise paths, languages, config files, test layouts."""
 
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ TEMP_SUFFIXES = (
     ".swp",
     ".swo",
     ".bak",
+    ".backup",
     ".orig",
     ".rej",
     ".pyc",
@@ -71,103 +72,8 @@ TOOL_KINDS = {
 FILE_KINDS = frozenset({"read", "write", "edit"})
 COMMAND_KINDS = frozenset({"test", "build", "run"})
 
-LANGUAGES = {
-    ".py": "Python",
-    ".pyi": "Python",
-    ".js": "JavaScript",
-    ".mjs": "JavaScript",
-    ".cjs": "JavaScript",
-    ".jsx": "JavaScript",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".c": "C",
-    ".h": "C",
-    ".cc": "C++",
-    ".cpp": "C++",
-    ".hpp": "C++",
-    ".cs": "C#",
-    ".rb": "Ruby",
-    ".php": "PHP",
-    ".swift": "Swift",
-    ".scala": "Scala",
-    ".sh": "Shell",
-    ".sql": "SQL",
-    ".html": "HTML",
-    ".css": "CSS",
-    ".scss": "SCSS",
-    ".vue": "Vue",
-    ".svelte": "Svelte",
-    ".md": "Markdown",
-    ".toml": "TOML",
-    ".yaml": "YAML",
-    ".yml": "YAML",
-    ".json": "JSON",
-    ".lua": "Lua",
-    ".dart": "Dart",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
-    ".r": "R",
-    ".jl": "Julia",
-}
-
-_JS = r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:run\s+)?"
-_PY = r"python(?:3(?:\.\d+)?)?"
-_PYRUN = r"(?:(?P<runner>uv|poetry|pdm|hatch|pipenv|rye)\s+run\s+)?(?:" + _PY + r"\s+-m\s+)?"
-# (category, regex matched at the start of one command segment, tool when the regex names none)
-COMMAND_RULES: list[tuple[str, re.Pattern[str], str]] = [
-    (cat, re.compile(rx), tool)
-    for cat, rx, tool in (
-        ("test", _PYRUN + r"pytest\b", "pytest"),
-        ("test", _PYRUN + r"unittest\b", "unittest"),
-        ("test", r"(?P<tool>tox|nox)\b", ""),
-        ("test", _JS + r"test\b", ""),
-        ("test", r"(?:npx\s+)?(?P<tool>jest|vitest|mocha|playwright\s+test)\b", ""),
-        ("test", r"(?P<tool>cargo)\s+(?:test|nextest)\b", ""),
-        ("test", r"(?P<tool>go)\s+test\b", ""),
-        ("test", r"(?P<tool>make)\s+(?:test|check)\b", ""),
-        ("test", r"(?:\./)?(?P<tool>gradlew?)\s+(?:test|check)\b", ""),
-        ("test", r"(?:\./)?(?P<tool>mvnw?)\s+(?:test|verify)\b", ""),
-        ("test", r"(?P<tool>dotnet|mix)\s+test\b", ""),
-        ("test", r"(?:bundle\s+exec\s+)?(?P<tool>rspec)\b", ""),
-        ("lint", _PYRUN + r"(?P<tool>ruff)\s+check\b", ""),
-        ("lint", _PYRUN + r"(?P<tool>flake8|pylint|mypy|pyright)\b", ""),
-        ("lint", _JS + r"lint\b", ""),
-        ("lint", r"(?:npx\s+)?(?P<tool>eslint|biome\s+check|tsc\s+--noEmit)\b", ""),
-        ("lint", r"(?P<tool>cargo)\s+clippy\b", ""),
-        ("lint", r"(?P<tool>golangci-lint|go\s+vet|pre-commit)\b", ""),
-        ("lint", r"(?P<tool>make)\s+lint\b", ""),
-        ("format", _PYRUN + r"(?P<tool>ruff\s+format|black|isort)\b", ""),
-        ("format", r"(?:npx\s+)?(?P<tool>prettier)\b", ""),
-        ("format", _JS + r"(?:format|fmt)\b", ""),
-        ("format", r"(?P<tool>cargo\s+fmt|gofmt|go\s+fmt)\b", ""),
-        ("build", _JS + r"build\b", ""),
-        ("build", r"(?P<tool>cargo|go|dotnet)\s+build\b", ""),
-        ("build", r"(?:\./)?(?P<tool>gradlew?)\s+(?:build|assemble)\b", ""),
-        ("build", r"(?:\./)?(?P<tool>mvnw?)\s+(?:package|install|compile)\b", ""),
-        ("build", r"(?P<tool>uv|poetry|pdm|hatch)\s+build\b", ""),
-        ("build", _PY + r"\s+-m\s+build\b", "python"),
-        ("build", r"(?P<tool>cmake)\s+--build\b", ""),
-        ("build", r"(?P<tool>make)(?:\s+(?:all|build))?\s*$", ""),
-        ("build", r"(?:npx\s+)?(?P<tool>tsc)\b", ""),
-        ("setup", r"(?P<tool>npm|pnpm|yarn|bun)\s+(?:install|ci|i)\b", ""),
-        ("setup", r"(?P<tool>uv)\s+(?:sync|pip\s+install)\b", ""),
-        ("setup", r"(?P<tool>poetry|pdm|pipenv)\s+install\b", ""),
-        ("setup", r"(?:" + _PY + r"\s+-m\s+)?(?P<tool>pip3?)\s+install\s+(?:-e\s+|-r\s+)", ""),
-        ("run", _JS + r"(?:start|dev|serve|preview)\b", ""),
-        ("run", r"(?P<tool>cargo|go)\s+run\b", ""),
-        ("run", r"(?P<tool>make)\s+run\b", ""),
-        ("run", r"(?P<runner>uv|poetry|pdm|hatch|pipenv)\s+run\s+(?!pytest)\S+", ""),
-        ("run", r"(?P<tool>" + _PY + r")\s+(?:-m\s+(?!pip\b|venv\b|http\b)\w+|[\w./-]+\.py\b)", ""),
-        ("run", r"(?P<tool>node|deno|ruby|php)\s+[\w./-]+\.\w+", ""),
-        ("run", r"(?P<tool>flask|uvicorn|gunicorn|streamlit|django-admin)\b", ""),
-        ("run", r"(?P<tool>docker)\s+compose\s+up\b", ""),
-    )
-]
-CATEGORY_ORDER = ("test", "build", "lint", "format", "run", "setup")
+# Which commands are project commands (test, build, lint, ...) is the command table's word:
+# my_agent.shell.commands.
 
 # Config files that reveal a convention: name → (key, text). Found in facts or the project root.
 CONFIG_CONVENTIONS = {

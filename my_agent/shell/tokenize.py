@@ -19,6 +19,7 @@ class Word:
 class Simple:
     words: list[Word] = field(default_factory=list)
     redirects: list[tuple[str, Word]] = field(default_factory=list)
+    heredoc: str = ""  # the body of its `<<TAG` here-document, if any
 
     @property
     def argv(self) -> list[str]:
@@ -75,7 +76,8 @@ class _Reader:
         self.cmd = Simple()
         self.word: Word | None = None
         self.pending_redirect: str | None = None
-        self.heredocs: list[str] = []
+        self.heredocs: list[tuple[str, Simple]] = []  # (tag, command) awaiting their bodies
+        self.bodies: list[tuple[int, int]] = []  # where here-document bodies lie in the text
 
     # --- building ------------------------------------------------------------------------
     def add_char(self, c: str) -> None:
@@ -94,7 +96,7 @@ class _Reader:
             return
         if self.pending_redirect:
             if self.pending_redirect == "<<":
-                self.heredocs.append(self.word.text.lstrip("-"))
+                self.heredocs.append((self.word.text.lstrip("-"), self.cmd))
             else:
                 self.cmd.redirects.append((self.pending_redirect, self.word))
             self.pending_redirect = None
@@ -224,18 +226,34 @@ class _Reader:
         self.i = i + 1
 
     def skip_heredocs(self, i: int) -> int:
-        """Skip here-document bodies (text, not commands) that start on this line."""
+        """Skip here-document bodies (text, not commands) that start on this line; each body
+        is kept on the command that reads it."""
         while self.heredocs:
-            tag = self.heredocs.pop(0)
+            tag, cmd = self.heredocs.pop(0)
+            start, rows = i, []
             while i < len(self.s):
                 nl = self.s.find("\n", i)
                 line = self.s[i:] if nl < 0 else self.s[i:nl]
                 i = len(self.s) if nl < 0 else nl + 1
                 if line.strip() == tag:
                     break
+                rows.append(line)
+            cmd.heredoc = "\n".join(rows)
+            self.bodies.append((start, i))
         return i
 
 
 def parse(text: str) -> list[Pipeline]:
-    """Every pipeline in `text`; commands inside substitutions are returned by `nested`."""
+    """Every pipeline in `text`; commands inside substitutions stay in `Word.subs`."""
     return _Reader(text).run()
+
+
+def strip_heredocs(text: str) -> str:
+    """`text` without its here-document bodies: `cat <<EOF > f.py` stays, the file text goes."""
+    reader = _Reader(text)
+    reader.run()
+    out, last = [], 0
+    for start, end in reader.bodies:
+        out.append(text[last:start])
+        last = end
+    return ("".join(out) + text[last:]).rstrip("\n") if reader.bodies else text

@@ -242,7 +242,10 @@ class Repl:
             for note in start_notes(self.session):  # warnings raised during the task
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
-            self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+            reason = self.s.t(f"stop_{result.stop}")
+            self.say(
+                self.s.t("stopped", reason=reason, detail=self.s.line(result.text)), style="yellow"
+            )
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""

@@ -147,6 +147,7 @@ def open_session(
         context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
         history=history,
         max_turns=opts.max_turns,
+        notices=notices,  # e.g. a server that does not parse tool calls
     )
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task

@@ -295,6 +295,13 @@ class CacheAwareContext:
         self.compactions += 1
         return self.summary.text
 
+    def on_overflow(self, history: list[Message]) -> bool:
+        """The server found the request too long (its count beats our estimate): summarize
+        now with the session's summarizer; False when there is none or nothing to compact."""
+        if self.summarize is None:
+            return False
+        return bool(self.compact(history, self.summarize))
+
     # --- views and counts ------------------------------------------------------------------
     def view(self, history: list[Message]) -> list[Message]:
         shown = apply(history, self.state)

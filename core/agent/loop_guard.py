@@ -3,13 +3,15 @@ at the third time and stopped at the fifth.
 
 "The same" is the tool, its arguments without the position ones (offset, limit, line range)
 and its result: a read with a new offset that returns nothing new is a repeat too, while a
-call whose result changed (the file was edited, the test now passes) is not.
+call whose result changed (the file was edited, the test now passes) is not. In an
+error result numbers do not count ("offset 900 is past the end" = "offset 1000 is past the end").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 from my_agent.messages import ToolCall, ToolResult
@@ -39,9 +41,10 @@ def call_key(call: ToolCall, result: ToolResult) -> str:
     args = {k: v for k, v in call.arguments.items() if k not in POSITION_ARGS}
     if not call.arguments and call.raw_arguments.strip():
         args = {"_raw": call.raw_arguments.strip()}
-    text = json.dumps(
-        [call.name, args, result.content, result.is_error], sort_keys=True, default=str
-    )
+    content = result.content
+    if result.is_error:  # "offset 900 is past the end…" and "offset 1000…" say the same
+        content = re.sub(r"\d+", "#", content)
+    text = json.dumps([call.name, args, content, result.is_error], sort_keys=True, default=str)
     return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
 
 

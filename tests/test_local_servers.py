@@ -110,3 +110,38 @@ def test_no_streamed_usage_is_estimated_locally(llm):
     llm.add(Reply("an answer", omit_usage=True))
     usage = ask(ModelClient(local(llm))).usage
     assert usage.estimated and usage.input > 0 and usage.output > 0
+
+
+def test_new_lines_in_chinese():
+    from core.agent.loop import still_too_long
+    from core.agent.loop_guard import stop_line
+    from core.agent.text_calls import server_fix, unknown_tool_line
+    from core.model.retry import Failure, Target, error_line
+    from ui.i18n import Strings
+
+    zh, en = Strings("zh"), Strings("en")
+    target = Target("ollama", "qwen", None, "http://127.0.0.1:1/v1", "OLLAMA_BASE_URL", 60)
+    refused = error_line(Failure(None, "refused", True, "connection refused", ""), target)
+    assert en.line(refused) == refused
+    assert zh.line(refused) == (
+        "http://127.0.0.1:1/v1 上没有服务在监听：服务器启动了吗？（或修改 OLLAMA_BASE_URL）"
+    )
+    quota = Failure(402, "http", False, "HTTP 429", "You exceeded your current quota",
+                    "insufficient_quota", 429)  # fmt: skip
+    assert zh.line(error_line(quota, target)) == (
+        "ollama 提示账户额度不足（HTTP 429 insufficient_quota）：请充值，或用 --provider 切换"
+        "［服务器：You exceeded your current quota］"
+    )
+    failing = Failure(500, "http", True, "HTTP 500", "tools param requires --jinja flag", "", 500)
+    assert zh.line(error_line(failing, target, 2)).endswith(
+        "［服务器：tools param requires --jinja flag］"
+    )
+    assert zh.line(error_line(failing, target, 2)).startswith("ollama 过载或出错（已重试 2 次）")
+    for line in (
+        stop_line("read_file", 5),
+        server_fix("openai-compatible", "http://127.0.0.1:8080/v1"),
+        unknown_tool_line(["create_file"], {"read_file"}),
+        still_too_long(ModelClient(ResolvedProvider(PROFILES["ollama"], "q", "http://x", None))),
+        error_line(Failure(None, "no-host", False, "host not found", ""), target),
+    ):
+        assert zh.line(line) != line and en.line(line) == line

@@ -4,6 +4,7 @@ text, a small window that compacts; through the real CLI, SDKs and the scripted 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -152,3 +153,19 @@ def test_still_too_long_after_compacting_is_one_line_with_the_fix(llm, workspace
     proc, out = run_json(llm, workspace, "openai-compatible")
     assert proc.returncode == 1 and out["stop"] == "error"
     assert "still too long" in out["error"] and "llama.cpp -c" in out["error"]
+
+
+def test_time_counts_the_start_of_a_task_too(llm, workspace):
+    """The first task waits for the code map: that wait is inside the total (as "start")."""
+    for i in range(30):
+        (workspace / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    llm.reply("the answer")
+    proc, out = run_json(llm, workspace, "openai", "--time")
+    assert proc.returncode == 0, proc.stderr
+    found = re.search(
+        r"= model ([\d.]+)s \+ tools ([\d.]+)s \+ Unicum ([\d.]+)s \(start ([\d.]+)s", proc.stderr
+    )
+    total = re.search(r"· ([\d.]+)s = model", proc.stderr)
+    assert found and total, proc.stderr
+    model, tools, own, start = map(float, found.groups())
+    assert own >= start >= 0 and abs(float(total.group(1)) - (model + tools + own)) < 0.03

@@ -157,9 +157,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
     "time_summary": (
         "{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
-        "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+        "+ tools {tool_s}s + Unicum {own}s (start {setup}s, context {ctx} ms)",
         "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
-        "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）",
+        "工具 {tool_s} 秒 + Unicum {own} 秒（启动 {setup} 秒，上下文 {ctx} 毫秒）",
     ),
     "max_turns": ("{text}", "{text}"),
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),

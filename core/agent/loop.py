@@ -38,19 +38,19 @@ class Agent:
 
     def run(self, task: str) -> TaskResult:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
+        started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         self.hooks.on_task_start(task)
         self.guard.start_task()
         self.history.append(user_text(task))
-        return self._run_task()
+        return self._run_task(started, time.monotonic() - started)
 
     def resume(self) -> TaskResult:
         """Continue the current task from its history (e.g. after a budget was extended)."""
-        return self._run_task()
+        return self._run_task(time.monotonic())
 
-    def _run_task(self) -> TaskResult:
-        started = time.monotonic()
-        result = TaskResult(text="")
+    def _run_task(self, started: float, setup: float = 0.0) -> TaskResult:
+        result = TaskResult(text="", setup_seconds=setup)
         try:
             self._loop(result)
         except BaseException as exc:

@@ -75,6 +75,14 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         ),
         lambda m: f"你已拒绝：{to_zh(m['q'])}",
     ),
+    (
+        re.compile(
+            r"(?P<line>refused.*) To write inside the project, use the relative path "
+            r'"(?P<r>[^"]+)"\.',
+            re.S,
+        ),  # fmt: skip
+        lambda m: f'{to_zh(m["line"])} 要写在项目里，请用相对路径 "{m["r"]}"。',
+    ),
     # permission questions (tools.permissions, tools.web)
     (
         re.compile(r"Write (?P<p>.+?), outside the workspace (?P<w>.+)\?"),

@@ -21,6 +21,7 @@ from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
+from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
@@ -92,7 +93,7 @@ def _ground(opts: SessionOptions, resume: Path | None) -> _Ground:
         workspace,
         home,
         provider,
-        Registry.default(),
+        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
         MemoryStore(home, workspace),
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),

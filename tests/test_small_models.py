@@ -57,3 +57,14 @@ def test_a_refused_write_outside_names_the_in_project_path(llm, workspace, tmp_p
     assert result.startswith("refused:") and not outside.exists()
     assert result.endswith('To write inside the project, use the relative path "src/calc.py".')
     assert Strings("zh").line(result).endswith('要写在项目里，请用相对路径 "src/calc.py"。')
+
+
+def test_the_spinner_ticks_seconds_and_tokens_and_says_how_to_stop():
+    import time
+
+    from ui.render import Waiting
+
+    waiting = Waiting(Strings("en"), 3420, started=time.monotonic() - 12.4)
+    assert waiting.text() == "thinking… 12s · 3,420 tokens so far · Ctrl-C to stop"
+    assert Waiting(Strings("zh"), 0).text() == "思考中… 0 秒 · 已用 0 令牌 · Ctrl-C 停止"
+    assert str(waiting.__rich__()) == waiting.text()  # what rich shows at each refresh

@@ -19,6 +19,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resumed": ("resumed session {id} ({n} messages)", "已恢复会话 {id}（{n} 条消息）"),
     "session": ("session {id}", "会话 {id}"),
     "waiting": ("thinking…", "思考中…"),
+    "waiting_long": (
+        "thinking… {secs}s · {tokens} tokens so far · Ctrl-C to stop",
+        "思考中… {secs} 秒 · 已用 {tokens} 令牌 · Ctrl-C 停止",
+    ),
     "preparing_tool": ("preparing {name}…", "准备调用 {name}…"),
     "retry": ("{reason}: retry {attempt} in {wait}s", "{reason}：{wait} 秒后第 {attempt} 次重试"),
     "retry_wait": ("retrying in {wait}s…", "{wait} 秒后重试…"),

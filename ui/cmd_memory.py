@@ -1,4 +1,4 @@
-"""`python cli.py memory list|show|forget`: print and edit what Unicum remembers."""
+"""`python cli.py memory list|show|forget|consolidate`: print and edit what Unicum remembers."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("list", "list entries"),
         ("show", "show one entry in full"),
         ("forget", "remove one entry"),
+        ("consolidate", "merge near-duplicates, forget stale entries, write MEMORY.md"),
     ):
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument("--dir", default=".", help="project folder (default: .)")
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         if name == "list":
             cmd.add_argument("--type", help="only entries of this type")
-        else:
+        elif name != "consolidate":
             cmd.add_argument("ref", help="the entry's key, id (4+ characters) or text")
     return p
 
@@ -90,6 +91,13 @@ def _forget(store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _consolidate(store, args: argparse.Namespace) -> int:
+    from core.memory import consolidate
+
+    print(consolidate(store).summary())
+    return 0
+
+
 def main(argv: list[str]) -> int:
     from core.memory import MemoryStore
     from my_agent.home import unicum_home
@@ -101,7 +109,9 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         store = MemoryStore(unicum_home(), folder)
-        action = {"list": _list, "show": _show, "forget": _forget}[args.action]
+        action = {"list": _list, "show": _show, "forget": _forget, "consolidate": _consolidate}[
+            args.action
+        ]
         code = action(store, args)
     except OSError as exc:
         print(f"unicum: {exc}", file=sys.stderr)

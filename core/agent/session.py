@@ -129,10 +129,11 @@ def session_warnings(agent: Agent) -> list[str]:
 
 
 def end_session(agent: Agent) -> None:
-    """Session end: save memory the last task left behind."""
+    """Session end: save memory the last task left behind, then consolidate it."""
     hooks = agent.tool_context.services.get("memory_hooks")
     if isinstance(hooks, MemoryHooks):
         hooks.close()
+        hooks.consolidate()
     ledger = agent.tool_context.services.get("ledger")
     if ledger is not None:
         ledger.flush()  # a write failure becomes a warning the caller shows now

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
 from core.memory.file import SCHEMA_VERSION, MemoryFile
+from core.memory.index import MemoryIndex
 from core.memory.ranking import DUPLICATE_RATIO, near_duplicate, similarity
+from core.memory.search import rank
 from my_agent.home import project_id
 
 __all__ = [
@@ -38,6 +40,7 @@ class MemoryStore:
                 base / "projects" / project_id(self.workspace) / "memory.json", root=self.workspace
             ),
         }
+        self.index = MemoryIndex()  # BM25 over the entries of both files, kept in step
 
     def file(self, scope: str) -> MemoryFile:
         if scope not in self.files:
@@ -52,11 +55,13 @@ class MemoryStore:
         self, query: str, scope: str | None = None, k: int = 10
     ) -> list[tuple[str, MemoryEntry]]:
         """The `k` entries ranked best for `query` (BM25 relevance and recency)."""
-        from core.memory.ranking import rank
-
         pairs = self.entries(scope)
         scope_of = {id(e): s for s, e in pairs}
-        return [(scope_of[id(e)], e) for e in rank([e for _, e in pairs], query, k=k)]
+        return [(scope_of[id(e)], e) for e in self.rank([e for _, e in pairs], query, k=k)]
+
+    def rank(self, entries: Sequence[MemoryEntry], query: str, k: int = 10) -> list[MemoryEntry]:
+        """`rank` over this store's index (kept between calls: ranking again is cheap)."""
+        return rank(entries, query, k=k, index=self.index)
 
     def take_warnings(self) -> list[str]:
         """Warnings (e.g. a corrupt file set aside) not yet shown; each is returned once."""
@@ -79,8 +84,10 @@ class MemoryStore:
             lambda e: len(text) >= 3 and text in e.content.lower(),
             lambda e: similarity(text, e.content) >= DUPLICATE_RATIO,
         ]
-        for test in tests:
-            matches = [(s, e) for s, e in pairs if test(e)]
+        near = {id(e) for e in self.index.candidates([e for _, e in pairs], text)}
+        for n, test in enumerate(tests):
+            among = pairs if n < 2 else [(s, e) for s, e in pairs if id(e) in near]
+            matches = [(s, e) for s, e in among if test(e)]
             if len(matches) == 1:
                 return matches[0]
         return None
@@ -106,7 +113,7 @@ class MemoryStore:
 
         def apply(cur: dict[str, MemoryEntry]) -> tuple[str, MemoryEntry]:
             now = time.time()
-            old = cur.get(key) if key else near_duplicate(content, list(cur.values()))
+            old = cur.get(key) if key else self.near_duplicate(content, list(cur.values()))
             if old is not None:
                 old.content, old.type, old.updated = content, type_, now
                 old.tags = sorted(set(old.tags) | set(tags))
@@ -125,6 +132,10 @@ class MemoryStore:
             return "added", entry
 
         return self.file(scope).change(apply)
+
+    def near_duplicate(self, content: str, entries: list[MemoryEntry]) -> MemoryEntry | None:
+        """The entry nearly the same as `content`, among the few the index finds closest."""
+        return near_duplicate(content, self.index.candidates(entries, content))
 
     def update(
         self,

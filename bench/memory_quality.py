@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import re
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -45,10 +46,8 @@ def after(entries: Sequence[MemoryEntry], query: str, k: int, now: float) -> lis
 # --- the ranking this replaced, kept here for the before figure ------------------------------
 def before(entries: Sequence[MemoryEntry], query: str, k: int, now: float) -> list[MemoryEntry]:
     """BM25 by one `find` scan per term over the lower-cased texts (word starts), as it was."""
-    from core.memory.ranking import entry_text
-
     n = len(entries)
-    texts = [entry_text(e) for e in entries]
+    texts = [f"{e.key} {e.content} {' '.join(e.tags)}".lower() for e in entries]
     relevance = _scan_bm25(texts, query) if n and query.strip() else {}
     best = max(relevance.values(), default=0.0) or 1.0
     decay = math.log(2) / (HALF_LIFE_DAYS * 86400)
@@ -64,9 +63,16 @@ def before(entries: Sequence[MemoryEntry], query: str, k: int, now: float) -> li
     return [entries[i] for i in heapq.nlargest(k, candidates, key=score)]
 
 
-def _scan_bm25(texts: list[str], query: str) -> dict[int, float]:
-    from core.memory.ranking import query_terms
+_TOKEN = re.compile(r"[a-z0-9]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_STOP = frozenset("a an and the to of in on for is it this that with be as at by or from".split())
 
+
+def query_terms(query: str) -> list[str]:
+    words = [t for t in _TOKEN.findall(query.lower()) if t not in _STOP]
+    return sorted({t for t in words if len(t) > 1 or t > "\u3000"})
+
+
+def _scan_bm25(texts: list[str], query: str) -> dict[int, float]:
     big = "\n".join(texts)
     starts, pos = [], 0
     for text in texts:

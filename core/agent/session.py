@@ -14,6 +14,7 @@ from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import PromptSection, build_system_prompt
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
+from core.agent.team import open_memory
 from core.context import CacheAwareContext, session_context
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, resolve_provider
@@ -33,7 +34,8 @@ def create_agent(
     provider = resolve_provider(opts.provider, opts.model)
     registry = Registry.default()
     home = check_home(unicum_home())
-    store = MemoryStore(home, workspace)
+    notices: list[str] = []  # the session's own warnings (team database, ledger, transcript)
+    store, team_url = open_memory(home, workspace, notices.append)
     memory_hooks = MemoryHooks(store, source=opts.session_id)
     ctx = ToolContext(
         workspace=workspace,
@@ -44,12 +46,12 @@ def create_agent(
         services={
             **tool_services(workspace, home, store),
             "memory_hooks": memory_hooks,
-            "notices": [],
+            "notices": notices,
         },
     )
     ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
     accounting = setup_accounting(
-        opts, provider, workspace, home, ui_hooks, warn=session_notices(ctx.services).append
+        opts, provider, workspace, home, ui_hooks, notices.append, team_url
     )
     ctx.services["ledger"] = accounting.ledger
     system_prompt = session_prompt(

@@ -4,6 +4,7 @@ from core.memory.consolidation import Consolidation, consolidate
 from core.memory.from_facts import combine, facts_to_entries
 from core.memory.inject import memory_section
 from core.memory.search import rank
+from core.memory.shared import open_team_memory
 from core.memory.store import MemoryEntry, MemoryStore
 
 __all__ = [
@@ -14,5 +15,6 @@ __all__ = [
     "consolidate",
     "facts_to_entries",
     "memory_section",
+    "open_team_memory",
     "rank",
 ]

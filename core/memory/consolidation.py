@@ -60,8 +60,8 @@ def consolidate(
     session (what decay is measured in)."""
     now = time.time() if now is None else now
     memory = store.file("project")
-    stored = _stored_count(memory.path)
-    if not stored:
+    stored = _stored_count(memory.path)  # 0 unless a local file (the team's is a table)
+    if not stored and not memory.entries():
         return Consolidation()  # nothing remembered here yet: write nothing
     state_path = memory.path.with_name(STATE_NAME)
     state = _read_state(state_path)
@@ -69,7 +69,7 @@ def consolidate(
     result = Consolidation(sessions=sessions)
 
     def apply(cur: dict[str, MemoryEntry]) -> list[MemoryEntry]:
-        result.missing = max(0, stored - len(cur))  # the read drops entries of missing files
+        result.missing = max(0, stored - len(cur))  # a file's read drops entries of missing files
         for entry in list(cur.values()):
             if entry.updated > state["last"] or "seen" not in entry.meta:
                 _mark_seen(entry, sessions)

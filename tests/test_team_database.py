@@ -14,7 +14,7 @@ import time
 import psycopg
 import pytest
 
-from core.memory import MemoryStore, open_team_memory
+from core.memory import MemoryStore, consolidate, open_team_memory
 from tests import pg_server as pg
 from tests.conftest import ROOT, provider_env, run_cli
 
@@ -141,6 +141,28 @@ def test_memory_is_shared_across_checkouts_of_one_repository(pg_url, isolated_ho
     open_team_memory(isolated_home, one, pg_url).add("project", "notes", "tests need docker")
     found = open_team_memory(isolated_home, two, pg_url).entries("project")
     assert [e.content for _, e in found] == ["tests need docker"]
+
+
+def test_team_memory_consolidates_with_a_session_count_the_team_shares(
+    pg_url, isolated_home, tmp_path, workspace
+):
+    alice = open_team_memory(isolated_home, workspace, pg_url)
+    alice.add(
+        "project", "notes", "Background jobs run on a Redis queue consumed by workers", key="a"
+    )
+    alice.add(
+        "project", "notes", "Background jobs run on a Redis queue consumed by the workers", key="b"
+    )
+    first = consolidate(alice, session_end=True)
+    assert (first.merged, first.kept, first.sessions) == (1, 1, 1)
+    assert first.index is not None and "consumed by the workers" in first.index.read_text()
+    bob = open_team_memory(tmp_path / "bob-home", workspace, pg_url)  # another machine
+    assert consolidate(bob, session_end=True).sessions == 2
+    assert [e.key for _, e in bob.entries("project")] == ["b"]
+    listed = run_cli("memory", "list", "--dir", str(workspace), "--scope", "project")
+    assert "consumed by the workers" in listed.stdout and listed.returncode == 0, listed.stderr
+    shown = run_cli("memory", "show", "b", "--dir", str(workspace))
+    assert "author" in shown.stdout, shown.stderr
 
 
 def test_usage_by_user_reads_the_team_ledger(llm, pg_url, isolated_home, workspace):

@@ -74,6 +74,8 @@ def _show(store, args: argparse.Namespace) -> int:
         ("updated", _when(e.updated)),
         ("hits", str(e.hits)),
     ]
+    author = e.to_dict().get("author")  # entries of the team's memory
+    rows += [("author", str(author))] if author else []
     rows += [(f"meta.{k}", str(v)) for k, v in e.meta.items()]
     for name, value in rows:
         print(f"{name:<10} {value}")
@@ -98,17 +100,26 @@ def _consolidate(store, args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    from core.memory import MemoryStore
+def open_store(folder: Path):
+    """The team's memory when a team database is set, else the local files."""
+    from core.memory import MemoryStore, open_team_memory
     from my_agent.home import unicum_home
+    from my_agent.team import database_url
 
+    url = database_url()
+    if url:
+        return open_team_memory(unicum_home(), folder, url)
+    return MemoryStore(unicum_home(), folder)
+
+
+def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     folder = Path(args.dir).expanduser()
     if not folder.is_dir():
         print(f"unicum: --dir {args.dir}: not a folder", file=sys.stderr)
         return 2
     try:
-        store = MemoryStore(unicum_home(), folder)
+        store = open_store(folder)
         action = {"list": _list, "show": _show, "forget": _forget, "consolidate": _consolidate}[
             args.action
         ]

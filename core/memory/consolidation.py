@@ -29,7 +29,6 @@ NEVER_DECAY = ("user", "feedback", "reference")
 RARE_WORDS = 3  # an entry is compared with the entries sharing one of its rarest words
 BUCKET_CAP = 64  # a word that many entries share says nothing about duplicates
 INDEX_NAME = "MEMORY.md"
-STATE_NAME = "consolidation.json"
 ORDER = ("user", "feedback", "project", "reference", "commands", "conventions", "notes", "files")
 
 
@@ -63,15 +62,13 @@ def consolidate(
     stored = _stored_count(memory.path)  # 0 unless a local file (the team's is a table)
     if not stored and not memory.entries():
         return Consolidation()  # nothing remembered here yet: write nothing
-    state_path = memory.path.with_name(STATE_NAME)
-    state = _read_state(state_path)
-    sessions = state["sessions"] + (1 if session_end else 0)
+    sessions, last = store.count_session(session_end, now)
     result = Consolidation(sessions=sessions)
 
     def apply(cur: dict[str, MemoryEntry]) -> list[MemoryEntry]:
         result.missing = max(0, stored - len(cur))  # a file's read drops entries of missing files
         for entry in list(cur.values()):
-            if entry.updated > state["last"] or "seen" not in entry.meta:
+            if entry.updated > last or "seen" not in entry.meta:
                 _mark_seen(entry, sessions)
             if _file_gone(entry, store.workspace):
                 del cur[entry.key]
@@ -89,7 +86,6 @@ def consolidate(
 
     entries = memory.change(apply)
     result.kept = len(entries)
-    atomic_write(state_path, json.dumps({"sessions": sessions, "last": now}).encode())
     result.index = memory.path.with_name(INDEX_NAME)
     atomic_write(result.index, render_index(store.workspace, entries, now).encode("utf-8"))
     return result
@@ -108,14 +104,6 @@ def _stored_count(path: Path) -> int:
         return len(value["entries"] if isinstance(value, dict) else value)
     except (ValueError, KeyError, TypeError):
         return 0
-
-
-def _read_state(path: Path) -> dict[str, float]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return {"sessions": int(data["sessions"]), "last": float(data["last"])}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {"sessions": 0, "last": 0.0}
 
 
 def _mark_seen(entry: MemoryEntry, session: int) -> None:

@@ -39,7 +39,15 @@ def m001_entries(conn: psycopg.Connection) -> None:
     conn.execute("CREATE TABLE memory_scopes (scope TEXT PRIMARY KEY, version BIGINT NOT NULL)")
 
 
-MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_entries]
+def m002_sessions(conn: psycopg.Connection) -> None:
+    """Sessions counted for consolidation, shared by the team (decay is measured in them)."""
+    conn.execute(
+        "ALTER TABLE memory_scopes ADD COLUMN sessions BIGINT NOT NULL DEFAULT 0, "
+        "ADD COLUMN last_run DOUBLE PRECISION NOT NULL DEFAULT 0"
+    )
+
+
+MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_entries, m002_sessions]
 _UPSERT = (
     "INSERT INTO memory_entries (scope, key, type, data, author, updated) "
     "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (scope, key) DO UPDATE SET "
@@ -100,6 +108,31 @@ class TeamMemoryFile(MemoryFile):
         except psycopg.Error as exc:
             raise self._failed(exc) from exc
         return result
+
+    def count_session(self, session_end: bool, now: float) -> tuple[int, float]:
+        """The team's session count for this project (one more at a session end) and the
+        last consolidation's time; records this one."""
+        try:
+            conn = self._connection()
+            with conn.transaction():
+                conn.execute(
+                    "INSERT INTO memory_scopes (scope, version) VALUES (%s, 0) "
+                    "ON CONFLICT (scope) DO NOTHING",
+                    (self.scope,),
+                )
+                row = conn.execute(
+                    "SELECT sessions, last_run FROM memory_scopes WHERE scope = %s FOR UPDATE",
+                    (self.scope,),
+                ).fetchone()
+                assert row is not None
+                sessions = row[0] + (1 if session_end else 0)
+                conn.execute(
+                    "UPDATE memory_scopes SET sessions = %s, last_run = %s WHERE scope = %s",
+                    (sessions, now, self.scope),
+                )
+        except psycopg.Error as exc:
+            raise self._failed(exc) from exc
+        return sessions, row[1]
 
     # --- internals ---------------------------------------------------------------------
     def _connection(self) -> psycopg.Connection:
@@ -177,9 +210,14 @@ class TeamMemoryStore(MemoryStore):
         super().__init__(home, workspace)
         local = self.files["project"].path
         self.project = team_project(self.workspace)
-        self.files["project"] = TeamMemoryFile(
+        self.team = TeamMemoryFile(
             url, conn, f"project:{self.project}", local.with_name("team"), self.workspace
         )
+        self.files["project"] = self.team
+
+    def count_session(self, session_end: bool, now: float) -> tuple[int, float]:
+        """Counted by the team, in the database."""
+        return self.team.count_session(session_end, now)
 
     def add(
         self,

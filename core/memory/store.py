@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
-from core.memory.file import SCHEMA_VERSION, MemoryFile
+from core.memory.file import SCHEMA_VERSION, MemoryFile, atomic_write, file_lock
 from core.memory.index import MemoryIndex
 from core.memory.ranking import DUPLICATE_RATIO, near_duplicate, similarity
 from core.memory.search import rank
@@ -24,6 +25,7 @@ __all__ = [
     "MemoryStore",
 ]
 SCOPES = ("project", "global")
+STATE_NAME = "consolidation.json"  # sessions counted for consolidation, next to memory.json
 TYPES = ("user", "feedback", "project", "reference", "files", "commands", "conventions", "notes")
 
 
@@ -62,6 +64,20 @@ class MemoryStore:
     def rank(self, entries: Sequence[MemoryEntry], query: str, k: int = 10) -> list[MemoryEntry]:
         """`rank` over this store's index (kept between calls: ranking again is cheap)."""
         return rank(entries, query, k=k, index=self.index)
+
+    def count_session(self, session_end: bool, now: float) -> tuple[int, float]:
+        """Sessions counted for this project's consolidation (one more at a session end) and
+        when it last ran (0.0: never); records this run."""
+        path = self.file("project").path.with_name(STATE_NAME)
+        with file_lock(path.with_name(STATE_NAME + ".lock")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                sessions, last = int(data["sessions"]), float(data["last"])
+            except (OSError, ValueError, KeyError, TypeError):
+                sessions, last = 0, 0.0
+            sessions += 1 if session_end else 0
+            atomic_write(path, json.dumps({"sessions": sessions, "last": now}).encode())
+        return sessions, last
 
     def take_warnings(self) -> list[str]:
         """Warnings (e.g. a corrupt file set aside) not yet shown; each is returned once."""

@@ -2,7 +2,7 @@
 
 The index holds each entry's search text (key, content, tags; see `entry_text`) under the
 porter stemmer, so "migrations" finds "migrate" and "tests" finds "testing". CJK characters
-are indexed one by one (a word of its own each, as the character scan did). `sync` brings the
+are indexed one by one (a word of its own each, as the character scan did). Each query brings the
 index up to a list of entries by identity: an entry whose text is unchanged costs a dict
 lookup, a changed or new one a row; rows of entries that are gone are skipped at query time
 and dropped when they outnumber the live ones.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ def match_expression(query: str) -> str:
 
 
 class MemoryIndex:
-    """BM25 over the search text of entries (not thread-safe: one per store). Rows are keyed
+    """BM25 over the search text of entries (one per store; a lock keeps threads apart). Rows are keyed
     by entry identity; rows of entries no longer passed in are skipped, and dropped once they
     outnumber the most entries ever passed in."""
 
@@ -49,13 +50,20 @@ class MemoryIndex:
         self._entry_of: dict[int, MemoryEntry] = {}  # rowid -> entry
         self._most = 0  # the most entries one call passed in
         self._next = 1
+        self._lock = threading.Lock()
 
     def scores(
         self, entries: Sequence[MemoryEntry], query: str, limit: int | None = None
     ) -> list[tuple[MemoryEntry, float]]:
         """Those of `entries` matching any term of `query`, best BM25 first (scores > 0),
         at most `limit` of them (all when None)."""
-        self.sync(entries)
+        with self._lock:
+            return self._scores(entries, query, limit)
+
+    def _scores(
+        self, entries: Sequence[MemoryEntry], query: str, limit: int | None
+    ) -> list[tuple[MemoryEntry, float]]:
+        self._sync(entries)
         expression = match_expression(query)
         if not expression:
             return []
@@ -84,7 +92,7 @@ class MemoryIndex:
         near-duplicate test needs to compare, instead of every entry."""
         return [e for e, _ in self.scores(entries, content, NEAR_CANDIDATES)]
 
-    def sync(self, entries: Sequence[MemoryEntry]) -> None:
+    def _sync(self, entries: Sequence[MemoryEntry]) -> None:
         """Index every entry of `entries` not indexed yet, or whose text changed."""
         rows, changed = self._rows, []
         for entry in entries:

@@ -98,15 +98,18 @@ class MemoryStore:
         tests: list[Callable[[MemoryEntry], bool]] = [
             lambda e: len(ref) >= 4 and e.id.startswith(ref),
             lambda e: len(text) >= 3 and text in e.content.lower(),
-            lambda e: similarity(text, e.content) >= DUPLICATE_RATIO,
         ]
-        near = {id(e) for e in self.index.candidates([e for _, e in pairs], text)}
-        for n, test in enumerate(tests):
-            among = pairs if n < 2 else [(s, e) for s, e in pairs if id(e) in near]
-            matches = [(s, e) for s, e in among if test(e)]
+        for test in tests:
+            matches = [(s, e) for s, e in pairs if test(e)]
             if len(matches) == 1:
                 return matches[0]
-        return None
+        near = {id(e) for e in self.index.candidates([e for _, e in pairs], text)}
+        matches = [
+            (s, e)
+            for s, e in pairs
+            if id(e) in near and similarity(text, e.content) >= DUPLICATE_RATIO
+        ]
+        return matches[0] if len(matches) == 1 else None
 
     def remove(self, scope: str, key: str) -> bool:
         return bool(self.file(scope).change(lambda cur: cur.pop(key, None) is not None))

@@ -14,9 +14,15 @@ from my_agent.tokens import estimate_tokens
 _REF = re.compile(r"(?:[\w.-]*/)+[\w.-]+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w{2,}|\d{2,}")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|[A-Za-z]\d|[./]")
 _FILE = re.compile(r"[\w.-]*\w\.[A-Za-z]\w*")  # a file name with an extension
-_NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|:|\s+\|| {1,2}\S)")  # cat -n, Read, nl, SWE-agent open
+_NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|:|-|\s+\|| {1,2}\S)")  # cat -n, Read, nl, grep -n, open
 _GREP = re.compile(r"^\.?/?((?:[\w.-]+/)*[\w.-]+\.\w+)[:-](\d+)[:-]")  # grep -n: path:line:
-_FILE_LINE = re.compile(r"([\w.-]+\.\w+):(\d+)")  # a fact line's `file.py:42`
+_FILE_LINE = re.compile(r"([\w.-]+\.\w+):(\d+)")  # a fact line's `file.py:42 name`
+_OUTLINE = re.compile(r"([A-Za-z_][\w.]*) \(l\.(\d+(?:, \d+)*)\)")  # `name (l.42, 80)`
+_SED_VIEW = re.compile(r"sed -n ['\"]?(\d+),\d+p")
+_PLAIN_VIEW = re.compile(
+    r"^(?:cd \S+ && )?(?:cat|head(?: -n)? ?-?\d*) +[\w./-]+\.\w+(?: *\| *head(?: -n)? ?-?\d+)? *$"
+)
+_WRAPPER = ("<returncode>", "<output>", "</output>")
 CACHE_TTL = 300.0  # seconds of idle after which a provider's prompt cache has expired
 RECALL_CALL = 20  # tokens of the recall call and its framing
 
@@ -87,12 +93,16 @@ class Tally:
     recalls: int = 0
     compactions: int = 0
     peak: int = 0
+    recall_billed: dict[str, float] = field(default_factory=lambda: {f.name: 0.0 for f in FAMILIES})
+    fresh: float = 0.0  # tokens sent past the cached prefix (requests only, recalls apart)
 
     def add(self, other: Tally) -> None:
-        for name in ("requests", "raw", "refs_needed", "refs_seen", "recalls", "compactions"):
+        names = ("requests", "raw", "refs_needed", "refs_seen", "recalls", "compactions", "fresh")
+        for name in names:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for family, value in other.billed.items():
             self.billed[family] += value
+            self.recall_billed[family] += other.recall_billed[family]
         self.peak = max(self.peak, other.peak)
 
     @property
@@ -119,14 +129,41 @@ class Shown:
     positions: frozenset[tuple[str, str, int]]
 
 
+def line_positions(line: str) -> set[tuple[str, str, int]]:
+    """(reference, file, line) a fact line states: `file.py:42 name` (the names up to the next
+    position), or `name (l.42)` in a line naming the file."""
+    found = set()
+    marks = list(_FILE_LINE.finditer(line))
+    ends = [m.start() for m in marks[1:]] + [len(line)] * bool(marks)
+    for mark, end in zip(marks, ends, strict=True):
+        segment = line[mark.end() : end]
+        found.update((ref, mark[1], int(mark[2])) for ref in refs(segment))
+    bases = {name.rsplit("/", 1)[-1] for name in _FILE.findall(line)}
+    for name, numbers in _OUTLINE.findall(line):
+        for number in numbers.split(", "):
+            found.update((name, base, int(number)) for base in bases)
+    return found
+
+
 def shown(msg: Message) -> Shown:
     text = plain_text(msg)
     lines = frozenset(line.strip() for line in text.splitlines() if line.strip())
     positions = set()
     for line in lines:
-        for base, number in _FILE_LINE.findall(line):
-            positions.update((ref, base, int(number)) for ref in refs(line))
+        if ":" in line or "(l." in line:
+            positions |= line_positions(line)
     return Shown(estimate_tokens(message_text(msg)) + 4, lines, frozenset(positions))
+
+
+def view_start(arguments: str) -> int:
+    """The file line an unnumbered view of one file starts at (`sed -n 'A,Bp'`, `cat`, `head`);
+    0 when the output is not a plain view of a file."""
+    if re.search(r"\b(?:grep|awk|nl|tail|cut|sort)\b", arguments):
+        return 0
+    sed = _SED_VIEW.search(arguments)
+    if sed:
+        return int(sed[1])
+    return 1 if _PLAIN_VIEW.match(arguments.strip()) else 0
 
 
 class Provenance:
@@ -268,6 +305,7 @@ class Meter:
         total = self.fixed_tokens + sum(v.tokens for v in views)
         self.tally.requests += 1
         self.tally.raw += total
+        self.tally.fresh += total - prefix
         for family in FAMILIES:
             self.tally.billed[family.name] += price(family, total, prefix)
         self.tally.peak = max(self.tally.peak, total)
@@ -286,4 +324,6 @@ class Meter:
             self.tally.recalls += 1
             self.tally.raw += total + out
             for family in FAMILIES:
-                self.tally.billed[family.name] += price(family, total + out, total)
+                cost = price(family, total + out, total)
+                self.tally.billed[family.name] += cost
+                self.tally.recall_billed[family.name] += cost

@@ -60,7 +60,7 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
     assert 1 <= events <= READS // 2  # in batches, never on every request
     naive = sum(len(_module(n)) for n in range(READS))
     sizes = [len(json.dumps(b["messages"], ensure_ascii=False)) for b in bodies]
-    assert max(sizes[READS // 2 :]) < 0.4 * naive  # bounded: the tail stops growing
+    assert max(sizes[READS // 2 :]) < 0.5 * naive  # bounded (events batch ~10k tokens)
     last = json.dumps(bodies[-1]["messages"], ensure_ascii=False)
     assert "[archived #a1]" in last
     assert "feature_0_1(value)" not in last and "read every module" in last

@@ -54,7 +54,10 @@ class ContextBudget:
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
     batch_results: int = 4  # results not yet archived (tail included) an event waits for
-    min_gain: float = 0.3  # an event must save this many times the tokens it re-sends uncached
+    min_gain: float = 1.0  # an event must save at least the tokens it re-sends uncached
+    keep_recent_tokens: int = 0  # overrides the phase's verbatim tail (0: the phase's)
+    cache_read: float = 0.1  # price of cached input, relative to fresh (break-even of events)
+    cache_write: float = 1.25  # price of input re-sent past the cached prefix
 
 
 class CacheAwareContext:
@@ -115,9 +118,9 @@ class CacheAwareContext:
         self._adopt(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
-        if pending > rules.keep_recent_tokens + (
-            self.budget.batch_tokens or rules.batch_tokens
-        ) and (self._new_results(history) >= self.budget.batch_results):
+        if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
+            self._new_results(history) >= self.budget.batch_results
+        ):
             self.compact_facts(history)
         view = self.view(history)
         retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
@@ -175,7 +178,7 @@ class CacheAwareContext:
         what the rewrite sends uncached once."""
         rules = self.tracker.rules
         frontier = choose_frontier(
-            history, self.result_tokens, rules.keep_recent_tokens, rules.keep_recent_min
+            history, self.result_tokens, self._keep_tokens, rules.keep_recent_min
         )
         if frontier <= self.frontier:
             return False
@@ -217,11 +220,19 @@ class CacheAwareContext:
             len(after),
         )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
-        if saved < self.budget.min_gain * resent:
+        if not self._pays(saved, resent, sum(m.role == "assistant" for m in history)):
             return False
         self.state, self.frontier = state, frontier
         self.compactions += 1
         return True
+
+    def _pays(self, saved: int, resent: int, turns: int) -> bool:
+        """An event pays when what it saves on the requests still expected (as many as the
+        `turns` so far) outweighs re-sending `resent` past the cached prefix once; `min_gain`
+        is the floor."""
+        read, write = self.budget.cache_read, self.budget.cache_write
+        expected = saved * max(1, turns) * read
+        return saved >= self.budget.min_gain * resent and expected >= resent * (write - read)
 
     def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
         """The model's own longer texts before the tail: their opening, the whole archived."""
@@ -289,6 +300,10 @@ class CacheAwareContext:
         self.frontier = max(self.frontier, upto)
         self.compactions += 1
         return self.summary.text
+
+    @property
+    def _keep_tokens(self) -> int:
+        return self.budget.keep_recent_tokens or self.tracker.rules.keep_recent_tokens
 
     # --- views and counts ------------------------------------------------------------------
     def view(self, history: list[Message]) -> list[Message]:

@@ -21,6 +21,7 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
+from core.context.repeats import Repeats
 from core.context.policy import Summarizer
 from core.context.summary import (
     SummaryState,
@@ -82,6 +83,7 @@ class CacheAwareContext:
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.state = Compacted()
+        self.repeats = Repeats()
         self.frontier = 0
         self.summary = SummaryState()
         self.compactions = 0
@@ -104,7 +106,8 @@ class CacheAwareContext:
             call.name,
             json.dumps(call.arguments, sort_keys=True, default=str),
         )
-        self.result_tokens[call.id] = self.count(content)
+        ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
+        self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
         for name, value in big_args(call, self.budget.arg_chars).items():
             self.result_tokens[call.id] += self.count(value)  # compacted along with the result
             arg_id = self.archive.add(
@@ -210,7 +213,7 @@ class CacheAwareContext:
             if isinstance(b, ToolResult) and b.call_id in self.facts
         ]
         state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
-        before, after = self.view(history), self.summary.apply(apply(history, state))
+        before, after = self.view(history), self.summary.apply(apply(history, self._shown(state)))
         same = next(
             (
                 i
@@ -223,6 +226,8 @@ class CacheAwareContext:
         if not self._pays(saved, resent, sum(m.role == "assistant" for m in history)):
             return False
         self.state, self.frontier = state, frontier
+        results = [(b.call_id, b.content) for m in history for b in m.tool_results]
+        self.repeats.rebuild(results, state.results)
         self.compactions += 1
         return True
 
@@ -306,8 +311,13 @@ class CacheAwareContext:
         return self.budget.keep_recent_tokens or self.tracker.rules.keep_recent_tokens
 
     # --- views and counts ------------------------------------------------------------------
+    def _shown(self, state: Compacted) -> Compacted:
+        """`state` with the outputs shrunk before first sent (while what they point at shows)."""
+        results = {**self.repeats.replacements(state.results), **state.results}
+        return replace(state, results=results)
+
     def view(self, history: list[Message]) -> list[Message]:
-        shown = apply(history, self.state)
+        shown = apply(history, self._shown(self.state))
         return self.summary.apply(shown)
 
     @property

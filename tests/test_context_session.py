@@ -97,3 +97,26 @@ def test_compact_at_the_window_limit(llm, workspace, monkeypatch):
     parts = dict(breakdown(agent))
     assert parts["summary"] > 0 and sum(parts.values()) < window
     assert status(agent)["compactions"] >= 1
+
+
+@pytest.mark.parametrize("kind", ["masking", "full"])
+def test_the_baseline_context_policies_are_one_flag_away(kind, llm, workspace):
+    reads = 12
+    for n in range(reads):
+        (workspace / f"mod_{n}.py").write_text(_module(n), encoding="utf-8")
+        llm.call("read_file", {"path": f"mod_{n}.py"})
+    llm.reply("All modules read.")
+
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "read every module", "--provider", "openai",
+        "--max-turns", "20", "--no-codemap", "--context-policy", kind,
+        env=provider_env(llm, "openai"), timeout=120,
+    )  # fmt: skip
+
+    assert proc.returncode == 0, proc.stderr
+    last = json.dumps(llm.requests[-1].body["messages"], ensure_ascii=False)
+    shown = sum(f"def feature_{n}_89" in last for n in range(reads))
+    if kind == "masking":  # older outputs archived for recall in 10k batches, the last 3 whole
+        assert 3 <= shown < reads and last.count("[output archived #a") == reads - shown
+    else:
+        assert shown == reads and "archived #" not in last

@@ -14,7 +14,7 @@ from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import PromptSection, build_system_prompt
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
-from core.context import CacheAwareContext, session_context
+from core.context import CacheAwareContext, ObservationMasking, context_policy
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, resolve_provider
 from my_agent.home import check_home, unicum_home
@@ -55,7 +55,9 @@ def create_agent(
     system_prompt = session_prompt(
         workspace, store, opts.task_hint, sections, warnings=memory_hooks.warnings
     )  # e.g. a malformed SKILL.md
-    policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
+    policy = context_policy(
+        opts.context_policy, ctx, provider.profile, system_prompt, registry.specs()
+    )
     agent = Agent(
         client=ModelClient(provider),
         registry=registry,
@@ -77,7 +79,7 @@ def attach_codemap(
     store: MemoryStore,
     task_hint: str,
     sections: list[PromptSection],
-    policy: CacheAwareContext,
+    policy: CacheAwareContext | ObservationMasking,
 ) -> None:
     """Build the code map in the background; its overview joins the prompt at the first task."""
     from core.agent.codemap_hooks import attach_overview

@@ -3,22 +3,26 @@
 from core.context.archive import Archive, archive_path
 from core.context.cache_policy import CacheAwareContext, ContextBudget, session_context
 from core.context.compaction import L0_HEADER, big_args, render_l0
+from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase
 from core.context.policy import ContextPolicy, FullHistory
 from core.context.summary import SUMMARY_SYSTEM, message_text, summarize_history
 
 __all__ = [
     "Archive",
+    "CONTEXT_POLICIES",
     "CacheAwareContext",
     "ContextBudget",
     "ContextPolicy",
     "FullHistory",
     "L0_HEADER",
+    "ObservationMasking",
     "PhaseTracker",
     "SUMMARY_SYSTEM",
     "TaskPhase",
     "archive_path",
     "big_args",
+    "context_policy",
     "message_text",
     "render_l0",
     "session_context",

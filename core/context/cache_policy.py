@@ -21,8 +21,8 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
-from core.context.repeats import Repeats
 from core.context.policy import Summarizer
+from core.context.repeats import Repeats
 from core.context.summary import (
     SummaryState,
     crop_to_fit,

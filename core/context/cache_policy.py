@@ -50,7 +50,7 @@ class ContextBudget:
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
-    small_result_tokens: int = 60  # results this small stay as they are
+    small_result_tokens: int = 300  # results this small stay as they are
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)

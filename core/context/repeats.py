@@ -15,7 +15,9 @@ class Repeats:
     """Which lines the request already shows whole, and the outputs shrunk against them."""
 
     home: dict[str, str] = field(default_factory=dict)  # line -> call id of the output showing it
-    shrunk: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # id -> (text, cited)
+    shrunk: dict[str, tuple[str, frozenset[str]]] = field(
+        default_factory=dict
+    )  # id -> (text, cited)
 
     def shrink(self, call_id: str, text: str, archive_ids: dict[str, str]) -> str:
         """The text to send for a new output (itself, or with pointers); its lines join `home`."""

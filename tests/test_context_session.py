@@ -120,3 +120,23 @@ def test_the_baseline_context_policies_are_one_flag_away(kind, llm, workspace):
         assert 3 <= shown < reads and last.count("[output archived #a") == reads - shown
     else:
         assert shown == reads and "archived #" not in last
+
+
+def test_context_tool_schema_figure_matches_the_providers_count_once_usage_is_seen(
+    llm, workspace, monkeypatch
+):
+    for key, value in provider_env(llm, "openai").items():
+        monkeypatch.setenv(key, value)
+    for n in range(4):
+        (workspace / f"mod_{n}.py").write_text(_module(n), encoding="utf-8")
+        llm.call("read_file", {"path": f"mod_{n}.py"})
+    llm.reply("Read them.")
+    agent = create_agent(SessionOptions(workspace=workspace, provider="openai", codemap=False))
+    before = dict(breakdown(agent))["tool schemas"]  # the local estimate: JSON counted high
+
+    agent.run("read the modules")
+
+    real = len(json.dumps(llm.requests[-1].body["tools"])) // 4  # what the server counts
+    shown = dict(breakdown(agent))["tool schemas"]
+    assert abs(before - real) > 0.1 * real  # the estimate alone is off ...
+    assert abs(shown - real) <= 0.05 * real  # ... the calibrated figure is within 5%

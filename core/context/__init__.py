@@ -5,12 +5,13 @@ from core.context.cache_policy import CacheAwareContext, ContextBudget, session_
 from core.context.compaction import L0_HEADER, big_args, render_l0
 from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase
-from core.context.policy import ContextPolicy, FullHistory
+from core.context.policy import Calibration, ContextPolicy, FullHistory
 from core.context.summary import SUMMARY_SYSTEM, message_text, summarize_history
 
 __all__ = [
     "Archive",
     "CONTEXT_POLICIES",
+    "Calibration",
     "CacheAwareContext",
     "ContextBudget",
     "ContextPolicy",

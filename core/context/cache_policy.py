@@ -21,7 +21,7 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
-from core.context.policy import Summarizer
+from core.context.policy import Calibration, Summarizer
 from core.context.repeats import Repeats
 from core.context.summary import (
     SummaryState,
@@ -76,6 +76,7 @@ class CacheAwareContext:
         self.summarize = summarize
         self.count = count
         self.ratio = 1.0  # provider tokens per estimated token, learned from usage
+        self.calibration = Calibration()
         self.tracker = PhaseTracker()
         self.facts: dict[str, Fact] = {}
         self.fact_list: list[Fact] = []
@@ -337,6 +338,7 @@ class CacheAwareContext:
 
     def observe_usage(self, reported_input: int) -> None:
         """Calibrate the estimator against what the provider billed for the last request."""
+        self.calibration.observe(int(self.last_estimate / self.ratio), reported_input)
         estimate = self.last_estimate / self.ratio + self.budget.overhead_tokens  # unscaled
         if reported_input > 0 and estimate > 500:
             seen = reported_input / estimate

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.context.archive import Archive
 from core.context.cache_policy import CacheAwareContext, ContextBudget, session_context
-from core.context.policy import Summarizer
+from core.context.policy import Calibration, Summarizer
 from core.context.summary import crop_to_fit, message_text
 from my_agent.messages import Message, ToolCall, ToolResult
 from my_agent.tokens import estimate_tokens
@@ -36,6 +36,7 @@ class ObservationMasking:
         self.keep, self.trigger, self.count = keep, trigger_tokens, count
         self.summarize: Summarizer | None = None  # unused: masking is the compaction
         self.ratio = 1.0
+        self.calibration = Calibration()
         self.compactions = 0
         self.crops = 0
         self.last_estimate = 0
@@ -94,6 +95,7 @@ class ObservationMasking:
         return int((self.count(message_text(msg)) + 4) * self.ratio)
 
     def observe_usage(self, reported_input: int) -> None:
+        self.calibration.observe(int(self.last_estimate / self.ratio), reported_input)
         estimate = self.last_estimate / self.ratio + self.budget.overhead_tokens
         if reported_input > 0 and estimate > 500:
             seen = reported_input / estimate

@@ -135,6 +135,8 @@ def run(
     sections: dict[str, Table] = {}
     ours_fixed = unicum_fixed_tokens()
     for label, paths, split in groups:
+        for name in ("tune", "report") if split else ():
+            sections[f"{label} · {name} half"] = {}  # tune first, filled below
         for path in find_files(paths):
             try:
                 rows = replay_file(path, ours_fixed, fixed_seen)
@@ -191,10 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     fixed_seen: dict[str, list[int]] = {}
     sections = run(groups, args.per_file, fixed_seen)
-    if not sections:
+    if not any(sections.values()):
         print("replay: no trajectories found", file=sys.stderr)
         return 2
-    print(render(sections))
+    print(render({name: table for name, table in sections.items() if table}))
     print(f"\n(tokens estimated locally; {time.monotonic() - started:.1f}s)")
     print(fixed_note(fixed_seen))
     print(split_note(groups))

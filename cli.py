@@ -102,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
         "and openai-compatible, all but the web tools, and clarify in -p)",
     )
     p.add_argument(
+        "--context-policy",
+        choices=["ours", "masking", "full"],
+        default="ours",
+        help="what each request carries: ours (default), masking (keep the last 3 outputs, "
+        "mask older ones every 10k tokens) or full (the whole history)",
+    )
+    p.add_argument(
         "--no-codemap",
         dest="no_codemap",
         action="store_true",

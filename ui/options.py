@@ -24,4 +24,5 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         codemap=not args.no_codemap,
         tools=tuple(tools.split(",")) if tools else None,
         interactive=not getattr(args, "prompt", None),
+        context_policy=args.context_policy,
     )

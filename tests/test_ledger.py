@@ -336,8 +336,8 @@ def test_two_processes_write_500_rows_each_without_lock_errors(tmp_path):
 
 
 def test_sigkill_loses_at_most_the_last_flush_interval(llm, workspace, isolated_home):
-    for _ in range(60):
-        llm.call("read_file", {"path": "missing.txt"}, delay=0.02)
+    for i in range(60):  # distinct calls: the loop guard stops a model repeating one
+        llm.call("read_file", {"path": f"missing{i}.txt"}, delay=0.02)
     env = {**os.environ, **provider_env(llm, "openai")}
     proc = subprocess.Popen(
         [

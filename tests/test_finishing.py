@@ -169,3 +169,24 @@ def test_time_counts_the_start_of_a_task_too(llm, workspace):
     assert found and total, proc.stderr
     model, tools, own, start = map(float, found.groups())
     assert own >= start >= 0 and abs(float(total.group(1)) - (model + tools + own)) < 0.03
+
+
+def test_a_resumed_session_recaps_how_its_last_task_ended(llm, workspace):
+    from tests.repl_driver import Repl
+
+    (workspace / "a.py").write_text("x = 1\n")
+    for _ in range(5):
+        llm.call("read_file", {"path": "a.py"})
+    proc, out = run_json(llm, workspace)
+    assert out["stop"] == "repeated"
+    repl = Repl(
+        "--dir", str(workspace), "--provider", "openai", "--no-codemap", "--continue",
+        env=provider_env(llm, "openai"),
+    )  # fmt: skip
+    try:
+        repl.expect("the last task ended: repeated")
+        repl.prompt()
+        repl.send("/quit")
+        assert repl.wait_exit() == 0
+    finally:
+        repl.close()

@@ -36,6 +36,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "内部错误：{detail}（加 --debug 查看回溯）",
     ),
     "stopped": ("stopped ({reason}): {detail}", "已停止（{reason}）：{detail}"),
+    "last_stop": ("the last task ended: {reason}", "上个任务的结束原因：{reason}"),
     "stop_done": ("done", "完成"),
     "stop_max_turns": ("max_turns", "达到轮数上限"),
     "stop_repeated": ("repeated", "重复调用"),

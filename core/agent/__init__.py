@@ -1,6 +1,6 @@
 """The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
 
-from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
+from core.agent.accounting import BudgetHooks, LedgerHooks
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.events import AgentHooks, HookList, TaskResult
@@ -40,7 +40,6 @@ __all__ = [
     "end_session",
     "find_session",
     "last_stop",
-    "ledger_path",
     "list_sessions",
     "load_dotenv_files",
     "loaded_instruction_files",

@@ -17,7 +17,7 @@ from core.codemap.walk import MAX_FILES, walk_sources
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
 CHUNK_FILES = 48
 
-Parsed = tuple[str, int, int, str, str, int, list | None, list | None]
+Parsed = tuple[str, int, int, str, str, int, list | None, list | None, list | None]
 
 
 def _m001_tables(db: sqlite3.Connection) -> None:
@@ -48,7 +48,20 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables]
+def _m002_binds(db: sqlite3.Connection) -> None:
+    """Bindings for receiver types; every file is parsed again to fill them."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE binds(file_id INTEGER NOT NULL, kind TEXT NOT NULL, scope TEXT, name TEXT,
+                           type TEXT, line INTEGER);
+        CREATE INDEX binds_file ON binds(file_id);
+        DELETE FROM symbols; DELETE FROM refs; DELETE FROM files;
+    """,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds]
 
 
 def open_db(path: Path | str) -> sqlite3.Connection:
@@ -80,15 +93,15 @@ def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Pars
         with open(os.path.join(root, rel), "rb") as fh:
             data = fh.read()
     except OSError:
-        return (rel, stat[0], stat[1], "", lang, 0, [], [])
+        return (rel, stat[0], stat[1], "", lang, 0, [], [], [])
     digest = content_hash(data)
     if digest == old_hash:
-        return (rel, stat[0], stat[1], digest, lang, 0, None, None)
+        return (rel, stat[0], stat[1], digest, lang, 0, None, None, None)
     lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     if b"\0" in data[:8192]:
-        return (rel, stat[0], stat[1], digest, "binary", lines, [], [])
-    symbols, refs = parse_source(lang, data, rel)
-    return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs)
+        return (rel, stat[0], stat[1], digest, "binary", lines, [], [], [])
+    symbols, refs, binds = parse_source(lang, data, rel)
+    return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs, binds)
 
 
 def _parse_chunk(root: str, jobs: list[tuple[str, tuple[int, int], str]]) -> list[Parsed]:
@@ -186,7 +199,7 @@ class CodeIndex:
     ) -> None:
         for batch in self._parse_batches(jobs, deadline, workers):
             with self._transaction():
-                for rel, mtime, size, digest, lang, lines, symbols, refs in batch:
+                for rel, mtime, size, digest, lang, lines, symbols, refs, binds in batch:
                     old = known.get(rel)
                     if symbols is None and old is not None:
                         self.db.execute(
@@ -195,7 +208,9 @@ class CodeIndex:
                         continue
                     if old is not None:
                         self._delete([old[0]])
-                    self._insert(rel, mtime, size, digest, lang, lines, symbols or [], refs or [])
+                    self._insert(
+                        (rel, mtime, size, digest, lang, lines), symbols or [], refs or [], binds or []
+                    )
                     stats.parsed += 1
                     stats.lines += lines
             if time.monotonic() > deadline:
@@ -220,28 +235,20 @@ class CodeIndex:
         rows = [(i,) for i in file_ids]
         self.db.executemany("DELETE FROM symbols WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
+        self.db.executemany("DELETE FROM binds WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM files WHERE id=?", rows)
 
-    def _insert(
-        self,
-        rel: str,
-        mtime: int,
-        size: int,
-        digest: str,
-        lang: str,
-        lines: int,
-        symbols: list,
-        refs: list,
-    ) -> None:
+    def _insert(self, row: tuple, symbols: list, refs: list, binds: list) -> None:
+        """`row` = (path, mtime_ns, size, hash, lang, lines)."""
         cur = self.db.execute(
-            "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)",
-            (rel, mtime, size, digest, lang, lines),
+            "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
         fid = cur.lastrowid
         self.db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
         )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
+        self.db.executemany("INSERT INTO binds VALUES (?,?,?,?,?,?)", [(fid, *b) for b in binds])
 
     def _transaction(self):
         return _Transaction(self.db)

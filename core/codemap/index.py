@@ -209,7 +209,10 @@ class CodeIndex:
                     if old is not None:
                         self._delete([old[0]])
                     self._insert(
-                        (rel, mtime, size, digest, lang, lines), symbols or [], refs or [], binds or []
+                        (rel, mtime, size, digest, lang, lines),
+                        symbols or [],
+                        refs or [],
+                        binds or [],
                     )
                     stats.parsed += 1
                     stats.lines += lines

@@ -282,9 +282,7 @@ def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
     ]
 
 
-def parse_source(
-    lang: str, data: bytes, path: str
-) -> tuple[list[Symbol], list[Ref], list[Bind]]:
+def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref], list[Bind]]:
     """Symbols, references and bindings of one file; `path` (project-relative) resolves
     relative imports."""
     import tree_sitter as ts

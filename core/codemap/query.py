@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
+from core.codemap.resolve import FAMILIES, Project
 
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
@@ -201,11 +202,15 @@ class _Family:
 
 
 def references(
-    db: sqlite3.Connection, target: str, min_confidence: float = 0.0
+    db: sqlite3.Connection,
+    target: str,
+    min_confidence: float = 0.0,
+    project: Project | None = None,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
+    project = project or Project(db)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     names = [name] + [
@@ -224,13 +229,42 @@ def references(
             (local,),
         )
         for fid, fpath, line, kind, caller, recv in rows:
-            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "")
+            if language_family(fpath) in FAMILIES:
+                found = _followed(project, resolver, fpath, local, recv or "", caller or "")
+            else:
+                found = resolver.resolve(fid, fpath, local, recv or "")
+            hits, conf, why = found
             if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
                 continue
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
     sites.sort(key=lambda s: (-s.confidence, s.path, s.line))
     return wanted, sites
+
+
+def _followed(
+    project: Project, resolver: _Resolver, path: str, name: str, receiver: str, caller: str
+) -> tuple[frozenset[tuple[str, int]], float, str]:
+    """Resolution by the language's rules; a guess by name only when they cannot tell."""
+    value, how = project.resolve(path, name, receiver, caller)
+    if value is not None and value[0] in ("def", "class"):
+        return (
+            frozenset({(value[1], project.line_of(value))}),
+            0.95
+            if how
+            in (
+                "import",
+                "same file",
+            )
+            else 0.9,
+            how,
+        )
+    if value is not None:  # external, or a module or an instance called: not a definition
+        return frozenset(), 0.0, "external"
+    family = resolver._family(path)
+    if len(family.defs) == 1:
+        return family.keys, 0.45, "unique name"
+    return family.keys, 0.4 if family.defs else 0.2, "name match"
 
 
 def outline(db: sqlite3.Connection, path: str) -> list[Definition]:

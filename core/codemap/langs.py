@@ -68,6 +68,9 @@ PYTHON = """
 (assignment left: (identifier) @bind.var right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (identifier) @bind.var right: [(identifier) (attribute)] @alias)
+(assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
+  attribute: (identifier) @bind.attr) right: [(identifier) (attribute)] @alias)
 (assignment left: (identifier) @bind.var type: (type) @type)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) type: (type) @type)
@@ -104,6 +107,9 @@ _JS_COMMON = """
   value: (new_expression constructor: [(identifier) (member_expression)] @type))
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)
   @bind.attr) right: (new_expression constructor: [(identifier) (member_expression)] @type))
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)
+  @bind.attr) right: [(identifier) (member_expression)] @alias)
+(variable_declarator name: (identifier) @bind.var value: [(identifier) (member_expression)] @alias)
 """
 
 JAVASCRIPT = (

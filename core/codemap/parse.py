@@ -25,7 +25,12 @@ Bind = tuple[str, str, str, str, int]
 _SPACES = re.compile(r"\s+")
 _TYPE_WORDS = frozenset({"Optional", "Union", "None", "Type", "type", "ClassVar", "Final"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
-_OWNER_KINDS = CLASS_KINDS - {"module"}  # a function in a namespace is not a method
+_OWNER_KINDS = CLASS_KINDS - {"module"}
+_NOT_CALLERS = CLASS_KINDS | {
+    "variable",
+    "constant",
+    "export",
+}  # a site's caller is a function  # a function in a namespace is not a method
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
@@ -142,16 +147,18 @@ class _Collector:
         elif role[0] == "import":
             self._add_import(caps["import"][0])
         elif role[0] == "bind":
-            self._add_bind(role[1][5:], caps[role[1]][0], caps.get("type"))
+            self._add_bind(role[1][5:], caps[role[1]][0], caps)
 
-    def _add_bind(self, kind: str, node: Any, type_nodes: list[Any] | None) -> None:
+    def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
         if kind == "base":
             name, type_name = "", type_name_of(text)
         elif kind == "all":
             name, type_name = text, ""
+        elif "alias" in caps:  # `x = y`: x holds what y holds
+            name, type_name = text, "=" + _SPACES.sub("", _text(caps["alias"][0]))[:80]
         else:
-            name, type_name = text, type_name_of(_text(type_nodes[0])) if type_nodes else ""
+            name, type_name = text, type_name_of(_text(caps["type"][0])) if "type" in caps else ""
         if kind == "all" or type_name:
             self.binds.append((node.start_byte, kind, name, type_name, node.start_point[0] + 1))
 
@@ -245,17 +252,18 @@ class _Uses:
             self.at += 1
             while stack and stack[-1][0] <= where:
                 stack.pop()
-            func = next((q for _, q, k in reversed(stack) if k not in CLASS_KINDS), "")
+            func = next((q for _, q, k in reversed(stack) if k not in _NOT_CALLERS), "")
             if tag == 0:
                 _, name, line, kind, recv = item
                 self.refs.append((name, line, kind, func, recv))
                 continue
             _, kind, name, type_name, line = item
-            func = next((q for _, q, k in reversed(stack) if k in ("function", "method")), "")
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = func if kind == "var" else owner if kind in ("attr", "base") else ""
+            scope = func if kind == "var" else owner if kind == "base" else ""
+            if kind == "attr":  # the method, or the class for a class-level name
+                scope = func if func.startswith(owner + ".") else owner
             if kind in ("attr", "base") and not owner:
                 continue
             self.binds.append((kind, scope, name, type_name, line))

@@ -10,6 +10,7 @@ from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 from core.codemap.resolve import FAMILIES, Project
 
+CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
 
@@ -216,8 +217,9 @@ def references(
     names = [name] + [
         alias
         for (alias,) in db.execute(
-            "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
-            (name, name),
+            "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
+            "UNION SELECT name FROM binds WHERE type=? AND name!=?",
+            (name, name, "=" + name, name),
         )
     ]
     sites: list[Site] = []
@@ -304,6 +306,8 @@ def impact(
 
 
 def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    """Callers, their callers, …: call-like sites only (an annotation is not a use)."""
+    project = Project(db)
     found: list[Dependent] = []
     seen = {target}
     queue = deque([(target, 0)])
@@ -311,8 +315,10 @@ def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependen
         current, depth = queue.popleft()
         if depth >= max_depth:
             continue
-        _, sites = references(db, current, min_confidence=0.5)
+        _, sites = references(db, current, min_confidence=0.5, project=project)
         for site in sites:
+            if site.kind not in CALL_KINDS:
+                continue
             key = f"{site.path}:{site.caller}" if site.caller else site.path
             if key in seen:
                 continue

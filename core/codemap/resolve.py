@@ -45,7 +45,8 @@ class FileView:
     stars: list[str] = field(default_factory=list)
     defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
     binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
-    attrs: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (class, name)
+    attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # (class, name) → [(scope of the assignment, type)]
     bases: dict[str, list[str]] = field(default_factory=dict)
     all: set[str] | None = None
 
@@ -76,6 +77,7 @@ class Project:
         self.py_roots = python_roots(list(self.ids))
         self.views: dict[str, FileView] = {}
         self.modules: dict[tuple[str, str], str | None] = {}
+        self.instances: dict[tuple[str, str, str], Value | None] = {}
 
     # --- loading ----------------------------------------------------------------------------
     def view(self, path: str) -> FileView:
@@ -92,17 +94,22 @@ class Project:
                 self._add_import(view, name, module or "", orig or "")
             elif kind != "export":
                 view.defs.setdefault(f"{scope}.{name}" if scope else name, (kind, line))
+        attrs: list[tuple[str, str, str]] = []
         for kind, scope, name, type_name in self.db.execute(
             "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
         ):
             if kind == "var":
                 view.binds.setdefault((scope, name), []).append(type_name)
             elif kind == "attr":
-                view.attrs.setdefault((scope, name), []).append(type_name)
+                attrs.append((scope, name, type_name))
             elif kind == "base":
                 view.bases.setdefault(scope, []).append(type_name)
             elif kind == "all":
                 view.all = (view.all or set()) | {name}
+        for scope, name, type_name in attrs:
+            kind = view.defs.get(scope, ("", 0))[0]
+            owner = scope if kind in _CLASSY else self.enclosing_class(view, scope)
+            view.attrs.setdefault((owner, name), []).append((scope, type_name))
         self.views[path] = view
         return view
 
@@ -227,10 +234,25 @@ class Project:
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """An instance of the class `type_name` names (EXTERNAL for a type from outside)."""
-        found = self.chain(view, scope, type_name.split("."))
-        if found is None or found[0] == "ext":
-            return found
-        return ("inst", found[1], found[2]) if found[0] == "class" else None
+        slot = (view.path, scope, type_name)
+        if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
+            return self.instances[slot]
+        self.instances[slot] = None
+        copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
+        found = self.chain(view, scope, type_name.lstrip("=").split("."))
+        if found is not None and not copy:  # a type: its instances
+            kind = found[0]
+            found = (
+                ("inst", found[1], found[2])
+                if kind == "class"
+                else found
+                if kind == "ext"
+                else None
+            )
+        elif found is not None and found[0] == "super":
+            found = None
+        self.instances[slot] = found
+        return found
 
     def chain(self, view: FileView, scope: str, parts: list[str]) -> Value | None:
         head = parts[0]
@@ -272,8 +294,8 @@ class Project:
             qualified = f"{cls}.{attr}"
             if qualified in view.defs:
                 return self._defined(view, cls, qualified)
-            for type_name in view.attrs.get((cls, attr), []):
-                typed = self.instance(view, "", type_name)
+            for scope, type_name in view.attrs.get((cls, attr), []):
+                typed = self.instance(view, scope, type_name)
                 if typed is not None:
                     return typed
         return EXTERNAL if complete == "ext" else None

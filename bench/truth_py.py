@@ -116,7 +116,15 @@ class Truth:
         return None
 
     def binding(self, scope: Scope, name: str, guard: frozenset = frozenset()) -> tuple | None:
-        results = {r for b in scope.names[name] if (r := self.bound(scope, b, guard)) is not None}
+        """One name's value when all its bindings agree (`x = None` says nothing); else None."""
+        results = set()
+        for binding in scope.names[name]:
+            if binding[0] == "value" and _is_none(binding[2]):
+                continue
+            found = self.bound(scope, binding, guard)
+            if found is None:
+                return None
+            results.add(found)
         return results.pop() if len(results) == 1 else None
 
     def bound(self, scope: Scope, binding: tuple, guard: frozenset) -> tuple | None:
@@ -217,8 +225,10 @@ class Truth:
             if attr in info.body.names:
                 return self.binding(info.body, attr)
             if attr in info.attrs:
-                results = {r for s, b in info.attrs[attr] if (r := self.bound(s, b, frozenset()))}
-                return results.pop() if len(results) == 1 else None
+                bound = [self.bound(s, b, frozenset()) for s, b in info.attrs[attr]]
+                values = {v for (s, b), v in zip(info.attrs[attr], bound, strict=True)
+                          if not (b[0] == "value" and _is_none(b[2]))}
+                return values.pop() if len(values) == 1 else None
         return EXT if outside == "ext" else None
 
     def mro(self, key: tuple) -> tuple[list[tuple], str]:
@@ -240,6 +250,10 @@ class Truth:
                 elif found is None:
                     outside = "unknown"
         return order, outside
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _dotted(node: ast.AST | None) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.codemap import CodeIndex, query
+from core.codemap.rename import rename_sites
 
 FLASK = {
     "src/flask/__init__.py": """
@@ -247,3 +248,31 @@ def test_typescript_re_exports_aliases_and_receivers(ts_index):
         ("src/app.ts", 13): 0.9,  # this.store = new Store(); Store extends Base
     }
     assert _sites(ts_index, "readFile") == {}  # from 'fs', not src/io.ts
+
+
+def test_rename_dry_run_lists_definition_imports_re_exports_and_calls(flask_index):
+    defs, edits = rename_sites(flask_index.db, "url_for")
+    assert [(e.path, e.line, e.kind) for e in edits] == [
+        ("src/flask/__init__.py", 4, "import"),  # the re-export
+        ("src/flask/helpers.py", 1, "definition"),
+        ("src/flask/helpers.py", 6, "call"),
+        ("src/flask/sansio/app.py", 1, "import"),
+        ("src/flask/sansio/app.py", 16, "call"),
+        ("tests/test_basic.py", 2, "import"),
+        ("tests/test_basic.py", 4, "import"),  # `url_for as uf`
+        ("tests/test_basic.py", 9, "call"),
+        ("tests/test_basic.py", 10, "call"),
+    ]
+
+
+def test_the_answer_counts_uncertain_sites_and_marks_them_last(flask_index, tmp_path):
+    from core.codemap import CodeMap
+
+    cmap = CodeMap(flask_index.root, tmp_path / "home")
+    lines = cmap.references("App.add_url_rule").splitlines()
+    cmap.close()
+    assert lines[0] == (
+        "6 call sites in 3 files across tests/, src/; 1 uncertain (matched by name only, "
+        "listed last)"
+    )
+    assert lines[-1] == 'tests/test_basic.py:33 in test_json: client.add_url_rule("/d")  [uncertain]'

@@ -6,7 +6,7 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 
-ACTIONS = ("definition", "references", "impact", "outline")
+ACTIONS = ("definition", "references", "impact", "outline", "rename")
 
 
 def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
@@ -19,9 +19,12 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     )
     if not target.strip():
         raise ToolError(f"code_map {action} needs " + ("path" if action == "outline" else "name"))
+    extra = [str(args.get("new_name") or "").strip()] if action == "rename" else []
+    if extra == [""]:
+        raise ToolError("code_map rename needs new_name")
     cmap = ctx.services["codemap"]
     try:
-        answer = getattr(cmap, action)(target.strip())
+        answer = getattr(cmap, action)(target.strip(), *extra)
     except OSError as exc:
         raise ToolError(f"code map unavailable: {exc}") from exc
     return ToolOutput(answer, data={"action": action, "target": target})
@@ -31,12 +34,14 @@ TOOLS = [
     Tool(
         "code_map",
         "Code index, cheaper than reading files: definition(name), references(name) = call "
-        "sites, impact(name|path) = dependents, outline(path) = symbols with lines.",
+        "sites, impact(name|path) = dependents two levels up, outline(path) = symbols with "
+        "lines, rename(name, new_name) = dry run listing every line to change.",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},
             name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
             path={"type": "string", "description": "file path for outline"},
+            new_name={"type": "string", "description": "the new name, for rename"},
         ),
         code_map,
         available=lambda ctx: None if "codemap" in ctx.services else "this session has no code map",

@@ -218,8 +218,8 @@ def references(
         alias
         for (alias,) in db.execute(
             "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
-            "UNION SELECT name FROM binds WHERE type=? AND name!=?",
-            (name, name, "=" + name, name),
+            "UNION SELECT name FROM binds WHERE (type=? OR type LIKE ?) AND name!=?",
+            (name, name, "=" + name, "=%." + name, name),
         )
     ]
     sites: list[Site] = []
@@ -240,8 +240,12 @@ def references(
                 continue
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
-    sites.sort(key=lambda s: (-s.confidence, s.path, s.line))
-    return wanted, sites
+    best: dict[tuple[str, int], Site] = {}
+    for site in sites:  # one site per line: two calls on a line are one place to look
+        kept = best.get((site.path, site.line))
+        if kept is None or site.confidence > kept.confidence:
+            best[(site.path, site.line)] = site
+    return wanted, sorted(best.values(), key=lambda s: (-s.confidence, s.path, s.line))
 
 
 def _followed(
@@ -291,6 +295,7 @@ class Dependent:
     symbol: str  # "" when the whole file depends
     line: int
     via: str  # what it uses
+    confidence: float = 0.95
 
 
 def impact(
@@ -323,7 +328,9 @@ def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependen
             if key in seen:
                 continue
             seen.add(key)
-            found.append(Dependent(depth + 1, site.path, site.caller, site.line, current))
+            found.append(
+                Dependent(depth + 1, site.path, site.caller, site.line, current, site.confidence)
+            )
             if site.caller:
                 queue.append((key, depth + 1))
             if len(found) >= limit:

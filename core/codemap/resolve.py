@@ -156,7 +156,7 @@ class Project:
         if name in view.defs:
             return self._defined(view, "", name)
         if name in view.imports:
-            return self._imported(view, name, seen)
+            return self.imported(view, name, seen)
         if view.family == "python" and path.endswith("/__init__.py"):
             sub = self.module(posixpath.dirname(path) + "/" + name, view)
             if sub is not None and sub != path:
@@ -175,7 +175,9 @@ class Project:
                     return found
         return None
 
-    def _imported(self, view: FileView, local: str, seen: frozenset) -> Value | None:
+    def imported(
+        self, view: FileView, local: str, seen: frozenset = frozenset()
+    ) -> Value | None:
         external = True
         for key, orig in view.imports[local]:
             target = self.module(key, view)
@@ -184,8 +186,8 @@ class Project:
             external = False
             if orig in ("", "*"):
                 return ("module", target, "")
-            if orig == "default":
-                continue
+            if orig == "default" and view.family == "javascript":
+                continue  # `import x from`: the module's default export, unnamed
             found = self.export(target, orig, seen)
             if found is not None:
                 return found
@@ -220,7 +222,7 @@ class Project:
             if here and nested in view.defs:
                 return self._defined(view, here, nested)
         if name in view.imports:
-            return self._imported(view, name, frozenset())
+            return self.imported(view, name, frozenset())
         if name in view.defs:
             return self._defined(view, "", name)
         found = self._from_stars(view, name, frozenset())

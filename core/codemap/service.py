@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 from core.codemap import query, render
+from core.codemap.rename import rename_sites
 from core.codemap.index import CodeIndex, RefreshStats
 from core.codemap.rank import edges
 from core.codemap.walk import MAX_FILES
@@ -98,7 +99,21 @@ class CodeMap:
             render.render_references(target, defs, sites, render.SourceLines(self.root))
         )
 
-    def impact(self, target: str, max_depth: int = 3, limit: int = 60) -> str:
+    def rename(self, target: str, new_name: str) -> str:
+        """Dry run of a rename: every line to change, nothing written."""
+        index = self._fresh()
+        with index.lock:
+            defs, edits = rename_sites(index.db, target)
+        source = render.SourceLines(self.root)
+        return self._noted(render.render_rename(target, new_name, defs, edits, source))
+
+    def data(self, action: str, target: str) -> list[dict[str, object]]:
+        """Every item of an answer, uncapped, as plain dicts (for `codemap … --json`)."""
+        index = self._fresh()
+        with index.lock:
+            return _records(index.db, action, self.relative(target) if action == "impact" else target)
+
+    def impact(self, target: str, max_depth: int = 2, limit: int = 60) -> str:
         index = self._fresh()
         target = self.relative(target)
         with index.lock:
@@ -145,3 +160,29 @@ class CodeMap:
             "database": str(self.db_path),
             "truncated": self.last_stats.truncated if self.last_stats else "",
         }
+
+
+def _records(db, action: str, target: str) -> list[dict[str, object]]:
+    if action == "definition":
+        return [
+            {"path": d.path, "line": d.line, "end_line": d.end_line, "symbol": d.qualified,
+             "kind": d.kind, "signature": d.signature, "confidence": 1.0}
+            for d in query.definitions(db, target)
+        ]
+    if action == "references":
+        return [
+            {"path": s.path, "line": s.line, "symbol": s.caller, "confidence": s.confidence,
+             "kind": s.kind, "reason": s.reason}
+            for s in query.references(db, target)[1]
+        ]
+    if action == "impact":
+        return [
+            {"path": d.path, "line": d.line, "symbol": d.symbol, "confidence": d.confidence,
+             "kind": "dependent", "depth": d.depth, "via": d.via}
+            for d in query.impact(db, target, max_depth=2, limit=1_000_000)
+        ]
+    return [
+        {"path": e.path, "line": e.line, "symbol": e.symbol, "confidence": e.confidence,
+         "kind": e.kind}
+        for e in rename_sites(db, target)[1]
+    ]

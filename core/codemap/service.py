@@ -6,9 +6,9 @@ import threading
 from pathlib import Path
 
 from core.codemap import query, render
-from core.codemap.rename import rename_sites
 from core.codemap.index import CodeIndex, RefreshStats
 from core.codemap.rank import edges
+from core.codemap.rename import rename_sites
 from core.codemap.walk import MAX_FILES
 from my_agent.home import project_id
 

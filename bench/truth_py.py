@@ -226,8 +226,11 @@ class Truth:
                 return self.binding(info.body, attr)
             if attr in info.attrs:
                 bound = [self.bound(s, b, frozenset()) for s, b in info.attrs[attr]]
-                values = {v for (s, b), v in zip(info.attrs[attr], bound, strict=True)
-                          if not (b[0] == "value" and _is_none(b[2]))}
+                values = {
+                    v
+                    for (s, b), v in zip(info.attrs[attr], bound, strict=True)
+                    if not (b[0] == "value" and _is_none(b[2]))
+                }
                 return values.pop() if len(values) == 1 else None
         return EXT if outside == "ext" else None
 

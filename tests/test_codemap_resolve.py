@@ -275,4 +275,6 @@ def test_the_answer_counts_uncertain_sites_and_marks_them_last(flask_index, tmp_
         "6 call sites in 3 files across tests/, src/; 1 uncertain (matched by name only, "
         "listed last)"
     )
-    assert lines[-1] == 'tests/test_basic.py:33 in test_json: client.add_url_rule("/d")  [uncertain]'
+    assert (
+        lines[-1] == 'tests/test_basic.py:33 in test_json: client.add_url_rule("/d")  [uncertain]'
+    )

@@ -175,9 +175,7 @@ class Project:
                     return found
         return None
 
-    def imported(
-        self, view: FileView, local: str, seen: frozenset = frozenset()
-    ) -> Value | None:
+    def imported(self, view: FileView, local: str, seen: frozenset = frozenset()) -> Value | None:
         external = True
         for key, orig in view.imports[local]:
             target = self.module(key, view)

@@ -111,7 +111,9 @@ class CodeMap:
         """Every item of an answer, uncapped, as plain dicts (for `codemap … --json`)."""
         index = self._fresh()
         with index.lock:
-            return _records(index.db, action, self.relative(target) if action == "impact" else target)
+            return _records(
+                index.db, action, self.relative(target) if action == "impact" else target
+            )
 
     def impact(self, target: str, max_depth: int = 2, limit: int = 60) -> str:
         index = self._fresh()
@@ -165,24 +167,49 @@ class CodeMap:
 def _records(db, action: str, target: str) -> list[dict[str, object]]:
     if action == "definition":
         return [
-            {"path": d.path, "line": d.line, "end_line": d.end_line, "symbol": d.qualified,
-             "kind": d.kind, "signature": d.signature, "confidence": 1.0}
+            {
+                "path": d.path,
+                "line": d.line,
+                "end_line": d.end_line,
+                "symbol": d.qualified,
+                "kind": d.kind,
+                "signature": d.signature,
+                "confidence": 1.0,
+            }
             for d in query.definitions(db, target)
         ]
     if action == "references":
         return [
-            {"path": s.path, "line": s.line, "symbol": s.caller, "confidence": s.confidence,
-             "kind": s.kind, "reason": s.reason}
+            {
+                "path": s.path,
+                "line": s.line,
+                "symbol": s.caller,
+                "confidence": s.confidence,
+                "kind": s.kind,
+                "reason": s.reason,
+            }
             for s in query.references(db, target)[1]
         ]
     if action == "impact":
         return [
-            {"path": d.path, "line": d.line, "symbol": d.symbol, "confidence": d.confidence,
-             "kind": "dependent", "depth": d.depth, "via": d.via}
+            {
+                "path": d.path,
+                "line": d.line,
+                "symbol": d.symbol,
+                "confidence": d.confidence,
+                "kind": "dependent",
+                "depth": d.depth,
+                "via": d.via,
+            }
             for d in query.impact(db, target, max_depth=2, limit=1_000_000)
         ]
     return [
-        {"path": e.path, "line": e.line, "symbol": e.symbol, "confidence": e.confidence,
-         "kind": e.kind}
+        {
+            "path": e.path,
+            "line": e.line,
+            "symbol": e.symbol,
+            "confidence": e.confidence,
+            "kind": e.kind,
+        }
         for e in rename_sites(db, target)[1]
     ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.codemap.langs import EXTENSIONS
+from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.walk import MAX_FILES, walk_sources
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
@@ -61,7 +62,22 @@ def _m002_binds(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds]
+def _m003_graph(db: sqlite3.Connection) -> None:
+    """The reference graph and its ranks, kept in the index (see rank.py)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE edges(src INTEGER NOT NULL, dst INTEGER NOT NULL, name TEXT NOT NULL,
+                           weight REAL);
+        CREATE INDEX edges_name ON edges(name);
+        CREATE TABLE ranks(file_id INTEGER PRIMARY KEY, rank REAL);
+        CREATE TABLE flows(file_id INTEGER NOT NULL, name TEXT NOT NULL, flow REAL);
+        INSERT OR REPLACE INTO meta VALUES ('edges_stale', '1');
+    """,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds, _m003_graph]
 
 
 def open_db(path: Path | str) -> sqlite3.Connection:
@@ -131,6 +147,17 @@ class CodeIndex:
             self.db = open_db(db_path)
         self.max_files = max_files
         self.lock = threading.RLock()
+        self._touched: set[str] | None = set()  # names whose edges must be recomputed
+
+    def _update_graph(self) -> None:
+        """Recompute the edges of the names the last writes touched (all after a migration)."""
+        stale = self.db.execute("SELECT value FROM meta WHERE key='edges_stale'").fetchone()
+        names = None if stale and stale[0] == "1" else self._touched
+        if names is None or names:
+            with self._transaction():
+                update_edges(self.db, names)
+                self.db.execute("DELETE FROM meta WHERE key='edges_stale'")
+        self._touched = set()
 
     def close(self) -> None:
         self.db.close()
@@ -140,6 +167,7 @@ class CodeIndex:
         started = time.monotonic()
         with self.lock:
             stats = self._refresh(started + max_seconds, workers)
+            self._update_graph()
         stats.seconds = time.monotonic() - started
         return stats
 
@@ -150,6 +178,8 @@ class CodeIndex:
             for i, p, m, s, h in self.db.execute("SELECT id, path, mtime_ns, size, hash FROM files")
         }
         stats = RefreshStats(files=len(walk.files), truncated=walk.truncated)
+        if not known:
+            self._touched = None  # a first build: every edge is computed at the end, at once
         gone = [known[p][0] for p in known if p not in walk.files]
         jobs = [
             (rel, st, known[rel][3] if rel in known else "")
@@ -191,6 +221,7 @@ class CodeIndex:
                     self._delete(gone)
                 stats.removed = len(gone)
             self._apply(jobs, known, stats, started + 60, 1)
+            self._update_graph()
         stats.files, stats.seconds = len(paths), time.monotonic() - started
         return stats
 
@@ -236,6 +267,17 @@ class CodeIndex:
 
     def _delete(self, file_ids: list[int]) -> None:
         rows = [(i,) for i in file_ids]
+        if self._touched is not None:
+            for fid in file_ids:
+                self._touched.update(
+                    n
+                    for (n,) in self.db.execute(
+                        "SELECT name FROM symbols WHERE file_id=? UNION "
+                        "SELECT name FROM refs WHERE file_id=?",
+                        (fid, fid),
+                    )
+                )
+
         self.db.executemany("DELETE FROM symbols WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM binds WHERE file_id=?", rows)
@@ -247,6 +289,11 @@ class CodeIndex:
             "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
         fid = cur.lastrowid
+        if self._touched is not None:
+            self._touched.update(s[0] for s in symbols)
+            self._touched.update(r[0] for r in refs)
+            if len(self._touched) > FULL_REBUILD_NAMES:
+                self._touched = None
         self.db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
         )
@@ -269,18 +316,30 @@ class _Transaction:
 
 
 def _pool_batches(root: str, jobs: list, count: int, deadline: float) -> Iterator[list[Parsed]]:
+    """Parse in worker processes, at most two chunks per worker in flight; each result is
+    handed on (and written) before more are asked for, so the parent never holds them all."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-    chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, len(jobs), CHUNK_FILES)]
+    starts = iter(range(0, len(jobs), CHUNK_FILES))
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(count, len(chunks)), mp_context=ctx) as pool:
-        futures = [pool.submit(_parse_chunk, root, chunk) for chunk in chunks]
-        try:
-            for future in as_completed(futures):
+    with ProcessPoolExecutor(max_workers=count, mp_context=ctx) as pool:
+        pending: set[Future] = set()
+
+        def submit() -> None:
+            start = next(starts, None)
+            if start is not None:
+                pending.add(pool.submit(_parse_chunk, root, jobs[start : start + CHUNK_FILES]))
+
+        for _ in range(count * 2):
+            submit()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
                 yield future.result()
                 if time.monotonic() > deadline:
+                    for other in pending:
+                        other.cancel()
                     return
-        finally:
-            for future in futures:
-                future.cancel()
+                submit()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.codemap import query, render
 from core.codemap.index import CodeIndex, RefreshStats
-from core.codemap.rank import edges
+from core.codemap.rank import ensure_ranks
 from core.codemap.rename import rename_sites
 from core.codemap.walk import MAX_FILES
 from my_agent.home import project_id
@@ -28,7 +28,7 @@ class CodeMap:
         self.max_files = max_files
         self.last_stats: RefreshStats | None = None
         self.error = ""
-        self.graph: list | None = None  # reference edges, precomputed by the background build
+        self.graph: None = None  # the graph and ranks live in the index now (rank.py)
         self._index: CodeIndex | None = None
         self._open_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -61,7 +61,7 @@ class CodeMap:
             try:
                 self.refresh(max_seconds, workers)
                 with self.index.lock:
-                    self.graph = edges(self.index.db)
+                    ensure_ranks(self.index.db)
             except Exception as exc:  # a broken index must never break the session
                 self.error = f"{type(exc).__name__}: {exc}"
 

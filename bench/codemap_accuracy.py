@@ -114,3 +114,36 @@ def score_project(name: str, root: Path, truth, index: CodeIndex) -> None:
         print(f"    {label:12} {score.text()}{extra}")
     if not have_rg:
         print("    rg: not installed (no baseline)")
+
+
+class TsTruth:
+    """The output of `truth_ts.js` shaped like `truth_py.Truth` for scoring."""
+
+    def __init__(self, items: list[dict]) -> None:
+        self.sites = {
+            (i["path"], i["qualified"]): {tuple(s) for s in i["sites"]} for i in items if i["sites"]
+        }
+        self.defs = {(i["path"], i["qualified"]): "function" for i in items}
+        self.undecided: dict = {}
+        self.spans: dict = {}
+
+
+def score_typescript(name: str, root: Path, truth: TsTruth, index: CodeIndex) -> None:
+    picked = targets(truth)
+    scores = defaultdict(Score)
+    for key in picked:
+        short = key[1].rsplit(".", 1)[-1]
+        expected = {(p, n) for p, n, _ in truth.sites[key]}
+        _, sites = references(index.db, f"{key[0]}:{key[1]}")
+        listed = [s for s in sites if s.kind != "type"]
+        scores["refs"].add({(s.path, s.line) for s in listed}, expected, set())
+        sure = {(s.path, s.line) for s in listed if s.confidence >= 0.5}
+        scores["refs >= 0.5"].add(sure, expected, set())
+        deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000)
+        scores["impact"].add({(d.path, d.symbol) for d in deps}, truth_impact(truth, key), set())
+        if shutil.which("rg"):
+            scores["rg refs"].add(rg_lines(root, short, "ts"), expected, set())
+    total = sum(len(truth.sites[k]) for k in picked)
+    print(f"  {name}: {len(picked)} targets, {total} true sites")
+    for label, score in scores.items():
+        print(f"    {label:12} {score.text()}")

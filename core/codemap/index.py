@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.codemap.langs import EXTENSIONS
+from core.codemap.langs import EXTENSIONS, QUERIES
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.walk import MAX_FILES, walk_sources
 
@@ -93,11 +93,28 @@ def open_db(path: Path | str) -> sqlite3.Connection:
             for number, migrate in enumerate(MIGRATIONS[version:], start=version + 1):
                 migrate(db)
                 db.execute(f"PRAGMA user_version={number}")
+    _check_parser(db)
     return db
 
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+PARSER = content_hash(("parse 3\n" + "".join(QUERIES.values())).encode())
+
+
+def _check_parser(db: sqlite3.Connection) -> None:
+    """Files parsed by other queries or another parser are parsed again (all, lazily)."""
+    row = db.execute("SELECT value FROM meta WHERE key='parser'").fetchone()
+    if row is not None and row[0] == PARSER:
+        return
+    with _Transaction(db):
+        if row is not None or db.execute("SELECT 1 FROM files LIMIT 1").fetchone():
+            # an index from another parser: start over, edges included
+            for table in ("symbols", "refs", "binds", "edges", "files"):
+                db.execute(f"DELETE FROM {table}")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('parser', ?)", (PARSER,))
 
 
 def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Parsed:

@@ -135,6 +135,13 @@ TYPESCRIPT = (
 (implements_clause (type_identifier) @ref.inherit)
 (type_annotation (type_identifier) @ref.type)
 (extends_clause value: [(identifier) (member_expression)] @bind.base)
+(internal_module name: (identifier) @name body: (_) @body) @def.module
+(internal_module body: (statement_block [(lexical_declaration (variable_declarator
+  name: (identifier) @name value: [(arrow_function body: (_) @body)
+  (function_expression body: (_) @body)]) @def.function) (export_statement declaration:
+  (lexical_declaration (variable_declarator name: (identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])
+  @def.function))]))
 (variable_declarator name: (identifier) @bind.var type: (type_annotation (type_identifier) @type))
 (required_parameter pattern: (identifier) @bind.var type: (type_annotation (type_identifier) @type))
 (optional_parameter pattern: (identifier) @bind.var type: (type_annotation (type_identifier) @type))

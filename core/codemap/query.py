@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
-from core.codemap.resolve import FAMILIES, Project
+from core.codemap.resolve import BUILTIN_METHODS, FAMILIES, Project
 
 CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
@@ -266,6 +266,10 @@ def _followed(
             how,
         )
     if value is not None:  # external, or a module or an instance called: not a definition
+        return frozenset(), 0.0, "external"
+    if not receiver or name in BUILTIN_METHODS[language_family(path)]:
+        # a bare name the file does not bind is a local or a builtin, never another module's;
+        # `x.get()` on an untyped x is a dict's (a list's, a Map's …), not the project's
         return frozenset(), 0.0, "external"
     family = resolver._family(path)
     if len(family.defs) == 1:

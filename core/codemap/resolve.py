@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from core.codemap.langs import language_family
 
-Value = tuple[str, str, str]  # (what, path, qualified): what = module|class|inst|super|def|ext
+Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext
 EXTERNAL: Value = ("ext", "", "")
 FAMILIES = frozenset({"python", "javascript"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -31,6 +31,18 @@ _JS_GLOBALS = frozenset(
     "Intl URL fetch setTimeout clearTimeout setInterval".split()
 )
 _PY_BUILTINS = frozenset(dir(builtins))
+_PY_TYPES = (str, bytes, list, dict, set, tuple, int, float, object)
+_JS_METHODS = (
+    "toString valueOf hasOwnProperty push pop shift unshift slice splice map filter reduce "
+    "forEach find findIndex some every includes indexOf join concat keys values entries get set "
+    "has delete add clear then catch finally split replace trim startsWith endsWith toLowerCase "
+    "toUpperCase charAt substring apply call bind sort reverse flat flatMap fill at match test "
+    "exec toFixed padStart padEnd repeat assign freeze"
+)
+BUILTIN_METHODS = {  # on an untyped receiver these are almost always the builtin types' own
+    "python": frozenset(n for t in _PY_TYPES for n in dir(t) if not n.startswith("__")),
+    "javascript": frozenset(_JS_METHODS.split()),
+}
 _JS_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
 _CLASSY = frozenset({"class", "interface", "struct", "enum", "trait"})
 
@@ -169,7 +181,8 @@ class Project:
             if target is None:
                 continue
             listed = self.view(target).all
-            if (listed is None and not name.startswith("_")) or (listed and name in listed):
+            public = view.family != "python" or not name.startswith("_")
+            if (listed is None and public) or (listed and name in listed):
                 found = self.export(target, name, seen)
                 if found is not None:
                     return found
@@ -199,6 +212,8 @@ class Project:
         kind = view.defs[qualified][0]
         if kind in _CLASSY:
             return ("class", view.path, qualified)
+        if kind == "module":  # a TypeScript namespace (or a Rust/C++ module)
+            return ("ns", view.path, qualified)
         if kind in ("variable", "constant"):
             for type_name in view.binds.get((scope, qualified), []):
                 typed = self.instance(view, scope, type_name)
@@ -284,6 +299,10 @@ class Project:
             return found
         if value[0] in ("class", "inst", "super"):
             return self.member(value, attr)
+        if value[0] == "ns":
+            view = self.view(value[1])
+            inner = f"{value[2]}.{attr}"
+            return self._defined(view, value[2], inner) if inner in view.defs else None
         return None
 
     def member(self, value: Value, attr: str) -> Value | None:
@@ -342,7 +361,7 @@ class Project:
         else:
             base = None
         how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"
-        if base is not None and base[0] == "module":
+        if base is not None and base[0] in ("module", "ns"):
             how = "import"
         return self.attribute(base, name), how
 

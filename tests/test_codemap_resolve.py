@@ -121,6 +121,25 @@ def public():
 def hidden():
     return 2
 """,
+    "tools/keys.py": """
+from flask.app import Flask
+
+
+class Registry:
+    def add(self, key):
+        return key
+
+
+class Proxy:
+    def __init__(self, app: Flask, registry: Registry):
+        self.app = app  # a copy of a typed parameter
+        self.registry = registry
+
+    def wire(self):
+        handle = self.registry.add  # a bound method under another name
+        handle("x")
+        self.app.add_url_rule("/p")
+""",
     "tools/use.py": """
 import pkg
 
@@ -134,6 +153,17 @@ TYPESCRIPT = {
     "src/util/math.ts": "export function sum(a: number[]): number {\n  return a.length;\n}\n",
     "src/util/index.ts": "export { formatPrice } from './format';\nexport * from './math';\n",
     "src/io.ts": "export function readFile(p: string): string {\n  return p;\n}\n",
+    "src/helpers/util.ts": """export namespace util {
+  export const assertEqual = (a: number, b: number): boolean => a === b;
+}
+""",
+    "src/check.ts": """import { util } from './helpers/util.js';
+
+export function check(value: { toString(): string }) {
+  util.assertEqual(1, 2);
+  return value.toString();
+}
+""",
     "src/store.ts": """export class Base {
   save(): void {}
 }
@@ -223,6 +253,7 @@ def test_receivers_with_visible_types_and_the_class_hierarchy(flask_index):
         ("tests/test_basic.py", 8),  # annotated parameter app: flask.Flask
         ("tests/test_basic.py", 15),  # app = Flask(__name__)
         ("tests/test_basic.py", 25),  # self.app = Flask("x")
+        ("tools/keys.py", 17),  # self.app = app, app: Flask
     }
     assert sites[("tests/test_basic.py", 33)] < 0.5  # client: unknown type, listed as uncertain
     assert ("tests/test_basic.py", 17) not in sites  # bp is a Blueprint
@@ -272,9 +303,23 @@ def test_the_answer_counts_uncertain_sites_and_marks_them_last(flask_index, tmp_
     lines = cmap.references("App.add_url_rule").splitlines()
     cmap.close()
     assert lines[0] == (
-        "6 call sites in 3 files across tests/, src/; 1 uncertain (matched by name only, "
-        "listed last)"
+        "7 call sites in 4 files across tests/, src/, tools/; 1 uncertain (matched by name "
+        "only, listed last)"
     )
     assert (
         lines[-1] == 'tests/test_basic.py:33 in test_json: client.add_url_rule("/d")  [uncertain]'
     )
+
+
+def test_copies_of_typed_values_and_bound_methods_under_another_name(flask_index):
+    assert _sites(flask_index, "Registry.add") == {("tools/keys.py", 16): 0.95}
+    assert _sites(flask_index, "App.add_url_rule")[("tools/keys.py", 17)] == 0.9
+
+
+def test_typescript_namespace_members_and_builtin_methods(ts_index):
+    assert _sites(ts_index, "assertEqual") == {("src/check.ts", 4): 0.95}
+    (ts_index.root / "src" / "fmt.ts").write_text(
+        "export function toString(): string {\n  return '';\n}\n"
+    )
+    ts_index.refresh()
+    assert _sites(ts_index, "fmt.ts:toString") == {}  # value.toString() is the object's own

@@ -243,7 +243,8 @@ def references(
     best: dict[tuple[str, int], Site] = {}
     for site in sites:  # one site per line: two calls on a line are one place to look
         kept = best.get((site.path, site.line))
-        if kept is None or site.confidence > kept.confidence:
+        rank = (site.kind in CALL_KINDS, site.confidence)
+        if kept is None or rank > (kept.kind in CALL_KINDS, kept.confidence):
             best[(site.path, site.line)] = site
     return wanted, sorted(best.values(), key=lambda s: (-s.confidence, s.path, s.line))
 

@@ -278,7 +278,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
     parser.add_argument("--other", type=Path, nargs="*", default=list(OTHER_TREES))
-    parser.add_argument("--workers", type=int, help="parser processes (default: one per core)")
+    parser.add_argument(
+        "--workers", type=int, help="parser processes (default: as the code map picks)"
+    )
     parser.add_argument("--projects", nargs="*", default=list(PROJECTS))
     parser.add_argument("--ts-modules", type=Path, default=TS_MODULES)
     parser.add_argument("--memory", type=Path, nargs="*", default=[], help="e.g. /usr/include")

@@ -26,7 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build or refresh the index")
     build.add_argument("--full", action="store_true", help="drop the index and rebuild it")
-    build.add_argument("--workers", type=int, help="parser processes (default: one per core)")
+    build.add_argument(
+        "--workers",
+        type=int,
+        help="parser processes (default: 1 on two cores, else one per core but one)",
+    )
     sub.add_parser("stats", help="what the index holds")
     for name, help_text in (
         ("def", "where NAME is defined"),

@@ -23,7 +23,8 @@ Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|su
 EXTERNAL: Value = ("ext", "", "")
 FAMILIES = frozenset({"python", "javascript"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
-_CONSTRUCTED = re.compile(r"(?:new)?([A-Za-z_$][\w$.]*)\(.*\)")
+_CONSTRUCTED = re.compile(r"([A-Za-z_$][\w$.]*)\(.*\)")  # `Foo(x)`; JS `new Foo(x)` → `newFoo(x)`
+_JS_NEW = re.compile(r"^new(?=[A-Z_$])")
 _LITERAL_START = tuple("\"'[{(0123456789`") + ("f'", 'f"', "b'", 'b"', "r'", 'r"')
 _JS_GLOBALS = frozenset(
     "console Math JSON Object Array Promise String Number Boolean Symbol Reflect Date RegExp "
@@ -349,7 +350,9 @@ class Project:
             found = self.name(view, scope, name)
             how = "same file" if found is not None and found[1] == path else "import"
             return found, how
-        typed = _CONSTRUCTED.fullmatch(receiver)
+        typed = _CONSTRUCTED.fullmatch(
+            _JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
+        )
         if receiver == "super()" or receiver.startswith("super()."):
             base: Value | None = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif _DOTTED.fullmatch(receiver):

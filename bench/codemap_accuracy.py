@@ -1,6 +1,7 @@
 """Precision and recall of `references` and `impact` against the ground truth of `truth_py`,
 with `rg -w NAME` as the baseline. Scored per site (path, line); sites the truth cannot decide
-(an untyped receiver) are counted apart and never scored; type annotations are not calls."""
+(an untyped receiver) are counted apart and never scored, and so are the dependents reached
+through them; type annotations are not calls."""
 
 from __future__ import annotations
 
@@ -80,6 +81,19 @@ def truth_impact(truth, key: tuple[str, str]) -> set[tuple[str, str]]:
     return (first | second) - {key}
 
 
+def undecided_impact(truth, key: tuple[str, str]) -> set[tuple[str, str]]:
+    """Dependents reached through a site the truth cannot decide (scored as neither)."""
+
+    def unsure(name: str) -> set[tuple[str, str]]:
+        return {(p, _enclosing(truth, p, n)) for p, n in truth.undecided.get(name, ())}
+
+    first = {(p, enc) for p, _, enc in truth.sites.get(key, ())}
+    maybe = unsure(key[1].rsplit(".", 1)[-1])
+    second = {u for a in first | maybe if a[1] for u in unsure(a[1].rsplit(".", 1)[-1])}
+    second |= {(p, enc) for a in maybe if a[1] for p, _, enc in truth.sites.get(a, ())}
+    return maybe | second
+
+
 def rg_impact(truth, root: Path, key: tuple[str, str]) -> set[tuple[str, str]]:
     def users(name: str) -> set[tuple[str, str]]:
         return {(p, _enclosing(truth, p, n)) for p, n in rg_lines(root, name)}
@@ -103,14 +117,15 @@ def score_project(name: str, root: Path, truth, index: CodeIndex) -> None:
         sure = {(s.path, s.line) for s in listed if s.confidence >= 0.5}
         scores["refs >= 0.5"].add(sure, expected, undecided)
         deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000)
-        scores["impact"].add({(d.path, d.symbol) for d in deps}, truth_impact(truth, key), set())
+        depends, unsure = truth_impact(truth, key), undecided_impact(truth, key)
+        scores["impact"].add({(d.path, d.symbol) for d in deps}, depends, unsure)
         if have_rg:
             scores["rg refs"].add(rg_lines(root, short), expected, undecided)
-            scores["rg impact"].add(rg_impact(truth, root, key), truth_impact(truth, key), set())
+            scores["rg impact"].add(rg_impact(truth, root, key), depends, unsure)
     total = sum(len(truth.sites[k]) for k in picked)
     print(f"  {name}: {len(picked)} targets, {total} true sites")
     for label, score in scores.items():
-        extra = f", {score.undecided} undecided listed" if label.endswith("refs") else ""
+        extra = f", {score.undecided} undecided listed" if label != "refs >= 0.5" else ""
         print(f"    {label:12} {score.text()}{extra}")
     if not have_rg:
         print("    rg: not installed (no baseline)")

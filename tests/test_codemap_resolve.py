@@ -121,6 +121,21 @@ def public():
 def hidden():
     return 2
 """,
+    "src/flask/cells.py": """
+def cell_len(text):
+    return len(text)
+
+
+class Text:
+    def _rule(pattern):
+        return pattern
+
+    rules = [_rule("x")]
+
+    @property
+    def cell_len(self):
+        return cell_len(self.plain)
+""",
     "tools/keys.py": """
 from flask.app import Flask
 
@@ -323,3 +338,8 @@ def test_typescript_namespace_members_and_builtin_methods(ts_index):
     )
     ts_index.refresh()
     assert _sites(ts_index, "fmt.ts:toString") == {}  # value.toString() is the object's own
+
+
+def test_a_class_body_sees_its_names_and_its_methods_do_not(flask_index):
+    assert _sites(flask_index, "Text._rule") == {("src/flask/cells.py", 8): 0.95}
+    assert _sites(flask_index, "Text.cell_len") == {}  # the bare call is the module's function

@@ -232,7 +232,9 @@ def references(
         )
         for fid, fpath, line, kind, caller, recv in rows:
             if language_family(fpath) in FAMILIES:
-                found = _followed(project, resolver, fpath, local, recv or "", caller or "")
+                found = _followed(
+                    project, resolver, (fpath, line), local, recv or "", caller or ""
+                )
             else:
                 found = resolver.resolve(fid, fpath, local, recv or "")
             hits, conf, why = found
@@ -250,10 +252,16 @@ def references(
 
 
 def _followed(
-    project: Project, resolver: _Resolver, path: str, name: str, receiver: str, caller: str
+    project: Project,
+    resolver: _Resolver,
+    where: tuple[str, int],
+    name: str,
+    receiver: str,
+    caller: str,
 ) -> tuple[frozenset[tuple[str, int]], float, str]:
     """Resolution by the language's rules; a guess by name only when they cannot tell."""
-    value, how = project.resolve(path, name, receiver, caller)
+    path, line = where
+    value, how = project.resolve(path, name, receiver, caller, line)
     if value is not None and value[0] in ("def", "class"):
         return (
             frozenset({(value[1], project.line_of(value))}),

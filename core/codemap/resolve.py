@@ -62,6 +62,7 @@ class FileView:
     # (class, name) → [(scope of the assignment, type)]
     bases: dict[str, list[str]] = field(default_factory=dict)
     all: set[str] | None = None
+    classes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, end, qualified)
 
 
 def python_roots(paths: list[str]) -> list[str]:
@@ -100,13 +101,17 @@ class Project:
         view = FileView(path, language_family(path))
         fid = self.ids.get(path, -1)
         rows = self.db.execute(
-            "SELECT name, kind, line, scope, module, orig FROM symbols WHERE file_id=?", (fid,)
+            "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
+            (fid,),
         )
-        for name, kind, line, scope, module, orig in rows:
+        for name, kind, line, end, scope, module, orig in rows:
             if kind == "import":
                 self._add_import(view, name, module or "", orig or "")
             elif kind != "export":
-                view.defs.setdefault(f"{scope}.{name}" if scope else name, (kind, line))
+                qualified = f"{scope}.{name}" if scope else name
+                view.defs.setdefault(qualified, (kind, line))
+                if kind in _CLASSY:
+                    view.classes.append((line, end, qualified))
         attrs: list[tuple[str, str, str]] = []
         for kind, scope, name, type_name in self.db.execute(
             "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
@@ -223,11 +228,17 @@ class Project:
             return None
         return ("def", view.path, qualified)
 
-    def name(self, view: FileView, scope: str, name: str) -> Value | None:
-        """What a bare `name` means in function `scope` of the file."""
+    def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None:
+        """What a bare `name` means in function `scope` of the file (at `line`: a class body
+        sees its own names first)."""
+        body = self._class_body(view, scope, line)
+        if body and f"{body}.{name}" in view.defs:
+            return self._defined(view, body, f"{body}.{name}")
         parts = scope.split(".") if scope else []
         for i in range(len(parts), -1, -1):
             here = ".".join(parts[:i])
+            if here and view.defs.get(here, ("", 0))[0] in _CLASSY:
+                continue  # a class body's names are not visible in its methods
             for type_name in view.binds.get((here, name), []):
                 typed = self.instance(view, here, type_name)
                 if typed is not None:
@@ -243,6 +254,15 @@ class Project:
         if found is None and self._is_global(view, name):
             return EXTERNAL
         return found
+
+    @staticmethod
+    def _class_body(view: FileView, scope: str, line: int) -> str:
+        """The class whose body (not one of its methods) holds `line`, or ""."""
+        inner = ""
+        for start, end, qualified in view.classes if line else ():
+            if start <= line <= end and len(qualified) > len(inner):
+                inner = qualified
+        return "" if not inner or scope.startswith(inner + ".") or scope == inner else inner
 
     @staticmethod
     def _is_global(view: FileView, name: str) -> bool:
@@ -343,11 +363,13 @@ class Project:
         return order, state
 
     # --- references ---------------------------------------------------------------------------
-    def resolve(self, path: str, name: str, receiver: str, scope: str) -> tuple[Value | None, str]:
+    def resolve(
+        self, path: str, name: str, receiver: str, scope: str, line: int = 0
+    ) -> tuple[Value | None, str]:
         """What a reference means, and how it was found (import, same file, receiver type)."""
         view = self.view(path)
         if not receiver:
-            found = self.name(view, scope, name)
+            found = self.name(view, scope, name, line)
             how = "same file" if found is not None and found[1] == path else "import"
             return found, how
         typed = _CONSTRUCTED.fullmatch(

@@ -341,5 +341,5 @@ def test_typescript_namespace_members_and_builtin_methods(ts_index):
 
 
 def test_a_class_body_sees_its_names_and_its_methods_do_not(flask_index):
-    assert _sites(flask_index, "Text._rule") == {("src/flask/cells.py", 8): 0.95}
+    assert _sites(flask_index, "Text._rule") == {("src/flask/cells.py", 9): 0.95}
     assert _sites(flask_index, "Text.cell_len") == {}  # the bare call is the module's function

@@ -57,8 +57,8 @@ def rg_lines(root: Path, name: str, lang: str = "py") -> set[tuple[str, int]]:
         ["rg", "-n", "-w", "--no-heading", "-t", lang, "-F", name, "."],
         cwd=root,
         capture_output=True,
-        text=True,
-    ).stdout
+        check=False,
+    ).stdout.decode("utf-8", "replace")
     found = set()
     for line in out.splitlines():
         path, number, _ = line.split(":", 2)

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from core.codemap import CodeIndex, impact, references
@@ -52,7 +53,8 @@ def targets(truth) -> list[tuple[str, str]]:
     return keys[:MOST_CALLED] + rest[::step][:SPREAD]
 
 
-def rg_lines(root: Path, name: str, lang: str = "py") -> set[tuple[str, int]]:
+@lru_cache(maxsize=4096)
+def rg_lines(root: Path, name: str, lang: str = "py") -> frozenset[tuple[str, int]]:
     out = subprocess.run(
         ["rg", "-n", "-w", "--no-heading", "-t", lang, "-F", name, "."],
         cwd=root,
@@ -63,7 +65,7 @@ def rg_lines(root: Path, name: str, lang: str = "py") -> set[tuple[str, int]]:
     for line in out.splitlines():
         path, number, _ = line.split(":", 2)
         found.add((path.removeprefix("./"), int(number)))
-    return found
+    return frozenset(found)
 
 
 def _enclosing(truth, path: str, line: int) -> str:
@@ -73,6 +75,9 @@ def _enclosing(truth, path: str, line: int) -> str:
         if start <= line <= end and end - start < best_span:
             best, best_span = qual, end - start
     return best
+
+
+RG_IMPACT_NAMES = 200  # the baseline greps at most this many depth-1 names per target
 
 
 def truth_impact(truth, key: tuple[str, str]) -> set[tuple[str, str]]:
@@ -99,7 +104,8 @@ def rg_impact(truth, root: Path, key: tuple[str, str]) -> set[tuple[str, str]]:
         return {(p, _enclosing(truth, p, n)) for p, n in rg_lines(root, name)}
 
     first = users(key[1].rsplit(".", 1)[-1])
-    second = {u for a in first if a[1] for u in users(a[1].rsplit(".", 1)[-1])}
+    names = sorted({a[1].rsplit(".", 1)[-1] for a in first if a[1]})[:RG_IMPACT_NAMES]
+    second = {u for name in names for u in users(name)}
     return (first | second) - {key}
 
 

@@ -168,6 +168,7 @@ def session_start(tree: Path, home: Path) -> None:
             code_map = agent.tool_context.services["codemap"]
             code_map.wait()
             code_map.close()
+            _complete(tree, home)  # a cold build may stop at its deadline: finish it
     print(
         f"  session start: create_agent {timings[False] * 1000:.0f} ms without the code map, "
         f"{timings[True] * 1000:.0f} ms with it; the first task waited {waits[0]:.2f} s on a "
@@ -177,7 +178,7 @@ def session_start(tree: Path, home: Path) -> None:
 
 def warm_map(tree: Path, home: Path) -> None:
     """A session's map on a warm index: refresh + stored graph/ranks + overview, CPU-seconds."""
-    CodeMap(tree, home).refresh(max_seconds=3600)  # built (and ranked) beforehand
+    _complete(tree, home)
     samples = []
     for _ in range(5):
         before = _cpu()
@@ -192,6 +193,15 @@ def warm_map(tree: Path, home: Path) -> None:
         f"  warm session map (refresh + graph + overview): median "
         f"{statistics.median(samples):.3f} CPU-s, max {max(samples):.3f} (target <= 0.2)"
     )
+
+
+def _complete(tree: Path, home: Path) -> None:
+    """Finish building and ranking the index, so what follows measures a warm one."""
+    cmap = CodeMap(tree, home)
+    cmap.refresh(max_seconds=3600)
+    with cmap.index.lock:
+        render_overview(cmap.index.db, "", 1000)
+    cmap.close()
 
 
 def peak_memory(tree: Path, workers: int) -> None:

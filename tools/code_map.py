@@ -33,9 +33,9 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "code_map",
-        "Code index, cheaper than reading files: definition(name), references(name) = call "
-        "sites, impact(name|path) = dependents two levels up, outline(path) = symbols with "
-        "lines, rename(name, new_name) = dry run listing every line to change.",
+        "Code index, cheaper than reading files: definition, references (call sites), "
+        "impact (dependents, 2 levels), outline(path), rename(name, new_name) = dry run "
+        "listing every line to change.",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},

@@ -205,7 +205,8 @@ def _complete(tree: Path, home: Path) -> None:
 
 
 def peak_memory(tree: Path, workers: int) -> None:
-    """A one-process (or pooled) build of `tree` in a child process; its peak RSS."""
+    """A one-process (or pooled) build of `tree` in a child process; its peak RSS (VmHWM:
+    ru_maxrss would carry over the forked parent's size across exec)."""
     import subprocess
 
     code = (
@@ -215,7 +216,8 @@ def peak_memory(tree: Path, workers: int) -> None:
         "d = tempfile.mkdtemp()\n"
         "i = CodeIndex(pathlib.Path(sys.argv[2]), pathlib.Path(d) / 'm.db')\n"
         "s = i.refresh(max_seconds=3600, workers=int(sys.argv[3]))\n"
-        "print(s.lines, s.seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print(s.lines, s.seconds, int(hwm) / 1024,"
         " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)\n"
     )
     root = str(Path(__file__).resolve().parent.parent)

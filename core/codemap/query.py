@@ -232,9 +232,7 @@ def references(
         )
         for fid, fpath, line, kind, caller, recv in rows:
             if language_family(fpath) in FAMILIES:
-                found = _followed(
-                    project, resolver, (fpath, line), local, recv or "", caller or ""
-                )
+                found = _followed(project, resolver, (fpath, line), local, recv or "", caller or "")
             else:
                 found = resolver.resolve(fid, fpath, local, recv or "")
             hits, conf, why = found

@@ -72,7 +72,6 @@ def test_undo_refuses_to_overwrite_later_changes_unless_forced(workspace, isolat
 
 
 def test_old_sessions_checkpoints_are_pruned_when_a_store_is_created(workspace, isolated_home):
-    from tests.tool_helpers import run
 
     old = isolated_home / "checkpoints" / "old-session"
     recent = isolated_home / "checkpoints" / "recent-session"

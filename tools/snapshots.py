@@ -49,6 +49,8 @@ class Snapshots:
         self.log = folder / "sessions" / f"{session_id or 'default'}.jsonl"
         self.steps = self._load()
         self.turn = max((s.turn for s in self.steps), default=0)
+        self.tasks: dict[int, str] = {}  # turn → its task text (this process's turns)
+        self.marks: dict[int, int] = {}  # turn → length of the conversation when it began
         self.warning = ""  # why the last snapshot was skipped, once
 
     def _load(self) -> list[Step]:
@@ -67,8 +69,10 @@ class Snapshots:
         lines = [json.dumps(s.__dict__) for s in self.steps]
         self.log.write_text("".join(line + "\n" for line in lines), "utf-8")
 
-    def begin_turn(self) -> int:
+    def begin_turn(self, task: str = "") -> int:
+        """A new task: the steps that follow belong to it (`/rewind` goes back by turns)."""
         self.turn += 1
+        self.tasks[self.turn] = task
         return self.turn
 
     def _tree(self) -> str:

@@ -21,4 +21,6 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         budget_scope=args.budget_scope,
         task_hint=task_hint,
         codemap=not args.no_codemap,
+        sandbox=args.sandbox,
+        sandbox_network=args.sandbox_network,
     )

@@ -8,6 +8,7 @@ from core.agent.instructions import loaded_instruction_files
 from core.agent.live import LiveSession, end_session, open_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
+from core.agent.safety import after_restore, rewind_conversation
 from core.agent.session import create_agent
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
@@ -28,6 +29,7 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
+    "after_restore",
     "breakdown",
     "check_workspace",
     "close_open_tool_calls",
@@ -42,6 +44,7 @@ __all__ = [
     "new_session_id",
     "open_session",
     "resume_path",
+    "rewind_conversation",
     "start_notes",
     "status",
 ]

@@ -12,6 +12,7 @@ from core.agent.loop import Agent
 from core.agent.memory_hooks import MemoryHooks, take_warnings
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import PromptSection, build_system_prompt
+from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.context import CacheAwareContext, session_context
@@ -47,7 +48,8 @@ def create_agent(
             "notices": [],
         },
     )
-    ui_hooks = HookList([hooks or AgentHooks(), memory_hooks])
+    safety = attach_safety(ctx, opts, session_notices(ctx.services))
+    ui_hooks = HookList([hooks or AgentHooks(), memory_hooks, safety])
     accounting = setup_accounting(
         opts, provider, workspace, home, ui_hooks, warn=session_notices(ctx.services).append
     )
@@ -66,6 +68,7 @@ def create_agent(
         context=policy,
     )
     policy.summarize = make_summarizer(agent)
+    safety.history = lambda: agent.history
     accounting.watch(agent)
     if opts.codemap:
         attach_codemap(agent, store, opts.task_hint, list(sections or []), policy)

@@ -24,7 +24,14 @@ class Rule:
 # workspace. Asked with the sandbox on or off.
 HISTORY_RULES: tuple[Rule, ...] = (
     Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
-    Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
+    Rule(
+        "git clean -f",
+        "deletes untracked files",
+        ("git",),
+        "clean",
+        ("-f", "--force"),
+        spare_build_dirs=True,
+    ),
     Rule(
         "git push --force",
         "overwrites history on the remote",

@@ -111,8 +111,11 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
         if not any(a.startswith(rule.prefixes) for a in rest if a != "+"):
             return False
     if rule.spare_build_dirs:
-        targets = [a for a in argv[1:] if not a.startswith("-")]
-        if not targets or all(_inside_build_dir(t, cwd, workspace) for t in targets):
+        rest = argv[argv.index(rule.sub) + 1 :] if rule.sub in argv else argv[1:]
+        targets = [a for a in rest if not a.startswith("-")]
+        if not targets and not rule.sub:
+            return False  # `rm -f` of nothing; `git clean -f` of nothing is of everything
+        if targets and all(_inside_build_dir(t, cwd, workspace) for t in targets):
             return False
     return True
 

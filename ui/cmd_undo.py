@@ -100,7 +100,7 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
             repl.say(repl.s.t("rewind_chat", n=turn))
         else:
             repl.say(repl.s.t("rewind_chat_gone", n=turn))
-    if lines:
+    if lines and what == "f":  # with the conversation rewound too, the model's view holds
         _tell_model(repl, REWIND_NOTE.format(what="; ".join(lines)))
 
 

@@ -13,7 +13,12 @@ from pathlib import Path
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
-SUBCOMMANDS = {"codemap": "ui.cmd_codemap", "memory": "ui.cmd_memory", "usage": "ui.cmd_usage"}
+SUBCOMMANDS = {
+    "codemap": "ui.cmd_codemap",
+    "memory": "ui.cmd_memory",
+    "serve": "ui.cmd_serve",
+    "usage": "ui.cmd_usage",
+}
 
 
 def _positive(kind: type):

@@ -134,27 +134,27 @@ def accuracy(index: CodeIndex, tree: Path) -> None:
 
 
 def session_start(tree: Path, home: Path) -> None:
-    """create_agent() with and without the code map: the REPL prompt must not wait for it."""
+    """open_session() with and without the code map: the REPL prompt must not wait for it."""
     os.environ["UNICUM_HOME"] = str(home)
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
-    from core.agent import SessionOptions, create_agent
+    from core.agent import SessionOptions, open_session
 
     timings = {}
     for enabled in (False, True):
         start = time.perf_counter()
-        agent = create_agent(SessionOptions(workspace=tree, provider="openai", codemap=enabled))
+        opts = SessionOptions(workspace=tree, provider="openai", codemap=enabled)
+        live = open_session(opts, record=False)
         timings[enabled] = time.perf_counter() - start
     start = time.perf_counter()
-    agent.hooks.on_task_start("where is the JSON decoder?")
+    live.agent.system_prompt.start_task("where is the JSON decoder?")
     waited = time.perf_counter() - start
     print(
-        f"  session start: create_agent {timings[False] * 1000:.0f} ms without the code map, "
+        f"  session start: open_session {timings[False] * 1000:.0f} ms without the code map, "
         f"{timings[True] * 1000:.0f} ms with it (index builds in the background); the first "
         f"task then waited {waited:.1f} s (cap 8 s) for a cold {tree.name} index"
     )
-    code_map = agent.tool_context.services["codemap"]
-    code_map.wait()
-    code_map.close()
+    live.code_map.wait()
+    live.code_map.close()
 
 
 def main() -> int:

@@ -10,12 +10,11 @@ from core.context import (
     PhaseTracker,
     TaskPhase,
     big_args,
-    message_text,
     render_l0,
 )
 from core.facts import extract
 from my_agent.facts import Fact
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
 
 

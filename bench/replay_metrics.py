@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.context import message_text
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
 
 CACHE_READ, CACHE_WRITE = 0.1, 1.25

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -73,6 +74,20 @@ class Message:
         }
         blocks = [kinds[b["type"]](**b) for b in data.get("blocks", [])]
         return cls(role=data["role"], blocks=blocks)
+
+
+def message_text(msg: Message) -> str:
+    """One message as plain text, for counting, comparing and summary transcripts: the role,
+    then each block (a call as `name(JSON arguments)`); reasoning is left out."""
+    parts = [msg.role + ":"]
+    for block in msg.blocks:
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, ToolCall):
+            parts.append(f"{block.name}({json.dumps(block.arguments, ensure_ascii=False)})")
+        elif isinstance(block, ToolResult):
+            parts.append(("error: " if block.is_error else "") + block.content)
+    return "\n".join(parts)
 
 
 def user_text(text: str) -> Message:

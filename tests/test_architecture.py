@@ -13,6 +13,8 @@ PACKAGES = ("my_agent", "core", "tools", "ui", "bench")
 DOMAINS = ("core.model", "core.context", "core.facts", "core.memory", "core.ledger")
 STANDALONE = ("core.memory", "core.ledger", "core.codemap")  # depend on the base only
 TERMINAL_UI = ("rich", "prompt_toolkit")
+WEB_STACK = ("fastapi", "starlette", "uvicorn")
+SERVICE_ROOMS = ("core.serve", "core.dashboard")  # glue without the agent
 
 
 def module_name(path: Path) -> str:
@@ -126,8 +128,26 @@ def test_only_ui_and_cli_import_the_terminal_libraries():
     assert violations(rule) == []
 
 
+def test_the_service_and_dashboard_never_import_the_agent_tools_or_ui():
+    def rule(src: str, dst: str) -> bool:
+        return any(within(src, room) for room in SERVICE_ROOMS) and any(
+            within(dst, other) for other in ("core.agent", "ui", "tools", "bench", "cli")
+        )
+
+    assert violations(rule) == []
+
+
+def test_only_the_service_and_its_subcommand_import_the_web_stack():
+    def rule(src: str, dst: str) -> bool:
+        return dst.split(".")[0] in WEB_STACK and not (
+            within(src, "core.serve") or src == "ui.cmd_serve"
+        )
+
+    assert violations(rule) == []
+
+
 def test_every_face_lists_its_public_names():
-    for face in (*DOMAINS, "core.codemap", "core.agent"):
+    for face in (*DOMAINS, "core.codemap", "core.agent", *SERVICE_ROOMS):
         tree = ast.parse(MODULES[face].read_text(encoding="utf-8"))
         listed = [
             node

@@ -44,7 +44,7 @@ def test_store_survives_a_new_instance(tmp_path):
 
 def test_get_checkpoints_is_lazy_and_per_session(workspace, isolated_home):
     ctx = make_ctx(workspace, isolated_home)
-    assert "checkpoints" not in ctx.services
+    assert ctx.services.checkpoints is None
     store = get_checkpoints(ctx)
     assert get_checkpoints(ctx) is store
     assert not (isolated_home / "checkpoints").exists()  # nothing written until a save

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.codemap import CodeIndex, CodeMap, query
-from core.codemap.walk import parse_gitignore, walk_sources
+from core.codemap import CodeIndex, CodeMap, query, walk_sources
 
 FIXTURE = Path(__file__).parent / "fixtures" / "codemap"
 
@@ -181,22 +180,6 @@ def test_gitignore_and_vendored_folders_are_skipped(project, tmp_path):
     assert _defs(idx, "hidden_func") == _defs(idx, "generated") == _defs(idx, "vendored") == []
     assert _defs(idx, "kept") == [("keep.gen.py", "function", 1, "")]
     idx.close()
-
-
-def test_gitignore_patterns():
-    rules = parse_gitignore("# c\n/top.py\ndocs/**/gen\n*.log\n!keep.log\nbuild/\n")
-
-    def ignored(path: str, is_dir: bool = False) -> bool:
-        verdict = False
-        for regex, negate, dir_only in rules:
-            if (not dir_only or is_dir) and regex.match(path):
-                verdict = not negate
-        return verdict
-
-    assert ignored("top.py") and not ignored("sub/top.py")
-    assert ignored("docs/a/b/gen") and ignored("docs/gen")
-    assert ignored("x/y.log") and not ignored("keep.log")
-    assert ignored("a/build", is_dir=True) and not ignored("a/build")
 
 
 def test_gbk_file_is_indexed_and_quoted(project, tmp_path):

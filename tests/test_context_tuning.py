@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.context import Archive, CacheAwareContext, ContextBudget, message_text
+from core.context import Archive, CacheAwareContext, ContextBudget
 from core.facts import extract
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text, user_text
 from tests.wire_checks import anthropic_problems, openai_problems
 from tools.base import ToolOutput
 

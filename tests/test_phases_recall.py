@@ -8,6 +8,7 @@ from core.context import Archive, PhaseTracker, TaskPhase, archive_path
 from my_agent.facts import Fact
 from tools.base import ToolContext
 from tools.registry import Registry
+from tools.services import ToolServices
 
 
 def test_phases_follow_what_the_tools_do():
@@ -32,10 +33,9 @@ def test_phases_follow_what_the_tools_do():
 
 
 def _ctx(tmp_path, archive: Archive | None) -> ToolContext:
-    ctx = ToolContext(workspace=tmp_path, home=tmp_path / "home")
-    if archive is not None:
-        ctx.services["archive"] = archive
-    return ctx
+    return ToolContext(
+        workspace=tmp_path, home=tmp_path / "home", services=ToolServices(archive=archive)
+    )
 
 
 def test_recall_by_id_and_by_query(tmp_path):

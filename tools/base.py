@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from tools.services import ToolServices
+
 
 class ToolError(Exception):
     """Raised by a handler for an ordinary failure; becomes an error result for the model."""
@@ -46,7 +48,7 @@ class ToolContext:
     prompter: Prompter = field(default_factory=NoPrompter)
     permission_mode: str = "ask"  # ask | auto-edit | yolo
     session_id: str = ""
-    services: dict[str, Any] = field(default_factory=dict)  # archive, checkpoints, memory, ...
+    services: ToolServices = field(default_factory=ToolServices)
     approvals: set[str] = field(default_factory=set)  # "always" answers for this session
 
 

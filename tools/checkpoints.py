@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
+from my_agent.files import atomic_write
 from tools.base import ToolContext
+from tools.services import Checkpoints
 
 KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
 ABSENT = "absent"
@@ -82,7 +82,7 @@ class CheckpointStore:
                 "undo again with force (/undo force) to overwrite those changes"
             )
         if meta["existed"]:
-            _restore(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
+            atomic_write(path, stem.with_suffix(".bin").read_bytes(), meta.get("mode"))
             text = f"restored {self._show(path)}"
         else:
             path.unlink(missing_ok=True)
@@ -99,16 +99,6 @@ class CheckpointStore:
             except ValueError:
                 pass
         return str(path)
-
-
-def _restore(path: Path, data: bytes, mode: int | None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".undo")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
 
 
 def _remove_empty_dirs(folder: Path, top: str | None) -> None:
@@ -141,13 +131,11 @@ def prune_old(top: Path, keep_days: float = KEEP_DAYS, spare: Path | None = None
     return gone
 
 
-def get_checkpoints(ctx: ToolContext) -> CheckpointStore:
+def get_checkpoints(ctx: ToolContext) -> Checkpoints:
     """The session's store from `ctx.services`, created on first use (old sessions' checkpoints
     are pruned then)."""
-    store = ctx.services.get("checkpoints")
-    if store is None:
+    if ctx.services.checkpoints is None:
         folder = ctx.home / "checkpoints" / (ctx.session_id or "default")
         prune_old(folder.parent, spare=folder)
-        store = CheckpointStore(folder, root=ctx.workspace)
-        ctx.services["checkpoints"] = store
-    return store
+        ctx.services.checkpoints = CheckpointStore(folder, root=ctx.workspace)
+    return ctx.services.checkpoints

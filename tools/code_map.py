@@ -19,9 +19,17 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     )
     if not target.strip():
         raise ToolError(f"code_map {action} needs " + ("path" if action == "outline" else "name"))
-    cmap = ctx.services["codemap"]
+    cmap = ctx.services.codemap
+    if cmap is None:
+        raise ToolError("this session has no code map")
+    answers = {
+        "definition": cmap.definition,
+        "references": cmap.references,
+        "impact": cmap.impact,
+        "outline": cmap.outline,
+    }
     try:
-        answer = getattr(cmap, action)(target.strip())
+        answer = answers[action](target.strip())
     except OSError as exc:
         raise ToolError(f"code map unavailable: {exc}") from exc
     return ToolOutput(answer, data={"action": action, "target": target})
@@ -39,7 +47,9 @@ TOOLS = [
             path={"type": "string", "description": "file path for outline"},
         ),
         code_map,
-        available=lambda ctx: None if "codemap" in ctx.services else "this session has no code map",
+        available=lambda ctx: (
+            None if ctx.services.codemap is not None else "this session has no code map"
+        ),
         key_arg="name",
     ),
 ]

@@ -6,9 +6,10 @@ import difflib
 import heapq
 from typing import Any
 
+from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.snapshots import recorded
-from tools.textfile import atomic_write, encode, read_text
+from tools.textfile import encode, read_text
 from tools.workspace import display, resolve_path
 
 MAX_DIFF_LINES = 80

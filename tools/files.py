@@ -6,11 +6,11 @@ import difflib
 from pathlib import Path
 from typing import Any
 
+from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.snapshots import recorded
 from tools.textfile import (
     Text,
-    atomic_write,
     binary_kind,
     decode,
     encode,

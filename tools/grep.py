@@ -1,6 +1,6 @@
 """The search engines behind search_files: ripgrep when present, pure Python otherwise.
 
-Both apply the same rules (ignore.py) and return the same `Hits`, sorted by path.
+Both apply the project-file rules of my_agent/walk.py and return the same `Hits`, sorted by path.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from my_agent.walk import MAX_FILE_BYTES, SKIP_DIRS, walk
+from my_agent.walk import MAX_FILE_BYTES, SKIP_DIRS, outside_venvs, walk
 
 
 @dataclass
@@ -57,7 +57,6 @@ def _rg_args(regex: re.Pattern[str]) -> list[str]:
         "--no-require-git",
         "--no-ignore-global",
         "--no-ignore-dot",
-        "--no-ignore-exclude",
         "--max-filesize",
         "1M",
         "--color",
@@ -83,13 +82,13 @@ def search_rg(
     )
     if counted.returncode == 2 and not counted.stdout:
         return None
-    keep = glob_filter(glob)
+    glob_keep, project = glob_filter(glob), outside_venvs(base, start)
     hits = Hits(engine="rg")
     raw_paths: dict[str, bytes] = {}
     for row in counted.stdout.split(b"\n"):
         raw, _, number = row.rpartition(b"\0")
         path = _norm(raw)
-        if not raw or not keep(path):
+        if not raw or not glob_keep(path) or not project(path):
             continue
         if regex.search(path):
             hits.names.append(path)

@@ -5,24 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.services import MemoryBook, MemoryItem
 
 ACTIONS = ["add", "update", "remove", "list", "search"]
 LIST_LIMIT = 40
 
 
-def _store(ctx: ToolContext):
-    return ctx.services["memory"]
+def _store(ctx: ToolContext) -> MemoryBook:
+    store = ctx.services.memory
+    if store is None:
+        raise ToolError("this session has no memory store")
+    return store
 
 
 def _available(ctx: ToolContext) -> str | None:
-    return None if "memory" in ctx.services else "this session has no memory store"
+    return None if ctx.services.memory is not None else "this session has no memory store"
 
 
-def _line(scope: str, entry) -> str:
+def _line(scope: str, entry: MemoryItem) -> str:
     return f"{entry.key} [{entry.type}, {scope}] {entry.content}"
 
 
-def _find(store, args: dict[str, Any]):
+def _find(store: MemoryBook, args: dict[str, Any]) -> tuple[str, MemoryItem]:
     ref = args.get("key") or args.get("content") or ""
     if not ref.strip():
         raise ToolError("give key (an entry's key, id or text) to say which entry")

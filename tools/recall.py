@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.services import ArchivedOutput
 
 MAX_CHARS = 30_000
 
 
 def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    archive = ctx.services.get("archive")
+    archive = ctx.services.archive
     if archive is None:
         raise ToolError("recall: nothing is archived in this session")
     entry_id, query = str(args.get("id") or "").strip(), str(args.get("query") or "").strip()
@@ -34,7 +35,7 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     )
 
 
-def _full(entry) -> str:
+def _full(entry: ArchivedOutput) -> str:
     text = entry.text
     if len(text) > MAX_CHARS:
         half = MAX_CHARS // 2

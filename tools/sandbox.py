@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.base import ToolContext
+from tools.services import CommandSandbox
 
 MODES = ("workspace-write", "read-only", "off")
 NETWORK = ("on", "off")
@@ -147,7 +148,6 @@ class Sandbox:
         return f"sandbox {self.policy.mode}, network {'on' if self.policy.network else 'off'}"
 
 
-def get_sandbox(ctx: ToolContext) -> Sandbox | None:
+def get_sandbox(ctx: ToolContext) -> CommandSandbox | None:
     """The session's sandbox; None (a bare tool context): commands run as before, guarded."""
-    found = ctx.services.get("sandbox")
-    return found if isinstance(found, Sandbox) else None
+    return ctx.services.sandbox

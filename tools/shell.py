@@ -14,7 +14,8 @@ from typing import IO, Any
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
-from tools.sandbox import Sandbox, get_sandbox
+from tools.sandbox import get_sandbox
+from tools.services import CommandSandbox
 from tools.snapshots import recorded
 from tools.textfile import decode_text
 from tools.workspace import resolve_path
@@ -119,7 +120,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_command(
-    command: str, cwd: str, timeout: int, sandbox: Sandbox | None = None
+    command: str, cwd: str, timeout: int, sandbox: CommandSandbox | None = None
 ) -> tuple[Collector, int, bool]:
     """(output, exit code, timed out): own process group, stdin closed; inside `sandbox`
     when it is active."""

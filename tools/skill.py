@@ -8,7 +8,9 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 
 
 def skill(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    book = ctx.services["skills"]
+    book = ctx.services.skills
+    if book is None:
+        raise ToolError("this session has no skills")
     skills = book.all()
     found = skills.get(args["name"].strip())
     if found is None:
@@ -28,7 +30,9 @@ TOOLS = [
         "Load the full instructions of a skill listed under Skills in the system prompt.",
         params(["name"], name={"type": "string"}),
         skill,
-        available=lambda ctx: None if "skills" in ctx.services else "this session has no skills",
+        available=lambda ctx: (
+            None if ctx.services.skills is not None else "this session has no skills"
+        ),
         key_arg="name",
     ),
 ]

@@ -187,10 +187,10 @@ def _summary(changes: list[Change]) -> str:
 
 def get_snapshots(ctx: ToolContext) -> Snapshots:
     """The session's snapshots from `ctx.services`, made on first use."""
-    found = ctx.services.get("snapshots")
+    found = ctx.services.snapshots
     if not isinstance(found, Snapshots):
         found = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
-        ctx.services["snapshots"] = found
+        ctx.services.snapshots = found
     return found
 
 

@@ -1,11 +1,9 @@
-"""Bytes ↔ text for the file tools: encodings, line endings, binary detection, atomic writes."""
+"""Bytes ↔ text for the file tools: encodings, line endings, binary detection."""
 
 from __future__ import annotations
 
 import codecs
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,18 +141,3 @@ def read_text(target: Path, shown: str) -> Text:
     if kind:
         raise ToolError(f"{shown} is a binary file ({kind}, {human_size(len(raw))}); not shown")
     return decode(raw)
-
-
-def atomic_write(target: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder and rename: never a half-written file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

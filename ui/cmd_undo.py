@@ -19,7 +19,9 @@ class Repl(Protocol):
 
     s: Strings
     console: LazyConsole
-    live: LiveSession
+
+    @property
+    def session(self) -> LiveSession: ...
 
     @property
     def agent(self) -> Agent: ...
@@ -41,7 +43,13 @@ MAX_PATCH_LINES = 400
 def _tell_model(repl: Repl, note: str) -> None:
     """The model must not go on believing its edits are still there (sent with the next task)."""
     repl.agent.history.append(user_text(note))
-    repl.live.transcript.sync(repl.agent.history)
+    repl.session.save()
+
+
+def _after_restore(repl: Repl, restored: Restored) -> None:
+    warning = after_restore(repl.agent, restored)
+    if warning:
+        repl.say(f"warning: {warning}", style="yellow")
 
 
 def cmd_undo(repl: Repl, arg: str) -> None:
@@ -59,7 +67,7 @@ def cmd_undo(repl: Repl, arg: str) -> None:
         repl.say(restored.text)
         if not restored.done:
             break
-        after_restore(repl.agent, restored)
+        _after_restore(repl, restored)
         done.append(restored)
     if not done:
         return
@@ -92,11 +100,11 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
         restored = snaps.rewind(turn)
         repl.say(restored.text)
         if restored.done:
-            after_restore(repl.agent, restored)
+            _after_restore(repl, restored)
             lines.append(restored.text)
     if what in "cb":
         if rewind_conversation(repl.agent, turn):
-            repl.live.transcript.sync(repl.agent.history)
+            repl.session.save()
             repl.say(repl.s.t("rewind_chat", n=turn))
         else:
             repl.say(repl.s.t("rewind_chat_gone", n=turn))

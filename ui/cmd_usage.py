@@ -74,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write the usage dashboard (charts, budgets, costliest tasks) as one HTML file",
+    )
+    p.add_argument(
         "--limit", type=_positive_int, default=20, help="newest table rows shown (default 20)"
     )
     return p
@@ -97,6 +102,8 @@ def report(args: argparse.Namespace) -> int:
         since_ts=args.since, project=project_id(Path(args.project)) if args.project else None
     )
     db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
+    if args.html:
+        return write_html(db, flt, Path(args.html))
     if args.json:
         print(json.dumps(json_report(db, args.by, flt), ensure_ascii=False))
         return 0
@@ -108,6 +115,30 @@ def report(args: argparse.Namespace) -> int:
             f"No model requests recorded{' in this range' if db else ' yet'} (ledger: {path}).",
             highlight=False,
         )
+    return 0
+
+
+def write_html(db, flt: Filter, out: Path) -> int:
+    """The dashboard `unicum serve` shows, as one self-contained file (plotly.js inlined)."""
+    from core.agent import task_text
+    from core.dashboard import build_report, render_html
+    from core.ledger import parse_limits
+    from my_agent.errors import ConfigError
+    from my_agent.home import read_user_config
+
+    home = unicum_home()
+    try:
+        limits = parse_limits(read_user_config())
+    except ConfigError as exc:
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 1
+    report = build_report(db, flt, limits, lambda task: task_text(home, task))
+    try:
+        out.write_text(render_html(report), encoding="utf-8")
+    except OSError as exc:
+        print(f"unicum: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {out} ({report.total.requests:,} requests)")
     return 0
 
 

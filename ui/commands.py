@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -17,9 +17,37 @@ from ui.cmd_undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
-    from ui.repl import Repl
+    from core.agent import Agent, LiveSession, SessionOptions
+    from ui.i18n import Strings
+    from ui.render import Renderer
+    from ui.screen import LazyConsole
 
-Handler = Callable[["Repl", str], "bool | None"]
+
+class Repl(Protocol):
+    """What a command uses of the REPL: its screen, its options and its session."""
+
+    s: Strings
+    console: LazyConsole
+    renderer: Renderer
+    opts: SessionOptions
+    home: Path
+
+    @property
+    def session(self) -> LiveSession: ...
+
+    @property
+    def agent(self) -> Agent: ...
+
+    def say(self, line: str, style: str = "") -> None: ...
+
+    def ask(self, message: str) -> str: ...
+
+    def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None: ...
+
+    def recap(self) -> None: ...
+
+
+Handler = Callable[[Repl, str], "bool | None"]
 
 
 @dataclass(frozen=True)

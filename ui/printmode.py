@@ -16,6 +16,7 @@ from core.agent import (
     end_session,
     open_session,
     resume_path,
+    resumed_options,
     start_notes,
 )
 from my_agent.errors import ConfigError, UnicumError
@@ -97,6 +98,7 @@ def run_print(args: argparse.Namespace) -> int:
     progress = StderrProgress(strings)
     try:
         resume = resume_path(opts, args.cont, args.resume)
+        opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
         hooks: list[AgentHooks] = [progress]
         if args.time:
             from ui.diagnostics import TimingHooks
@@ -107,12 +109,12 @@ def run_print(args: argparse.Namespace) -> int:
             print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
         if live.agent.client.provider.note:
             print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
-        for note in start_notes(live.agent):
+        for note in start_notes(live):
             print(f"unicum: {strings.line(note)}", file=sys.stderr)
         try:
             result = live.agent.run(args.prompt)
         finally:
-            for note in end_session(live.agent):
+            for note in end_session(live):
                 print(f"unicum: {note}", file=sys.stderr)
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, str(exc), opts.session_id, progress, started)

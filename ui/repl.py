@@ -65,11 +65,16 @@ class Repl:
         self._open_error: BaseException | None = None
 
     @property
-    def agent(self) -> Agent:
+    def session(self) -> LiveSession:
+        """The open session (waits for one opening in the background)."""
         if self.live is None:
             self.wait_until_open()
         assert self.live is not None
-        return self.live.agent
+        return self.live
+
+    @property
+    def agent(self) -> Agent:
+        return self.session.agent
 
     def open_in_background(self) -> None:
         """Open the session while the prompt draws and the person types: the first line waits
@@ -120,7 +125,7 @@ class Repl:
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
-        from core.agent import new_session_id, open_session
+        from core.agent import new_session_id, open_session, resumed_options
         from ui.prompt import ReplPrompter
 
         opts = replace(
@@ -128,6 +133,7 @@ class Repl:
             workspace=workspace or self.opts.workspace,
             session_id=new_session_id() if self.live else self.opts.session_id,
         )
+        opts = resumed_options(opts, resume)
         prompter = ReplPrompter(
             self.s,
             self.renderer.stop_live,
@@ -144,19 +150,20 @@ class Repl:
                     self.s, lambda: self.agent.context_seconds, waited=lambda: prompter.waited
                 )
             )
-        live = open_session(opts, hooks, prompter, resume, self.args.debug)
+        live = open_session(
+            opts, hooks, prompter, resume, debug=self.args.debug, sleep=self.renderer.countdown
+        )
         self.end_session()
         self.live, self.opts = live, opts
         self.renderer.waited = lambda: prompter.waited
         self.first_task = True  # its code map may still be building
-        self.agent.client.sleep = self.renderer.countdown
 
     def end_session(self) -> None:
         """Let the session's services finish (e.g. memory written at the end) and say why not."""
         from core.agent import end_session
 
         if self.live is not None:
-            for note in end_session(self.live.agent):
+            for note in end_session(self.live):
                 self.say(note, style="yellow")
 
     def recap(self) -> None:
@@ -214,7 +221,7 @@ class Repl:
 
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
-        for note in start_notes(self.agent):
+        for note in start_notes(self.live):
             self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
@@ -232,16 +239,15 @@ class Repl:
         finally:
             from core.agent import start_notes
 
-            for note in start_notes(self.agent):  # warnings raised during the task
+            for note in start_notes(self.session):  # warnings raised during the task
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""
-        code_map = self.agent.tool_context.services.get("codemap")
         first, self.first_task = self.first_task, False
-        if first and code_map is not None and not code_map.wait(0):
+        if first and not self.session.code_map.wait(0):
             self.renderer.spin(self.s.t("indexing"))
 
     def handle(self, line: str) -> bool:
@@ -311,7 +317,7 @@ class Repl:
 
             self.renderer.stop_live()
             close_open_tool_calls(self.agent.history, INTERRUPTED)
-            self.live.transcript.sync(self.agent.history)
+            self.session.save()
             self.say(self.s.t("interrupted", detail=self.s.core("Ctrl-C")), style="yellow")
         except Interrupted as exc:  # e.g. Ctrl-C during /compact
             self.renderer.stop_live()

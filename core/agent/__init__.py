@@ -5,17 +5,18 @@ from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.events import AgentHooks, HookList, TaskResult
 from core.agent.instructions import loaded_instruction_files
-from core.agent.live import LiveSession, end_session, open_session, resume_path, start_notes
+from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
 from core.agent.safety import after_restore, rewind_conversation
-from core.agent.session import create_agent
+from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
     TranscriptError,
     close_open_tool_calls,
     find_session,
     list_sessions,
+    task_text,
 )
 
 __all__ = [
@@ -44,7 +45,9 @@ __all__ = [
     "new_session_id",
     "open_session",
     "resume_path",
+    "resumed_options",
     "rewind_conversation",
     "start_notes",
     "status",
+    "task_text",
 ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.agent.events import AgentHooks, HookList, TaskResult
+from core.agent.events import AgentHooks, TaskResult
 from core.ledger import (
     BudgetGuard,
     Ledger,
@@ -36,8 +36,8 @@ from my_agent.messages import (
 from my_agent.tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from core.agent.loop import Agent
-    from core.agent.session import SessionOptions
+    from core.agent.options import SessionOptions
+    from core.agent.prompts import SystemPrompt
     from core.model import ResolvedProvider
 
 
@@ -64,6 +64,7 @@ class LedgerHooks(AgentHooks):
         project: str,
         provider: str,
         model: str,
+        request_text: Callable[[], str] | None = None,
     ) -> None:
         self.ledger, self.prices = ledger, prices
         self.session_id, self.project, self.provider, self.model = (
@@ -72,7 +73,7 @@ class LedgerHooks(AgentHooks):
             provider,
             model,
         )
-        self.request_text: Callable[[], str] | None = None  # for estimating a cut request
+        self.request_text = request_text  # for estimating a cut request
         self.task_id = f"{session_id}/0"
         self._tasks = 0
         self._pending: _Pending | None = None
@@ -157,10 +158,10 @@ class LedgerHooks(AgentHooks):
         )
 
 
-def request_text(agent: Agent) -> str:
+def request_text(prompt: SystemPrompt, history: list[Message]) -> str:
     """Roughly what the next request sends, as text, for a local token estimate."""
-    parts = [agent.system_prompt]
-    for message in agent.history:
+    parts = [prompt.text]
+    for message in history:
         for block in message.blocks:
             parts.append(
                 getattr(block, "text", "")
@@ -215,11 +216,9 @@ class Accounting:
     recorder: LedgerHooks
     guard: BudgetGuard
 
-    def hooks(self, ui: AgentHooks) -> AgentHooks:
-        return HookList([self.recorder, BudgetHooks(self.guard), ui])
-
-    def watch(self, agent: Agent) -> None:
-        self.recorder.request_text = lambda: request_text(agent)
+    def hooks(self) -> list[AgentHooks]:
+        """The recorder, then the budget guard."""
+        return [self.recorder, BudgetHooks(self.guard)]
 
 
 def setup_accounting(
@@ -229,9 +228,11 @@ def setup_accounting(
     home: Path,
     ui: AgentHooks,
     warn: Warn | None = None,
+    request_text: Callable[[], str] | None = None,
 ) -> Accounting:
     """Ledger writer, recorder and budget guard for one session; budget warnings go to `ui`,
-    ledger trouble (damaged or unwritable file) to `warn`."""
+    ledger trouble (damaged or unwritable file) to `warn`; `request_text` is what the next
+    request sends, for estimating a request cut short."""
     prices = load_prices(home)
     limits = parse_limits(
         read_user_config(), opts.budget_usd, opts.budget_tokens, opts.budget_scope
@@ -244,6 +245,7 @@ def setup_accounting(
         project_id(workspace),
         provider.profile.name,
         provider.model,
+        request_text,
     )
     guard = BudgetGuard(
         limits,

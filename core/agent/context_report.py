@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from core.context import L0_HEADER, message_text
-from my_agent.messages import Message, TextBlock
+from core.context import L0_HEADER
+from my_agent.messages import Message, TextBlock, message_text
 from my_agent.tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -39,7 +39,9 @@ def _split_view(view: list[Message]) -> tuple[int, int, int]:
 def breakdown(agent: Agent) -> list[tuple[str, int]]:
     """[(part, tokens)]: system prompt, each prompt section (memory, instructions, ...), tool
     schemas, L0, summary, messages; read-only (never triggers a compaction)."""
-    rows = [(name, estimate_tokens(text)) for name, text in prompt_sections(agent.system_prompt)]
+    rows = [
+        (name, estimate_tokens(text)) for name, text in prompt_sections(agent.system_prompt.text)
+    ]
     rows.append(("tool schemas", estimate_tokens(json.dumps(agent.registry.specs()))))
     policy = agent.context
     view = policy.view(agent.history)
@@ -51,11 +53,11 @@ def breakdown(agent: Agent) -> list[tuple[str, int]]:
 def status(agent: Agent) -> dict[str, object]:
     """Counters for `/context`: phase, compactions so far, archived outputs, window."""
     policy = agent.context
-    archive = agent.tool_context.services.get("archive")
+    archive = agent.tool_context.services.archive
     return {
         "phase": policy.phase,
         "compactions": policy.compactions,
         "archived": len(archive.entries) if archive is not None else 0,
-        "archive_problem": getattr(archive, "persist_error", ""),
+        "archive_problem": archive.persist_error if archive is not None else "",
         "window": policy.window_tokens,
     }

@@ -7,9 +7,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core.agent.events import AgentHooks, TaskResult
+from my_agent.messages import ModelResponse
 from my_agent.secrets import REDACTED, redact_strings, secret_values
 
-__all__ = ["DebugLog", "redact", "secret_values"]
+__all__ = ["DebugHooks", "DebugLog", "redact", "secret_values"]
 SECRET_NAMES = ("api_key", "apikey", "authorization", "x-api-key", "token", "secret", "password")
 
 
@@ -41,3 +43,32 @@ class DebugLog:
         }
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+
+
+class DebugHooks(AgentHooks):
+    """Appends each response (and retries) to the debug log; requests come from the client."""
+
+    def __init__(self, log: DebugLog) -> None:
+        self.log = log
+
+    def on_response(self, response: ModelResponse) -> None:
+        self.log.write(
+            "response",
+            {
+                "model": response.model,
+                "stop_reason": response.stop_reason,
+                "usage": response.usage.to_dict(),
+                "ttft": response.ttft,
+                "duration": response.duration,
+                "message": response.message.to_dict(),
+            },
+        )
+
+    def on_retry(self, attempt: int, wait: float, reason: str) -> None:
+        self.log.write("retry", {"attempt": attempt, "wait": wait, "reason": reason})
+
+    def on_task_end(self, result: TaskResult) -> None:
+        self.log.write(
+            "task_end",
+            {"stop": result.stop, "turns": result.turns, "usage": result.usage.to_dict()},
+        )

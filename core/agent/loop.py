@@ -6,11 +6,12 @@ import time
 from dataclasses import dataclass, field
 
 from core.agent.events import AgentHooks, TaskResult
+from core.agent.options import MAX_TURNS
+from core.agent.prompts import SystemPrompt
 from core.context import ContextPolicy, FullHistory
 from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import Interrupted
-from my_agent.facts import Fact
 from my_agent.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
 from tools.base import ToolContext, ToolOutput
 from tools.registry import Registry
@@ -23,16 +24,16 @@ class Agent:
     client: ModelClient
     registry: Registry
     tool_context: ToolContext
-    system_prompt: str
+    system_prompt: SystemPrompt
     hooks: AgentHooks = field(default_factory=AgentHooks)
     context: ContextPolicy = field(default_factory=FullHistory)
     history: list[Message] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-    max_turns: int = 50
+    max_turns: int = MAX_TURNS
     context_seconds: float = 0.0  # time the last request's context took to build (--time)
 
     def run(self, task: str) -> TaskResult:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
+        self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         self.hooks.on_task_start(task)
         self.history.append(user_text(task))
         return self._run_task()
@@ -79,7 +80,7 @@ class Agent:
         self.context_seconds = time.monotonic() - started
         try:
             response = self.client.stream(
-                self.system_prompt,
+                self.system_prompt.text,
                 messages,
                 self.registry.specs(),
                 self.hooks.on_stream,
@@ -121,6 +122,5 @@ class Agent:
         seconds = time.monotonic() - started
         fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
         self.hooks.on_tool_end(call, output, seconds)
-        self.facts.append(fact)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error)

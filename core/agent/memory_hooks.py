@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.agent.events import AgentHooks, TaskResult
 from core.memory import MemoryStore
 from my_agent.facts import Fact
@@ -28,6 +26,11 @@ class MemoryHooks(AgentHooks):
         """Session end: save whatever the last (perhaps interrupted) task left."""
         self.flush()
 
+    def take_warnings(self) -> list[str]:
+        """Warnings from the store and from saving not yet shown; each is returned once."""
+        found, self.warnings = self.store.take_warnings() + self.warnings, []
+        return found
+
     def flush(self) -> int:
         """Write memory for the pending facts; returns how many entries were saved."""
         facts, self.pending = self.pending, []
@@ -41,16 +44,3 @@ class MemoryHooks(AgentHooks):
         except Exception as exc:  # memory must never end a session: report and go on
             self.warnings.append(f"memory not saved: {type(exc).__name__}: {exc}")
             return 0
-
-
-def take_warnings(services: dict[str, Any]) -> list[str]:
-    """Warnings from the memory store and hooks not yet shown; each is returned once."""
-    found: list[str] = []
-    store = services.get("memory")
-    if isinstance(store, MemoryStore):
-        found += store.take_warnings()
-    hooks = services.get("memory_hooks")
-    if isinstance(hooks, MemoryHooks):
-        found += hooks.warnings
-        hooks.warnings = []
-    return found

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from my_agent.errors import UnicumError
 
+MAX_TURNS = 50  # model turns a task may take before it stops without a final answer
+
 
 @dataclass
 class SessionOptions:
@@ -18,7 +20,7 @@ class SessionOptions:
     model: str | None = None
     permission_mode: str = "ask"
     yes: bool = False
-    max_turns: int = 50
+    max_turns: int = MAX_TURNS
     budget_usd: float | None = None  # --budget-usd, for `budget_scope`
     budget_tokens: int | None = None  # --budget-tokens
     budget_scope: str = "session"  # task | session | day

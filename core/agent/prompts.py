@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import platform
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from my_agent.messages import PromptSection
 
@@ -26,3 +28,23 @@ def build_system_prompt(workspace: Path, sections: list[PromptSection] | None = 
         if section.text.strip():
             parts.append(f"## {section.name.title()}\n{section.text.strip()}")
     return "\n\n".join(parts)
+
+
+class SystemPrompt(Protocol):
+    """The system prompt the agent sends; asked at each task start, where it may settle (the
+    code map's overview joins it at the first task)."""
+
+    @property
+    def text(self) -> str: ...
+
+    def start_task(self, task: str) -> None: ...
+
+
+@dataclass
+class FixedPrompt:
+    """A system prompt that never changes."""
+
+    text: str
+
+    def start_task(self, task: str) -> None:
+        return None

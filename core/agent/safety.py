@@ -57,20 +57,21 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
-    ctx.services["sandbox"] = sandbox
-    ctx.services["snapshots"] = snapshots
+    ctx.services.sandbox = sandbox
+    ctx.services.snapshots = snapshots
     return SnapshotHooks(snapshots, notices)
 
 
-def after_restore(agent: Agent, restored: Restored) -> None:
-    """Files put back by `/undo` or `/rewind`: memory no longer calls them modified."""
-    store = agent.tool_context.services.get("memory")
+def after_restore(agent: Agent, restored: Restored) -> str:
+    """Files put back by `/undo` or `/rewind`: memory no longer calls them modified. Returns
+    a warning when memory could not be updated, else ""."""
+    store = agent.tool_context.services.memory
     if restored.paths and isinstance(store, MemoryStore):
         try:
             unmark_modified(store, restored.paths)
         except (OSError, ValueError) as exc:
-            notices = agent.tool_context.services.setdefault("notices", [])
-            notices.append(f"memory not updated after the restore: {exc}")
+            return f"memory not updated after the restore: {exc}"
+    return ""
 
 
 def rewind_conversation(agent: Agent, turn: int) -> bool:

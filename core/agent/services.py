@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from core.agent.skills import SkillBook
 from core.codemap import CodeMap
+from core.context import Archive
 from core.memory import MemoryStore
+from tools.services import ToolServices
 
 
-def tool_services(workspace: Path, home: Path, memory: MemoryStore | None = None) -> dict[str, Any]:
-    """Memory store, skill book and code map for one workspace; each opens its files lazily."""
-    return {
-        "memory": memory or MemoryStore(home, workspace),
-        "skills": SkillBook(workspace, home),
-        "codemap": CodeMap(workspace, home),
-    }
+def tool_services(
+    workspace: Path,
+    home: Path,
+    memory: MemoryStore | None = None,
+    code_map: CodeMap | None = None,
+    archive: Archive | None = None,
+) -> ToolServices:
+    """Memory store, skill book and code map for one workspace (each opens its files lazily),
+    and the session's archive for `recall` when there is one."""
+    return ToolServices(
+        memory=memory or MemoryStore(home, workspace),
+        skills=SkillBook(workspace, home),
+        codemap=code_map or CodeMap(workspace, home),
+        archive=archive,
+    )

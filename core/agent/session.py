@@ -1,100 +1,228 @@
-"""Assembles an agent for one session from options: provider, tools, prompt, hooks."""
+"""Builds a session in one pass from its options: provider, tools and their services, the
+system prompt, hooks, context policy and resumed history; then the agent, left alone."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
-from core.agent.accounting import setup_accounting
+from core.agent.accounting import request_text, setup_accounting
+from core.agent.codemap_hooks import PromptWithOverview
 from core.agent.compact import make_summarizer
+from core.agent.debug_log import DebugHooks, DebugLog
 from core.agent.events import AgentHooks, HookList
 from core.agent.instructions import instructions_section
-from core.agent.loop import Agent
-from core.agent.memory_hooks import MemoryHooks, take_warnings
+from core.agent.loop import INTERRUPTED, Agent
+from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
-from core.agent.prompts import PromptSection, build_system_prompt
+from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
-from core.context import CacheAwareContext, session_context
+from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
+from core.codemap import CodeMap
+from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
-from core.model import ModelClient, resolve_provider
-from my_agent.home import check_home, unicum_home
-from my_agent.tokens import estimate_tokens
+from core.model import ModelClient, ResolvedProvider, resolve_provider
+from my_agent.home import check_home, project_id, unicum_home
+from my_agent.messages import Message
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
+
+
+@dataclass
+class LiveSession:
+    """A ready agent and what the session keeps beside it: memory saved at the end, the
+    ledger, the code map, its warnings, and (when recorded) transcript and debug log."""
+
+    agent: Agent
+    memory_hooks: MemoryHooks
+    ledger: Ledger
+    code_map: CodeMap
+    notices: list[str]  # the ledger thread and the transcript reader append here
+    transcript: Transcript | None = None
+    debug_log: DebugLog | None = None
+    resumed: int = 0  # messages restored from a saved session
+
+    def save(self) -> None:
+        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        if self.transcript is not None:
+            self.transcript.sync(self.agent.history)
+
+    def warnings(self) -> list[str]:
+        """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
+        that cannot be written, skipped transcript lines); each shown once."""
+        found = [self.notices.pop(0) for _ in range(len(self.notices))]  # the ledger may append
+        return self.memory_hooks.take_warnings() + found
+
+    def close(self) -> None:
+        """Session end: save memory the last task left behind, flush the ledger (a write
+        failure becomes a warning the caller shows now)."""
+        self.memory_hooks.close()
+        self.ledger.flush()
+
+
+def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
+    """A resumed session keeps the id of the transcript it continues."""
+    return opts if resume is None else replace(opts, session_id=resume.stem)
+
+
+@dataclass
+class _Ground:
+    """What the rest of a session is built on."""
+
+    workspace: Path
+    home: Path
+    provider: ResolvedProvider
+    registry: Registry
+    store: MemoryStore
+    code_map: CodeMap
+    archive: Archive
+
+
+def _ground(opts: SessionOptions, resume: Path | None) -> _Ground:
+    workspace = check_workspace(opts.workspace)
+    provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
+    home = check_home(unicum_home())
+    return _Ground(
+        workspace,
+        home,
+        provider,
+        Registry.default(),
+        MemoryStore(home, workspace),
+        CodeMap(workspace, home),
+        session_archive(home, workspace, opts.session_id, resume),
+    )
+
+
+def open_session(
+    opts: SessionOptions,
+    hooks: Sequence[AgentHooks] = (),
+    prompter: Prompter | None = None,
+    resume: Path | None = None,
+    *,
+    debug: bool = False,
+    record: bool = True,
+    sleep: Callable[[float], None] = time.sleep,
+    sections: Sequence[PromptSection] = (),
+) -> LiveSession:
+    """The whole session from its options. `hooks`, `prompter` and `sleep` (the wait between
+    retries) come from the UI; `record` keeps a transcript, `debug` a debug log. The system
+    prompt holds project memory, so `/new` and `/cd` (a new session) re-inject it."""
+    opts = resumed_options(opts, resume)
+    g = _ground(opts, resume)
+    memory_hooks, notices = MemoryHooks(g.store, source=opts.session_id), []
+    prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
+    saved = read_history(resume, notices) if resume is not None else []
+    history = list(saved)
+    close_open_tool_calls(history, INTERRUPTED)
+    accounting = setup_accounting(
+        opts,
+        g.provider,
+        g.workspace,
+        g.home,
+        HookList(list(hooks)),  # budget warnings go to the UI
+        notices.append,
+        lambda: request_text(prompt, history),
+    )
+    transcript = _transcript(opts, g, resume, saved, history) if record else None
+    log = DebugLog(g.home, opts.session_id) if debug else None
+    tool_context = _tool_context(opts, g, prompter)
+    safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
+    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks, safety]
+    listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    listeners += [DebugHooks(log)] if log else []
+    every = HookList(listeners)
+    client = ModelClient(
+        g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
+    )
+    agent = Agent(
+        client=client,
+        registry=g.registry,
+        tool_context=tool_context,
+        system_prompt=prompt,
+        hooks=every,
+        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        history=history,
+        max_turns=opts.max_turns,
+    )
+    safety.history = lambda: agent.history
+    if opts.codemap:
+        g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
+    return LiveSession(
+        agent, memory_hooks, accounting.ledger, g.code_map, notices, transcript, log, len(saved)
+    )
+
+
+def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -> ToolContext:
+    return ToolContext(
+        workspace=g.workspace,
+        home=g.home,
+        prompter=prompter or NoPrompter(approve_all=opts.yes),
+        permission_mode=opts.permission_mode,
+        session_id=opts.session_id,
+        services=tool_services(g.workspace, g.home, g.store, g.code_map, g.archive),
+    )
+
+
+def _prompt(
+    opts: SessionOptions, g: _Ground, sections: list[PromptSection], warnings: list[str]
+) -> tuple[SystemPrompt, ContextBudget]:
+    """The system prompt, and the context budget that counts it; with the code map on, the
+    map's overview joins the prompt at the first task (the budget grows with it)."""
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings)
+    budget = session_budget(g.provider.profile, text, g.registry.specs())
+    if not opts.codemap:
+        return FixedPrompt(text), budget
+
+    def rebuild(section: PromptSection) -> str:
+        return session_prompt(g.workspace, g.store, opts.task_hint, [*sections, section])
+
+    return PromptWithOverview(text, g.code_map, rebuild, budget), budget
+
+
+def _transcript(
+    opts: SessionOptions,
+    g: _Ground,
+    resume: Path | None,
+    saved: list[Message],
+    history: list[Message],
+) -> Transcript:
+    """The saved session continued, or a new one (its file appears with the first message)."""
+    if resume is None:
+        return Transcript.create(
+            g.home,
+            g.workspace,
+            opts.session_id,
+            provider=g.provider.profile.name,
+            model=g.provider.model,
+        )
+    transcript = Transcript(resume, history=saved)
+    transcript.sync(history)  # tool calls an interruption left open are answered on disk too
+    return transcript
 
 
 def create_agent(
     opts: SessionOptions,
     hooks: AgentHooks | None = None,
     prompter: Prompter | None = None,
-    sections: list[PromptSection] | None = None,
+    sections: Sequence[PromptSection] = (),
 ) -> Agent:
-    workspace = check_workspace(opts.workspace)
-    provider = resolve_provider(opts.provider, opts.model)
-    registry = Registry.default()
-    home = check_home(unicum_home())
-    store = MemoryStore(home, workspace)
-    memory_hooks = MemoryHooks(store, source=opts.session_id)
-    ctx = ToolContext(
-        workspace=workspace,
-        home=home,
-        prompter=prompter or NoPrompter(approve_all=opts.yes),
-        permission_mode=opts.permission_mode,
-        session_id=opts.session_id,
-        services={
-            **tool_services(workspace, home, store),
-            "memory_hooks": memory_hooks,
-            "notices": [],
-        },
-    )
-    safety = attach_safety(ctx, opts, session_notices(ctx.services))
-    ui_hooks = HookList([hooks or AgentHooks(), memory_hooks, safety])
-    accounting = setup_accounting(
-        opts, provider, workspace, home, ui_hooks, warn=session_notices(ctx.services).append
-    )
-    ctx.services["ledger"] = accounting.ledger
-    system_prompt = session_prompt(
-        workspace, store, opts.task_hint, sections, warnings=memory_hooks.warnings
-    )  # e.g. a malformed SKILL.md
-    policy = session_context(ctx, provider.profile, system_prompt, registry.specs())
-    agent = Agent(
-        client=ModelClient(provider),
-        registry=registry,
-        tool_context=ctx,
-        system_prompt=system_prompt,
-        hooks=accounting.hooks(ui_hooks),
-        max_turns=opts.max_turns,
-        context=policy,
-    )
-    policy.summarize = make_summarizer(agent)
-    safety.history = lambda: agent.history
-    accounting.watch(agent)
-    if opts.codemap:
-        attach_codemap(agent, store, opts.task_hint, list(sections or []), policy)
-    return agent
+    """A session's agent with no transcript (tests, benchmarks, embedding)."""
+    listeners = [hooks] if hooks is not None else []
+    return open_session(opts, listeners, prompter, record=False, sections=sections).agent
 
 
-def attach_codemap(
-    agent: Agent,
-    store: MemoryStore,
-    task_hint: str,
-    sections: list[PromptSection],
-    policy: CacheAwareContext,
-) -> None:
-    """Build the code map in the background; its overview joins the prompt at the first task."""
-    from core.agent.codemap_hooks import attach_overview
-
-    workspace = agent.tool_context.workspace
-
-    def rebuild(section: PromptSection) -> str:
-        prompt = session_prompt(workspace, store, task_hint, [*sections, section])
-        policy.budget.overhead_tokens += estimate_tokens(prompt) - estimate_tokens(
-            agent.system_prompt
-        )
-        return prompt
-
-    attach_overview(agent, workspace, agent.tool_context, rebuild)
+def session_archive(home: Path, workspace: Path, session_id: str, resume: Path | None) -> Archive:
+    """The session's archive, persisted per project and session so a resumed one recalls. A
+    session resumed from another folder's saved sessions keeps its own (stored under the
+    project it was saved in: sessions/<project id>/<session id>.jsonl)."""
+    project = resume.parent.name if resume is not None else project_id(workspace)
+    return Archive.open(archive_path(home, project, session_id))
 
 
 def session_prompt(
@@ -105,37 +233,13 @@ def session_prompt(
     warnings: list[str] | None = None,
 ) -> str:
     """The system prompt: the stable base, instruction files, skills, the caller's sections,
-    then memory last so provider prompt caches keep hitting. `/new` calls it again."""
+    then memory last so provider prompt caches keep hitting."""
     return build_system_prompt(
         workspace,
         [
             instructions_section(workspace, store.home),
-            skills_section(workspace, store.home, warnings),
+            skills_section(workspace, store.home, warnings),  # e.g. a malformed SKILL.md
             *(sections or []),
             memory_section(workspace, task_hint, store),
         ],
     )
-
-
-def session_notices(services: dict) -> list[str]:
-    """The session's own warning list (ledger, transcript); `session_warnings` drains it."""
-    return services.setdefault("notices", [])
-
-
-def session_warnings(agent: Agent) -> list[str]:
-    """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger that
-    cannot be written, skipped transcript lines); each shown once."""
-    services = agent.tool_context.services
-    notices = session_notices(services)
-    found = [notices.pop(0) for _ in range(len(notices))]  # the ledger thread may append
-    return take_warnings(services) + found
-
-
-def end_session(agent: Agent) -> None:
-    """Session end: save memory the last task left behind."""
-    hooks = agent.tool_context.services.get("memory_hooks")
-    if isinstance(hooks, MemoryHooks):
-        hooks.close()
-    ledger = agent.tool_context.services.get("ledger")
-    if ledger is not None:
-        ledger.flush()  # a write failure becomes a warning the caller shows now

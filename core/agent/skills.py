@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.agent.instructions import project_root
 from my_agent.messages import PromptSection
+from tools.services import SkillInfo
 
 MAX_DESCRIPTION = 300
 
@@ -103,11 +104,11 @@ class SkillBook:
     def all(self) -> dict[str, Skill]:
         return discover_skills(self.workspace, self.home)
 
-    def body(self, skill: Skill) -> str:
+    def body(self, skill: SkillInfo) -> str:
         return skill_body(skill)
 
 
-def skill_body(skill: Skill) -> str:
+def skill_body(skill: SkillInfo) -> str:
     _, body = split_front_matter(_text(skill.path))
     return body.strip()
 

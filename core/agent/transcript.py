@@ -172,6 +172,38 @@ def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
     return matches[0]
 
 
+def task_text(home: Path, task_id: str) -> str:
+    """What the user typed for ledger task `<session id>/<n>`: the n-th typed request appended
+    to that session's transcript ("" when the session or the request is not found)."""
+    session_id, _, number = task_id.rpartition("/")
+    if not number.isdigit() or not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
+        return ""
+    for path in sorted((home / "sessions").glob(f"*/{session_id}.jsonl")):
+        found = _typed_requests(path, int(number))
+        if found:
+            return found
+    return ""
+
+
+def _typed_requests(path: Path, wanted: int) -> str:
+    seen = 0
+    try:
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        try:
+            record = json.loads(line)
+            message = _message(record["message"]) if record.get("type") == "message" else None
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        if message is not None and message.role == "user" and message.text.strip():
+            seen += 1
+            if seen == wanted:
+                return message.text.strip()
+    return ""
+
+
 class TranscriptHooks(AgentHooks):
     """Keeps a transcript in step with `history` at every point the agent appends to it."""
 

@@ -4,5 +4,13 @@ from core.codemap.index import CodeIndex
 from core.codemap.overview import render_overview
 from core.codemap.query import definitions, references
 from core.codemap.service import CodeMap
+from core.codemap.walk import walk_sources
 
-__all__ = ["CodeIndex", "CodeMap", "definitions", "references", "render_overview"]
+__all__ = [
+    "CodeIndex",
+    "CodeMap",
+    "definitions",
+    "references",
+    "render_overview",
+    "walk_sources",
+]

@@ -1,4 +1,4 @@
-"""Languages as data: file extensions and one tree-sitter query per grammar.
+"""Languages as data: the grammar of each language and one tree-sitter query per grammar.
 
 Capture names carry the meaning: `@def.KIND` is a definition node and `@name` its name,
 `@qualifier` an explicit owner (Go receiver, C++ `Foo::`), `@scope` a node that only names a
@@ -10,31 +10,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-EXTENSIONS: dict[str, str] = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hpp": "cpp",
-    ".hh": "cpp",
-    ".hxx": "cpp",
-    ".rb": "ruby",
-    ".cs": "csharp",
-    ".php": "php",
+from my_agent.langs import LANGUAGES
+
+GRAMMARS = {  # language name (my_agent.langs) → tree-sitter grammar
+    "Python": "python",
+    "JavaScript": "javascript",
+    "TypeScript": "typescript",
+    "Go": "go",
+    "Rust": "rust",
+    "Java": "java",
+    "C": "c",
+    "C++": "cpp",
+    "Ruby": "ruby",
+    "C#": "csharp",
+    "PHP": "php",
+}
+GRAMMAR_BY_EXTENSION = {".tsx": "tsx"}  # TypeScript with JSX has a grammar of its own
+EXTENSIONS: dict[str, str] = {  # extension → grammar: the files the code map parses
+    ext: GRAMMAR_BY_EXTENSION.get(ext, GRAMMARS[lang])
+    for ext, lang in LANGUAGES.items()
+    if lang in GRAMMARS
 }
 
 FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}

@@ -1,11 +1,11 @@
 """Context: what each request carries (policy, cache-aware compaction, summary, phases, archive)."""
 
 from core.context.archive import Archive, archive_path
-from core.context.cache_policy import CacheAwareContext, ContextBudget, session_context
+from core.context.cache_policy import CacheAwareContext, ContextBudget, session_budget
 from core.context.compaction import L0_HEADER, big_args, render_l0
 from core.context.phases import PhaseTracker, TaskPhase
 from core.context.policy import ContextPolicy, FullHistory
-from core.context.summary import SUMMARY_SYSTEM, message_text, summarize_history
+from core.context.summary import SUMMARY_SYSTEM, summarize_history
 
 __all__ = [
     "Archive",
@@ -19,8 +19,7 @@ __all__ = [
     "TaskPhase",
     "archive_path",
     "big_args",
-    "message_text",
     "render_l0",
-    "session_context",
+    "session_budget",
     "summarize_history",
 ]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from my_agent.files import atomic_write
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[\u4e00-\u9fff]")
 
@@ -115,15 +115,7 @@ class Archive:
 
     def save(self, path: Path) -> None:
         """Atomic: a crash mid-write leaves the previous file intact."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_dict(), fh, ensure_ascii=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(path, json.dumps(self.to_dict(), ensure_ascii=False).encode("utf-8"))
 
     @classmethod
     def load(cls, path: Path) -> Archive:

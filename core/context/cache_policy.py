@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from core.context.archive import Archive, archive_path
+from core.context.archive import Archive
 from core.context.compaction import (
     Compacted,
     apply,
@@ -25,7 +25,6 @@ from core.context.policy import Summarizer
 from core.context.summary import (
     SummaryState,
     crop_to_fit,
-    message_text,
     summarize_history,
     user_texts,
 )
@@ -33,12 +32,20 @@ from core.facts import extract
 from core.model import ProviderProfile
 from my_agent.errors import Interrupted
 from my_agent.facts import Fact
-from my_agent.home import project_id
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
-from tools.base import ToolContext, ToolOutput
 
 SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
+
+
+@dataclass
+class SavedOutput:
+    """A tool result as the history holds it, in the shape fact extraction reads of a tool's
+    output (`content`, `is_error`, `data`); a live output carries more `data`."""
+
+    content: str
+    is_error: bool = False
+    data: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -74,7 +81,6 @@ class CacheAwareContext:
         self.ratio = 1.0  # provider tokens per estimated token, learned from usage
         self.tracker = PhaseTracker()
         self.facts: dict[str, Fact] = {}
-        self.fact_list: list[Fact] = []
         self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
@@ -96,7 +102,6 @@ class CacheAwareContext:
         entry = self.archive.add(call.name, fact.target, str(full), fact.render(), call.id)
         fact = replace(fact, archive_id=entry)
         self.facts[call.id] = fact
-        self.fact_list.append(fact)
         self.call_keys[call.id] = (
             call.name,
             json.dumps(call.arguments, sort_keys=True, default=str),
@@ -164,7 +169,7 @@ class CacheAwareContext:
                     and (block.call_id in calls)
                 ):
                     self.on_tool_result(
-                        calls[block.call_id], ToolOutput(block.content, block.is_error)
+                        calls[block.call_id], SavedOutput(block.content, block.is_error)
                     )
         self._scanned = len(history)
 
@@ -326,17 +331,12 @@ class CacheAwareContext:
         return self.budget.window_tokens
 
 
-def session_context(
-    ctx: ToolContext, profile: ProviderProfile, system_prompt: str, tool_specs: list[dict]
-) -> CacheAwareContext:
-    """The default policy for a session, with its archive (also offered to `recall` through
-    `ctx.services["archive"]`, persisted per project and session so a resumed one recalls)."""
-    archive = Archive.open(archive_path(ctx.home, project_id(ctx.workspace), ctx.session_id))
-    ctx.services["archive"] = archive
+def session_budget(
+    profile: ProviderProfile, system_prompt: str, tool_specs: list[dict]
+) -> ContextBudget:
+    """The default budget for a session: the model's window, room for the reply, and the
+    prompt and tool schemas every request carries."""
     overhead = estimate_tokens(system_prompt) + estimate_tokens(json.dumps(tool_specs))
     window = profile.context_window
     reserve = min(profile.max_output, window // 4) + 1_000  # the reply always has room
-    return CacheAwareContext(
-        archive,
-        ContextBudget(window_tokens=window, reserve_tokens=reserve, overhead_tokens=overhead),
-    )
+    return ContextBudget(window_tokens=window, reserve_tokens=reserve, overhead_tokens=overhead)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from my_agent.errors import UnicumError
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
+from my_agent.messages import Message, TextBlock, ToolResult, message_text, user_text
 
 if TYPE_CHECKING:
     pass
@@ -26,19 +25,6 @@ SUMMARY_MAX_OUTPUT = 2_000
 
 
 CROP_NOTE = "[{n} earlier messages were cropped to fit the context window]"
-
-
-def message_text(msg: Message) -> str:
-    """One message as plain text, for counting and for the summary transcript."""
-    parts = [msg.role + ":"]
-    for block in msg.blocks:
-        if isinstance(block, TextBlock):
-            parts.append(block.text)
-        elif isinstance(block, ToolCall):
-            parts.append(f"{block.name}({json.dumps(block.arguments, ensure_ascii=False)})")
-        elif isinstance(block, ToolResult):
-            parts.append(("error: " if block.is_error else "") + block.content)
-    return "\n".join(parts)
 
 
 def user_texts(messages: list[Message]) -> list[str]:

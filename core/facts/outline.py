@@ -3,45 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
-LANGUAGES = {
-    ".py": "Python",
-    ".pyi": "Python",
-    ".js": "JavaScript",
-    ".jsx": "JavaScript",
-    ".mjs": "JavaScript",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".rb": "Ruby",
-    ".php": "PHP",
-    ".c": "C",
-    ".h": "C",
-    ".cpp": "C++",
-    ".cc": "C++",
-    ".hpp": "C++",
-    ".cs": "C#",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
-    ".heex": "HEEx",
-    ".sh": "Shell",
-    ".md": "Markdown",
-    ".rst": "reST",
-    ".json": "JSON",
-    ".toml": "TOML",
-    ".yaml": "YAML",
-    ".yml": "YAML",
-    ".html": "HTML",
-    ".css": "CSS",
-    ".sql": "SQL",
-    ".txt": "text",
-    ".cfg": "config",
-    ".ini": "config",
-}
+from my_agent.langs import language_of
 
 # One pattern per language family; group "kind" is the keyword kept, "name" the symbol.
 _DEF = {
@@ -69,13 +32,6 @@ _COMPILED = {lang: re.compile(rx) for lang, rx in _DEF.items()}
 _NUMBERED = re.compile(r"^\s*(\d+)(?:\t|→|:| {2})(.*)$")
 MAX_DEFS = 8
 MAX_NAMES = 30
-
-
-def language_of(path: str) -> str:
-    name = PurePosixPath(path.strip().strip("'\"")).name
-    if name in ("Makefile", "Dockerfile"):
-        return name
-    return LANGUAGES.get(PurePosixPath(name).suffix.lower(), "")
 
 
 def numbered_lines(text: str) -> list[tuple[int, str]]:

@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 from core.facts.check_output import body_of, error_line, exit_code, parse_test_output
-from core.facts.outline import describe_code, language_of
+from core.facts.outline import describe_code
 from my_agent.facts import Fact
+from my_agent.langs import language_of
 from my_agent.shell.commands import lookup, program_name
 from my_agent.shell.tokenize import strip_heredocs
 from my_agent.shell.words import (

@@ -9,13 +9,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
+from core.memory.layout import encode, parse_all, read_layout, set_aside_lines
+from my_agent.files import atomic_write, file_lock
 
 SCHEMA_VERSION = 1
 _HEAD = f'{{"version":{SCHEMA_VERSION},"entries":['.encode()
@@ -36,50 +37,6 @@ def _migrate(data: Any) -> dict[str, Any]:
     if not isinstance(version, int) or version > SCHEMA_VERSION:
         raise MemoryFileError(f"unknown schema version {version!r}")
     return data
-
-
-@contextlib.contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path` (a sidecar file), released on exit; blocks while held."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
-        if os.name == "nt":  # pragma: no cover - exercised on Windows only
-            import msvcrt
-
-            while True:
-                try:
-                    msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
-                    break
-                except OSError:
-                    time.sleep(0.01)
-            try:
-                yield
-            finally:
-                fh.seek(0)
-                msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
-        else:
-            import fcntl
-
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Temp file in the same folder, fsync, rename: readers see the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class MemoryFile:
@@ -104,8 +61,6 @@ class MemoryFile:
         and the file is saved without them, so they are set aside once."""
         if self._entries is None:
             self._entries = self._read(lazy=False)
-        from core.memory.layout import parse_all
-
         parse_all(self._entries.values())
         self._drop_broken(list(self._entries.values()), self._entries)
         if self._purge and not self.broken:
@@ -145,8 +100,6 @@ class MemoryFile:
     def _keep_aside(self, broken: list[MemoryEntry]) -> None:
         if not broken:
             return
-        from core.memory.layout import set_aside_lines
-
         try:
             name = set_aside_lines(self.path, broken)
         except OSError as exc:
@@ -173,8 +126,6 @@ class MemoryFile:
         self._seen = self._signature()
         if self._seen is None:
             return {}
-        from core.memory.layout import read_layout
-
         try:
             data = self.path.read_bytes()  # kept as bytes: lines go back out unchanged
             loaded = read_layout(data, _HEAD, _TAIL, lazy)  # our layout
@@ -225,8 +176,6 @@ class MemoryFile:
 
     def _save(self, entries: dict[str, MemoryEntry]) -> None:
         """One entry per line; an unchanged entry reuses the line it was read or written as."""
-        from core.memory.layout import encode
-
         for entry in entries.values():
             if entry.dirty or not entry.line:
                 entry.line = encode(entry.raw or entry.parse())

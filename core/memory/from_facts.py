@@ -16,7 +16,6 @@ from core.memory.rules import (
     COMMAND_KINDS,
     CONFIG_CONVENTIONS,
     FILE_KINDS,
-    LANGUAGES,
     MIN_LINES,
     NOISE_DIRS,
     PYPROJECT_TOOLS,
@@ -27,6 +26,7 @@ from core.memory.rules import (
 )
 from core.memory.store import MemoryEntry, MemoryStore
 from my_agent.facts import Fact
+from my_agent.langs import language_of
 from my_agent.shell.commands import PROJECT_KINDS, lookup
 from my_agent.shell.words import argvs, program
 
@@ -168,7 +168,7 @@ class _Collector:
             lines = _line_count(self.root, path)
         if lines is not None and lines < MIN_LINES:
             return  # tiny, or (-1) gone since
-        language = details.get("language") or LANGUAGES.get(posixpath.splitext(path)[1].lower())
+        language = details.get("language") or language_of(path)
         symbols = details.get("symbols") or []
         if isinstance(symbols, str):  # one value is one item, never one item per character
             symbols = [s.strip() for s in symbols.split(",") if s.strip()]

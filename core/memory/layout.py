@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from core.memory.entry import MemoryEntry, StoredEntry
+from my_agent.files import atomic_write
 
 # A body line's start as our writer puts it; strings without escapes only (those are parsed).
 _STR = rb'"([^"\\\n]*)"'
@@ -116,8 +117,6 @@ def encode(raw: dict[str, Any]) -> bytes:
 
 def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:
     """Write unreadable lines to a new `<file>.corrupt-*` next to `path`; returns its name."""
-    from core.memory.file import atomic_write
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"{path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
     atomic_write(aside, b"".join(e.line + b"\n" for e in broken))

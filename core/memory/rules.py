@@ -72,49 +72,6 @@ TOOL_KINDS = {
 FILE_KINDS = frozenset({"read", "write", "edit"})
 COMMAND_KINDS = frozenset({"test", "build", "run"})
 
-LANGUAGES = {
-    ".py": "Python",
-    ".pyi": "Python",
-    ".js": "JavaScript",
-    ".mjs": "JavaScript",
-    ".cjs": "JavaScript",
-    ".jsx": "JavaScript",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".c": "C",
-    ".h": "C",
-    ".cc": "C++",
-    ".cpp": "C++",
-    ".hpp": "C++",
-    ".cs": "C#",
-    ".rb": "Ruby",
-    ".php": "PHP",
-    ".swift": "Swift",
-    ".scala": "Scala",
-    ".sh": "Shell",
-    ".sql": "SQL",
-    ".html": "HTML",
-    ".css": "CSS",
-    ".scss": "SCSS",
-    ".vue": "Vue",
-    ".svelte": "Svelte",
-    ".md": "Markdown",
-    ".toml": "TOML",
-    ".yaml": "YAML",
-    ".yml": "YAML",
-    ".json": "JSON",
-    ".lua": "Lua",
-    ".dart": "Dart",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
-    ".r": "R",
-    ".jl": "Julia",
-}
-
 # Which commands are project commands (test, build, lint, ...) is the command table's word:
 # my_agent.shell.commands.
 

@@ -59,6 +59,7 @@ class ModelClient:
         max_retries: int = 4,
         max_tokens: int | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        on_request: Callable[[dict[str, Any]], None] | None = None,  # --debug logging
     ) -> None:
         self.provider = provider
         self.model = provider.model
@@ -68,7 +69,7 @@ class ModelClient:
         self.sleep = sleep
         self._sdk: Any = None
         self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
-        self.on_request: Callable[[dict[str, Any]], None] | None = None  # --debug logging
+        self.on_request = on_request
         self.on_retry: RetryHook | None = None
 
     @property

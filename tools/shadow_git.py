@@ -13,6 +13,8 @@ from pathlib import Path
 
 MAX_FILE_BYTES = 10 * 1024 * 1024  # bigger files are not snapshotted (and so not undoable)
 TIMEOUT = 30.0  # seconds for one git call; a snapshot that takes longer is skipped
+REF = "refs/unicum/snapshots"
+MANY = 200  # more changed paths than this: `git add -A .` rather than a list
 _CONFIG = {
     "core.autocrlf": "false",
     "core.safecrlf": "false",
@@ -86,6 +88,7 @@ class ShadowGit:
         self.git("init", "-q")
         for key, value in _CONFIG.items():
             self.git("config", key, value)
+        self.git("symbolic-ref", "HEAD", REF)  # status then compares with the last snapshot
 
     def _sync_excludes(self) -> None:
         """The project's `.git/info/exclude` plus the files too big to keep."""
@@ -102,34 +105,55 @@ class ShadowGit:
         if not exclude.is_file() or exclude.read_text("utf-8", "replace") != text:
             exclude.write_text(text, "utf-8")
 
-    def _leave_out_big(self) -> None:
-        """New or changed files over the size limit join the exclusions (and leave the index)."""
-        listed = self.git("ls-files", "-z", "-o", "-m", "--exclude-standard")
-        big = []
-        for rel in filter(None, listed.decode("utf-8", "surrogateescape").split("\0")):
+    def _changed(self) -> list[str]:
+        """Paths whose working copy differs from the shadow index (new, changed, deleted):
+        one walk of the workspace, through the untracked cache."""
+        out = self.git(
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=all",
+        )
+        paths = []
+        for entry in filter(None, out.decode("utf-8", "surrogateescape").split("\0")):
+            if entry[1] != " " or entry[:2] == "??":
+                paths.append(entry[3:])
+        return paths
+
+    def _leave_out_big(self, paths: list[str]) -> list[str]:
+        """Files over the size limit join the exclusions (and leave the index); the rest."""
+        big, rest = [], []
+        for rel in paths:
             try:
-                if (self.workspace / rel).lstat().st_size > self.max_bytes:
-                    big.append(rel)
+                size = (self.workspace / rel).lstat().st_size
             except OSError:
-                continue
-        if not big:
-            return
-        with self.big.open("a", encoding="utf-8", errors="surrogateescape") as fh:
-            fh.writelines("/" + _escape(rel) + "\n" for rel in big)
-        self.git("rm", "-q", "--cached", "--ignore-unmatch", "--", *big)
-        self._sync_excludes()
+                size = 0  # deleted
+            (big if size > self.max_bytes else rest).append(rel)
+        if big:
+            with self.big.open("a", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.writelines("/" + _escape(rel) + "\n" for rel in big)
+            self.git("rm", "-q", "--cached", "--ignore-unmatch", "--", *big)
+            self._sync_excludes()
+        return rest
 
     def tree(self) -> str:
         """Record the workspace as it is now; the id of its tree."""
         self._init()
         self._sync_excludes()
-        self._leave_out_big()
-        self.git("add", "-A", "--ignore-errors", ".")
+        changed = self._leave_out_big(self._changed())
+        if len(changed) > MANY:  # pathspec matching is slow for thousands: add everything
+            self.git("add", "-A", "--ignore-errors", ".")
+        elif changed:
+            data = "\0".join(changed).encode("utf-8", "surrogateescape")
+            args = ["--pathspec-from-file=-", "--pathspec-file-nul"]
+            self.git("add", "-A", "--ignore-errors", *args, data=data)
         return self.git("write-tree").decode().strip()
 
     def keep(self, tree: str, message: str) -> None:
         """Make `tree` reachable (a commit on refs/unicum/snapshots) so no gc ever drops it."""
-        ref = "refs/unicum/snapshots"
+        ref = REF
         try:
             parent = ["-p", self.git("rev-parse", "-q", "--verify", ref).decode().strip()]
         except SnapshotError:

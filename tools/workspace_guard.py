@@ -63,6 +63,8 @@ def _find_starts(argv: list[str]) -> list[str]:
 
 
 def _hits_root(target: str, cwd: Path, workspace: Path) -> bool:
+    for name in ("${PWD}", "$PWD"):  # the command's own folder, not this process's
+        target = target.replace(name, str(cwd))
     expanded = os.path.expandvars(os.path.expanduser(target))
     if "$" in expanded or "`" in expanded:
         return True  # cannot tell what it is

@@ -1,4 +1,4 @@
-"""`python cli.py memory list|show|forget`: print and edit what Unicum remembers."""
+"""`python cli.py memory list|show|forget|consolidate`: print and edit what Unicum remembers."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("list", "list entries"),
         ("show", "show one entry in full"),
         ("forget", "remove one entry"),
+        ("consolidate", "merge near-duplicates, forget stale entries, write MEMORY.md"),
     ):
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument("--dir", default=".", help="project folder (default: .)")
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         if name == "list":
             cmd.add_argument("--type", help="only entries of this type")
-        else:
+        elif name != "consolidate":
             cmd.add_argument("ref", help="the entry's key, id (4+ characters) or text")
     return p
 
@@ -73,6 +74,8 @@ def _show(store, args: argparse.Namespace) -> int:
         ("updated", _when(e.updated)),
         ("hits", str(e.hits)),
     ]
+    author = e.to_dict().get("author")  # entries of the team's memory
+    rows += [("author", str(author))] if author else []
     rows += [(f"meta.{k}", str(v)) for k, v in e.meta.items()]
     for name, value in rows:
         print(f"{name:<10} {value}")
@@ -90,18 +93,36 @@ def _forget(store, args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    from core.memory import MemoryStore
-    from my_agent.home import unicum_home
+def _consolidate(store, args: argparse.Namespace) -> int:
+    from core.memory import consolidate
 
+    print(consolidate(store).summary())
+    return 0
+
+
+def open_store(folder: Path):
+    """The team's memory when a team database is set, else the local files."""
+    from core.memory import MemoryStore, open_team_memory
+    from my_agent.home import unicum_home
+    from my_agent.team import database_url
+
+    url = database_url()
+    if url:
+        return open_team_memory(unicum_home(), folder, url)
+    return MemoryStore(unicum_home(), folder)
+
+
+def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     folder = Path(args.dir).expanduser()
     if not folder.is_dir():
         print(f"unicum: --dir {args.dir}: not a folder", file=sys.stderr)
         return 2
     try:
-        store = MemoryStore(unicum_home(), folder)
-        action = {"list": _list, "show": _show, "forget": _forget}[args.action]
+        store = open_store(folder)
+        action = {"list": _list, "show": _show, "forget": _forget, "consolidate": _consolidate}[
+            args.action
+        ]
         code = action(store, args)
     except OSError as exc:
         print(f"unicum: {exc}", file=sys.stderr)

@@ -15,19 +15,21 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from core.agent import ledger_path
 from core.ledger import (
     Filter,
     Group,
     Totals,
     flush_open_ledgers,
     grouped,
+    ledger_path,
     local_day,
     newest_groups,
     open_ledger,
+    open_team_reports,
     totals,
 )
 from my_agent.home import project_id, unicum_home
+from my_agent.team import database_url, describe_url, team_project
 
 _SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
 _SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -61,9 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--by",
-        choices=["task", "session", "day", "model"],
+        choices=["task", "session", "day", "model", "user"],
         default="day",
-        help="one table row per task, session, day or model (default: day)",
+        help="one table row per task, session, day, model or user (default: day)",
     )
     p.add_argument(
         "--since",
@@ -85,23 +87,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
+    from my_agent.errors import ConfigError
+
     args = build_parser().parse_args(argv)
     try:
-        return report(args)
-    except sqlite3.Error as exc:
-        print(
-            f"unicum: cannot read the token ledger {ledger_path(unicum_home())}: {exc}",
-            file=sys.stderr,
-        )
+        url = database_url()
+    except ConfigError as exc:  # a broken config.json: one line, like every other subcommand
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return report(args, url)
+    except (sqlite3.Error, OSError) as exc:
+        where = describe_url(url) if url else ledger_path(unicum_home())
+        print(f"unicum: cannot read the token ledger {where}: {str(exc).strip()}", file=sys.stderr)
         return 1
 
 
-def report(args: argparse.Namespace) -> int:
-    path = ledger_path(unicum_home())
-    flt = Filter(
-        since_ts=args.since, project=project_id(Path(args.project)) if args.project else None
-    )
-    db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
+def report(args: argparse.Namespace, url: str = "") -> int:
+    """The report, from the team ledger when `url` (the team database) is set."""
+    path = describe_url(url) if url else ledger_path(unicum_home())
+    project = (team_project if url else project_id)(Path(args.project)) if args.project else None
+    flt = Filter(since_ts=args.since, project=project)
+    if url:
+        db = open_team_reports(url)
+    else:
+        db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
     if args.html:
         return write_html(db, flt, Path(args.html))
     if args.json:
@@ -244,10 +254,21 @@ def render_chart(console, days: list[Group]) -> None:
     console.print("\n".join(lines), highlight=False)
 
 
+def _session_ledger(home: Path | None):
+    """Where this session's rows are: the team ledger when set and reachable, else local."""
+    url = database_url()
+    if url:
+        try:
+            return open_team_reports(url)
+        except OSError:
+            pass  # the session fell back to the local ledger too
+    return open_ledger(ledger_path(home or unicum_home()))
+
+
 def session_totals(session_id: str, home: Path | None = None) -> Totals:
     """This session's requests as the ledger has them (queued rows flushed first)."""
     flush_open_ledgers()
-    db = open_ledger(ledger_path(home or unicum_home()))
+    db = _session_ledger(home)
     if db is None:
         return Totals()
     try:
@@ -259,7 +280,7 @@ def session_totals(session_id: str, home: Path | None = None) -> Totals:
 def session_report(console, session_id: str, home: Path | None = None) -> Totals:
     """This session's requests by task, from the ledger (flushed first)."""
     flush_open_ledgers()
-    db = open_ledger(ledger_path(home or unicum_home()))
+    db = _session_ledger(home)
     if db is None:
         console.print("No model requests in this session yet.")
         return Totals()

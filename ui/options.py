@@ -15,7 +15,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         model=args.model,
         permission_mode=args.permission_mode,
         yes=args.yes,
-        max_turns=args.max_turns,
+        **({"max_turns": args.max_turns} if args.max_turns else {}),
         budget_usd=args.budget_usd,
         budget_tokens=args.budget_tokens,
         budget_scope=args.budget_scope,
@@ -23,4 +23,5 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         codemap=not args.no_codemap,
         sandbox=args.sandbox,
         sandbox_network=args.sandbox_network,
+        context_policy=args.context_policy,
     )

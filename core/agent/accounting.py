@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentHooks, TaskResult
+from core.agent.team import SpendToday, open_ledger_for
 from core.ledger import (
     BudgetGuard,
     Ledger,
@@ -18,6 +19,7 @@ from core.ledger import (
     PriceTable,
     Warn,
     day_spend,
+    ledger_path,
     load_prices,
     local_day,
     open_ledger,
@@ -33,16 +35,13 @@ from my_agent.messages import (
     ToolCallDelta,
     Usage,
 )
+from my_agent.team import team_project
 from my_agent.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from core.agent.options import SessionOptions
     from core.agent.prompts import SystemPrompt
     from core.model import ResolvedProvider
-
-
-def ledger_path(home: Path) -> Path:
-    return home / "ledger.db"
 
 
 @dataclass
@@ -194,6 +193,13 @@ def _other_sessions_today(
     return read
 
 
+def team_spend(
+    team: SpendToday, session_id: str, project: str
+) -> Callable[[str, str], tuple[float, int]]:
+    """What other sessions spent today, per budget scope, from the team ledger."""
+    return lambda scope, day: team(scope, day, session_id, project)
+
+
 class BudgetHooks(AgentHooks):
     """The budget guard as agent hooks: reset per task, check before each request, count after."""
 
@@ -229,20 +235,22 @@ def setup_accounting(
     ui: AgentHooks,
     warn: Warn | None = None,
     request_text: Callable[[], str] | None = None,
+    team_url: str = "",
 ) -> Accounting:
     """Ledger writer, recorder and budget guard for one session; budget warnings go to `ui`,
-    ledger trouble (damaged or unwritable file) to `warn`; `request_text` is what the next
-    request sends, for estimating a request cut short."""
+    ledger trouble (damaged or unwritable file, team database unreachable) to `warn`;
+    `request_text` is what the next request sends, for estimating a request cut short."""
     prices = load_prices(home)
     limits = parse_limits(
         read_user_config(), opts.budget_usd, opts.budget_tokens, opts.budget_scope
     )
-    ledger = Ledger(ledger_path(home), warn=warn)
+    ledger, team = open_ledger_for(ledger_path(home), team_url, warn or (lambda text: None))
+    project = team_project(workspace) if team else project_id(workspace)
     recorder = LedgerHooks(
         ledger,
         prices,
         opts.session_id,
-        project_id(workspace),
+        project,
         provider.profile.name,
         provider.model,
         request_text,
@@ -252,6 +260,7 @@ def setup_accounting(
         recorder.measure,
         ui.on_budget_warning,
         _other_sessions_today(ledger.path, opts.session_id, warn),
+        team_spend(team, opts.session_id, project) if team else None,
     )
     recorder.on_estimated = guard.on_response
     return Accounting(ledger, recorder, guard)

@@ -31,6 +31,15 @@ class MemoryHooks(AgentHooks):
         found, self.warnings = self.store.take_warnings() + self.warnings, []
         return found
 
+    def consolidate(self) -> None:
+        """Session end: merge near-duplicates, decay stale entries, write MEMORY.md."""
+        from core.memory import consolidate
+
+        try:
+            consolidate(self.store, session_end=True)
+        except Exception as exc:  # memory must never end a session: report and go on
+            self.warnings.append(f"memory not consolidated: {type(exc).__name__}: {exc}")
+
     def flush(self) -> int:
         """Write memory for the pending facts; returns how many entries were saved."""
         facts, self.pending = self.pending, []

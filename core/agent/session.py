@@ -22,9 +22,10 @@ from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_s
 from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
+from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
-from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
@@ -60,9 +61,10 @@ class LiveSession:
         return self.memory_hooks.take_warnings() + found
 
     def close(self) -> None:
-        """Session end: save memory the last task left behind, flush the ledger (a write
+        """Session end: save memory the last task left behind and consolidate it, flush the ledger (a write
         failure becomes a warning the caller shows now)."""
         self.memory_hooks.close()
+        self.memory_hooks.consolidate()
         self.ledger.flush()
 
 
@@ -82,20 +84,23 @@ class _Ground:
     store: MemoryStore
     code_map: CodeMap
     archive: Archive
+    team_url: str  # the team database ("" when local)
 
 
-def _ground(opts: SessionOptions, resume: Path | None) -> _Ground:
+def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
     home = check_home(unicum_home())
+    store, team_url = open_memory(home, workspace, warn)
     return _Ground(
         workspace,
         home,
         provider,
         Registry.default(),
-        MemoryStore(home, workspace),
+        store,
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
+        team_url,
     )
 
 
@@ -114,8 +119,9 @@ def open_session(
     retries) come from the UI; `record` keeps a transcript, `debug` a debug log. The system
     prompt holds project memory, so `/new` and `/cd` (a new session) re-inject it."""
     opts = resumed_options(opts, resume)
-    g = _ground(opts, resume)
-    memory_hooks, notices = MemoryHooks(g.store, source=opts.session_id), []
+    notices: list[str] = []
+    g = _ground(opts, resume, notices.append)
+    memory_hooks = MemoryHooks(g.store, source=opts.session_id)
     prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
@@ -128,6 +134,7 @@ def open_session(
         HookList(list(hooks)),  # budget warnings go to the UI
         notices.append,
         lambda: request_text(prompt, history),
+        g.team_url,
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
@@ -146,7 +153,9 @@ def open_session(
         tool_context=tool_context,
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        context=context_policy(
+            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+        ),
         history=history,
         max_turns=opts.max_turns,
     )

@@ -1,4 +1,4 @@
-"""The token ledger: rows in SQLite, reports, budgets and prices."""
+"""The token ledger: rows in SQLite (or a team's PostgreSQL), reports, budgets and prices."""
 
 from core.ledger.budget import BudgetGuard, BudgetWarning, Limit, describe, parse_limits
 from core.ledger.pricing import PriceTable, load_prices
@@ -12,6 +12,7 @@ from core.ledger.report import (
     open_ledger,
     totals,
 )
+from core.ledger.shared import open_team_ledger, open_team_reports
 from core.ledger.writer import (
     Ledger,
     LedgerRow,
@@ -19,10 +20,12 @@ from core.ledger.writer import (
     connect,
     flush_open_ledgers,
     insert_rows,
+    ledger_path,
     local_day,
 )
 
 __all__ = [
+    "ledger_path",
     "BudgetGuard",
     "BudgetWarning",
     "Filter",
@@ -43,6 +46,8 @@ __all__ = [
     "local_day",
     "newest_groups",
     "open_ledger",
+    "open_team_ledger",
+    "open_team_reports",
     "parse_limits",
     "totals",
 ]

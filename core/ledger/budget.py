@@ -1,5 +1,8 @@
 """Budgets per task, session and day, in USD and tokens, enforced before each model call.
 
+With a team ledger two more scopes count everyone's spend today, checked before every call:
+"user" (this user's sessions on any machine) and "project" (every user on this project).
+
 Warnings at 60% and 80% go to a callback the UI renders; at 100% `before_request` raises
 `BudgetExceeded`, so the next model call is not made. `BudgetExceeded.extend(amount)` raises the
 limit that was hit; the caller may then resume the task.
@@ -15,7 +18,8 @@ from core.ledger.writer import local_day
 from my_agent.errors import BudgetExceeded, ConfigError
 from my_agent.messages import ModelResponse, Usage
 
-SCOPES = ("task", "session", "day")
+SCOPES = ("task", "session", "day", "user", "project")
+DAILY = ("day", "user", "project")  # scopes that start again each day and count other sessions
 METRICS = ("usd", "tokens")
 THRESHOLDS = (0.6, 0.8)
 FLAG = {"usd": "--budget-usd", "tokens": "--budget-tokens"}
@@ -108,12 +112,16 @@ class BudgetGuard:
         measure: Measure,
         notify: Callable[[BudgetWarning], None],
         other_sessions_today: Callable[[str], tuple[float, int]] | None = None,
+        team_spend: Callable[[str, str], tuple[float, int]] | None = None,
     ) -> None:
         self.limits, self.measure, self.notify = limits, measure, notify
         self.other_sessions_today = other_sessions_today  # day -> (USD, tokens) not ours
+        # (scope, day) -> (USD, tokens) other sessions spent: the team ledger, read before
+        # each request (others spend meanwhile); without it every daily scope counts as "day"
+        self.team_spend = team_spend
         self.spent = {scope: Spend() for scope in SCOPES}
         self._day = ""
-        self._day_base = Spend()
+        self._day_base = {scope: Spend() for scope in DAILY}
         self._warned: set[tuple[str, str, float]] = set()
         self._unpriced_noted = False
 
@@ -123,7 +131,7 @@ class BudgetGuard:
         self._roll_day(refresh=True)  # other sessions may have spent since the last task
 
     def before_request(self, turn: int) -> None:
-        self._roll_day()
+        self._roll_day(refresh=self.team_spend is not None)
         for limit, used in self._usage():
             if used >= limit.amount:
                 raise self._exceeded(limit, used)
@@ -167,7 +175,8 @@ class BudgetGuard:
     # --- internals ---------------------------------------------------------------------
     def _used(self, limit: Limit) -> float:
         used = self.spent[limit.scope].get(limit.metric)
-        return used + self._day_base.get(limit.metric) if limit.scope == "day" else used
+        base = self._day_base.get(limit.scope)
+        return used + base.get(limit.metric) if base is not None else used
 
     def _usage(self) -> list[tuple[Limit, float]]:
         return [(limit, self._used(limit)) for limit in self.limits]
@@ -193,17 +202,33 @@ class BudgetGuard:
                 )
 
     def _roll_day(self, refresh: bool = False) -> None:
-        if not any(lim.scope == "day" for lim in self.limits):
+        daily = {lim.scope for lim in self.limits if lim.scope in DAILY}
+        if not daily:
             return
         today = local_day(time.time())
         if today != self._day:
-            self._day, self.spent["day"], refresh = today, Spend(), True
-            self._warned = {w for w in self._warned if w[0] != "day"}
-        if refresh and self.other_sessions_today:
-            self._day_base = Spend(*self.other_sessions_today(today))
+            self._day, refresh = today, True
+            for scope in DAILY:
+                self.spent[scope] = Spend()
+            self._warned = {w for w in self._warned if w[0] not in DAILY}
+        if not refresh:
+            return
+        if self.team_spend is not None:
+            for scope in daily:
+                self._day_base[scope] = Spend(*self.team_spend(scope, today))
+        elif self.other_sessions_today is not None:
+            local = self.other_sessions_today(today)  # one user: every daily scope is "day"
+            for scope in daily:
+                self._day_base[scope] = Spend(*local)
 
     def _exceeded(self, limit: Limit, used: float) -> BudgetExceeded:
-        what = {"task": "this task", "session": "this session", "day": "today"}[limit.scope]
+        what = {
+            "task": "this task",
+            "session": "this session",
+            "day": "today",
+            "user": "today (you, all sessions)",
+            "project": "today (the project, all users)",
+        }[limit.scope]
         message = (
             f"budget reached: {what} used {describe(limit.metric, used)} of "
             f"{describe(limit.metric, limit.amount)}; the next model call was not made "

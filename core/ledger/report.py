@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from core.ledger.writer import Warn, connect
+from my_agent.team import user_name
 
 GROUP_KEYS = {
     "task": "task_id",
@@ -15,6 +16,7 @@ GROUP_KEYS = {
     "day": "day",
     "model": "provider || ':' || model",
 }
+TEAM_GROUP_KEYS = {**GROUP_KEYS, "user": "user_name"}  # a SQLite ledger has one user
 
 
 @dataclass
@@ -66,8 +68,9 @@ class Group:
 _RAW = (
     "requests",
     "COUNT(*), SUM(input_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), "
-    "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), SUM(cost_usd IS NULL), "
-    "SUM(estimated), MIN(ts), MAX(ts), AVG(latency_ms)",
+    "SUM(output_tokens), SUM(reasoning_tokens), SUM(cost_usd), "
+    "SUM(CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END), SUM(estimated), MIN(ts), MAX(ts), "
+    "AVG(latency_ms)",
     "ts",
 )
 _ROLLUP = (
@@ -104,22 +107,31 @@ class Filter:
     session_id: str | None = None
     from_day: str | None = None  # YYYY-MM-DD, inclusive (whole days: the rollup can answer)
 
-    def source(self) -> tuple[str, str, str]:
-        """The rollup answers whole-task questions; a time or session cut needs the raw rows."""
-        return _RAW if self.since_ts is not None or self.session_id is not None else _ROLLUP
+    def source(self, db: Any = None) -> tuple[str, str, str]:
+        """The rollup answers whole-task questions; a time or session cut needs the raw rows,
+        and so does the team ledger (PostgreSQL, no rollup)."""
+        if self.since_ts is not None or self.session_id is not None or _is_team(db):
+            return _RAW
+        return _ROLLUP
 
-    def where(self) -> tuple[str, list[Any]]:
+    def where(self, db: Any = None) -> tuple[str, list[Any]]:
+        mark = "%s" if _is_team(db) else "?"
         clauses, params = [], []
         for clause, value in (
-            ("ts >= ?", self.since_ts),
-            ("project = ?", self.project),
-            ("session_id = ?", self.session_id),
-            ("day >= ?", self.from_day),
+            ("ts >= ", self.since_ts),
+            ("project = ", self.project),
+            ("session_id = ", self.session_id),
+            ("day >= ", self.from_day),
         ):
             if value is not None:
-                clauses.append(clause)
+                clauses.append(clause + mark)
                 params.append(value)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _is_team(db: Any) -> bool:
+    """A PostgreSQL connection (the team ledger) rather than a SQLite one."""
+    return db is not None and not isinstance(db, sqlite3.Connection)
 
 
 def open_ledger(path: Path, warn: Warn | None = None) -> sqlite3.Connection | None:
@@ -136,10 +148,14 @@ def grouped(db: sqlite3.Connection, by: str, flt: Filter = Filter()) -> list[Gro
 def newest_groups(
     db: sqlite3.Connection, by: str, flt: Filter = Filter(), limit: int | None = None
 ) -> tuple[list[Group], int]:
-    """The newest `limit` groups (all when None), oldest first, and how many groups there are."""
-    key = GROUP_KEYS[by]
-    table, aggregates, first = flt.source()
-    where, params = flt.where()
+    """The newest `limit` groups (all when None), oldest first, and how many groups there are.
+    `db` is the SQLite ledger or the team ledger's PostgreSQL connection (same SQL)."""
+    if by == "user" and not _is_team(db):
+        total = totals(db, flt)
+        return ([Group(user_name(), total)] if total.requests else []), int(total.requests > 0)
+    key = TEAM_GROUP_KEYS[by]
+    table, aggregates, first = flt.source(db)
+    where, params = flt.where(db)
     sql = (
         f"SELECT {key}, {aggregates}, COUNT(*) OVER () FROM {table}{where} "
         f"GROUP BY {key} ORDER BY MIN({first}) DESC"
@@ -152,8 +168,8 @@ def newest_groups(
 
 
 def totals(db: sqlite3.Connection, flt: Filter = Filter()) -> Totals:
-    table, aggregates, _ = flt.source()
-    where, params = flt.where()
+    table, aggregates, _ = flt.source(db)
+    where, params = flt.where(db)
     return _totals(db.execute(f"SELECT {aggregates} FROM {table}{where}", params).fetchone())
 
 

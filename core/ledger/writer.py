@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from my_agent.team import user_name
+
 Warn = Callable[[str], None]  # where a one-line warning for the user goes
 BUSY_TIMEOUT_S = 30.0
 FLUSH_INTERVAL_S = 1.0
@@ -46,9 +48,11 @@ class LedgerRow:
     stop_reason: str
     cost_usd: float | None  # None: no price known for the model
     estimated: bool  # counted locally (interrupted stream), not reported by the provider
+    user_name: str = ""  # who made it (the team ledger stores it; filled in by `record`)
 
 
-COLUMNS = tuple(f.name for f in fields(LedgerRow))
+# the SQLite ledger has one user, so no user column
+COLUMNS = tuple(f.name for f in fields(LedgerRow) if f.name != "user_name")
 _values = operator.attrgetter(*COLUMNS)
 _INSERT = f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
@@ -130,6 +134,11 @@ def migrate(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def ledger_path(home: Path) -> Path:
+    """The ledger's file in the Unicum home, where the agent writes it."""
+    return home / "ledger.db"
 
 
 def connect(path: Path | str, warn: Warn | None = None) -> sqlite3.Connection:
@@ -241,10 +250,18 @@ def _close_all_at_exit() -> None:
 
 
 class Ledger:
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)  # a failed write: kept, retried
+
     def __init__(
-        self, path: Path, flush_interval: float = FLUSH_INTERVAL_S, warn: Warn | None = None
+        self,
+        path: Path,
+        flush_interval: float = FLUSH_INTERVAL_S,
+        warn: Warn | None = None,
+        user: str = "",
     ) -> None:
         self.path = Path(path)
+        self.where = str(self.path)  # for messages
+        self.user = user or user_name()
         self.warn = warn  # the session's warning list: never printed from this thread
         self.flush_interval = flush_interval
         self._queue: queue.SimpleQueue[LedgerRow] = queue.SimpleQueue()
@@ -258,6 +275,7 @@ class Ledger:
 
     def record(self, row: LedgerRow) -> None:
         """Queue one row; cheap and never blocks on the database."""
+        row.user_name = row.user_name or self.user
         if self._thread is None and not self._closed:
             self._start()
         self._queue.put(row)
@@ -288,12 +306,13 @@ class Ledger:
                 return 0
             try:
                 self._insert(rows)
-            except sqlite3.Error as exc:
+            except self.errors as exc:
                 self._unwritten = rows[-MAX_UNWRITTEN:]  # kept for the next flush
                 self.failures += 1
                 if self.failures == 1 and self.warn is not None:  # once, not every second
                     self.warn(
-                        f"cannot write the token ledger {self.path} ({exc}); will keep retrying"
+                        f"cannot write the token ledger {self.where} ({str(exc).strip()}); "
+                        "will keep retrying"
                     )
                 return 0
             return len(rows)

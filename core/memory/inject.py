@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.memory.ranking import rank
 from core.memory.store import MemoryEntry, MemoryStore
 from my_agent.messages import PromptSection
 from my_agent.tokens import estimate_tokens
@@ -66,9 +65,9 @@ def memory_section(
         return PromptSection("memory", "")
     query = f"{task_hint} {store.workspace.name}"
     entries = [e for _, e in pairs]
-    pinned = rank([e for e in entries if e.type in PINNED_TYPES], query, k=MAX_PINNED)
+    pinned = store.rank([e for e in entries if e.type in PINNED_TYPES], query, k=MAX_PINNED)
     first = {id(e) for e in pinned}
-    ranked = pinned + [e for e in rank(entries, query, k=CANDIDATES) if id(e) not in first]
+    ranked = pinned + [e for e in store.rank(entries, query, CANDIDATES) if id(e) not in first]
     text, shown = render_memory(ranked, budget)
     scope_of = {id(e): s for s, e in pairs}
     for scope in ("project", "global"):

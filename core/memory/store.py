@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -9,7 +10,10 @@ from pathlib import Path
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
 from core.memory.file import SCHEMA_VERSION, MemoryFile
+from core.memory.index import MemoryIndex
 from core.memory.ranking import DUPLICATE_RATIO, near_duplicate, similarity
+from core.memory.search import rank
+from my_agent.files import atomic_write, file_lock
 from my_agent.home import project_id
 
 __all__ = [
@@ -22,6 +26,7 @@ __all__ = [
     "MemoryStore",
 ]
 SCOPES = ("project", "global")
+STATE_NAME = "consolidation.json"  # sessions counted for consolidation, next to memory.json
 TYPES = ("user", "feedback", "project", "reference", "files", "commands", "conventions", "notes")
 
 
@@ -38,6 +43,7 @@ class MemoryStore:
                 base / "projects" / project_id(self.workspace) / "memory.json", root=self.workspace
             ),
         }
+        self.index = MemoryIndex()  # BM25 over the entries of both files, kept in step
 
     def file(self, scope: str) -> MemoryFile:
         if scope not in self.files:
@@ -52,11 +58,27 @@ class MemoryStore:
         self, query: str, scope: str | None = None, k: int = 10
     ) -> list[tuple[str, MemoryEntry]]:
         """The `k` entries ranked best for `query` (BM25 relevance and recency)."""
-        from core.memory.ranking import rank
-
         pairs = self.entries(scope)
         scope_of = {id(e): s for s, e in pairs}
-        return [(scope_of[id(e)], e) for e in rank([e for _, e in pairs], query, k=k)]
+        return [(scope_of[id(e)], e) for e in self.rank([e for _, e in pairs], query, k=k)]
+
+    def rank(self, entries: Sequence[MemoryEntry], query: str, k: int = 10) -> list[MemoryEntry]:
+        """`rank` over this store's index (kept between calls: ranking again is cheap)."""
+        return rank(entries, query, k=k, index=self.index)
+
+    def count_session(self, session_end: bool, now: float) -> tuple[int, float]:
+        """Sessions counted for this project's consolidation (one more at a session end) and
+        when it last ran (0.0: never); records this run."""
+        path = self.file("project").path.with_name(STATE_NAME)
+        with file_lock(path.with_name(STATE_NAME + ".lock")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                sessions, last = int(data["sessions"]), float(data["last"])
+            except (OSError, ValueError, KeyError, TypeError):
+                sessions, last = 0, 0.0
+            sessions += 1 if session_end else 0
+            atomic_write(path, json.dumps({"sessions": sessions, "last": now}).encode())
+        return sessions, last
 
     def take_warnings(self) -> list[str]:
         """Warnings (e.g. a corrupt file set aside) not yet shown; each is returned once."""
@@ -77,13 +99,18 @@ class MemoryStore:
         tests: list[Callable[[MemoryEntry], bool]] = [
             lambda e: len(ref) >= 4 and e.id.startswith(ref),
             lambda e: len(text) >= 3 and text in e.content.lower(),
-            lambda e: similarity(text, e.content) >= DUPLICATE_RATIO,
         ]
         for test in tests:
             matches = [(s, e) for s, e in pairs if test(e)]
             if len(matches) == 1:
                 return matches[0]
-        return None
+        near = {id(e) for e in self.index.candidates([e for _, e in pairs], text)}
+        matches = [
+            (s, e)
+            for s, e in pairs
+            if id(e) in near and similarity(text, e.content) >= DUPLICATE_RATIO
+        ]
+        return matches[0] if len(matches) == 1 else None
 
     def remove(self, scope: str, key: str) -> bool:
         return bool(self.file(scope).change(lambda cur: cur.pop(key, None) is not None))
@@ -106,7 +133,7 @@ class MemoryStore:
 
         def apply(cur: dict[str, MemoryEntry]) -> tuple[str, MemoryEntry]:
             now = time.time()
-            old = cur.get(key) if key else near_duplicate(content, list(cur.values()))
+            old = cur.get(key) if key else self.near_duplicate(content, list(cur.values()))
             if old is not None:
                 old.content, old.type, old.updated = content, type_, now
                 old.tags = sorted(set(old.tags) | set(tags))
@@ -125,6 +152,10 @@ class MemoryStore:
             return "added", entry
 
         return self.file(scope).change(apply)
+
+    def near_duplicate(self, content: str, entries: list[MemoryEntry]) -> MemoryEntry | None:
+        """The entry nearly the same as `content`, among the few the index finds closest."""
+        return near_duplicate(content, self.index.candidates(entries, content))
 
     def update(
         self,

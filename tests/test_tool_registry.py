@@ -112,7 +112,7 @@ def test_print_mode_refuses_destructive_command_and_tells_the_model(llm, workspa
 
 def test_print_mode_with_yes_approves(llm, workspace):
     (workspace / "src").mkdir()
-    llm.call("terminal", {"command": "ls && rm -rf ."})  # the project itself: asked sandboxed too
+    llm.call("terminal", {"command": "ls && rm -rf src"})
     llm.reply("Removed.")
     proc = run_cli(
         "--dir",

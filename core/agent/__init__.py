@@ -8,6 +8,8 @@ from core.agent.instructions import loaded_instruction_files
 from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
+from core.agent.plugins import GROUPS as PLUGIN_GROUPS
+from core.agent.plugins import Plugins, load_plugins
 from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
@@ -26,6 +28,8 @@ __all__ = [
     "INTERRUPTED",
     "LedgerHooks",
     "LiveSession",
+    "PLUGIN_GROUPS",
+    "Plugins",
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
@@ -39,6 +43,7 @@ __all__ = [
     "ledger_path",
     "list_sessions",
     "load_dotenv_files",
+    "load_plugins",
     "loaded_instruction_files",
     "new_session_id",
     "open_session",

@@ -14,10 +14,12 @@ from core.agent.codemap_hooks import PromptWithOverview
 from core.agent.compact import make_summarizer
 from core.agent.debug_log import DebugHooks, DebugLog
 from core.agent.events import AgentHooks, HookList
+from core.agent.extensions import Extensions, open_extensions
 from core.agent.instructions import instructions_section
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
+from core.agent.plugins import PluginLoader
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
@@ -25,6 +27,7 @@ from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.facts import RULES
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
@@ -44,6 +47,7 @@ class LiveSession:
     ledger: Ledger
     code_map: CodeMap
     notices: list[str]  # the ledger thread and the transcript reader append here
+    extensions: Extensions  # plugins and MCP servers
     transcript: Transcript | None = None
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
@@ -65,6 +69,7 @@ class LiveSession:
         self.memory_hooks.close()
         self.memory_hooks.consolidate()
         self.ledger.flush()
+        self.extensions.close()
 
 
 def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
@@ -84,22 +89,26 @@ class _Ground:
     code_map: CodeMap
     archive: Archive
     team_url: str  # the team database ("" when local)
+    extensions: Extensions
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
     workspace = check_workspace(opts.workspace)
-    provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
+    plugins = PluginLoader(warn).start()  # found in the background; a plugin provider waits
+    provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
+    registry = Registry.default()
     return _Ground(
         workspace,
         home,
         provider,
-        Registry.default(),
+        registry,
         store,
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
     )
 
 
@@ -120,7 +129,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
-    memory_hooks = MemoryHooks(g.store, source=opts.session_id)
+    memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
@@ -137,7 +146,7 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
-    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks]
+    listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
@@ -153,11 +162,20 @@ def open_session(
         context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
         history=history,
         max_turns=opts.max_turns,
+        fact_rules=g.extensions.fact_rules,
     )
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     return LiveSession(
-        agent, memory_hooks, accounting.ledger, g.code_map, notices, transcript, log, len(saved)
+        agent,
+        memory_hooks,
+        accounting.ledger,
+        g.code_map,
+        notices,
+        g.extensions,
+        transcript,
+        log,
+        len(saved),
     )
 
 

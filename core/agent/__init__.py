@@ -1,6 +1,6 @@
 """The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
 
-from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
+from core.agent.accounting import BudgetHooks, LedgerHooks
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.events import AgentHooks, HookList, TaskResult
@@ -10,6 +10,7 @@ from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
 from core.agent.plugins import GROUPS as PLUGIN_GROUPS
 from core.agent.plugins import Plugins, load_plugins
+from core.agent.prompts import build_system_prompt
 from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
@@ -34,13 +35,13 @@ __all__ = [
     "TaskResult",
     "TranscriptError",
     "breakdown",
+    "build_system_prompt",
     "check_workspace",
     "close_open_tool_calls",
     "compact_session",
     "create_agent",
     "end_session",
     "find_session",
-    "ledger_path",
     "list_sessions",
     "load_dotenv_files",
     "load_plugins",

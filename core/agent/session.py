@@ -26,7 +26,7 @@ from core.agent.skills import skills_section
 from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
-from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
@@ -159,7 +159,9 @@ def open_session(
         tool_context=_tool_context(opts, g, prompter),
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        context=context_policy(
+            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+        ),
         history=history,
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,

@@ -160,7 +160,11 @@ def open_session(
         system_prompt=prompt,
         hooks=every,
         context=context_policy(
-            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+            opts.context_policy,
+            g.archive,
+            budget,
+            make_summarizer(client, every),
+            g.extensions.fact_rules,
         ),
         history=history,
         max_turns=opts.max_turns,

@@ -81,5 +81,5 @@ def open_extensions(
     """Start loading plugins and starting MCP servers in the background; returns at once."""
     hub = McpHub(load_servers(workspace, home, warn), workspace, home / "logs", warn)
     hub.start()
-    loader = plugins or PluginLoader(warn).start()
+    loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)

@@ -1,6 +1,6 @@
 """Plugins: Python entry points in the groups below, found with importlib.metadata when a
-session is built (in the background: scanning the installed packages takes a tenth of a second)
-and collected into one `Plugins` value the session hands out; a broken plugin is one warning.
+session first needs them (scanning the installed packages takes a tenth of a second) and
+collected into one `Plugins` value the session hands out; a broken plugin is one warning.
 
 - `unicum.tools`: a `Tool`, a list of them, or a function returning either;
 - `unicum.providers`: a `ProviderProfile`, a list, or a function returning either;
@@ -98,26 +98,21 @@ def load_plugins(warn: Callable[[str], None], groups: Iterable[str] = GROUPS) ->
 
 
 class PluginLoader:
-    """Loads the plugins in a thread at once; `get()` waits for them (at the first request)."""
+    """Loads the plugins when first asked (the session's first request, `/tools`, or a provider
+    name that is not built in), never before the prompt: scanning the installed packages'
+    metadata takes a tenth of a second."""
 
     def __init__(self, warn: Callable[[str], None]) -> None:
         self._warn = warn
-        self._done = threading.Event()
-        self._plugins = Plugins()
-        self._thread = threading.Thread(target=self._load, name="unicum-plugins", daemon=True)
-
-    def start(self) -> PluginLoader:
-        self._thread.start()
-        return self
-
-    def _load(self) -> None:
-        try:
-            self._plugins = load_plugins(self._warn)
-        except Exception as exc:  # broken metadata of some installed package
-            self._warn(f"plugins not loaded: {type(exc).__name__}: {exc}")
-        finally:
-            self._done.set()
+        self._lock = threading.Lock()
+        self._plugins: Plugins | None = None
 
     def get(self) -> Plugins:
-        self._done.wait()
-        return self._plugins
+        with self._lock:
+            if self._plugins is None:
+                try:
+                    self._plugins = load_plugins(self._warn)
+                except Exception as exc:  # broken metadata of some installed package
+                    self._warn(f"plugins not loaded: {type(exc).__name__}: {exc}")
+                    self._plugins = Plugins()
+            return self._plugins

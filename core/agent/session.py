@@ -94,7 +94,7 @@ class _Ground:
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
     workspace = check_workspace(opts.workspace)
-    plugins = PluginLoader(warn).start()  # found in the background; a plugin provider waits
+    plugins = PluginLoader(warn)  # loaded when first needed
     provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)

@@ -20,6 +20,9 @@ from core.mcp.config import ServerConfig
 START_TIMEOUT = 10.0  # seconds a server may take to start and list its tools
 CALL_TIMEOUT = 300.0  # seconds one call may take unless the server's entry says otherwise
 TIMEOUT_ENV = "UNICUM_MCP_TIMEOUT"
+# The SDK takes most of a second of CPU to import: the thread lets the REPL draw its prompt
+# first (the GIL is shared), unless the session needs the servers sooner (its first request).
+START_DELAY = 0.3
 
 
 def start_timeout() -> float:
@@ -71,17 +74,19 @@ class McpHub:
         self._stop: asyncio.Event | None = None
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
+        self._go = threading.Event()  # set: start now, without the delay
 
     def start(self) -> None:
         """Start every server in the background; returns at once."""
         if not self.servers or self._thread is not None:
             return
-        self.deadline = time.monotonic() + self.timeout
+        self.deadline = time.monotonic() + START_DELAY + self.timeout
         self._thread = threading.Thread(target=self._main, name="unicum-mcp", daemon=True)
         self._thread.start()
 
     def _main(self) -> None:
         try:
+            self._go.wait(START_DELAY)
             asyncio.run(self._run_all())
         except BaseException as exc:  # the SDK missing, a loop failure: every server fails
             for state in self.servers.values():
@@ -144,6 +149,7 @@ class McpHub:
 
     def settle(self) -> None:
         """Wait (until the start-up deadline at most) for servers still starting."""
+        self._go.set()
         for state in self.servers.values():
             state.settled.wait(max(0.0, self.deadline - time.monotonic()))
         self.refresh()

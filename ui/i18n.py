@@ -19,6 +19,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resumed": ("resumed session {id} ({n} messages)", "已恢复会话 {id}（{n} 条消息）"),
     "session": ("session {id}", "会话 {id}"),
     "waiting": ("thinking…", "思考中…"),
+    "waiting_long": (
+        "thinking… {secs}s · {tokens} tokens so far · Ctrl-C to stop",
+        "思考中… {secs} 秒 · 已用 {tokens} 令牌 · Ctrl-C 停止",
+    ),
     "preparing_tool": ("preparing {name}…", "准备调用 {name}…"),
     "retry": ("{reason}: retry {attempt} in {wait}s", "{reason}：{wait} 秒后第 {attempt} 次重试"),
     "retry_wait": ("retrying in {wait}s…", "{wait} 秒后重试…"),
@@ -31,7 +35,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "internal error: {detail} (run with --debug for the traceback)",
         "内部错误：{detail}（加 --debug 查看回溯）",
     ),
-    "stopped": ("stopped: {detail}", "已停止：{detail}"),
+    "stopped": ("stopped ({reason}): {detail}", "已停止（{reason}）：{detail}"),
+    "last_stop": ("the last task ended: {reason}", "上个任务的结束原因：{reason}"),
+    "stop_done": ("done", "完成"),
+    "stop_max_turns": ("max_turns", "达到轮数上限"),
+    "stop_repeated": ("repeated", "重复调用"),
+    "stop_budget": ("budget", "预算"),
+    "stop_interrupted": ("interrupted", "已中断"),
+    "stop_error": ("error", "出错"),
     "unknown_command": ("unknown command {name}", "未知命令 {name}"),
     "did_you_mean": (
         "unknown command {name}: did you mean {guess}?",
@@ -62,7 +73,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd_compact": ("compress the conversation now", "立即压缩对话上下文"),
     "cmd_context": ("what the next request holds, in tokens", "下一次请求包含的内容及令牌数"),
     "cmd_memory": ("this project's memories", "本项目的记忆"),
-    "cmd_undo": ("restore the last edit checkpoint (repeatable)", "撤销最近一次文件修改（可重复）"),
+    "cmd_undo": (
+        "take back the last change to files, by an edit or a command (N: the last N)",
+        "撤销最近一次文件改动（编辑或命令所致；N：最近 N 次）",
+    ),
+    "cmd_rewind": (
+        "go back to before an earlier turn: files, conversation or both",
+        "回到较早某一轮之前：文件、对话或两者",
+    ),
+    "cmd_diff": ("what this session changed in the files", "本会话对文件做的改动"),
     "cmd_resume": (
         "pick a saved session of this folder and continue it",
         "选择本目录的已保存会话并继续",
@@ -88,6 +107,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_output": ("output tokens", "输出令牌"),
     "usage_cost": ("estimated cost", "估计费用"),
     "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
+    "usage_local": ("local ($0: a server of your own)", "本地（$0：你自己的服务器）"),
+    "usage_other_host": (
+        "unknown (not the provider's own service: its prices do not apply)",
+        "未知（不是该提供商自己的服务，不按其价格计）",
+    ),
     "usage_context": ("context now", "当前上下文"),
     "usage_hit_rate": ("cache hit rate", "缓存命中率"),
     "usage_not_reported": ("not reported by {provider}", "{provider} 不报告此项"),
@@ -121,6 +145,21 @@ STRINGS: dict[str, tuple[str, str]] = {
     "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
     "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
     "undo_none": ("nothing to undo", "没有可撤销的修改"),
+    "rewind_none": ("no turn to rewind to yet", "还没有可回退的轮次"),
+    "rewind_pick": (
+        "Rewind to before which turn? (number, Enter = cancel) ",
+        "回到哪一轮之前？（编号，回车 = 取消）",
+    ),
+    "rewind_what": (
+        "Restore [b]oth, [f]iles only or [c]onversation only? (Enter = both) ",
+        "恢复 [b] 两者、[f] 仅文件、[c] 仅对话？（回车 = 两者）",
+    ),
+    "rewind_chat": ("conversation back to before turn {n}", "对话已回到第 {n} 轮之前"),
+    "rewind_chat_gone": (
+        "the conversation of turn {n} is no longer there (compacted or from an earlier run); files only",
+        "第 {n} 轮的对话已不在（已压缩或属于之前的运行）；只恢复了文件",
+    ),
+    "diff_none": ("no file changed in this session", "本会话没有改动文件"),
     "budget_extend": (
         "Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
         "{scope}预算增加多少？（例如 {example}；回车 = 停止）",
@@ -152,9 +191,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
     "time_summary": (
         "{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
-        "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+        "+ tools {tool_s}s + Unicum {own}s (start {setup}s, context {ctx} ms)",
         "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
-        "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）",
+        "工具 {tool_s} 秒 + Unicum {own} 秒（启动 {setup} 秒，上下文 {ctx} 毫秒）",
     ),
     "max_turns": ("{text}", "{text}"),
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),

@@ -11,12 +11,14 @@ from core.agent.options import SessionOptions, check_workspace, new_session_id
 from core.agent.plugins import GROUPS as PLUGIN_GROUPS
 from core.agent.plugins import Plugins, load_plugins
 from core.agent.prompts import build_system_prompt
+from core.agent.safety import after_restore, rewind_conversation
 from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
     TranscriptError,
     close_open_tool_calls,
     find_session,
+    last_stop,
     list_sessions,
     task_text,
 )
@@ -34,6 +36,7 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
+    "after_restore",
     "breakdown",
     "build_system_prompt",
     "check_workspace",
@@ -42,6 +45,7 @@ __all__ = [
     "create_agent",
     "end_session",
     "find_session",
+    "last_stop",
     "list_sessions",
     "load_dotenv_files",
     "load_plugins",
@@ -50,6 +54,7 @@ __all__ = [
     "open_session",
     "resume_path",
     "resumed_options",
+    "rewind_conversation",
     "start_notes",
     "status",
     "task_text",

@@ -21,16 +21,18 @@ from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.plugins import PluginLoader
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
+from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
+from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
-from core.model import ModelClient, ResolvedProvider, resolve_provider
+from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -96,9 +98,10 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     workspace = check_workspace(opts.workspace)
     plugins = PluginLoader(warn)  # loaded when first needed
     provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
+    provider = discover_window(provider)  # a local server says its window
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
-    registry = Registry.default()
+    registry = choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive)
     return _Ground(
         workspace,
         home,
@@ -146,7 +149,10 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
+    tool_context = _tool_context(opts, g, prompter)
+    safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
+    listeners += [safety]
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
@@ -156,7 +162,7 @@ def open_session(
     agent = Agent(
         client=client,
         registry=g.registry,
-        tool_context=_tool_context(opts, g, prompter),
+        tool_context=tool_context,
         system_prompt=prompt,
         hooks=every,
         context=context_policy(
@@ -169,7 +175,9 @@ def open_session(
         history=history,
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
+        notices=notices,  # e.g. a server that does not parse tool calls
     )
+    safety.history = lambda: agent.history
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     return LiveSession(

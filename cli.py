@@ -15,7 +15,9 @@ __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools
 MIN_PYTHON = (3, 11)
 SUBCOMMANDS = {
     "codemap": "ui.cmd_codemap",
+    "mcp": "ui.cmd_mcp",
     "memory": "ui.cmd_memory",
+    "plugins": "ui.cmd_plugins",
     "serve": "ui.cmd_serve",
     "usage": "ui.cmd_usage",
 }

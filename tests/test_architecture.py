@@ -111,7 +111,7 @@ def test_nothing_under_core_imports_ui_or_bench():
 
 
 def test_ui_and_bench_use_only_the_public_faces():
-    faces = (*DOMAINS, "core.codemap", "core.agent")
+    faces = (*DOMAINS, "core.codemap", "core.agent", "core.mcp")
 
     def rule(src: str, dst: str) -> bool:
         return (within(src, "ui") or within(src, "bench") or src == "cli") and any(
@@ -146,8 +146,28 @@ def test_only_the_service_and_its_subcommand_import_the_web_stack():
     assert violations(rule) == []
 
 
+def test_the_mcp_room_is_glue_of_the_base_and_the_tools_only():
+    """core/mcp: MCP servers as tools; it sees the base and the tools' types, nothing else."""
+
+    def rule(src: str, dst: str) -> bool:
+        return (
+            within(src, "core.mcp")
+            and own(dst)
+            and not any(within(dst, r) for r in ("core.mcp", "my_agent", "tools"))
+        )
+
+    assert violations(rule) == []
+
+
+def test_only_the_mcp_room_imports_the_mcp_sdk():
+    def rule(src: str, dst: str) -> bool:
+        return dst.split(".")[0] in ("mcp", "mcp_types") and not within(src, "core.mcp")
+
+    assert violations(rule) == []
+
+
 def test_every_face_lists_its_public_names():
-    for face in (*DOMAINS, "core.codemap", "core.agent", *SERVICE_ROOMS):
+    for face in (*DOMAINS, "core.codemap", "core.agent", "core.mcp", *SERVICE_ROOMS):
         tree = ast.parse(MODULES[face].read_text(encoding="utf-8"))
         listed = [
             node

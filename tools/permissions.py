@@ -32,9 +32,10 @@ from tools.workspace_guard import deletes_workspace
 _GUARDED = frozenset(
     {"outside_read", "outside_write", "destructive", "private_network", "private_read"}
 )
+# "mcp": a call to an MCP server's tool (its effects are the server's; Unicum cannot see them).
 ASKS: dict[str, frozenset[str]] = {
-    "ask": _GUARDED | {"edit"},
-    "auto-edit": _GUARDED,
+    "ask": _GUARDED | {"edit", "mcp"},
+    "auto-edit": _GUARDED | {"mcp"},
     "yolo": frozenset(),
 }
 

@@ -127,6 +127,12 @@ class Registry:
     def default(cls) -> Registry:
         return cls(discover())
 
+    def extend(self, tools: list[Tool]) -> None:
+        """Tools that join later (a session's MCP tools, once, before its first request); a
+        name already taken keeps its tool."""
+        for tool in tools:
+            self.tools.setdefault(tool.name, tool)
+
     def specs(self) -> list[dict[str, Any]]:
         """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable)."""
         return [

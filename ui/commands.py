@@ -105,10 +105,34 @@ def cmd_tools(repl: Repl, arg: str) -> None:
         padding=(0, 1),
         title_justify="left",
     )
-    for name, reason in agent.registry.availability(agent.tool_context).items():
-        mark = Text("✗", style="red") if reason else Text("✓", style="green")
+    rows = list(agent.registry.availability(agent.tool_context).items())
+    rows += repl.session.extensions.pending(agent.tool_context)  # plugins', MCP servers'
+    for name, reason in rows:
+        joins = reason is not None and reason.startswith("joins")
+        mark = Text("✗", style="red") if reason and not joins else Text("✓", style="green")
         table.add_row(mark, name, Text(reason or "", style="dim"))
     repl.console.print(table)
+
+
+def cmd_mcp(repl: Repl, arg: str) -> None:
+    hub = repl.session.extensions.mcp
+    if not hub.servers:
+        repl.say(repl.s.t("mcp_none"))
+        return
+    hub.refresh()
+    styles = {"ready": "green", "starting": "yellow"}
+    for name, state in sorted(hub.servers.items()):
+        config = state.config
+        status = Text(state.status, style=styles.get(state.status, "red"))
+        line = Text.assemble(
+            (name, "bold"), f"  {config.transport} {config.target}  ({config.source})  ", status
+        )
+        if state.reason:
+            line.append(f": {state.reason}", style="dim")
+        repl.console.print(line)
+        tools = ", ".join(t["name"] for t in state.tools)
+        if tools:
+            repl.console.print(Text(f"    {tools}", style="dim"))
 
 
 def cmd_usage(repl: Repl, arg: str) -> None:
@@ -196,6 +220,7 @@ COMMANDS: dict[str, Command] = {
         Command("/new", "cmd_new", cmd_new),
         Command("/cd", "cmd_cd", cmd_cd, "DIR"),
         Command("/tools", "cmd_tools", cmd_tools),
+        Command("/mcp", "cmd_mcp", cmd_mcp),
         Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
         Command("/model", "cmd_model", cmd_model, "[NAME]"),
         Command("/compact", "cmd_compact", cmd_compact),

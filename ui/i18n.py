@@ -64,6 +64,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "切换到另一个项目目录（新会话，载入该项目记忆）",
     ),
     "cmd_tools": ("each tool, available or why not", "列出工具及其是否可用"),
+    "cmd_mcp": ("MCP servers: status and tools", "MCP 服务器：状态与工具"),
     "cmd_usage": (
         "tokens and cost of this session (tasks: one row per task)",
         "本会话的令牌用量与费用（tasks：按任务列出）",
@@ -91,6 +92,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cd_missing": ("error: {path}: not a folder", "错误：{path} 不是文件夹"),
     "cd_done": ("now working in {path} (new session)", "现在的工作目录：{path}（新会话）"),
     "tools_title": ("Tools", "工具"),
+    "mcp_none": (
+        "No MCP servers configured (.mcp.json in the project, mcpServers in config.json; "
+        "`unicum mcp add`).",
+        "未配置 MCP 服务器（项目中的 .mcp.json，config.json 中的 mcpServers；`unicum mcp add`）。",
+    ),
     "model_now": ("model: {model} ({provider})", "模型：{model}（{provider}）"),
     "model_set": ("model set to {model}", "模型已切换为 {model}"),
     "usage_title": ("This session", "本会话"),

@@ -8,6 +8,8 @@ from core.agent.instructions import loaded_instruction_files
 from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
+from core.agent.plugins import GROUPS as PLUGIN_GROUPS
+from core.agent.plugins import Plugins, load_plugins
 from core.agent.prompts import build_system_prompt
 from core.agent.safety import after_restore, rewind_conversation
 from core.agent.session import LiveSession, create_agent, open_session, resumed_options
@@ -29,6 +31,8 @@ __all__ = [
     "INTERRUPTED",
     "LedgerHooks",
     "LiveSession",
+    "PLUGIN_GROUPS",
+    "Plugins",
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
@@ -44,6 +48,7 @@ __all__ = [
     "last_stop",
     "list_sessions",
     "load_dotenv_files",
+    "load_plugins",
     "loaded_instruction_files",
     "new_session_id",
     "open_session",

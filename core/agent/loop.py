@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.agent.events import AgentHooks, TaskResult
@@ -11,6 +12,7 @@ from core.agent.options import MAX_TURNS
 from core.agent.prompts import SystemPrompt
 from core.agent.text_calls import read_text_calls, server_fix, unknown_tool_line
 from core.context import ContextPolicy, FullHistory
+from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import BudgetExceeded, Interrupted, ModelError
@@ -31,6 +33,7 @@ class Agent:
     context: ContextPolicy = field(default_factory=FullHistory)
     history: list[Message] = field(default_factory=list)
     max_turns: int = MAX_TURNS
+    fact_rules: Mapping[str, Rule] = field(default_factory=lambda: RULES)
     context_seconds: float = 0.0  # time the last request's context took to build (--time)
     guard: LoopGuard = field(default_factory=LoopGuard)
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
@@ -166,7 +169,9 @@ class Agent:
             args = call.raw_arguments  # let the registry report bad JSON
         output: ToolOutput = self.registry.execute(call.name, args, self.tool_context)
         seconds = time.monotonic() - started
-        fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
+        fact = self.context.on_tool_result(call, output) or extract_fact(
+            call, output, self.fact_rules
+        )
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error)

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.agent.events import AgentHooks, TaskResult
-from core.memory import MemoryStore
+from core.memory import MemoryEntry, MemoryStore
 from my_agent.facts import Fact
 
 
 class MemoryHooks(AgentHooks):
     """Turns the facts of each task into project memory; a failed save is a warning, not a crash."""
 
-    def __init__(self, store: MemoryStore, source: str = "") -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        source: str = "",
+        extra: Callable[[], list[Callable[[Fact], list[MemoryEntry]]]] = list,
+    ) -> None:
         self.store = store
         self.source = source
+        self.extra = extra  # plugins' memory rules (fact -> entries)
         self.pending: list[Fact] = []
         self.warnings: list[str] = []
 
@@ -49,6 +57,7 @@ class MemoryHooks(AgentHooks):
 
         try:
             entries = facts_to_entries(facts, root=self.store.workspace, source=self.source)
+            entries += [entry for rule in self.extra() for fact in facts for entry in rule(fact)]
             return self.store.merge("project", entries, combine)
         except Exception as exc:  # memory must never end a session: report and go on
             self.warnings.append(f"memory not saved: {type(exc).__name__}: {exc}")

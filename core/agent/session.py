@@ -14,10 +14,12 @@ from core.agent.codemap_hooks import PromptWithOverview
 from core.agent.compact import make_summarizer
 from core.agent.debug_log import DebugHooks, DebugLog
 from core.agent.events import AgentHooks, HookList
+from core.agent.extensions import Extensions, open_extensions
 from core.agent.instructions import instructions_section
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
+from core.agent.plugins import PluginLoader
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.safety import attach_safety
 from core.agent.services import tool_services
@@ -27,6 +29,7 @@ from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
+from core.facts import RULES
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
@@ -46,6 +49,7 @@ class LiveSession:
     ledger: Ledger
     code_map: CodeMap
     notices: list[str]  # the ledger thread and the transcript reader append here
+    extensions: Extensions  # plugins and MCP servers
     transcript: Transcript | None = None
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
@@ -67,6 +71,7 @@ class LiveSession:
         self.memory_hooks.close()
         self.memory_hooks.consolidate()
         self.ledger.flush()
+        self.extensions.close()
 
 
 def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
@@ -86,23 +91,27 @@ class _Ground:
     code_map: CodeMap
     archive: Archive
     team_url: str  # the team database ("" when local)
+    extensions: Extensions
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
     workspace = check_workspace(opts.workspace)
-    provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
+    plugins = PluginLoader(warn)  # loaded when first needed
+    provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
     provider = discover_window(provider)  # a local server says its window
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
+    registry = choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive)
     return _Ground(
         workspace,
         home,
         provider,
-        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
+        registry,
         store,
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
     )
 
 
@@ -123,7 +132,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
-    memory_hooks = MemoryHooks(g.store, source=opts.session_id)
+    memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
@@ -142,7 +151,8 @@ def open_session(
     log = DebugLog(g.home, opts.session_id) if debug else None
     tool_context = _tool_context(opts, g, prompter)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
-    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks, safety]
+    listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
+    listeners += [safety]
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
@@ -156,17 +166,30 @@ def open_session(
         system_prompt=prompt,
         hooks=every,
         context=context_policy(
-            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+            opts.context_policy,
+            g.archive,
+            budget,
+            make_summarizer(client, every),
+            g.extensions.fact_rules,
         ),
         history=history,
         max_turns=opts.max_turns,
+        fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
     )
     safety.history = lambda: agent.history
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     return LiveSession(
-        agent, memory_hooks, accounting.ledger, g.code_map, notices, transcript, log, len(saved)
+        agent,
+        memory_hooks,
+        accounting.ledger,
+        g.code_map,
+        notices,
+        g.extensions,
+        transcript,
+        log,
+        len(saved),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from core.context.archive import Archive
@@ -29,7 +29,7 @@ from core.context.summary import (
     summarize_history,
     user_texts,
 )
-from core.facts import extract
+from core.facts import RULES, Rule, extract
 from core.model import ProviderProfile
 from my_agent.errors import Interrupted
 from my_agent.facts import Fact
@@ -77,8 +77,10 @@ class CacheAwareContext:
         budget: ContextBudget | None = None,
         summarize: Summarizer | None = None,
         count: Callable[[str], int] = estimate_tokens,
+        rules: Mapping[str, Rule] = RULES,
     ) -> None:
         self.archive = archive if archive is not None else Archive()
+        self.rules = rules  # the fact rule table (the session's: built-in rows and plugins')
         self.budget = budget or ContextBudget()
         self.summarize = summarize
         self.count = count
@@ -102,7 +104,7 @@ class CacheAwareContext:
 
     # --- ContextPolicy ---------------------------------------------------------------------
     def on_tool_result(self, call: ToolCall, output: object) -> Fact:
-        fact = extract(call, output)
+        fact = extract(call, output, self.rules)
         content = str(getattr(output, "content", ""))
         full = (getattr(output, "data", None) or {}).get("full_output") or content
         entry = self.archive.add(call.name, fact.target, str(full), fact.render(), call.id)

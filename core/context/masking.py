@@ -4,13 +4,14 @@ history. Both archive every output for `recall` and crop only to fit the window.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from core.context.archive import Archive
 from core.context.cache_policy import CacheAwareContext, ContextBudget
 from core.context.policy import Calibration, Summarizer
 from core.context.summary import crop_to_fit
+from core.facts import RULES, Rule
 from my_agent.messages import Message, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
 
@@ -113,7 +114,11 @@ class ObservationMasking:
 
 
 def context_policy(
-    kind: str, archive: Archive, budget: ContextBudget, summarize: Summarizer | None = None
+    kind: str,
+    archive: Archive,
+    budget: ContextBudget,
+    summarize: Summarizer | None = None,
+    rules: Mapping[str, Rule] = RULES,
 ) -> CacheAwareContext | ObservationMasking:
     """The session's policy by name: ours (the default), masking (keep 3, every 10k) or full."""
     if kind not in CONTEXT_POLICIES:
@@ -121,6 +126,6 @@ def context_policy(
             f"unknown context policy {kind!r} (expected: {', '.join(CONTEXT_POLICIES)})"
         )
     if kind == "ours":
-        return CacheAwareContext(archive, budget, summarize)
+        return CacheAwareContext(archive, budget, summarize, rules=rules)
     trigger = 10_000 if kind == "masking" else None
     return ObservationMasking(archive, budget, keep=3, trigger_tokens=trigger)

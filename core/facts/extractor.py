@@ -13,7 +13,8 @@ from my_agent.messages import ToolCall
 def extract(call: ToolCall, output: Any, rules: Mapping[str, Rule] = RULES) -> Fact:
     """The fact for one finished call; `output` is the tool's ToolOutput. A caller may pass
     its own table (e.g. `{**RULES, "my_tool": my_rule}`)."""
-    fn = rules.get(call.name, generic_fact)
+    family = call.name.split("__", 1)[0] if "__" in call.name else ""  # mcp__server__tool
+    fn = rules.get(call.name) or rules.get(family) or generic_fact
     try:
         return fn(call, output)
     except Exception:  # a rule bug must never cost the session a tool result

@@ -172,6 +172,25 @@ def web_read_fact(call: ToolCall, output: Output) -> Fact:
     )
 
 
+def mcp_fact(call: ToolCall, output: Output) -> Fact:
+    """An MCP tool's result: its server, first argument and first line, and what it held."""
+    data = _data(output)
+    parts = call.name.split("__")
+    server = str(data.get("server") or (parts[1] if len(parts) > 2 else ""))
+    target = str(next(iter(call.arguments.values()), "")) if call.arguments else ""
+    first = _first_line(output.content, 100)
+    kinds = [k for k in data.get("content", []) if k != "text"]
+    extra = f" [{', '.join(kinds)}]" if kinds else ""
+    return Fact(
+        tool=call.name,
+        kind="mcp",
+        target=target[:120],
+        ok=not output.is_error,
+        summary=f"{first}{extra}" if first else f"{len(output.content)} chars{extra}",
+        details={"server": server, "tool": str(data.get("tool") or parts[-1])},
+    )
+
+
 def clarify_fact(call: ToolCall, output: Output) -> Fact:
     asked = call.arguments.get("questions")
     if isinstance(asked, list) and asked and isinstance(asked[0], dict):

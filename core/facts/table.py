@@ -11,6 +11,7 @@ from core.facts.rules import (
     clarify_fact,
     edit_fact,
     list_fact,
+    mcp_fact,
     memory_fact,
     read_fact,
     recall_fact,
@@ -53,4 +54,5 @@ RULES: dict[str, Rule] = {
     "memory": memory_fact,
     "TodoWrite": todo_fact,
     "code_map": code_map_fact,
+    "mcp": mcp_fact,  # every MCP server's tools: mcp__<server>__<tool>
 }

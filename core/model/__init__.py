@@ -1,7 +1,13 @@
 """The model: provider profiles, one client with retries, and the two wire adapters."""
 
 from core.model.client import ModelClient, wire_adapter
-from core.model.providers import PROFILES, ProviderProfile, ResolvedProvider, resolve_provider
+from core.model.providers import (
+    PROFILES,
+    ProviderProfile,
+    ResolvedProvider,
+    WireFormat,
+    resolve_provider,
+)
 from core.model.window import discover_window, local_host, own_host, price_mode
 from core.model.wire import WireAdapter, wire_stream
 
@@ -11,6 +17,7 @@ __all__ = [
     "ProviderProfile",
     "ResolvedProvider",
     "WireAdapter",
+    "WireFormat",
     "discover_window",
     "local_host",
     "own_host",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -228,13 +229,21 @@ def _pick_model(profile: ProviderProfile, source: str, flag: str | None, cfg: di
     return next((str(m) for _, p, m in layers if m and not p), None)
 
 
-def resolve_provider(provider: str | None = None, model: str | None = None) -> ResolvedProvider:
-    """Choose provider and model: flags, then UNICUM_* variables, then config.json, then keys."""
+def resolve_provider(
+    provider: str | None = None,
+    model: str | None = None,
+    more: Callable[[], Mapping[str, ProviderProfile]] | None = None,
+) -> ResolvedProvider:
+    """Choose provider and model: flags, then UNICUM_* variables, then config.json, then keys.
+    `more` gives further profiles (plugins'), asked only for a name that is not built in."""
     cfg = read_user_config()
     name, source, note = _pick_name(provider, cfg)
     profile = PROFILES.get(name)
+    extra = more() if profile is None and more is not None else {}
+    profile = profile or extra.get(name)
     if profile is None:
-        raise ConfigError(f"unknown provider '{name}': choose one of {', '.join(PROFILES)}")
+        known = ", ".join([*PROFILES, *extra])
+        raise ConfigError(f"unknown provider '{name}': choose one of {known}")
     api_key = os.environ.get(profile.key_var) if profile.key_var else None
     if profile.key_var and profile.key_required and not api_key:
         raise ConfigError(

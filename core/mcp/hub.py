@@ -1,0 +1,224 @@
+"""The session's MCP servers, started in one background thread with its own event loop so the
+prompt never waits for them: each server has its start-up deadline; one that fails to start or
+dies is one warning and its tools report it as their reason for being unavailable."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from core.mcp.config import ServerConfig
+
+START_TIMEOUT = 10.0  # seconds a server may take to start and list its tools
+CALL_TIMEOUT = 300.0  # seconds one call may take unless the server's entry says otherwise
+TIMEOUT_ENV = "UNICUM_MCP_TIMEOUT"
+# The SDK takes most of a second of CPU to import: the thread lets the REPL draw its prompt
+# first (the GIL is shared), unless the session needs the servers sooner (its first request).
+START_DELAY = 0.3
+
+
+def start_timeout() -> float:
+    try:
+        value = float(os.environ.get(TIMEOUT_ENV, ""))
+    except ValueError:
+        return START_TIMEOUT
+    return value if value > 0 else START_TIMEOUT
+
+
+@dataclass
+class ServerState:
+    config: ServerConfig
+    status: str = "starting"  # starting | ready | failed | stopped
+    reason: str = ""  # why it failed or stopped
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    client: Any = None
+    settled: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+
+@dataclass(frozen=True)
+class CallResult:
+    text: str
+    is_error: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+    unavailable: bool = False  # the server is gone: the text says why
+
+
+class McpHub:
+    def __init__(
+        self,
+        servers: list[ServerConfig],
+        workspace: Path,
+        log_dir: Path,
+        warn: Callable[[str], None],
+        timeout: float | None = None,
+    ) -> None:
+        self.servers = {s.name: ServerState(s) for s in servers}
+        self.workspace = workspace
+        self.log_dir = log_dir
+        self.warn = warn
+        self.timeout = timeout or start_timeout()
+        self.deadline = time.monotonic() + self.timeout
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._running = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._go = threading.Event()  # set: start now, without the delay
+
+    def start(self) -> None:
+        """Start every server in the background; returns at once."""
+        if not self.servers or self._thread is not None:
+            return
+        self.deadline = time.monotonic() + START_DELAY + self.timeout
+        self._thread = threading.Thread(target=self._main, name="unicum-mcp", daemon=True)
+        self._thread.start()
+
+    def _main(self) -> None:
+        try:
+            self._go.wait(START_DELAY)
+            asyncio.run(self._run_all())
+        except BaseException as exc:  # the SDK missing, a loop failure: every server fails
+            for state in self.servers.values():
+                self._fail(state, f"{type(exc).__name__}: {exc}")
+        finally:
+            self._running.set()
+
+    async def _run_all(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        self._running.set()
+        await asyncio.gather(*(self._serve(s) for s in self.servers.values()))
+
+    async def _serve(self, state: ServerState) -> None:
+        from core.mcp import connect  # the SDK loads in this thread, never before the prompt
+
+        assert self._stop is not None
+        try:
+            with self._errlog(state) as errlog:
+                async with contextlib.AsyncExitStack() as stack:
+                    try:
+                        async with asyncio.timeout(max(0.1, self.deadline - time.monotonic())):
+                            opened = connect.connect(state.config, self.workspace, errlog)
+                            client = await stack.enter_async_context(opened)
+                            state.tools = await connect.list_tools(client)
+                    except (
+                        Exception
+                    ) as exc:  # failed now; the SDK's shutdown of it may take a while
+                        self._fail(state, self._why(exc))
+                        return
+                    if state.status != "starting":  # the deadline passed meanwhile
+                        return
+                    state.client, state.status = client, "ready"
+                    state.settled.set()
+                    await self._stop.wait()
+        except BaseException as exc:  # noqa: BLE001 - a server must never take the session down
+            if state.status == "starting" and not self._stop.is_set():
+                self._fail(state, self._why(exc))
+        finally:
+            state.client = None
+            state.settled.set()
+
+    def _why(self, exc: BaseException) -> str:
+        if isinstance(exc, TimeoutError):
+            return f"no answer within {self.timeout:g} s"
+        return _describe(exc)
+
+    def _errlog(self, state: ServerState) -> IO[str]:
+        """A stdio server's stderr goes to logs/mcp-<name>.log, never onto the screen."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        return open(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")  # noqa: SIM115
+
+    def _fail(self, state: ServerState, reason: str, status: str = "failed") -> None:
+        if state.status in ("failed", "stopped"):
+            return
+        state.status, state.reason = status, reason
+        verb = "did not start" if status == "failed" else "stopped"
+        self.warn(f"MCP server '{state.name}' {verb}: {reason}")
+        state.settled.set()
+
+    def settle(self) -> None:
+        """Wait (until the start-up deadline at most) for servers still starting."""
+        self._go.set()
+        for state in self.servers.values():
+            state.settled.wait(max(0.0, self.deadline - time.monotonic()))
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Servers still starting past the deadline have failed (whatever the thread is at)."""
+        if time.monotonic() < self.deadline:
+            return
+        for state in self.servers.values():
+            if state.status == "starting":
+                self._fail(state, f"no answer within {self.timeout:g} s")
+
+    def call(self, server: str, tool: str, args: dict[str, Any]) -> CallResult:
+        """Run one tool call on the server's loop and wait for it (Ctrl-C cancels it)."""
+        state = self.servers[server]
+        if state.status != "ready" or state.client is None or self._loop is None:
+            return CallResult(self.unavailable(server) or "not connected", True, unavailable=True)
+        from core.mcp import connect
+
+        timeout = state.config.timeout or CALL_TIMEOUT
+        future = asyncio.run_coroutine_threadsafe(
+            connect.call_tool(state.client, tool, args, timeout), self._loop
+        )
+        try:
+            text, is_error, data = future.result(timeout + 5)
+        except KeyboardInterrupt:
+            future.cancel()
+            raise
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            return CallResult(
+                f"{tool}: no answer from MCP server '{server}' in {timeout:g} s", True
+            )
+        except Exception as exc:
+            if connect.closed(exc) or state.client is None:
+                self._fail(state, _describe(exc), status="stopped")
+                return CallResult(self.unavailable(server) or "", True, unavailable=True)
+            return CallResult(f"MCP server '{server}' refused the call: {_describe(exc)}", True)
+        return CallResult(text, is_error, data)
+
+    def unavailable(self, server: str) -> str | None:
+        """Why the server's tools cannot run now, or None."""
+        self.refresh()
+        state = self.servers[server]
+        if state.status == "ready":
+            return None
+        if state.status == "starting":
+            return f"MCP server '{server}' is still starting"
+        return f"MCP server '{server}' {state.status}: {state.reason}"
+
+    def close(self, wait: float = 5.0) -> None:
+        """Stop every server (stdio processes are ended by the SDK) and the thread."""
+        if self._thread is None:
+            return
+        self._running.wait(wait)
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:  # the loop already ended
+                pass
+        self._thread.join(wait)
+        self._thread = None
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for an error, looking inside the SDK's exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, TimeoutError | asyncio.TimeoutError):
+        return "no answer in time"
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:200]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.options import MAX_TURNS
@@ -12,11 +12,19 @@ from core.context import ContextPolicy, FullHistory
 from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import Interrupted
-from my_agent.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
-from tools.base import ToolContext, ToolOutput
+from my_agent.messages import (
+    Message,
+    ModelResponse,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    user_text,
+)
+from tools.base import NoPrompter, ToolContext, ToolOutput
 from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
+BLOCKED = "blocked by a PreToolUse hook; the call did not run"
 
 
 @dataclass
@@ -34,8 +42,12 @@ class Agent:
     def run(self, task: str) -> TaskResult:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
         self.hooks.on_task_start(task)
-        self.history.append(user_text(task))
+        message = user_text(task)
+        if context:
+            message.blocks.append(TextBlock(f"\n\n{context}"))
+        self.history.append(message)
         return self._run_task()
 
     def resume(self) -> TaskResult:
@@ -113,12 +125,18 @@ class Agent:
         self.history.append(Message("user", list(results)))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
+        verdict = self.hooks.check_tool(call)
+        if verdict is not None and verdict.decision == "block":
+            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        context = self.tool_context
+        if verdict is not None:  # approved by a hook: nobody is asked for this call
+            context = replace(context, prompter=NoPrompter(approve_all=True))
         self.hooks.on_tool_start(call)
         started = time.monotonic()
         args: object = call.arguments
         if not call.arguments and call.raw_arguments.strip():
             args = call.raw_arguments  # let the registry report bad JSON
-        output: ToolOutput = self.registry.execute(call.name, args, self.tool_context)
+        output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
         fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
         self.hooks.on_tool_end(call, output, seconds)

@@ -23,6 +23,7 @@ from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
+from core.agent.user_hooks import UserHooks, load_hooks
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
@@ -47,6 +48,7 @@ class LiveSession:
     transcript: Transcript | None = None
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
+    user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
 
     def save(self) -> None:
         """Write what the UI itself added to the history (an /undo note, a repaired call)."""
@@ -137,7 +139,9 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
+    user_hooks = _user_hooks(opts, g, transcript, notices.append)
     listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks]
+    listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
@@ -158,9 +162,24 @@ def open_session(
     )
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
-    return LiveSession(
+    if user_hooks:
+        user_hooks.session_start("resume" if resume is not None else "startup")
+    live = LiveSession(
         agent, memory_hooks, accounting.ledger, g.code_map, notices, transcript, log, len(saved)
     )
+    live.user_hooks = user_hooks
+    return live
+
+
+def _user_hooks(
+    opts: SessionOptions, g: _Ground, transcript: Transcript | None, warn: Callable[[str], None]
+) -> UserHooks | None:
+    """The settings' hook commands (None when there are none, so they cost nothing)."""
+    found = load_hooks(g.workspace, g.home, warn)
+    if not found:
+        return None
+    path = transcript.path if transcript is not None else None
+    return UserHooks(found, g.workspace, opts.session_id, warn, path)
 
 
 def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -> ToolContext:

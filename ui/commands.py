@@ -14,6 +14,8 @@ from rich.text import Text
 
 from core.agent import list_sessions
 from my_agent.messages import user_text
+from ui.cmd_init import cmd_init
+from ui.custom_commands import help_rows, run_custom
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -46,6 +48,8 @@ class Repl(Protocol):
 
     def recap(self) -> None: ...
 
+    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+
 
 Handler = Callable[[Repl, str], "bool | None"]
 UNDO_NOTE = (
@@ -73,6 +77,8 @@ def cmd_help(repl: Repl, arg: str) -> None:
     for command in COMMANDS.values():
         if command.name != "/exit":
             table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
+    for row in help_rows(repl, set(COMMANDS)):
+        table.add_row(*row)
     repl.console.print(table)
     repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
 
@@ -221,6 +227,7 @@ COMMANDS: dict[str, Command] = {
         Command("/compact", "cmd_compact", cmd_compact),
         Command("/context", "cmd_context", cmd_context),
         Command("/memory", "cmd_memory", cmd_memory),
+        Command("/init", "cmd_init", cmd_init),
         Command("/undo", "cmd_undo", cmd_undo),
         Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
         Command("/quit", "cmd_quit", cmd_quit),
@@ -233,6 +240,8 @@ def dispatch(repl: Repl, line: str) -> bool:
     """Run one slash command line; True means quit."""
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
+    if command is None and run_custom(repl, name, arg.strip()):
+        return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
         key = "did_you_mean" if guess else "unknown_command"

@@ -126,6 +126,7 @@ class Repl:
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
         from core.agent import new_session_id, open_session, resumed_options
+        from ui.notify import Notifier
         from ui.prompt import ReplPrompter
 
         opts = replace(
@@ -134,14 +135,16 @@ class Repl:
             session_id=new_session_id() if self.live else self.opts.session_id,
         )
         opts = resumed_options(opts, resume)
+        notifier = Notifier(self.s, lambda: self.live)
         prompter = ReplPrompter(
             self.s,
             self.renderer.stop_live,
             lambda text: print(text),
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
+            on_wait=notifier.approval_waits,
         )
-        hooks = [self.renderer]
+        hooks = [self.renderer, notifier]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
@@ -257,6 +260,15 @@ class Repl:
             from ui.commands import dispatch
 
             return dispatch(self, line)
+        if line.startswith("!"):
+            from ui.bang import run_shell
+
+            run_shell(self, line[1:].strip())
+            return False
+        if "@" in line:
+            from ui.mentions import attach_mentions
+
+            line = attach_mentions(line, self.agent.tool_context, self.say, self.s.t)
         self.run_task(line)
         return False
 
@@ -265,8 +277,9 @@ class Repl:
 
         def command_names():
             from ui.commands import COMMANDS
+            from ui.custom_commands import custom_commands
 
-            return COMMANDS.keys()
+            return [*COMMANDS, *custom_commands(self)]
 
         session = make_session(
             self.home, command_names, lambda: self.opts.workspace.expanduser().resolve()

@@ -3,7 +3,9 @@
 from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
+from core.agent.custom_commands import CustomCommand, discover_commands
 from core.agent.events import AgentHooks, HookList, TaskResult
+from core.agent.init_doc import agents_md
 from core.agent.instructions import loaded_instruction_files
 from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
@@ -22,6 +24,7 @@ from core.agent.transcript import (
 __all__ = [
     "BudgetHooks",
     "Agent",
+    "CustomCommand",
     "AgentHooks",
     "HookList",
     "INTERRUPTED",
@@ -30,12 +33,14 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
+    "agents_md",
     "breakdown",
     "build_system_prompt",
     "check_workspace",
     "close_open_tool_calls",
     "compact_session",
     "create_agent",
+    "discover_commands",
     "end_session",
     "find_session",
     "ledger_path",

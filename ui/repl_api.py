@@ -1,0 +1,32 @@
+"""What the extension commands (custom commands, `/init`, `!`, `@`) use of the REPL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from core.agent import Agent, LiveSession, SessionOptions
+    from ui.i18n import Strings
+    from ui.render import Renderer
+    from ui.screen import LazyConsole
+
+
+class ReplApi(Protocol):
+    s: Strings
+    console: LazyConsole
+    renderer: Renderer
+    opts: SessionOptions
+    home: Path
+
+    @property
+    def session(self) -> LiveSession: ...
+
+    @property
+    def agent(self) -> Agent: ...
+
+    def say(self, line: str, style: str = "") -> None: ...
+
+    def ask(self, message: str) -> str: ...
+
+    def run_task(self, text: str) -> None: ...

@@ -48,6 +48,6 @@ def attach_mentions(
         body = decode_text(data[:MAX_BYTES])
         if len(data) > MAX_BYTES:
             body += f"\n[… cut at {MAX_BYTES} bytes]"
-        say(t("mention_attached", path=raw, n=body.count("\n") + 1), "dim")
+        say(t("mention_attached", path=raw, n=len(body.splitlines())), "dim")
         blocks.append(f'<file path="{raw}">\n{body.rstrip()}\n</file>')
     return "\n\n".join([text, *blocks]) if blocks else text

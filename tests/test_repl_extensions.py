@@ -95,3 +95,27 @@ def test_init_shows_a_diff_and_writes_agents_md_when_approved(llm, workspace):
     text = (workspace / "AGENTS.md").read_text()
     assert text.startswith("# Rules\n\nKeep it short.\n")
     assert "<!-- unicum:init -->" in text and "app.py" in text
+
+
+def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_path):
+    (workspace / ".claude" / "commands").mkdir(parents=True)
+    (workspace / ".claude" / "commands" / "mark.md").write_text(
+        "---\nallowed-tools: Bash(echo:*)\n---\nMark it.\n"
+    )
+    outside = tmp_path / "outside.txt"
+    llm.call("terminal", {"command": f"echo one > {outside}"})
+    llm.reply("marked")
+    llm.call("terminal", {"command": f"echo two > {outside}"})
+    llm.reply("asked first")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/mark", "marked")
+        assert outside.read_text().strip() == "one"
+        repl.send("again")
+        repl.expect(r"outside the workspace")  # a plain task asks as usual
+        repl.send("n")
+        repl.expect("asked first")
+        repl.prompt()
+    finally:
+        repl.close()
+    assert outside.read_text().strip() == "one"

@@ -35,5 +35,9 @@ def run_custom(repl: ReplApi, name: str, arguments: str) -> bool:
     if command is None:
         return False
     repl.say(repl.s.t("custom_running", name=command.name, path=command.path), style="dim")
-    repl.run_task(command.prompt(arguments))
+    repl.command_tools.allowed = command.allowed_tools
+    try:
+        repl.run_task(command.prompt(arguments))
+    finally:
+        repl.command_tools.allowed = ()
     return True

@@ -125,7 +125,7 @@ class Repl:
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
-        from core.agent import new_session_id, open_session, resumed_options
+        from core.agent import CommandTools, new_session_id, open_session, resumed_options
         from ui.notify import Notifier
         from ui.prompt import ReplPrompter
 
@@ -144,7 +144,8 @@ class Repl:
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
         )
-        hooks = [self.renderer, notifier]
+        self.command_tools = CommandTools()
+        hooks = [self.renderer, notifier, self.command_tools]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 

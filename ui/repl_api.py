@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from core.agent import Agent, LiveSession, SessionOptions
+    from core.agent import Agent, CommandTools, LiveSession, SessionOptions
     from ui.i18n import Strings
     from ui.render import Renderer
     from ui.screen import LazyConsole
@@ -18,6 +18,7 @@ class ReplApi(Protocol):
     renderer: Renderer
     opts: SessionOptions
     home: Path
+    command_tools: CommandTools  # a custom command's allowed-tools
 
     @property
     def session(self) -> LiveSession: ...

@@ -3,7 +3,7 @@
 from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
-from core.agent.custom_commands import CustomCommand, discover_commands
+from core.agent.custom_commands import CommandTools, CustomCommand, discover_commands
 from core.agent.events import AgentHooks, HookList, TaskResult
 from core.agent.init_doc import agents_md
 from core.agent.instructions import loaded_instruction_files
@@ -24,6 +24,7 @@ from core.agent.transcript import (
 __all__ = [
     "BudgetHooks",
     "Agent",
+    "CommandTools",
     "CustomCommand",
     "AgentHooks",
     "HookList",

@@ -8,11 +8,15 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.instructions import project_root
 from core.agent.project_gate import project_extensions_allowed
 from core.agent.skills import FrontMatterError, discover_skills, skill_body, split_front_matter
+from core.agent.user_hooks import CLAUDE_NAMES
+from my_agent.messages import ToolCall
 
 ARGUMENT = re.compile(r"\$(ARGUMENTS|[1-9])")
+ALLOWED = re.compile(r"\s*([\w-]+)\s*(?:\((.*)\))?\s*")  # Bash(git add:*), Read, Edit
 
 
 @dataclass(frozen=True)
@@ -103,3 +107,35 @@ def _body(path: Path) -> str:
 
 def _first_line(body: str) -> str:
     return next((line.strip("# ") for line in body.splitlines() if line.strip()), "")
+
+
+def allows(entries: tuple[str, ...], call: ToolCall) -> bool:
+    """Whether an `allowed-tools` entry covers `call`: a tool name (Unicum's or Claude
+    Code's), for the terminal optionally with a command, `Bash(git status)` or `Bash(git:*)`."""
+    names = {call.name, CLAUDE_NAMES.get(call.name, "")}
+    for entry in entries:
+        match = ALLOWED.fullmatch(entry)
+        if match is None or match.group(1) not in names:
+            continue
+        pattern = match.group(2)
+        if pattern is None or pattern in ("", "*"):
+            return True
+        command = str(call.arguments.get("command", "")).strip()
+        if pattern.endswith(":*") and command.startswith(pattern[:-2].rstrip()):
+            return True
+        if command == pattern.strip():
+            return True
+    return False
+
+
+class CommandTools(AgentHooks):
+    """While a custom command's task runs, its `allowed-tools` run without asking."""
+
+    def __init__(self) -> None:
+        self.allowed: tuple[str, ...] = ()
+
+    def check_tool(self, call: ToolCall) -> ToolVerdict | None:
+        return ToolVerdict("approve") if allows(self.allowed, call) else None
+
+    def on_task_end(self, result: TaskResult) -> None:
+        self.allowed = ()

@@ -226,7 +226,7 @@ class Repl:
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
         for note in start_notes(self.live):
-            self.say(note, style="yellow")
+            self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
@@ -244,7 +244,7 @@ class Repl:
             from core.agent import start_notes
 
             for note in start_notes(self.session):  # warnings raised during the task
-                self.say(note, style="yellow")
+                self.say(self.s.line(note), style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
 

@@ -4,7 +4,6 @@ skills, which are invocable as `/name` too."""
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +81,8 @@ def read_command(folder: Path, path: Path, warnings: list[str] | None) -> Custom
 def expand(body: str, arguments: str) -> str:
     """`$ARGUMENTS` is the whole argument line, `$1`… its words; arguments given to a body
     with no placeholder are appended (as Claude Code does)."""
+    import shlex  # not before the prompt: only when a command runs
+
     try:
         words = shlex.split(arguments)
     except ValueError:

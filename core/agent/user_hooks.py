@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +178,8 @@ class UserHooks(AgentHooks):
     def _one(self, hook: HookCommand, payload: dict, outcome: Outcome) -> None:
         env = {**os.environ, "CLAUDE_PROJECT_DIR": str(self.workspace)}
         env["UNICUM_PROJECT_DIR"] = str(self.workspace)
+        import subprocess  # not before the prompt: only when a hook runs
+
         try:
             proc = subprocess.run(
                 hook.command,

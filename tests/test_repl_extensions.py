@@ -97,7 +97,10 @@ def test_init_shows_a_diff_and_writes_agents_md_when_approved(llm, workspace):
     assert "<!-- unicum:init -->" in text and "app.py" in text
 
 
-def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_path):
+def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_path, isolated_home):
+    (isolated_home / "config.json").write_text(
+        json.dumps({"notifications": {"after_seconds": 0, "bell": False}})
+    )
     (workspace / ".claude" / "commands").mkdir(parents=True)
     (workspace / ".claude" / "commands" / "mark.md").write_text(
         "---\nallowed-tools: Bash(echo:*)\n---\nMark it.\n"
@@ -113,6 +116,8 @@ def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_p
         assert outside.read_text().strip() == "one"
         repl.send("again")
         repl.expect(r"outside the workspace")  # a plain task asks as usual
+        assert "\x1b]9;Unicum: waiting for your approval\x07" in repl.raw
+        assert "\x07\x1b]9;" not in repl.raw  # the bell is off
         repl.send("n")
         repl.expect("asked first")
         repl.prompt()

@@ -102,11 +102,16 @@ def test_user_prompt_submit_and_session_start_add_context(llm, workspace, tmp_pa
         " 'additionalContext': 'ticket FOO-42 is ' + event['prompt']}}))\n",
     )
     start = script(tmp_path, "start", "print('the build is green')\n")
+    stopped = tmp_path / "stop.json"
+    stop = script(
+        tmp_path, "stop", f"import sys\nopen({str(stopped)!r}, 'w').write(sys.stdin.read())\n"
+    )
     settings(
         workspace / ".unicum",
         {
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": add}]}],
             "SessionStart": [{"hooks": [{"type": "command", "command": start}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": stop}]}],
         },
     )
     llm.reply("ok")
@@ -114,6 +119,17 @@ def test_user_prompt_submit_and_session_start_add_context(llm, workspace, tmp_pa
     assert proc.returncode == 0, proc.stderr
     user = json.dumps([m for m in llm.requests[0].body["messages"] if m["role"] == "user"])
     assert "ticket FOO-42 is urgent" in user and "the build is green" in user
+    assert json.loads(stopped.read_text())["hook_event_name"] == "Stop"
+
+
+def test_user_prompt_submit_exit_2_refuses_the_task(llm, workspace, tmp_path):
+    deny = script(
+        tmp_path, "deny", "import sys\nsys.stderr.write('no deploys on Friday')\nsys.exit(2)\n"
+    )
+    settings(workspace / ".claude", {"UserPromptSubmit": [{"hooks": [{"command": deny}]}]})
+    proc = run_p(llm, workspace, "deploy")
+    assert proc.returncode != 0 and not llm.requests
+    assert "prompt blocked by a UserPromptSubmit hook: no deploys on Friday" in proc.stderr
 
 
 def test_a_hook_that_times_out_is_one_warning_and_the_session_goes_on(llm, workspace, tmp_path):

@@ -1,6 +1,6 @@
 """The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
 
-from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
+from core.agent.accounting import BudgetHooks, LedgerHooks
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.custom_commands import CommandTools, CustomCommand, discover_commands
@@ -44,7 +44,6 @@ __all__ = [
     "discover_commands",
     "end_session",
     "find_session",
-    "ledger_path",
     "list_sessions",
     "load_dotenv_files",
     "loaded_instruction_files",

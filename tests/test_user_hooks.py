@@ -61,6 +61,7 @@ def test_pre_tool_use_blocks_with_the_reason_the_model_sees(llm, workspace, tmp_
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "understood"
     assert not (workspace / "secrets.txt").exists()  # nothing executed
+    assert "PreToolUse hook blocked write_file: no writes to secrets.txt" in proc.stderr
     (result,) = tool_results(llm.requests[1].body)
     assert "blocked by a PreToolUse hook" in result and "no writes to secrets.txt" in result
     event = json.loads(seen.read_text())

@@ -223,6 +223,10 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         lambda m: f"警告：{m['e']} 钩子 `{m['c']}` 运行失败{m['d']}",
     ),
     (
+        re.compile(r"(?:warning: )?PreToolUse hook blocked (?P<t>\S+): (?P<r>.*)", re.S),
+        lambda m: f"警告：PreToolUse 钩子拦截了 {m['t']}：{m['r']}",
+    ),
+    (
         re.compile(r"prompt blocked by a UserPromptSubmit hook: (?P<r>.*)", re.S),
         lambda m: f"提示被 UserPromptSubmit 钩子拦截：{m['r']}",
     ),

@@ -139,6 +139,7 @@ class UserHooks(AgentHooks):
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
         outcome = self.run("PreToolUse", _tool_fields(call), call.name)
         if outcome.block is not None:
+            self.warn(f"PreToolUse hook blocked {call.name}: {outcome.block}")  # the user sees it
             return ToolVerdict("block", outcome.block)
         return ToolVerdict("approve") if outcome.approve else None
 

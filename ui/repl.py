@@ -189,6 +189,12 @@ class Repl:
             self.say(f"» {last_user.strip()[:300]}", style="dim")
         if last_reply:
             self.say(last_reply.strip()[:600], style="dim")
+        from core.agent import last_stop
+
+        transcript = self.live.transcript
+        stop = last_stop(transcript.path) if transcript is not None else ""
+        if stop and stop != "done":  # how the last task really ended
+            self.say(self.s.t("last_stop", reason=self.s.t(f"stop_{stop}")), style="yellow")
 
     # --- screen ------------------------------------------------------------------------------
     def say(self, line: str, style: str = "") -> None:
@@ -246,7 +252,10 @@ class Repl:
             for note in start_notes(self.session):  # warnings raised during the task
                 self.say(self.s.line(note), style="yellow")
         if result is not None and result.stop != "done":
-            self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+            reason = self.s.t(f"stop_{result.stop}")
+            self.say(
+                self.s.t("stopped", reason=reason, detail=self.s.line(result.text)), style="yellow"
+            )
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""
@@ -261,16 +270,9 @@ class Repl:
             from ui.commands import dispatch
 
             return dispatch(self, line)
-        if line.startswith("!"):
-            from ui.bang import run_shell
+        from ui.line_forms import run_line  # `!command`, or a task with its `@path` files
 
-            run_shell(self, line[1:].strip())
-            return False
-        if "@" in line:
-            from ui.mentions import attach_mentions
-
-            line = attach_mentions(line, self.agent.tool_context, self.say, self.s.t)
-        self.run_task(line)
+        run_line(self, line)
         return False
 
     def loop(self) -> int:

@@ -17,6 +17,7 @@ from core.agent.transcript import (
     TranscriptError,
     close_open_tool_calls,
     find_session,
+    last_stop,
     list_sessions,
     task_text,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "discover_commands",
     "end_session",
     "find_session",
+    "last_stop",
     "list_sessions",
     "load_dotenv_files",
     "loaded_instruction_files",

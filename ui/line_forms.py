@@ -1,0 +1,20 @@
+"""A typed line that is not a slash command: `!command`, or a task (its `@path` files attached)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ui.bang import run_shell
+from ui.mentions import attach_mentions
+
+if TYPE_CHECKING:
+    from ui.repl_api import ReplApi
+
+
+def run_line(repl: ReplApi, line: str) -> None:
+    if line.startswith("!"):
+        run_shell(repl, line[1:].strip())
+        return
+    if "@" in line:
+        line = attach_mentions(line, repl.agent.tool_context, repl.say, repl.s.t)
+    repl.run_task(line)

@@ -11,10 +11,12 @@ if TYPE_CHECKING:
     from ui.repl_api import ReplApi
 
 
-def run_line(repl: ReplApi, line: str) -> None:
+def run_line(repl: ReplApi, line: str) -> bool:
+    """Run the line; False, as for a slash command that does not quit."""
     if line.startswith("!"):
         run_shell(repl, line[1:].strip())
-        return
+        return False
     if "@" in line:
         line = attach_mentions(line, repl.agent.tool_context, repl.say, repl.s.t)
     repl.run_task(line)
+    return False

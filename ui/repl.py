@@ -272,8 +272,7 @@ class Repl:
             return dispatch(self, line)
         from ui.line_forms import run_line  # `!command`, or a task with its `@path` files
 
-        run_line(self, line)
-        return False
+        return run_line(self, line)
 
     def loop(self) -> int:
         from ui.prompt import PROMPT, make_session

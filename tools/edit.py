@@ -8,7 +8,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.checkpoints import get_checkpoints
+from tools.snapshots import recorded
 from tools.textfile import encode, read_text
 from tools.workspace import display, resolve_path
 
@@ -110,10 +110,8 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         )
     text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
     data = encode(text, doc.encoding, doc.newline)
-    checkpoints = get_checkpoints(ctx)
-    checkpoints.save(target)
-    atomic_write(target, data)
-    checkpoints.wrote(target)
+    with recorded(ctx, f"edit_file {display(ctx, target)}", target):
+        atomic_write(target, data)
     diff, added, removed = unified(doc.text, text, rel)
     first = _line_of(doc.text, hits[0])
     info = {

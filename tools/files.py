@@ -8,7 +8,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.checkpoints import get_checkpoints
+from tools.snapshots import recorded
 from tools.textfile import (
     Text,
     binary_kind,
@@ -103,10 +103,8 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
     data = encode(new_text, enc, newline)
-    checkpoints = get_checkpoints(ctx)
-    checkpoints.save(target)
-    atomic_write(target, data)
-    checkpoints.wrote(target)
+    with recorded(ctx, f"write_file {display(ctx, target)}", target):
+        atomic_write(target, data)
     rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}

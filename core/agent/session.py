@@ -19,6 +19,7 @@ from core.agent.loop import INTERRUPTED, Agent
 from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
+from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
@@ -141,8 +142,10 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
+    tool_context = _tool_context(opts, g, prompter)
+    safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
-    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks]
+    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks, safety]
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
@@ -153,7 +156,7 @@ def open_session(
     agent = Agent(
         client=client,
         registry=g.registry,
-        tool_context=_tool_context(opts, g, prompter),
+        tool_context=tool_context,
         system_prompt=prompt,
         hooks=every,
         context=context_policy(
@@ -163,6 +166,7 @@ def open_session(
         max_turns=opts.max_turns,
         notices=notices,  # e.g. a server that does not parse tool calls
     )
+    safety.history = lambda: agent.history
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     if user_hooks:

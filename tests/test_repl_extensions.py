@@ -110,7 +110,7 @@ def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_p
     llm.reply("marked")
     llm.call("terminal", {"command": f"echo two > {outside}"})
     llm.reply("asked first")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start(llm, workspace, "--no-codemap", "--sandbox", "off")  # so outside writes ask
     try:
         repl.command("/mark", "marked")
         assert outside.read_text().strip() == "one"

@@ -21,7 +21,7 @@ def script(tmp_path: Path, name: str, body: str) -> str:
     return f"{sys.executable} {path}"
 
 
-def run_p(llm, workspace: Path, prompt: str = "go"):
+def run_p(llm, workspace: Path, prompt: str = "go", *extra: str):
     return run_cli(
         "--dir",
         str(workspace),
@@ -30,6 +30,7 @@ def run_p(llm, workspace: Path, prompt: str = "go"):
         "--provider",
         "openai",
         "--no-codemap",
+        *extra,
         env=provider_env(llm, "openai"),
     )
 
@@ -83,10 +84,10 @@ def test_pre_tool_use_json_approve_and_post_tool_use(llm, workspace, tmp_path):
             "PostToolUse": [{"matcher": "*", "hooks": [{"command": post}]}],
         },
     )
-    # outside the workspace: asked (and refused in -p) unless a hook approves
+    # unsandboxed, a write outside the workspace is asked (refused in -p) unless approved
     llm.call("terminal", {"command": f"echo made > {tmp_path / 'out.txt'}"})
     llm.reply("done")
-    proc = run_p(llm, workspace)
+    proc = run_p(llm, workspace, "go", "--sandbox", "off")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out.txt").read_text().strip() == "made"
     event = json.loads(log.read_text().splitlines()[0])

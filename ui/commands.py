@@ -13,7 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from core.agent import list_sessions
+from ui.cmd_init import cmd_init
 from ui.cmd_undo import cmd_diff, cmd_rewind, cmd_undo
+from ui.custom_commands import help_rows, run_custom
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -46,6 +48,8 @@ class Repl(Protocol):
 
     def recap(self) -> None: ...
 
+    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+
 
 Handler = Callable[[Repl, str], "bool | None"]
 
@@ -69,6 +73,8 @@ def cmd_help(repl: Repl, arg: str) -> None:
     for command in COMMANDS.values():
         if command.name != "/exit":
             table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
+    for row in help_rows(repl, set(COMMANDS)):
+        table.add_row(*row)
     repl.console.print(table)
     repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
 
@@ -226,6 +232,8 @@ COMMANDS: dict[str, Command] = {
         Command("/compact", "cmd_compact", cmd_compact),
         Command("/context", "cmd_context", cmd_context),
         Command("/memory", "cmd_memory", cmd_memory),
+        Command("/init", "cmd_init", cmd_init),
+        Command("/undo", "cmd_undo", cmd_undo),
         Command("/undo", "cmd_undo", cmd_undo, "[N] [force]"),
         Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
         Command("/diff", "cmd_diff", cmd_diff, "[stat]"),
@@ -240,6 +248,8 @@ def dispatch(repl: Repl, line: str) -> bool:
     """Run one slash command line; True means quit."""
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
+    if command is None and run_custom(repl, name, arg.strip()):
+        return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
         key = "did_you_mean" if guess else "unknown_command"

@@ -199,6 +199,32 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
     "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
     "budget_line": ("budget: {text}", "预算：{text}"),
+    "cmd_init": (
+        "draft AGENTS.md from the code map and memory (shown as a diff first)",
+        "根据代码地图和记忆生成 AGENTS.md（先显示差异）",
+    ),
+    "init_drafting": ("drafting AGENTS.md…", "正在生成 AGENTS.md…"),
+    "init_same": ("AGENTS.md is already up to date", "AGENTS.md 已是最新"),
+    "init_confirm": ("write AGENTS.md? [y/N] ", "写入 AGENTS.md？[y/N] "),
+    "init_kept": ("AGENTS.md left as it was", "AGENTS.md 保持不变"),
+    "init_written": ("wrote {path}", "已写入 {path}"),
+    "custom_command": ("custom command", "自定义命令"),
+    "custom_skill": ("skill", "技能"),
+    "custom_running": ("{name} ({path})", "{name}（{path}）"),
+    "custom_skipped": ("warning: {detail}", "警告：{detail}"),
+    "mention_attached": ("attached {path} ({n} lines)", "已附加 {path}（{n} 行）"),
+    "mention_private": (
+        "{path} not attached: it is a private file",
+        "未附加 {path}：这是私密文件",
+    ),
+    "mention_binary": ("{path} not attached: not a text file", "未附加 {path}：不是文本文件"),
+    "bang_usage": ("usage: !COMMAND (runs it in the shell)", "用法：!命令（在 shell 中运行）"),
+    "bang_failed": (
+        "the command failed; its output goes to the model with your next message",
+        "命令失败；其输出会随你的下一条消息发给模型",
+    ),
+    "notify_done": ("Unicum: task finished ({seconds}s)", "Unicum：任务完成（{seconds} 秒）"),
+    "notify_approval": ("Unicum: waiting for your approval", "Unicum：等待你的批准"),
 }
 
 

@@ -38,7 +38,7 @@ class ReplCompleter(Completer):
             return
         word = text.split()[-1] if text and not text[-1].isspace() else ""
         dirs_only = text.startswith("/cd ")
-        yield from self._paths(word, dirs_only)
+        yield from self._paths(word.removeprefix("@"), dirs_only)  # `@path` mentions too
 
     def _paths(self, word: str, dirs_only: bool) -> Iterable[Completion]:
         head, _, stem = word.rpartition("/")
@@ -113,8 +113,10 @@ class ReplPrompter:
         write: Callable[[str], None],
         approve_all: bool = False,
         workspace: Callable[[], Path] | None = None,
+        on_wait: Callable[[], None] | None = None,
     ) -> None:
         self.s = strings
+        self.on_wait = on_wait  # an approval waits (notifications)
         self.approve_all = approve_all  # --yes
         self.pause = pause  # stops spinners before asking
         self.write = write
@@ -144,6 +146,8 @@ class ReplPrompter:
         if self.approve_all:
             return "y"
         self.pause()
+        if self.on_wait is not None:
+            self.on_wait()
         self.write(styled(self.shown(question), "bold yellow"))
         while True:
             answer = self._input(self.s.t("confirm_choices")).lower()

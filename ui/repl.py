@@ -125,7 +125,8 @@ class Repl:
     # --- sessions ----------------------------------------------------------------------------
     def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
-        from core.agent import new_session_id, open_session, resumed_options
+        from core.agent import CommandTools, new_session_id, open_session, resumed_options
+        from ui.notify import Notifier
         from ui.prompt import ReplPrompter
 
         opts = replace(
@@ -134,14 +135,17 @@ class Repl:
             session_id=new_session_id() if self.live else self.opts.session_id,
         )
         opts = resumed_options(opts, resume)
+        notifier = Notifier(self.s, lambda: self.live)
         prompter = ReplPrompter(
             self.s,
             self.renderer.stop_live,
             lambda text: print(text),
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
+            on_wait=notifier.approval_waits,
         )
-        hooks = [self.renderer]
+        self.command_tools = CommandTools()
+        hooks = [self.renderer, notifier, self.command_tools]
         if self.args.time:
             from ui.diagnostics import TimingHooks
 
@@ -246,7 +250,7 @@ class Repl:
             from core.agent import start_notes
 
             for note in start_notes(self.session):  # warnings raised during the task
-                self.say(note, style="yellow")
+                self.say(self.s.line(note), style="yellow")
         if result is not None and result.stop != "done":
             reason = self.s.t(f"stop_{result.stop}")
             self.say(
@@ -266,16 +270,18 @@ class Repl:
             from ui.commands import dispatch
 
             return dispatch(self, line)
-        self.run_task(line)
-        return False
+        from ui.line_forms import run_line  # `!command`, or a task with its `@path` files
+
+        return run_line(self, line)
 
     def loop(self) -> int:
         from ui.prompt import PROMPT, make_session
 
         def command_names():
             from ui.commands import COMMANDS
+            from ui.custom_commands import custom_commands
 
-            return COMMANDS.keys()
+            return [*COMMANDS, *custom_commands(self)]
 
         session = make_session(
             self.home, command_names, lambda: self.opts.workspace.expanduser().resolve()

@@ -3,7 +3,9 @@
 from core.agent.accounting import BudgetHooks, LedgerHooks
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
+from core.agent.custom_commands import CommandTools, CustomCommand, discover_commands
 from core.agent.events import AgentHooks, HookList, TaskResult
+from core.agent.init_doc import agents_md
 from core.agent.instructions import loaded_instruction_files
 from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
@@ -26,6 +28,8 @@ from core.agent.transcript import (
 __all__ = [
     "BudgetHooks",
     "Agent",
+    "CommandTools",
+    "CustomCommand",
     "AgentHooks",
     "HookList",
     "INTERRUPTED",
@@ -36,6 +40,7 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
+    "agents_md",
     "after_restore",
     "breakdown",
     "build_system_prompt",
@@ -43,6 +48,7 @@ __all__ = [
     "close_open_tool_calls",
     "compact_session",
     "create_agent",
+    "discover_commands",
     "end_session",
     "find_session",
     "last_stop",

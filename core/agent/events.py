@@ -26,10 +26,27 @@ class TaskResult:
     setup_seconds: float = 0.0  # before the first request: prompt (code map wait), start hooks
 
 
+@dataclass(frozen=True)
+class ToolVerdict:
+    """A hook's say on a tool call before it runs: "block" (the model gets `reason` back and
+    nothing runs) or "approve" (it runs without asking)."""
+
+    decision: str  # block | approve
+    reason: str = ""
+
+
 class AgentHooks:
     """Every method is a no-op; override what you need. A hook may raise to stop the task."""
 
     def on_task_start(self, task: str) -> None: ...
+
+    def prompt_context(self, task: str) -> str:
+        """Text to send with the task's message (e.g. a user hook's additional context)."""
+        return ""
+
+    def check_tool(self, call: ToolCall) -> ToolVerdict | None:
+        """Block or approve a call before it runs; None leaves it to the tool's own rules."""
+        return None
 
     def before_request(self, turn: int) -> None: ...
 
@@ -56,7 +73,7 @@ class AgentHooks:
 class HookList(AgentHooks):
     """Fans every call out to several hooks, in order.
 
-    Gates (`on_task_start`, `before_request`, `on_tool_start`) stop at the first hook that
+    Gates (`on_task_start`, `prompt_context`, `before_request`, `check_tool`, `on_tool_start`) stop at the first hook that
     raises: a raise there stops the task (e.g. a budget), and later hooks must not act as if
     the step went ahead. Every other event reaches all hooks; the first exception is then
     re-raised, so one failing hook cannot keep the transcript or the ledger from hearing it.
@@ -68,6 +85,19 @@ class HookList(AgentHooks):
     def on_task_start(self, task: str) -> None:
         for hook in self.hooks:
             hook.on_task_start(task)
+
+    def prompt_context(self, task: str) -> str:
+        return "\n\n".join(text for hook in self.hooks if (text := hook.prompt_context(task)))
+
+    def check_tool(self, call: ToolCall) -> ToolVerdict | None:
+        """The first block wins; otherwise an approval, if any hook gave one."""
+        approved: ToolVerdict | None = None
+        for hook in self.hooks:
+            verdict = hook.check_tool(call)
+            if verdict is not None and verdict.decision == "block":
+                return verdict
+            approved = approved or verdict
+        return approved
 
     def before_request(self, turn: int) -> None:
         for hook in self.hooks:

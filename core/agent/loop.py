@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.loop_guard import LoopGuard
@@ -16,11 +16,19 @@ from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import BudgetExceeded, Interrupted, ModelError
-from my_agent.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
-from tools.base import ToolContext, ToolOutput
+from my_agent.messages import (
+    Message,
+    ModelResponse,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    user_text,
+)
+from tools.base import NoPrompter, ToolContext, ToolOutput
 from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
+BLOCKED = "blocked by a PreToolUse hook; the call did not run"
 
 
 @dataclass
@@ -43,9 +51,13 @@ class Agent:
         """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
         self.hooks.on_task_start(task)
         self.guard.start_task()
-        self.history.append(user_text(task))
+        message = user_text(task)
+        if context:
+            message.blocks.append(TextBlock(f"\n\n{context}"))
+        self.history.append(message)
         return self._run_task(started, time.monotonic() - started)
 
     def resume(self) -> TaskResult:
@@ -162,12 +174,18 @@ class Agent:
         self.history.append(Message("user", self.guard.review(calls, results)))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
+        verdict = self.hooks.check_tool(call)
+        if verdict is not None and verdict.decision == "block":
+            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        context = self.tool_context
+        if verdict is not None:  # approved by a hook: nobody is asked for this call
+            context = replace(context, prompter=NoPrompter(approve_all=True))
         self.hooks.on_tool_start(call)
         started = time.monotonic()
         args: object = call.arguments
         if not call.arguments and call.raw_arguments.strip():
             args = call.raw_arguments  # let the registry report bad JSON
-        output: ToolOutput = self.registry.execute(call.name, args, self.tool_context)
+        output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
         fact = self.context.on_tool_result(call, output) or extract_fact(
             call, output, self.fact_rules

@@ -27,6 +27,7 @@ from core.agent.skills import skills_section
 from core.agent.team import open_memory
 from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
+from core.agent.user_hooks import UserHooks, load_hooks
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
@@ -53,6 +54,7 @@ class LiveSession:
     transcript: Transcript | None = None
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
+    user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
 
     def save(self) -> None:
         """Write what the UI itself added to the history (an /undo note, a repaired call)."""
@@ -151,8 +153,10 @@ def open_session(
     log = DebugLog(g.home, opts.session_id) if debug else None
     tool_context = _tool_context(opts, g, prompter)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
+    user_hooks = _user_hooks(opts, g, transcript, notices.append)
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
+    listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
@@ -180,6 +184,8 @@ def open_session(
     safety.history = lambda: agent.history
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
+    if user_hooks:
+        user_hooks.session_start("resume" if resume is not None else "startup")
     return LiveSession(
         agent,
         memory_hooks,
@@ -190,7 +196,19 @@ def open_session(
         transcript,
         log,
         len(saved),
+        user_hooks,
     )
+
+
+def _user_hooks(
+    opts: SessionOptions, g: _Ground, transcript: Transcript | None, warn: Callable[[str], None]
+) -> UserHooks | None:
+    """The settings' hook commands (None when there are none, so they cost nothing)."""
+    found = load_hooks(g.workspace, g.home, warn)
+    if not found:
+        return None
+    path = transcript.path if transcript is not None else None
+    return UserHooks(found, g.workspace, opts.session_id, warn, path)
 
 
 def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -> ToolContext:

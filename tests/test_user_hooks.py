@@ -1,0 +1,155 @@
+"""Claude-Code-style hooks from settings files, through the real CLI `-p` and a scripted model."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.conftest import provider_env, run_cli
+
+
+def settings(folder: Path, hooks: dict) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps({"hooks": hooks}), encoding="utf-8")
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    """A hook command: a small Python script run with this interpreter."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(body, encoding="utf-8")
+    return f"{sys.executable} {path}"
+
+
+def run_p(llm, workspace: Path, prompt: str = "go", *extra: str):
+    return run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        prompt,
+        "--provider",
+        "openai",
+        "--no-codemap",
+        *extra,
+        env=provider_env(llm, "openai"),
+    )
+
+
+def tool_results(body: dict) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+
+
+def test_pre_tool_use_blocks_with_the_reason_the_model_sees(llm, workspace, tmp_path):
+    seen = tmp_path / "seen.json"
+    guard = script(
+        tmp_path,
+        "guard",
+        "import json, sys\n"
+        f"open({str(seen)!r}, 'w').write(sys.stdin.read())\n"
+        "sys.stderr.write('no writes to secrets.txt')\nsys.exit(2)\n",
+    )
+    settings(
+        workspace / ".claude",
+        {
+            "PreToolUse": [
+                {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": guard}]}
+            ]
+        },
+    )
+    llm.call("write_file", {"path": "secrets.txt", "content": "x"})
+    llm.reply("understood")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "understood"
+    assert not (workspace / "secrets.txt").exists()  # nothing executed
+    assert "PreToolUse hook blocked write_file: no writes to secrets.txt" in proc.stderr
+    (result,) = tool_results(llm.requests[1].body)
+    assert "blocked by a PreToolUse hook" in result and "no writes to secrets.txt" in result
+    event = json.loads(seen.read_text())
+    assert event["hook_event_name"] == "PreToolUse" and event["tool_name"] == "write_file"
+    assert event["tool_input"] == {"path": "secrets.txt", "content": "x"}
+    assert event["cwd"] == str(workspace.resolve()) and event["session_id"]
+
+
+def test_pre_tool_use_json_approve_and_post_tool_use(llm, workspace, tmp_path):
+    log = tmp_path / "post.jsonl"
+    allow = script(tmp_path, "allow", 'print(\'{"decision": "approve", "reason": "ok"}\')\n')
+    post = script(
+        tmp_path, "post", f"import sys\nopen({str(log)!r}, 'a').write(sys.stdin.read() + '\\n')\n"
+    )
+    settings(
+        tmp_path / "unicum-home",
+        {
+            "PreToolUse": [{"matcher": "terminal", "hooks": [{"command": allow}]}],
+            "PostToolUse": [{"matcher": "*", "hooks": [{"command": post}]}],
+        },
+    )
+    # unsandboxed, a write outside the workspace is asked (refused in -p) unless approved
+    llm.call("terminal", {"command": f"echo made > {tmp_path / 'out.txt'}"})
+    llm.reply("done")
+    proc = run_p(llm, workspace, "go", "--sandbox", "off")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out.txt").read_text().strip() == "made"
+    event = json.loads(log.read_text().splitlines()[0])
+    assert event["hook_event_name"] == "PostToolUse" and event["tool_name"] == "terminal"
+    assert "is_error" in event["tool_response"]
+
+
+def test_user_prompt_submit_and_session_start_add_context(llm, workspace, tmp_path):
+    add = script(
+        tmp_path,
+        "add",
+        "import json, sys\nevent = json.load(sys.stdin)\n"
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'UserPromptSubmit',"
+        " 'additionalContext': 'ticket FOO-42 is ' + event['prompt']}}))\n",
+    )
+    start = script(tmp_path, "start", "print('the build is green')\n")
+    stopped = tmp_path / "stop.json"
+    stop = script(
+        tmp_path, "stop", f"import sys\nopen({str(stopped)!r}, 'w').write(sys.stdin.read())\n"
+    )
+    settings(
+        workspace / ".unicum",
+        {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": add}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": start}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": stop}]}],
+        },
+    )
+    llm.reply("ok")
+    proc = run_p(llm, workspace, "urgent")
+    assert proc.returncode == 0, proc.stderr
+    user = json.dumps([m for m in llm.requests[0].body["messages"] if m["role"] == "user"])
+    assert "ticket FOO-42 is urgent" in user and "the build is green" in user
+    assert json.loads(stopped.read_text())["hook_event_name"] == "Stop"
+
+
+def test_user_prompt_submit_exit_2_refuses_the_task(llm, workspace, tmp_path):
+    deny = script(
+        tmp_path, "deny", "import sys\nsys.stderr.write('no deploys on Friday')\nsys.exit(2)\n"
+    )
+    settings(workspace / ".claude", {"UserPromptSubmit": [{"hooks": [{"command": deny}]}]})
+    proc = run_p(llm, workspace, "deploy")
+    assert proc.returncode != 0 and not llm.requests
+    assert "prompt blocked by a UserPromptSubmit hook: no deploys on Friday" in proc.stderr
+
+
+def test_a_hook_that_times_out_is_one_warning_and_the_session_goes_on(llm, workspace, tmp_path):
+    slow = script(tmp_path, "slow", "import time\ntime.sleep(30)\n")
+    settings(
+        workspace / ".claude",
+        {
+            "PreToolUse": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": slow, "timeout": 1}]}
+            ]
+        },
+    )
+    (workspace / "a.txt").write_text("alpha\n")
+    llm.call("read_file", {"path": "a.txt"})
+    llm.reply("read it")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "read it"
+    assert proc.stderr.count("timed out after 1s") == 1, proc.stderr
+    (result,) = tool_results(llm.requests[1].body)
+    assert "alpha" in result  # the tool ran as if no hook were there

@@ -1,0 +1,89 @@
+"""Desktop notifications from the terminal: a bell and OSC 9 / OSC 777 when a long task ends
+or an approval waits, and the user's `Notification` hook.
+
+Terminal focus reporting is not available through prompt_toolkit's input, so "the person
+looked away" is judged by time: a task that ran at least `after_seconds` notifies."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.agent import AgentHooks, LiveSession, TaskResult
+from my_agent.home import read_user_config
+from ui.i18n import Strings
+
+AFTER_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class NotifyConfig:
+    bell: bool = True
+    osc: bool = True
+    after_seconds: float = AFTER_SECONDS
+
+    @classmethod
+    def from_user_config(cls) -> NotifyConfig:
+        """`notifications` in config.json: {"bell": false, "osc": false, "after_seconds": 30}."""
+        try:
+            raw = read_user_config().get("notifications") or {}
+        except Exception:  # a broken config.json is reported where the session opens
+            raw = {}
+        if not isinstance(raw, dict):
+            return cls()
+        return cls(
+            bool(raw.get("bell", True)),
+            bool(raw.get("osc", True)),
+            float(raw.get("after_seconds", AFTER_SECONDS)),
+        )
+
+
+def terminal_notice(message: str, config: NotifyConfig) -> str:
+    """The escape sequences for `message` (OSC 9: iTerm2, WezTerm, Windows Terminal; OSC 777:
+    rxvt, foot, Ghostty, kitty's notify)."""
+    clean = message.replace("\x1b", "").replace("\x07", "").replace(";", ",")
+    text = "\a" if config.bell else ""
+    if config.osc:
+        text += f"\x1b]9;{clean}\x07\x1b]777;notify;Unicum;{clean}\x07"
+    return text
+
+
+class Notifier(AgentHooks):
+    """Notifies at the end of a long task and when an approval waits during one."""
+
+    def __init__(
+        self,
+        strings: Strings,
+        session: Callable[[], LiveSession | None] = lambda: None,
+        config: NotifyConfig | None = None,
+    ) -> None:
+        self.s = strings
+        self.session = session  # its `Notification` user hooks hear every notification
+        self.config = config or NotifyConfig.from_user_config()
+        self.started: float | None = None
+
+    def on_task_start(self, task: str) -> None:
+        self.started = time.monotonic()
+
+    def on_task_end(self, result: TaskResult) -> None:
+        if self._long():
+            self.notify(self.s.t("notify_done", seconds=round(result.total_seconds)))
+        self.started = None
+
+    def approval_waits(self) -> None:
+        if self._long():
+            self.notify(self.s.t("notify_approval"))
+
+    def _long(self) -> bool:
+        if self.started is None:
+            return False
+        return time.monotonic() - self.started >= self.config.after_seconds
+
+    def notify(self, message: str) -> None:
+        sys.stdout.write(terminal_notice(message, self.config))
+        sys.stdout.flush()
+        live = self.session()
+        if live is not None and live.user_hooks is not None:
+            live.user_hooks.notify(message)

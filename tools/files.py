@@ -9,6 +9,8 @@ from typing import Any
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.checkpoints import get_checkpoints
+from tools.edit import unified
+from tools.permissions import approve_edit
 from tools.textfile import (
     Text,
     binary_kind,
@@ -103,11 +105,12 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
     data = encode(new_text, enc, newline)
+    rel = display(ctx, target)
+    approve_edit(ctx, target, unified(old.text if old else "", new_text, rel)[0], not existed)
     checkpoints = get_checkpoints(ctx)
     checkpoints.save(target)
     atomic_write(target, data)
     checkpoints.wrote(target)
-    rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
     if append:
@@ -133,6 +136,7 @@ TOOLS = [
         ),
         read_file,
         key_arg="path",
+        read_only=True,
     ),
     Tool(
         "write_file",

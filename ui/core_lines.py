@@ -64,6 +64,11 @@ def _after(text: str) -> str:
 
 # (pattern over the whole English line, function of the match → 中文)
 PATTERNS: list[tuple[re.Pattern[str], object]] = [
+    # a refused question with the user's reason (tools.permissions.refusal)
+    (
+        re.compile(r"refused by the user: (?P<q>.*?) The user says: (?P<why>.*)", re.S),
+        lambda m: f"你已拒绝：{to_zh(m['q'])} 你的理由：{m['why']}",
+    ),
     # a refused question, as the tool's error line (tools.permissions._decide)
     (
         re.compile(
@@ -103,6 +108,7 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         lambda m: f"运行 `{m['c']}`？这是危险操作（{_reasons(m['r'])}）。",
     ),
     (re.compile(r"Write (?P<p>.+)\?"), lambda m: f"写入 {m['p']}？"),
+    (re.compile(r"Edit (?P<p>.+)\?"), lambda m: f"修改 {m['p']}？"),
     # budgets (core.budget)
     (
         re.compile(

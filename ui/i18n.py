@@ -137,7 +137,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resume_none": ("no saved session in this folder", "本目录没有已保存的会话"),
     "resume_pick": ("session number (Enter to cancel): ", "会话编号（回车取消）："),
     "resume_bad": ("no session {n}", "没有第 {n} 个会话"),
-    "confirm_choices": ("[y]es / [n]o / [a]lways: ", "[y] 是 / [n] 否 / [a] 总是: "),
+    "approve_keys": (
+        "[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why ",
+        "[y] 仅此一次 · [s] 本会话 · [a] 总是 · [n] 否 · [e] 否，并说明原因 ",
+    ),
+    "approve_y": ("→ yes, this once", "→ 是，仅此一次"),
+    "approve_s": ("→ yes, for the rest of this session", "→ 是，本会话内不再询问"),
+    "approve_a": ("→ yes, always in this project (saved)", "→ 是，本项目总是允许（已保存）"),
+    "approve_n": ("→ no", "→ 否"),
+    "approve_e": ("→ no; tell the model why", "→ 否，并告诉模型原因"),
+    "approve_why": ("why (sent to the model): ", "原因（将发给模型）："),
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": (
         "request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",

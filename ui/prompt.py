@@ -140,19 +140,22 @@ class ReplPrompter:
 
         return self.s.line(relative_paths(question, self.workspace() if self.workspace else None))
 
-    def confirm(self, question: str) -> str:
+    def confirm(self, question: str, detail: str = "") -> str:
+        """The diff (or why) and the question, then one key (`ui.approval`)."""
+        from ui.approval import ask_approval, read_key
+
         if self.approve_all:
             return "y"
         self.pause()
-        self.write(styled(self.shown(question), "bold yellow"))
-        while True:
-            answer = self._input(self.s.t("confirm_choices")).lower()
-            if answer[:1] in ("y", "n", "a"):
-                return answer[:1]
-            if answer in ("是", "好"):
-                return "y"
-            if answer in ("否", "不", ""):
-                return "n"
+
+        def key(message: str, keys: tuple[str, ...]) -> str:
+            started = time.monotonic()
+            try:
+                return read_key(message, keys)
+            finally:
+                self.waited += time.monotonic() - started
+
+        return ask_approval(self.s, self.shown(question), detail, self.write, self._input, key)
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()

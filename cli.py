@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--output-format", choices=["text", "json"], default="text")
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
-    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
+    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
     p.add_argument("--max-turns", type=_positive(int), default=50, metavar="N")
     p.add_argument("--time", action="store_true", help="show timings per request and task")
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")

@@ -124,6 +124,30 @@ class Checkpoints(Protocol):
     def __len__(self) -> int: ...
 
 
+class TodoBoard(Protocol):
+    """The model's checklist: (text, status) rows, status pending | in_progress | done."""
+
+    def replace(self, items: Sequence[tuple[str, str]], /) -> None: ...
+
+    def render(self) -> str: ...
+
+
+class AgentInfo(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+class SubAgents(Protocol):
+    """Child agents with a fresh context (`task`): each returns only its final report."""
+
+    def definitions(self) -> Mapping[str, AgentInfo]: ...
+
+    def run(self, agent: str, prompt: str, /) -> str: ...
+
+
 @dataclass
 class ToolServices:
     """A field left None: this session has no such service (the tool says so when asked)."""
@@ -133,3 +157,5 @@ class ToolServices:
     codemap: CodeLookup | None = None
     archive: ArchiveLookup | None = None
     checkpoints: Checkpoints | None = None  # made on the first write (see get_checkpoints)
+    todos: TodoBoard | None = None
+    subagents: SubAgents | None = None  # None in a child agent: no grandchildren

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from core.agent.accounting import request_text, setup_accounting
+from core.agent.agent_defs import agents_section
 from core.agent.codemap_hooks import PromptWithOverview
 from core.agent.compact import make_summarizer
 from core.agent.debug_log import DebugHooks, DebugLog
@@ -21,6 +22,7 @@ from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
+from core.agent.subagent import SubAgentRunner
 from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
@@ -32,6 +34,7 @@ from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
+from tools.todo import TodoList
 
 
 @dataclass
@@ -121,7 +124,8 @@ def open_session(
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
     memory_hooks = MemoryHooks(g.store, source=opts.session_id)
-    prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
+    sections = [*sections, agents_section(g.workspace, g.home)]
+    prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
@@ -144,13 +148,20 @@ def open_session(
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
+    todos = TodoList()
+    tool_context = _tool_context(opts, g, prompter, todos)
+    tool_context.services.subagents = SubAgentRunner(
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
+    )
     agent = Agent(
         client=client,
         registry=g.registry,
-        tool_context=_tool_context(opts, g, prompter),
+        tool_context=tool_context,
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        context=CacheAwareContext(
+            g.archive, budget, make_summarizer(client, every), pinned=todos.render
+        ),
         history=history,
         max_turns=opts.max_turns,
     )
@@ -161,14 +172,18 @@ def open_session(
     )
 
 
-def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -> ToolContext:
+def _tool_context(
+    opts: SessionOptions, g: _Ground, prompter: Prompter | None, todos: TodoList
+) -> ToolContext:
+    services = tool_services(g.workspace, g.home, g.store, g.code_map, g.archive)
+    services.todos = todos
     return ToolContext(
         workspace=g.workspace,
         home=g.home,
         prompter=prompter or NoPrompter(approve_all=opts.yes),
         permission_mode=opts.permission_mode,
         session_id=opts.session_id,
-        services=tool_services(g.workspace, g.home, g.store, g.code_map, g.archive),
+        services=services,
     )
 
 

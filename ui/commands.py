@@ -14,6 +14,8 @@ from rich.text import Text
 
 from core.agent import list_sessions
 from my_agent.messages import user_text
+from ui.agents_view import cmd_agents
+from ui.plan_mode import cmd_plan
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -223,6 +225,8 @@ COMMANDS: dict[str, Command] = {
         Command("/memory", "cmd_memory", cmd_memory),
         Command("/undo", "cmd_undo", cmd_undo),
         Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
+        Command("/plan", "cmd_plan", cmd_plan, "[TASK]"),
+        Command("/agents", "cmd_agents", cmd_agents),
         Command("/quit", "cmd_quit", cmd_quit),
         Command("/exit", "cmd_quit", cmd_quit),
     )

@@ -146,6 +146,30 @@ STRINGS: dict[str, tuple[str, str]] = {
     "approve_a": ("→ yes, always in this project (saved)", "→ 是，本项目总是允许（已保存）"),
     "approve_n": ("→ no", "→ 否"),
     "approve_e": ("→ no; tell the model why", "→ 否，并告诉模型原因"),
+    "todo_title": ("Todo", "待办"),
+    "plan_on": (
+        "plan mode on: read-only tools until you approve the plan (Shift-Tab or /plan: off)",
+        "计划模式已开启：批准计划前只运行只读工具（Shift-Tab 或 /plan 关闭）",
+    ),
+    "plan_off": ("plan mode off", "计划模式已关闭"),
+    "plan_run": (
+        "Run this plan? [y] yes · [n] no, keep planning ",
+        "执行这个计划？[y] 是 · [n] 否，继续计划 ",
+    ),
+    "plan_approved": ("→ plan approved; running it", "→ 计划已批准，开始执行"),
+    "plan_kept": (
+        "→ not run; still in plan mode: say what to change",
+        "→ 未执行，仍在计划模式：请说明要修改什么",
+    ),
+    "cmd_plan": (
+        "plan mode on/off (with a task: plan it); Shift-Tab toggles",
+        "开启/关闭计划模式（带任务：为其制定计划）；Shift-Tab 切换",
+    ),
+    "cmd_agents": ("sub-agents the task tool can start", "task 工具可启动的子代理"),
+    "agents_title": ("Sub-agents", "子代理"),
+    "agents_all_tools": ("all tools", "全部工具"),
+    "agents_builtin": ("built in", "内置"),
+    "agents_inherit": ("same model", "同一模型"),
     "approve_why": ("why (sent to the model): ", "原因（将发给模型）："),
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": (

@@ -61,8 +61,15 @@ class ReplCompleter(Completer):
             yield Completion(name, start_position=-len(stem), display=name)
 
 
-def key_bindings() -> KeyBindings:
+def key_bindings(toggle_plan: Callable[[], None] | None = None) -> KeyBindings:
     kb = KeyBindings()
+
+    @kb.add("s-tab")
+    def _plan(event) -> None:
+        """Plan mode on/off (the prompt shows it)."""
+        if toggle_plan is not None:
+            toggle_plan()
+            event.app.invalidate()
 
     @kb.add("escape", "enter")
     def _newline(event) -> None:
@@ -81,7 +88,10 @@ def key_bindings() -> KeyBindings:
 
 
 def make_session(
-    home: Path, commands: Callable[[], Iterable[str]], workspace: Callable[[], Path]
+    home: Path,
+    commands: Callable[[], Iterable[str]],
+    workspace: Callable[[], Path],
+    toggle_plan: Callable[[], None] | None = None,
 ) -> PromptSession:
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -90,7 +100,7 @@ def make_session(
         history = InMemoryHistory()
     return PromptSession(
         history=history,
-        key_bindings=key_bindings(),
+        key_bindings=key_bindings(toggle_plan),
         completer=ReplCompleter(commands, workspace),
         complete_while_typing=False,
         multiline=False,

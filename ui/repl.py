@@ -22,7 +22,7 @@ from ui.render import Renderer
 from ui.screen import LazyConsole, styled
 
 if TYPE_CHECKING:
-    from core.agent import Agent, LiveSession
+    from core.agent import Agent, LiveSession, TaskResult
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
@@ -63,6 +63,7 @@ class Repl:
         self.live: LiveSession | None = None
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
+        self.plan = self.opts.permission_mode == "plan"  # ui.plan_mode
 
     @property
     def session(self) -> LiveSession:
@@ -226,16 +227,24 @@ class Repl:
 
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
+        """A typed task: planned first in the plan mode (`ui.plan_mode`)."""
+        from ui.plan_mode import run_planned
+
+        run_planned(self, text) if self.plan else self.execute_task(text)
+
+    def execute_task(self, text: str) -> TaskResult | None:
         """The one place a task runs (budget prompts and error lines wrap this call)."""
         from ui.budget_prompt import run_with_budget
+        from ui.plan_mode import apply_mode
 
+        apply_mode(self)
         self.indexing_status()
         try:
             result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
-            return
+            return None
         finally:
             from core.agent import start_notes
 
@@ -243,6 +252,7 @@ class Repl:
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+        return result
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""
@@ -261,6 +271,7 @@ class Repl:
         return False
 
     def loop(self) -> int:
+        from ui.plan_mode import prompt_text, toggle
         from ui.prompt import PROMPT, make_session
 
         def command_names():
@@ -268,15 +279,14 @@ class Repl:
 
             return COMMANDS.keys()
 
-        session = make_session(
-            self.home, command_names, lambda: self.opts.workspace.expanduser().resolve()
-        )
+        workspace = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
+        session = make_session(self.home, command_names, workspace, lambda: toggle(self, False))
         if self._opening is None:
             self.warm_up()
         ctrl_c = False
         while True:
             try:
-                line = session.prompt(PROMPT).strip()
+                line = session.prompt(lambda: prompt_text(self, PROMPT)).strip()
             except EOFError:
                 return 0
             except KeyboardInterrupt:

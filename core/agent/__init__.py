@@ -1,6 +1,7 @@
 """The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
 
 from core.agent.accounting import BudgetHooks, LedgerHooks, ledger_path
+from core.agent.agent_defs import AgentDef, find_agents
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.events import AgentHooks, HookList, TaskResult
@@ -19,6 +20,8 @@ from core.agent.transcript import (
 )
 
 __all__ = [
+    "AgentDef",
+    "find_agents",
     "BudgetHooks",
     "Agent",
     "AgentHooks",

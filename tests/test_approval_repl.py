@@ -70,3 +70,22 @@ def test_the_same_choices_in_chinese(llm, workspace):
         repl.prompt()
     finally:
         repl.close()
+
+
+def test_new_lines_read_in_chinese():
+    from tools.registry import PLAN_REFUSAL
+    from ui.i18n import Strings
+
+    zh = Strings("zh")
+    assert zh.line("Edit calc.py?") == "修改 calc.py？"
+    assert zh.line("refused by the user: Edit calc.py? The user says: 别改") == (
+        "你已拒绝：修改 calc.py？ 你的理由：别改"
+    )
+    assert zh.line(PLAN_REFUSAL.format(name="write_file")).startswith(
+        "计划模式下不能使用 write_file"
+    )
+    assert zh.line("task: no sub-agent 'x'; known: general") == (
+        "task：没有名为 'x' 的子代理；已有：general"
+    )
+    for key in ("approve_keys", "plan_run", "plan_on", "cmd_plan", "cmd_agents", "todo_title"):
+        assert zh.t(key) != Strings("en").t(key)

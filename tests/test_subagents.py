@@ -89,3 +89,17 @@ def test_an_unknown_agent_is_an_error_result_and_no_child_runs(llm, workspace):
     run_print(llm, workspace)
     assert len(llm.requests) == 2
     assert "no sub-agent 'nobody'; known: general" in texts(llm.requests[1].body)
+
+
+def test_a_child_stops_at_its_budget_share_and_reports_so(llm, workspace):
+    folder = workspace / ".unicum" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "frugal.md").write_text("---\nname: frugal\nmax_tokens: 1500\n---\n")
+    llm.call("task", {"prompt": "search everything", "agent": "frugal"}, usage=usage(1))
+    llm.call("list_files", {}, usage=usage(2))  # the child: 2,014 tokens, over its share
+    llm.reply("ok", usage=usage(3))  # the parent: the child made no second request
+    run_print(llm, workspace)
+    assert len(llm.requests) == 3
+    assert "[sub-agent stopped: the sub-agent used its budget share (1,500 tokens)]" in texts(
+        llm.requests[2].body
+    )

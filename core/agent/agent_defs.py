@@ -35,6 +35,7 @@ class AgentDef:
     model: str = ""  # empty: the parent's model
     prompt: str = ""  # the body: the child's instructions
     path: Path | None = None  # None: built in
+    max_tokens: int = 0  # its budget share (input + output over its requests); 0: the default
 
 
 GENERAL = AgentDef(
@@ -65,6 +66,7 @@ def parse_agent(path: Path) -> AgentDef | None:
         if sep:
             fields[key.strip().lower()] = value.strip()
     name = fields.get("name") or path.stem
+    share = fields.get("max_tokens", "").replace("_", "").replace(",", "")
     return AgentDef(
         name,
         fields.get("description", "").strip("'\""),
@@ -72,6 +74,7 @@ def parse_agent(path: Path) -> AgentDef | None:
         fields.get("model", ""),
         match[2].strip(),
         path,
+        int(share) if share.isdigit() else 0,
     )
 
 

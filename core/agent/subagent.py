@@ -80,7 +80,7 @@ class SubAgentRunner:
         spec = found.get(agent or "general")
         if spec is None:
             return f"no sub-agent named {agent!r}; known: {', '.join(found)}"
-        hooks = ChildHooks(self.accounting, self.share)
+        hooks = ChildHooks(self.accounting, spec.max_tokens or self.share)
         self.last = hooks
         child = self._child(spec, hooks)
         try:

@@ -26,6 +26,7 @@ class SessionOptions:
     budget_scope: str = "session"  # task | session | day
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
+    context_policy: str = "ours"  # ours | masking | full (`--context-policy`)
     session_id: str = field(default_factory=lambda: new_session_id())
 
 

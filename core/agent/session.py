@@ -26,7 +26,7 @@ from core.agent.subagent import SubAgentRunner
 from core.agent.team import open_memory
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
-from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
@@ -159,8 +159,12 @@ def open_session(
         tool_context=tool_context,
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(
-            g.archive, budget, make_summarizer(client, every), pinned=todos.render
+        context=context_policy(
+            opts.context_policy,
+            g.archive,
+            budget,
+            make_summarizer(client, every),
+            pinned=todos.render,
         ),
         history=history,
         max_turns=opts.max_turns,

@@ -25,10 +25,8 @@ def _available(ctx: ToolContext) -> str | None:
 TOOLS = [
     Tool(
         "task",
-        "Start a sub-agent with a fresh context for a self-contained job (explore the code, a "
-        "long search, a focused change); it works alone and returns only its report, so your "
-        "context stays small. prompt: everything it needs to know; agent: a defined sub-agent "
-        "(default general).",
+        "Hand a self-contained job (exploring, a long search) to a sub-agent with a fresh "
+        "context; only its report returns. prompt: all it needs to know; agent: default general.",
         params(
             ["prompt"],
             prompt={"type": "string"},

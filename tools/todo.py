@@ -49,8 +49,8 @@ def todo(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "todo",
-        "Keep a short checklist for multi-step work: send the whole list each time, each item "
-        "with status pending, in_progress (one at a time) or done. The user sees it live.",
+        "A short checklist for multi-step work: send the whole list each time, each item "
+        "pending, in_progress (one at a time) or done. The user sees it.",
         params(
             ["todos"],
             todos={

@@ -9,6 +9,7 @@ from core.agent import SessionOptions
 
 def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
     """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
+    tools = getattr(args, "tools", None)
     return SessionOptions(
         workspace=args.dir,
         provider=args.provider,
@@ -21,5 +22,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         budget_scope=args.budget_scope,
         task_hint=task_hint,
         codemap=not args.no_codemap,
+        tools=tuple(tools.split(",")) if tools else None,
+        interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,
     )

@@ -39,6 +39,11 @@ def toggle(repl: Any, announce: bool = True) -> None:
         repl.say(repl.s.t("plan_on" if repl.plan else "plan_off"), style="cyan")
 
 
+def run_task(repl: Any, text: str) -> None:
+    """A typed task: planned first in the plan mode."""
+    run_planned(repl, text) if repl.plan else repl.execute_task(text)
+
+
 def run_planned(repl: Any, text: str) -> TaskResult | None:
     """The task as a plan; on 'y' the plan runs right away, on 'n' planning goes on."""
     from ui.approval import read_key
@@ -62,4 +67,4 @@ def cmd_plan(repl: Any, arg: str) -> None:
         return
     if not repl.plan:
         toggle(repl)
-    repl.run_task(arg)
+    run_task(repl, arg)

@@ -232,14 +232,8 @@ class Repl:
             self.say(note, style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
-    def run_task(self, text: str) -> None:
-        """A typed task: planned first in the plan mode (`ui.plan_mode`)."""
-        from ui.plan_mode import run_planned
-
-        run_planned(self, text) if self.plan else self.execute_task(text)
-
     def execute_task(self, text: str) -> TaskResult | None:
-        """The one place a task runs (budget prompts and error lines wrap this call)."""
+        """The one place a task runs (typed ones via `ui.plan_mode.run_task`)."""
         from ui.budget_prompt import run_with_budget
         from ui.plan_mode import apply_mode
 
@@ -276,7 +270,9 @@ class Repl:
             from ui.commands import dispatch
 
             return dispatch(self, line)
-        self.run_task(line)
+        from ui.plan_mode import run_task
+
+        run_task(self, line)
         return False
 
     def loop(self) -> int:
@@ -288,8 +284,8 @@ class Repl:
 
             return COMMANDS.keys()
 
-        workspace = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
-        session = make_session(self.home, command_names, workspace, lambda: toggle(self, False))
+        folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
+        session = make_session(self.home, command_names, folder, lambda: toggle(self, False))
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

@@ -67,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
     p.add_argument(
+        "--sandbox",
+        choices=["workspace-write", "read-only", "off"],
+        help="OS sandbox for commands (default: config.json, else workspace-write)",
+    )
+    p.add_argument(
+        "--sandbox-network",
+        choices=["on", "off"],
+        help="network inside the sandbox (default: config.json, else on)",
+    )
+    p.add_argument(
         "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"
     )
     p.add_argument("--time", action="store_true", help="show timings per request and task")

@@ -57,12 +57,14 @@ def test_edit_shows_the_diff_before_the_change_and_e_sends_the_reason(llm, works
 
 
 def test_the_same_choices_in_chinese(llm, workspace):
-    llm.call("terminal", {"command": "chmod -R u+r ."})
+    llm.call("terminal", {"command": "git reset --hard"})  # asked even sandboxed
     llm.reply("好的。")
     repl = start(llm, workspace, "--lang", "zh")
     try:
         repl.send("改权限")
-        repl.expect(r"运行 `chmod -R u\+r \.`？这是危险操作")
+        repl.expect(
+            r"运行 `git reset --hard`？这是危险操作（git reset --hard：会丢弃未提交的修改）"
+        )
         repl.expect(r"\[y\] 仅此一次 · \[s\] 本会话 · \[a\] 总是 · \[n\] 否 · \[e\] 否，并说明原因")
         repl.child.send("n")
         repl.expect("→ 否")

@@ -49,28 +49,29 @@ def test_get_checkpoints_is_lazy_and_per_session(workspace, isolated_home):
     assert get_checkpoints(ctx) is store
     assert not (isolated_home / "checkpoints").exists()  # nothing written until a save
     store.save(workspace / "a.txt")
-    assert (isolated_home / "checkpoints" / "test-session").is_dir()
 
 
 def test_undo_refuses_to_overwrite_later_changes_unless_forced(workspace, isolated_home):
     from tests.tool_helpers import run
+    from tools.snapshots import undo_last
 
     ctx = make_ctx(workspace, isolated_home)
     (workspace / "a.txt").write_text("one\n")
     run(ctx, "edit_file", path="a.txt", old_string="one", new_string="two")
     run(ctx, "write_file", path="new.txt", content="fresh\n")
     (workspace / "new.txt").write_text("the user's own text\n")
-    store = get_checkpoints(ctx)
-    refused = store.undo()
-    assert refused.startswith("not undone: new.txt changed")
-    assert (workspace / "new.txt").read_text() == "the user's own text\n" and len(store) == 2
-    assert store.undo(force=True) == "removed new file new.txt"
-    assert store.undo() == "restored a.txt"  # unchanged since the edit: no force needed
+    refused = undo_last(ctx)
+    assert not refused.done and refused.text.startswith("not undone: new.txt changed after")
+    assert (workspace / "new.txt").read_text() == "the user's own text\n"
+    assert undo_last(ctx, force=True).text == "undid write_file new.txt: removed new.txt"
+    assert not (workspace / "new.txt").exists()
+    again = undo_last(ctx)  # unchanged since the edit: no force needed
+    assert again.text == "undid edit_file a.txt: restored a.txt" and again.paths == ["a.txt"]
     assert (workspace / "a.txt").read_text() == "one\n"
+    assert undo_last(ctx) is None
 
 
 def test_old_sessions_checkpoints_are_pruned_when_a_store_is_created(workspace, isolated_home):
-    from tests.tool_helpers import run
 
     old = isolated_home / "checkpoints" / "old-session"
     recent = isolated_home / "checkpoints" / "recent-session"
@@ -79,6 +80,5 @@ def test_old_sessions_checkpoints_are_pruned_when_a_store_is_created(workspace, 
         (folder / "000001.json").write_text("{}")
     month_ago = os.path.getmtime(old) - 30 * 86400
     os.utime(old, (month_ago, month_ago))
-    run(make_ctx(workspace, isolated_home), "write_file", path="x.txt", content="x")
+    get_checkpoints(make_ctx(workspace, isolated_home))  # the fallback store, made on first use
     assert not old.exists() and recent.is_dir()
-    assert (isolated_home / "checkpoints" / "test-session").is_dir()

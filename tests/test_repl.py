@@ -225,9 +225,9 @@ def test_undo_after_edit(llm, workspace):
     finally:
         repl.close()
     told = user_texts(llm.requests[2].body)
-    assert told[-2].startswith("[The user ran /undo: restored notes.txt") and told[-1] == (
-        "what changed?"
-    )  # the model learns its edit is gone
+    assert told[-2].startswith(
+        "[The user ran /undo: undid write_file notes.txt: restored"
+    ) and told[-1] == ("what changed?")  # the model learns its edit is gone
 
 
 def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):

@@ -20,7 +20,7 @@ from ui.i18n import Strings
 
 def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace):
     llm.call("write_file", {"path": "calc.py", "content": "x = 1\n"})
-    llm.call("terminal", {"command": "rm -rf src"})
+    llm.call("terminal", {"command": "rm -rf ."})  # the project itself: asked even sandboxed
     llm.reply("好了")
     (workspace / "src").mkdir()
     repl = start(llm, workspace, "--lang", "zh", "--time")
@@ -28,13 +28,15 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         repl.send("写一个 calc.py")
         repl.expect(r"写入 calc\.py？")  # Chinese, and the path relative to the project
         time.sleep(1.5)  # the person takes a while to answer
-        repl.send("y")
+        repl.child.send("y")  # one key
         seconds = float(repl.expect(r"✓ write_file calc\.py +(\d+\.\d)s").group(1))
         assert seconds < 1.0  # the answer's wait is not the tool's time
-        repl.expect(r"运行 `rm -rf src`？这是危险操作（rm -r/-f：会永久删除文件）。")
-        repl.send("n")
-        repl.expect(r"✗ terminal rm -rf src")
-        repl.expect(r"你已拒绝：运行 `rm -rf src`？这是危险操作")
+        repl.expect(
+            r"运行 `rm -rf \.`？这是危险操作（rm -r of the workspace：会删除工作区或其 \.git"
+        )
+        repl.child.send("n")
+        repl.expect(r"✗ terminal rm -rf \.")
+        repl.expect(r"你已拒绝：运行 `rm -rf \.`？这是危险操作")
         repl.expect("好了")
         found = repl.expect(
             r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（启动 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
@@ -50,7 +52,7 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
     # the model still reads English, with the path it gave
     tool_msgs = [m for m in llm.requests[2].body["messages"] if m["role"] == "user"]
     refused = str(tool_msgs[-1]["content"])
-    assert "refused by the user: Run `rm -rf src`? It is destructive" in refused
+    assert "refused by the user: Run `rm -rf .`? It is destructive" in refused
 
 
 def test_first_task_says_the_code_map_is_being_indexed(llm, workspace):

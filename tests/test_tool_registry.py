@@ -89,7 +89,7 @@ def _tool_result(request_body: dict) -> str:
 
 def test_print_mode_refuses_destructive_command_and_tells_the_model(llm, workspace):
     (workspace / "src").mkdir()
-    llm.call("terminal", {"command": "ls && rm -rf src"})
+    llm.call("terminal", {"command": "ls && rm -rf ."})  # the project itself: asked sandboxed too
     llm.call("write_file", {"path": "../outside.txt", "content": "x"})
     llm.reply("I could not do it.")
     proc = run_cli(
@@ -104,7 +104,7 @@ def test_print_mode_refuses_destructive_command_and_tells_the_model(llm, workspa
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "src").is_dir()
     first = _tool_result(llm.requests[1].body)
-    assert "refused" in first and "rm -r/-f" in first and "--yes" in first
+    assert "refused" in first and "rm -r of the workspace" in first and "--yes" in first
     second = _tool_result(llm.requests[2].body)
     assert "outside the workspace" in second
     assert not (workspace.parent / "outside.txt").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tool_helpers import make_ctx, run
-from tools.checkpoints import get_checkpoints
+from tools.snapshots import get_snapshots, undo_last
 
 
 @pytest.fixture
@@ -92,19 +92,18 @@ def test_write_to_directory_is_refused(ctx, workspace):
     assert out.is_error and "directory" in out.content
 
 
-def test_checkpoint_taken_before_every_write(ctx, workspace):
+def test_snapshot_taken_around_every_write(ctx, workspace):
     run(ctx, "write_file", path="f.txt", content="one\n")
     run(ctx, "write_file", path="f.txt", content="two\n")
     run(ctx, "write_file", path="f.txt", content="three\n", append=True)
-    store = get_checkpoints(ctx)
-    assert len(store) == 3
-    assert store.undo() == "restored f.txt"
+    assert len(get_snapshots(ctx).steps) == 3
+    assert undo_last(ctx).text == "undid write_file f.txt: restored f.txt"
     assert (workspace / "f.txt").read_text() == "two\n"
-    assert store.undo() == "restored f.txt"
+    assert undo_last(ctx).text == "undid write_file f.txt: restored f.txt"
     assert (workspace / "f.txt").read_text() == "one\n"
-    assert store.undo() == "removed new file f.txt"
+    assert undo_last(ctx).text == "undid write_file f.txt: removed f.txt"
     assert not (workspace / "f.txt").exists()
-    assert store.undo() is None
+    assert undo_last(ctx) is None
 
 
 def test_append_to_a_binary_file_is_refused_and_changes_nothing(ctx, workspace):

@@ -8,8 +8,8 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.checkpoints import get_checkpoints
 from tools.permissions import approve_edit
+from tools.snapshots import recorded
 from tools.textfile import encode, read_text
 from tools.workspace import display, resolve_path
 
@@ -113,10 +113,8 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     data = encode(text, doc.encoding, doc.newline)
     diff, added, removed = unified(doc.text, text, rel)
     approve_edit(ctx, target, diff, new_file=False)
-    checkpoints = get_checkpoints(ctx)
-    checkpoints.save(target)
-    atomic_write(target, data)
-    checkpoints.wrote(target)
+    with recorded(ctx, f"edit_file {display(ctx, target)}", target):
+        atomic_write(target, data)
     first = _line_of(doc.text, hits[0])
     info = {
         "path": rel,

@@ -8,9 +8,9 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.checkpoints import get_checkpoints
 from tools.edit import unified
 from tools.permissions import approve_edit
+from tools.snapshots import recorded
 from tools.textfile import (
     Text,
     binary_kind,
@@ -107,10 +107,8 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     data = encode(new_text, enc, newline)
     rel = display(ctx, target)
     approve_edit(ctx, target, unified(old.text if old else "", new_text, rel)[0], not existed)
-    checkpoints = get_checkpoints(ctx)
-    checkpoints.save(target)
-    atomic_write(target, data)
-    checkpoints.wrote(target)
+    with recorded(ctx, f"write_file {rel}", target):
+        atomic_write(target, data)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
     if append:

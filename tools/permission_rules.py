@@ -20,16 +20,18 @@ class Rule:
     spare_build_dirs: bool = False  # harmless when every target is a build folder in the workspace
 
 
-RULES: tuple[Rule, ...] = (
+# What a sandbox cannot see: history and remote state a command destroys from inside the
+# workspace. Asked with the sandbox on or off.
+HISTORY_RULES: tuple[Rule, ...] = (
+    Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
     Rule(
-        "rm -r/-f",
-        "deletes files for good",
-        ("rm",),
-        flags=("-r", "-R", "-f", "--recursive", "--force"),
+        "git clean -f",
+        "deletes untracked files",
+        ("git",),
+        "clean",
+        ("-f", "--force"),
         spare_build_dirs=True,
     ),
-    Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
-    Rule("git clean -f", "deletes untracked files", ("git",), "clean", ("-f", "--force")),
     Rule(
         "git push --force",
         "overwrites history on the remote",
@@ -54,6 +56,63 @@ RULES: tuple[Rule, ...] = (
         prefixes=("+",),
     ),
     Rule(
+        "git push :branch",
+        "deletes a branch on the remote",
+        ("git",),
+        "push",
+        prefixes=(":",),
+    ),
+    Rule(
+        "git checkout -- .", "discards uncommitted changes", ("git",), "checkout", args=("--", ".")
+    ),
+    Rule(
+        "git checkout -f",
+        "discards uncommitted changes",
+        ("git",),
+        "checkout",
+        ("-f", "--force", "--discard-changes"),
+    ),
+    Rule(
+        "git switch -f",
+        "discards uncommitted changes",
+        ("git",),
+        "switch",
+        ("-f", "--force", "--discard-changes"),
+    ),
+    Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
+    Rule("git branch -D", "deletes a branch with unmerged work", ("git",), "branch", ("-D",)),
+    Rule(
+        "git stash drop",
+        "deletes stashed changes",
+        ("git",),
+        "stash",
+        args=("drop", "clear"),
+    ),
+    Rule(
+        "git reflog expire",
+        "deletes the record of earlier commits",
+        ("git",),
+        "reflog",
+        args=("expire", "delete"),
+    ),
+    Rule("git gc --prune", "deletes unreachable commits for good", ("git",), "gc", ("--prune",)),
+    Rule("git update-ref -d", "deletes a branch or tag", ("git",), "update-ref", ("-d",)),
+    Rule("git filter-branch", "rewrites the whole history", ("git",), "filter-branch"),
+    Rule("git filter-repo", "rewrites the whole history", ("git",), "filter-repo"),
+    Rule("terraform destroy", "destroys remote infrastructure", ("terraform",), "destroy"),
+    Rule("kubectl delete", "deletes cluster resources", ("kubectl",), "delete"),
+    Rule("gh repo delete", "deletes a repository on GitHub", ("gh",), "repo", args=("delete",)),
+)
+# What the sandbox makes harmless: asked only when commands run unsandboxed.
+OUTSIDE_RULES: tuple[Rule, ...] = (
+    Rule(
+        "rm -r/-f",
+        "deletes files for good",
+        ("rm",),
+        flags=("-r", "-R", "-f", "--recursive", "--force"),
+        spare_build_dirs=True,
+    ),
+    Rule(
         "rsync --delete",
         "deletes files at the destination",
         ("rsync",),
@@ -67,10 +126,6 @@ RULES: tuple[Rule, ...] = (
             "--remove-source-files",
         ),
     ),
-    Rule(
-        "git checkout -- .", "discards uncommitted changes", ("git",), "checkout", args=("--", ".")
-    ),
-    Rule("git restore .", "discards uncommitted changes", ("git",), "restore", args=(".",)),
     Rule(
         "chmod -R", "changes permissions of a whole tree", ("chmod",), flags=("-R", "--recursive")
     ),
@@ -86,6 +141,7 @@ RULES: tuple[Rule, ...] = (
     Rule("find -delete", "deletes every file found", ("find",), args=("-delete",)),
     Rule("shutdown", "stops the machine", ("shutdown", "reboot", "halt", "poweroff")),
 )
+RULES = HISTORY_RULES + OUTSIDE_RULES  # unsandboxed: every rule
 BUILD_DIRS = frozenset(
     {
         "build",

@@ -16,7 +16,16 @@ from my_agent.shell.words import (
 )
 from tools.approvals import save_approvals, saved_approvals
 from tools.base import ToolContext, ToolError
-from tools.permission_rules import BUILD_DIRS, DOWNLOADERS, MIN_ABBREV, RULES, SHELLS, Rule
+from tools.permission_rules import (
+    BUILD_DIRS,
+    DOWNLOADERS,
+    HISTORY_RULES,
+    MIN_ABBREV,
+    RULES,
+    SHELLS,
+    Rule,
+)
+from tools.workspace_guard import deletes_workspace
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
@@ -103,23 +112,29 @@ def _rule_hits(rule: Rule, argv: list[str], cwd: Path, workspace: Path) -> bool:
         if not any(a.startswith(rule.prefixes) for a in rest if a != "+"):
             return False
     if rule.spare_build_dirs:
-        targets = [a for a in argv[1:] if not a.startswith("-")]
-        if not targets or all(_inside_build_dir(t, cwd, workspace) for t in targets):
+        rest = argv[argv.index(rule.sub) + 1 :] if rule.sub in argv else argv[1:]
+        targets = [a for a in rest if not a.startswith("-")]
+        if not targets and not rule.sub:
+            return False  # `rm -f` of nothing; `git clean -f` of nothing is of everything
+        if targets and all(_inside_build_dir(t, cwd, workspace) for t in targets):
             return False
     return True
 
 
-def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
+def _check_simple(cmd: Simple, cwd: Path, workspace: Path, sandboxed: bool) -> list[str]:
+    """Reasons to ask about one simple command. Sandboxed, only what the sandbox cannot see:
+    history destroyers and deleting the workspace itself (outside writes fail there)."""
+    rules = HISTORY_RULES if sandboxed else RULES
     found: list[str] = []
     for op, target in cmd.redirects:
-        if op in WRITE_OPS and writes_outside(target.text, cwd, workspace):
+        if not sandboxed and op in WRITE_OPS and writes_outside(target.text, cwd, workspace):
             found.append(f"redirection over {target.text}: writes outside the workspace")
     wrappers, argv = strip_wrappers(cmd.argv)
     for wrapper in wrappers:  # sudo, doas: a rule of their own
-        found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, [wrapper], cwd, workspace)]
+        found += [f"{r.label}: {r.why}" for r in rules if _rule_hits(r, [wrapper], cwd, workspace)]
     if not argv:
         return found
-    if "$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs):
+    if not sandboxed and ("$" in argv[0] or (cmd.words[len(cmd.argv) - len(argv)].subs)):
         found.append(
             f"unknown program {argv[0]}: the command name comes from a variable or "
             "substitution, so what runs cannot be checked"
@@ -127,11 +142,12 @@ def _check_simple(cmd: Simple, cwd: Path, workspace: Path) -> list[str]:
     if "xargs" in wrappers:
         argv = [*argv, "$(stdin)"]  # targets come from stdin: unknown
     name = program(argv[0])
-    for target in file_writes(argv):
-        if writes_outside(target, cwd, workspace):
-            found.append(f"{name} {target}: writes outside the workspace")
-    found += [f"{r.label}: {r.why}" for r in RULES if _rule_hits(r, argv, cwd, workspace)]
-    return found
+    if not sandboxed:
+        for target in file_writes(argv):
+            if writes_outside(target, cwd, workspace):
+                found.append(f"{name} {target}: writes outside the workspace")
+    found += [f"{r.label}: {r.why}" for r in rules if _rule_hits(r, argv, cwd, workspace)]
+    return found + (deletes_workspace(argv, cwd, workspace) if sandboxed else [])
 
 
 def _inner_commands(cmd: Simple) -> list[str]:
@@ -174,9 +190,14 @@ def _runs_download(pipe: Pipeline) -> bool:
 
 
 def check_command(
-    command: str, workspace: Path, cwd: Path | None = None, _depth: int = 0
+    command: str,
+    workspace: Path,
+    cwd: Path | None = None,
+    sandboxed: bool = False,
+    _depth: int = 0,
 ) -> list[str]:
-    """Why `command` is destructive (one reason per hit), or [] when it is not."""
+    """Why `command` is destructive (one reason per hit), or [] when it is not; `sandboxed`:
+    only what the OS sandbox cannot stop (see `_check_simple`)."""
     workspace = workspace.resolve()
     cwd = cwd or workspace
     found: list[str] = []
@@ -187,10 +208,10 @@ def check_command(
             argv = cmd.argv
             if argv and argv[0] == "cd" and len(argv) > 1 and "$" not in argv[1]:
                 cwd = Path(os.path.normpath(cwd / Path(argv[1]).expanduser()))
-            found += _check_simple(cmd, cwd, workspace)
+            found += _check_simple(cmd, cwd, workspace, sandboxed)
             if _depth < 8:
                 for inner in _inner_commands(cmd):
-                    found += check_command(inner, workspace, cwd, _depth + 1)
+                    found += check_command(inner, workspace, cwd, sandboxed, _depth + 1)
     return list(dict.fromkeys(found))
 
 
@@ -324,16 +345,18 @@ def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) 
     return False
 
 
-def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
-    """One question for a destructive command; 'always' covers those kinds for the session."""
-    if _touches_private(command, cwd, _private_dirs(ctx)):
+def approve_command(ctx: ToolContext, command: str, cwd: Path, sandboxed: bool = False) -> None:
+    """One question for a destructive command; 'always' covers those kinds for the session.
+    `sandboxed`: the command runs in the OS sandbox, where the Unicum home is hidden and
+    nothing outside the workspace can be written, so only the second layer asks."""
+    if not sandboxed and _touches_private(command, cwd, _private_dirs(ctx)):
         _decide(
             ctx,
             "private_read",
             [command],
             f"Run `{command}`? It touches the Unicum home, which holds API keys and private data.",
         )
-    reasons = check_command(command, ctx.workspace, cwd)
+    reasons = check_command(command, ctx.workspace, cwd, sandboxed)
     if reasons:
         labels = list(dict.fromkeys(r.split(":")[0] for r in reasons))
         _decide(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class MemoryItem(Protocol):
@@ -75,6 +75,8 @@ class CodeLookup(Protocol):
     def definition(self, target: str, /) -> str: ...
 
     def references(self, target: str, /) -> str: ...
+
+    def rename(self, target: str, new_name: str, /) -> str: ...
 
     def impact(self, target: str, /) -> str: ...
 
@@ -148,6 +150,23 @@ class SubAgents(Protocol):
     def run(self, agent: str, prompt: str, /) -> str: ...
 
 
+class CommandSandbox(Protocol):
+    """The OS sandbox `terminal` runs commands in (tools/sandbox.py)."""
+
+    @property
+    def active(self) -> bool: ...  # False: commands run unsandboxed, the guard asks
+
+    def wrap(self, argv: list[str], cwd: Path, /) -> list[str]: ...
+
+
+class StepSnapshots(Protocol):
+    """Workspace snapshots around each command and edit (tools/snapshots.py)."""
+
+    def before(self, label: str, /) -> object | None: ...  # a step, or None: none was made
+
+    def after(self, step: Any, /) -> None: ...
+
+
 @dataclass
 class ToolServices:
     """A field left None: this session has no such service (the tool says so when asked)."""
@@ -157,5 +176,7 @@ class ToolServices:
     codemap: CodeLookup | None = None
     archive: ArchiveLookup | None = None
     checkpoints: Checkpoints | None = None  # made on the first write (see get_checkpoints)
+    sandbox: CommandSandbox | None = None  # None: commands run unsandboxed, guarded
+    snapshots: StepSnapshots | None = None  # made on first use (see get_snapshots)
     todos: TodoBoard | None = None
     subagents: SubAgents | None = None  # None in a child agent: no grandchildren

@@ -8,11 +8,15 @@ import select
 import signal
 import subprocess
 import threading
+from pathlib import Path
 from typing import IO, Any
 
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
+from tools.sandbox import get_sandbox
+from tools.services import CommandSandbox
+from tools.snapshots import recorded
 from tools.textfile import decode_text
 from tools.workspace import resolve_path
 
@@ -115,10 +119,16 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_command(command: str, cwd: str, timeout: int) -> tuple[Collector, int, bool]:
-    """(output, exit code, timed out): own process group, stdin closed."""
+def run_command(
+    command: str, cwd: str, timeout: int, sandbox: CommandSandbox | None = None
+) -> tuple[Collector, int, bool]:
+    """(output, exit code, timed out): own process group, stdin closed; inside `sandbox`
+    when it is active."""
+    argv = ["bash", "-c", command]
+    if sandbox is not None and sandbox.active:
+        argv = sandbox.wrap(argv, Path(cwd))
     proc = subprocess.Popen(
-        ["bash", "-c", command],
+        argv,
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -154,9 +164,11 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     cwd = resolve_path(ctx, args["cwd"]) if args.get("cwd") else ctx.workspace.resolve()
     if not cwd.is_dir():
         raise ToolError(f"cwd {args['cwd']} is not a folder")
-    approve_command(ctx, command, cwd)
+    sandbox = get_sandbox(ctx)
+    approve_command(ctx, command, cwd, sandboxed=sandbox is not None and sandbox.active)
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    out, code, timed_out = run_command(command, str(cwd), timeout)
+    with recorded(ctx, f"terminal `{command}`"):
+        out, code, timed_out = run_command(command, str(cwd), timeout, sandbox)
     text = decode_output(bytes(out.head))
     if out.dropped:
         text += f"\n[… {out.dropped} bytes not kept …]\n"

@@ -13,8 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from core.agent import list_sessions
-from my_agent.messages import user_text
 from ui.agents_view import cmd_agents
+from ui.cmd_undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.plan_mode import cmd_plan
 from ui.usage_view import context_tokens, render_context, render_usage
 
@@ -50,10 +50,6 @@ class Repl(Protocol):
 
 
 Handler = Callable[[Repl, str], "bool | None"]
-UNDO_NOTE = (
-    "[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
-    "before relying on its content.]"
-)
 
 
 @dataclass(frozen=True)
@@ -164,22 +160,6 @@ def cmd_memory(repl: Repl, arg: str) -> None:
     memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)])
 
 
-def cmd_undo(repl: Repl, arg: str) -> None:
-    from tools.checkpoints import get_checkpoints
-
-    force = arg.strip().lower() in ("force", "--force", "!")  # over later changes
-    restored = get_checkpoints(repl.agent.tool_context).undo(force=force)
-    if not restored:
-        repl.say(repl.s.t("undo_none"))
-        return
-    repl.say(restored)
-    if restored.startswith("not undone"):
-        return
-    # the model must not go on believing its edit is still there (sent with the next task)
-    repl.agent.history.append(user_text(UNDO_NOTE.format(what=restored)))
-    repl.session.save()
-
-
 def cmd_resume(repl: Repl, arg: str) -> None:
     sessions = [
         s
@@ -223,7 +203,9 @@ COMMANDS: dict[str, Command] = {
         Command("/compact", "cmd_compact", cmd_compact),
         Command("/context", "cmd_context", cmd_context),
         Command("/memory", "cmd_memory", cmd_memory),
-        Command("/undo", "cmd_undo", cmd_undo),
+        Command("/undo", "cmd_undo", cmd_undo, "[N] [force]"),
+        Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
+        Command("/diff", "cmd_diff", cmd_diff, "[stat]"),
         Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
         Command("/plan", "cmd_plan", cmd_plan, "[TASK]"),
         Command("/agents", "cmd_agents", cmd_agents),

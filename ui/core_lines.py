@@ -26,6 +26,19 @@ REASONS: dict[str, str] = {
     "stops the machine": "会关闭机器",
     "writes outside the workspace": "会写到工作区之外",
     "runs code downloaded from the network": "会运行从网络下载的代码",
+    "deletes a branch on the remote": "会删除远程仓库的分支",
+    "deletes a branch with unmerged work": "会删除含未合并提交的分支",
+    "deletes stashed changes": "会删除暂存（stash）的修改",
+    "deletes the record of earlier commits": "会删除早先提交的记录",
+    "deletes unreachable commits for good": "会永久删除不可达的提交",
+    "deletes a branch or tag": "会删除分支或标签",
+    "rewrites the whole history": "会改写全部历史",
+    "destroys remote infrastructure": "会销毁远程基础设施",
+    "deletes cluster resources": "会删除集群资源",
+    "deletes a repository on GitHub": "会删除 GitHub 上的仓库",
+    "deletes the workspace or its .git, which snapshots cannot bring back": (
+        "会删除工作区或其 .git，快照无法恢复"
+    ),
 }
 
 # Failure reasons inside error lines (core.retry) → 中文.
@@ -288,6 +301,21 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     (
         re.compile(r"(?P<p>\S+) rejected the request \((?P<r>[^)]*)\)(?P<d>.*)", re.S),
         lambda m: f"{m['p']} 拒绝了请求（{_reason(m['r'])}）{m['d'].replace(': ', '：', 1)}",
+    ),
+    # the start-up line when commands cannot be sandboxed (core.agent.safety)
+    (
+        re.compile(
+            r"warning: sandbox unavailable \((?P<why>.*)\): commands run unsandboxed and the "
+            r"permission prompts guard them \(see --sandbox\)",
+            re.S,
+        ),
+        lambda m: (
+            f"警告：沙箱不可用（{m['why']}）：命令将不经沙箱运行，由权限确认把关（见 --sandbox）"
+        ),
+    ),
+    (
+        re.compile(r"warning: snapshot skipped: (?P<why>.*)", re.S),
+        lambda m: f"警告：未能建立快照（{m['why']}），这一步无法撤销",
     ),
     # stops (core.agent)
     (

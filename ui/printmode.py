@@ -111,7 +111,7 @@ def run_print(args: argparse.Namespace) -> int:
         if live.agent.client.provider.note:
             print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
         for note in start_notes(live):
-            print(f"unicum: {note}", file=sys.stderr)
+            print(f"unicum: {strings.line(note)}", file=sys.stderr)
         try:
             result = live.agent.run(args.prompt)
         finally:

@@ -229,7 +229,7 @@ class Repl:
         if self.live.debug_log is not None:
             self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
         for note in start_notes(self.live):
-            self.say(note, style="yellow")
+            self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
     def execute_task(self, text: str) -> TaskResult | None:

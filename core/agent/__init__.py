@@ -10,6 +10,7 @@ from core.agent.live import end_session, resume_path, start_notes
 from core.agent.loop import INTERRUPTED, Agent
 from core.agent.options import SessionOptions, check_workspace, new_session_id
 from core.agent.prompts import build_system_prompt
+from core.agent.safety import after_restore, rewind_conversation
 from core.agent.session import LiveSession, create_agent, open_session, resumed_options
 from core.agent.settings import load_dotenv_files
 from core.agent.transcript import (
@@ -34,6 +35,7 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
+    "after_restore",
     "breakdown",
     "build_system_prompt",
     "check_workspace",
@@ -50,6 +52,7 @@ __all__ = [
     "open_session",
     "resume_path",
     "resumed_options",
+    "rewind_conversation",
     "start_notes",
     "status",
     "task_text",

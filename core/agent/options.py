@@ -25,6 +25,8 @@ class SessionOptions:
     budget_tokens: int | None = None  # --budget-tokens
     budget_scope: str = "session"  # task | session | day
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
+    sandbox: str | None = None  # --sandbox: workspace-write | read-only | off (None: config)
+    sandbox_network: str | None = None  # --sandbox-network on | off (None: config, else on)
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
     tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
     interactive: bool = True  # False in `-p`: nobody answers a clarify question

@@ -20,6 +20,7 @@ from core.agent.loop import INTERRUPTED, Agent
 from core.agent.memory_hooks import MemoryHooks
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
+from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.subagent import SubAgentRunner
@@ -143,15 +144,16 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
-    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks]
+    todos = TodoList()
+    tool_context = _tool_context(opts, g, prompter, todos)
+    safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
+    listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks, safety]
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
-    todos = TodoList()
-    tool_context = _tool_context(opts, g, prompter, todos)
     tool_context.services.subagents = SubAgentRunner(
         client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
     )
@@ -172,6 +174,7 @@ def open_session(
         max_turns=opts.max_turns,
         notices=notices,  # e.g. a server that does not parse tool calls
     )
+    safety.history = lambda: agent.history
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     return LiveSession(

@@ -1,7 +1,7 @@
 """Project memory: entries in a JSON-lines file per project, rules, ranking and injection."""
 
 from core.memory.consolidation import Consolidation, consolidate
-from core.memory.from_facts import combine, facts_to_entries
+from core.memory.from_facts import combine, facts_to_entries, unmark_modified
 from core.memory.inject import memory_section
 from core.memory.search import rank
 from core.memory.shared import open_team_memory
@@ -17,4 +17,5 @@ __all__ = [
     "memory_section",
     "open_team_memory",
     "rank",
+    "unmark_modified",
 ]

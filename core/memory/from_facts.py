@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from core.memory.rules import (
     TEST_LAYOUTS,
     TOOL_KINDS,
 )
-from core.memory.store import MemoryEntry
+from core.memory.store import MemoryEntry, MemoryStore
 from my_agent.facts import Fact
 from my_agent.langs import language_of
 from my_agent.shell.commands import PROJECT_KINDS, lookup
@@ -255,3 +255,20 @@ def facts_to_entries(
     if seen_any:
         out.conventions()
     return list(out.entries.values())
+
+
+def unmark_modified(store: MemoryStore, paths: Sequence[str]) -> int:
+    """Files put back by `/undo` or `/rewind` are no longer "modified"; how many entries changed."""
+    keys = {f"file:{p}" for p in paths}
+
+    def apply(cur: dict[str, MemoryEntry]) -> int:
+        changed = 0
+        for key in sorted(keys & cur.keys()):
+            entry = cur[key]
+            if entry.type == "files" and entry.meta.get("modified"):
+                entry.meta = {**entry.meta, "modified": False}
+                entry.content = render("files", entry.meta)
+                changed += 1
+        return changed
+
+    return store.file("project").change(apply) if keys else 0

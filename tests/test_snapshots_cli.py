@@ -1,0 +1,152 @@
+"""/undo, /rewind and /diff in the real REPL: shell-made changes, new and deleted files come
+back; the user's .git, index and stash are never touched; the conversation after a rewind is a
+valid history on both wires; memory forgets "modified" for a restored file."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from core.memory import MemoryStore
+from tests.test_repl import start, user_texts
+
+APP = "".join(f"line {n}\n" for n in range(1, 9))
+
+
+def git(project: Path, *args: str) -> str:
+    cmd = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(project), *args]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def project(workspace: Path) -> Path:
+    (workspace / "app.py").write_text(APP)
+    (workspace / "README.md").write_text("# demo\n")
+    (workspace / ".gitignore").write_text("*.log\n")
+    (workspace / "keep.log").write_text("ignored, never snapshotted\n")
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-qm", "init")
+    (workspace / "README.md").write_text("# demo, staged\n")
+    git(workspace, "add", "README.md")  # a staged change the snapshots must leave staged
+    return workspace
+
+
+def test_undo_takes_back_shell_changes_new_and_deleted_files(llm, project, isolated_home):
+    index_before = (project / ".git" / "index").read_bytes()
+    llm.call("write_file", {"path": "notes.md", "content": "one\ntwo\nthree\nfour\nfive\nsix\n"})
+    llm.reply("wrote notes")
+    shell = "sed -i s/line/LINE/ app.py && rm README.md && mkdir -p pkg && echo new > pkg/new.py"
+    llm.call("terminal", {"command": shell + " && echo log >> keep.log"})
+    llm.reply("changed by shell")
+    llm.reply("noted")
+    repl = start(llm, project, "--permission-mode", "yolo")
+    try:
+        repl.send("write notes")
+        repl.expect("wrote notes")
+        repl.prompt()
+        repl.send("change things")
+        repl.expect("changed by shell")
+        repl.prompt()
+        repl.command("/diff stat", r"D README\.md")
+        repl.command("/undo", r"undid terminal .*restored README\.md.*removed pkg/new\.py")
+        assert (project / "app.py").read_text() == APP
+        assert (project / "README.md").read_text() == "# demo, staged\n"
+        assert not (project / "pkg").exists()
+        assert (project / "keep.log").read_text().endswith("log\n")  # ignored: left alone
+        assert (project / "notes.md").is_file()
+        repl.command("/undo", r"undid write_file notes\.md: removed notes\.md")
+        assert not (project / "notes.md").exists()
+        repl.command("/undo", r"nothing to undo")
+        repl.send("ok?")
+        repl.expect("noted")
+        repl.prompt()
+        repl.send("/quit")
+        assert repl.wait_exit() == 0
+    finally:
+        repl.close()
+    assert (project / ".git" / "index").read_bytes() == index_before
+    assert git(project, "status", "--short") == "M  README.md\n"
+    assert git(project, "stash", "list") == ""
+    assert "[The user ran /undo: undid write_file notes.md" in user_texts(llm.requests[-1].body)[-2]
+
+
+def test_undo_n_and_memory_forgets_modified(llm, project, isolated_home):
+    llm.call("write_file", {"path": "app.py", "content": APP + "line 9\n"})
+    llm.reply("edited app")
+    llm.call("terminal", {"command": "echo extra >> app.py && touch other.txt"})
+    llm.reply("appended")
+    repl = start(llm, project, "--permission-mode", "yolo")
+    try:
+        repl.send("edit app")
+        repl.expect("edited app")
+        repl.prompt()
+        entry = MemoryStore(isolated_home, project).find("file:app.py", "project")
+        assert entry is not None and entry[1].meta["modified"]
+        repl.send("append")
+        repl.expect("appended")
+        repl.prompt()
+        repl.command("/undo 2", r"undid write_file app\.py")
+        assert (project / "app.py").read_text() == APP and not (project / "other.txt").exists()
+        repl.send("/quit")
+        assert repl.wait_exit() == 0
+    finally:
+        repl.close()
+    entry = MemoryStore(isolated_home, project).find("file:app.py", "project")
+    assert entry is not None and not entry[1].meta["modified"]
+    assert "modified" not in entry[1].content
+
+
+def _tool_pairs_ok(body: dict) -> bool:
+    """Every tool call in a request has its result right after it (either wire)."""
+    messages = body["messages"]
+    for i, msg in enumerate(messages):
+        if msg["role"] != "assistant":
+            continue
+        calls = {c["id"] for c in msg.get("tool_calls") or []}  # OpenAI
+        if isinstance(msg.get("content"), list):  # Anthropic
+            calls |= {b["id"] for b in msg["content"] if b.get("type") == "tool_use"}
+        answered: set[str] = set()
+        for nxt in messages[i + 1 :]:
+            if nxt["role"] == "tool":
+                answered.add(nxt["tool_call_id"])
+                continue
+            if isinstance(nxt.get("content"), list):
+                answered |= {b.get("tool_use_id") for b in nxt["content"]}
+            break
+        if calls - answered:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_rewind_restores_files_and_conversation(llm, project, isolated_home, provider):
+    llm.call("terminal", {"command": "echo first > first.txt"})
+    llm.reply("turn one done")
+    llm.call("terminal", {"command": "rm app.py && echo second > second.txt"})
+    llm.reply("turn two done")
+    llm.reply("after the rewind")
+    repl = start(llm, project, "--permission-mode", "yolo", provider=provider)
+    try:
+        repl.send("turn one")
+        repl.expect("turn one done")
+        repl.prompt()
+        repl.send("turn two")
+        repl.expect("turn two done")
+        repl.prompt()
+        repl.command("/rewind 2 both", r"conversation back to before turn 2")
+        assert (project / "app.py").read_text() == APP and not (project / "second.txt").exists()
+        assert (project / "first.txt").is_file()  # turn one's work stays
+        repl.send("again")
+        repl.expect("after the rewind")
+        repl.prompt()
+        repl.send("/quit")
+        assert repl.wait_exit() == 0
+    finally:
+        repl.close()
+    body = llm.requests[-1].body
+    texts = user_texts(body)
+    assert "turn two" not in texts and "turn one" in texts and texts[-1] == "again"
+    assert _tool_pairs_ok(body)

@@ -1,0 +1,210 @@
+"""A shadow git repository for one workspace: its own GIT_DIR (in the Unicum home) and its own
+index, GIT_WORK_TREE = the workspace. The user's `.git`, index and stash are never read or
+written; `.gitignore` and `.git/info/exclude` are respected; files over MAX_FILE_BYTES are left
+out; every git call has a time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_FILE_BYTES = 10 * 1024 * 1024  # bigger files are not snapshotted (and so not undoable)
+TIMEOUT = 30.0  # seconds for one git call; a snapshot that takes longer is skipped
+REF = "refs/unicum/snapshots"
+MANY = 200  # more changed paths than this: `git add -A .` rather than a list
+_CONFIG = {
+    "core.autocrlf": "false",
+    "core.safecrlf": "false",
+    "core.fsmonitor": "false",  # never run a program named by the project's config
+    "core.hooksPath": "/dev/null",
+    "core.untrackedCache": "true",
+    "core.quotePath": "false",
+    "core.symlinks": "true",
+    "core.fileMode": "true",
+    "gc.auto": "0",
+    "index.version": "4",
+    "user.name": "unicum",
+    "user.email": "unicum@localhost",
+}
+
+
+class SnapshotError(Exception):
+    """git is missing, failed or took too long: the snapshot (or restore) did not happen."""
+
+
+@dataclass(frozen=True)
+class Change:
+    status: str  # A (added), M (modified), D (deleted), T (type changed), relative to `old`
+    path: str  # relative to the workspace, POSIX separators
+
+
+class ShadowGit:
+    def __init__(self, workspace: Path, git_dir: Path, max_bytes: int = MAX_FILE_BYTES) -> None:
+        self.workspace = workspace.resolve()
+        self.git_dir = git_dir
+        self.max_bytes = max_bytes
+        self.big = git_dir / "unicum-big-files"  # paths left out for their size
+
+    def _env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        return {
+            **env,
+            "GIT_DIR": str(self.git_dir),
+            "GIT_WORK_TREE": str(self.workspace),
+            "GIT_INDEX_FILE": str(self.git_dir / "index"),
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_LITERAL_PATHSPECS": "1",
+            "GIT_OPTIONAL_LOCKS": "0",
+            "LC_ALL": "C",
+        }
+
+    def git(self, *args: str, data: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                input=data,
+                capture_output=True,
+                env=self._env(),
+                cwd=self.workspace,
+                timeout=TIMEOUT,
+            )
+        except FileNotFoundError as exc:
+            raise SnapshotError("git is not installed") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise SnapshotError(f"git {args[0]} took over {TIMEOUT:.0f}s") from exc
+        if done.returncode != 0:
+            err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise SnapshotError(f"git {args[0]}: {err[-1] if err else done.returncode}")
+        return done.stdout
+
+    def _init(self) -> None:
+        if (self.git_dir / "HEAD").is_file():
+            return
+        self.git_dir.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q")
+        for key, value in _CONFIG.items():
+            self.git("config", key, value)
+        self.git("symbolic-ref", "HEAD", REF)  # status then compares with the last snapshot
+
+    def _sync_excludes(self) -> None:
+        """The project's `.git/info/exclude` plus the files too big to keep."""
+        lines = []
+        user = self.workspace / ".git" / "info" / "exclude"
+        if user.is_file():
+            lines.append(user.read_text("utf-8", "replace"))
+        if self.big.is_file():
+            lines.append(self.big.read_text("utf-8"))
+        info = self.git_dir / "info"
+        info.mkdir(exist_ok=True)
+        text = "\n".join(lines)
+        exclude = info / "exclude"
+        if not exclude.is_file() or exclude.read_text("utf-8", "replace") != text:
+            exclude.write_text(text, "utf-8")
+
+    def _changed(self) -> list[str]:
+        """Paths whose working copy differs from the shadow index (new, changed, deleted):
+        one walk of the workspace, through the untracked cache."""
+        out = self.git(
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=all",
+        )
+        paths = []
+        for entry in filter(None, out.decode("utf-8", "surrogateescape").split("\0")):
+            if entry[1] != " " or entry[:2] == "??":
+                paths.append(entry[3:])
+        return paths
+
+    def _leave_out_big(self, paths: list[str]) -> list[str]:
+        """Files over the size limit join the exclusions (and leave the index); the rest."""
+        big, rest = [], []
+        for rel in paths:
+            try:
+                size = (self.workspace / rel).lstat().st_size
+            except OSError:
+                size = 0  # deleted
+            (big if size > self.max_bytes else rest).append(rel)
+        if big:
+            with self.big.open("a", encoding="utf-8", errors="surrogateescape") as fh:
+                fh.writelines("/" + _escape(rel) + "\n" for rel in big)
+            self.git("rm", "-q", "--cached", "--ignore-unmatch", "--", *big)
+            self._sync_excludes()
+        return rest
+
+    def tree(self) -> str:
+        """Record the workspace as it is now; the id of its tree."""
+        self._init()
+        self._sync_excludes()
+        changed = self._leave_out_big(self._changed())
+        if len(changed) > MANY:  # pathspec matching is slow for thousands: add everything
+            self.git("add", "-A", "--ignore-errors", ".")
+        elif changed:
+            data = "\0".join(changed).encode("utf-8", "surrogateescape")
+            args = ["--pathspec-from-file=-", "--pathspec-file-nul"]
+            self.git("add", "-A", "--ignore-errors", *args, data=data)
+        return self.git("write-tree").decode().strip()
+
+    def keep(self, tree: str, message: str) -> None:
+        """Make `tree` reachable (a commit on refs/unicum/snapshots) so no gc ever drops it."""
+        ref = REF
+        try:
+            parent = ["-p", self.git("rev-parse", "-q", "--verify", ref).decode().strip()]
+        except SnapshotError:
+            parent = []
+        commit = self.git("commit-tree", tree, *parent, "-m", message or "snapshot")
+        self.git("update-ref", ref, commit.decode().strip())
+
+    def changes(self, old: str, new: str) -> list[Change]:
+        """What differs from tree `old` to tree `new`, file by file."""
+        if old == new:
+            return []
+        out = self.git("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new)
+        words = out.decode("utf-8", "surrogateescape").split("\0")
+        return [Change(s, p) for s, p in zip(words[0::2], words[1::2], strict=False) if p]
+
+    def patch(self, old: str, new: str) -> str:
+        return self.git("diff-tree", "-p", "--no-renames", "--no-color", old, new).decode(
+            "utf-8", "replace"
+        )
+
+    def restore(self, tree: str, changes: list[Change], since: float) -> list[Change]:
+        """Put the files of `changes` back as they are in `tree`; a file absent there is removed
+        when it was created or changed at `since` or later (an older one was only hidden
+        by an ignore rule the step removed). Returns what was done."""
+        back = [c.path for c in changes if c.status != "A"]
+        if back:
+            data = "\0".join(back).encode("utf-8", "surrogateescape")
+            self.git("checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul", data=data)
+        kept = [c for c in changes if c.status != "A" or _remove(self.workspace, c.path, since)]
+        return kept
+
+
+def _escape(rel: str) -> str:
+    """A path as a literal gitignore pattern."""
+    return "".join("\\" + c if c in "*?[]\\!# " else c for c in rel)
+
+
+def _remove(workspace: Path, rel: str, since: float) -> bool:
+    """Delete a file the undone step created, then the folders it leaves empty."""
+    path = workspace / rel
+    try:
+        if path.lstat().st_ctime < since:
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    for folder in path.parents:
+        if folder == workspace or workspace not in folder.parents:
+            break
+        try:
+            folder.rmdir()
+        except OSError:
+            break
+    return True

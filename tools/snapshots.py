@@ -1,0 +1,222 @@
+"""Snapshots of the workspace before and after each command and edit (shadow git, see
+tools/shadow_git.py): `/undo` takes back the last step that changed files, whatever made it;
+`/rewind` puts the files back as they were when a turn began; `/diff` shows the session's work.
+
+The session's steps are a JSON-lines log next to the shadow repository:
+{"turn", "label", "before", "after"} (tree ids; "after" missing when the step never finished).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from my_agent.home import project_id
+from tools.base import ToolContext
+from tools.checkpoints import get_checkpoints
+from tools.shadow_git import Change, ShadowGit, SnapshotError
+
+
+@dataclass
+class Step:
+    turn: int
+    label: str
+    before: str
+    after: str = ""
+    time: float = 0.0  # when the step began (files created since then are its own)
+
+
+@dataclass
+class Restored:
+    """What an undo or rewind did: a line for the user and the files it put back."""
+
+    text: str
+    paths: list[str] = field(default_factory=list)
+    done: bool = True
+
+
+class Snapshots:
+    """One session's steps over the project's shadow repository."""
+
+    def __init__(self, workspace: Path, home: Path, session_id: str) -> None:
+        self.workspace = workspace.resolve()
+        folder = home / "snapshots" / project_id(self.workspace)
+        self.git = ShadowGit(self.workspace, folder / "git")
+        self.log = folder / "sessions" / f"{session_id or 'default'}.jsonl"
+        self.steps = self._load()
+        self.turn = max((s.turn for s in self.steps), default=0)
+        self.tasks: dict[int, str] = {}  # turn → its task text (this process's turns)
+        self.marks: dict[int, int] = {}  # turn → length of the conversation when it began
+        self.warning = ""  # why the last snapshot was skipped, once
+
+    def _load(self) -> list[Step]:
+        if not self.log.is_file():
+            return []
+        steps = []
+        for line in self.log.read_text("utf-8").splitlines():
+            try:
+                steps.append(Step(**json.loads(line)))
+            except (ValueError, TypeError):
+                continue
+        return steps
+
+    def _save(self) -> None:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        lines = [json.dumps(s.__dict__) for s in self.steps]
+        self.log.write_text("".join(line + "\n" for line in lines), "utf-8")
+
+    def begin_turn(self, task: str = "") -> int:
+        """A new task: the steps that follow belong to it (`/rewind` goes back by turns)."""
+        self.turn += 1
+        self.tasks[self.turn] = task
+        return self.turn
+
+    def _tree(self) -> str:
+        try:
+            return self.git.tree()
+        except (SnapshotError, OSError) as exc:
+            self.warning = f"snapshot skipped: {exc}"
+            return ""
+
+    def before(self, label: str) -> Step | None:
+        """Record the workspace before a step; None when no snapshot could be made."""
+        began = time.time()
+        tree = self._tree()
+        if not tree:
+            return None
+        step = Step(self.turn, label[:200], tree, time=began)
+        self.steps.append(step)
+        self._save()
+        return step
+
+    def after(self, step: Step | None) -> None:
+        if step is None:
+            return
+        step.after = self._tree()
+        if step.after and step.after != step.before:
+            try:
+                self.git.keep(step.before, step.label)
+                self.git.keep(step.after, step.label)
+            except SnapshotError as exc:
+                self.warning = f"snapshot not kept: {exc}"
+        self._save()
+
+    def _after_of(self, index: int, now: str) -> str:
+        step = self.steps[index]
+        if step.after:
+            return step.after
+        return self.steps[index + 1].before if index + 1 < len(self.steps) else now
+
+    def undo(self, force: bool = False) -> Restored | None:
+        """Take back the newest step that changed files; None when there is none. Files changed
+        again since that step are left alone (a refusal naming them) unless `force`."""
+        now = self._tree()
+        if not now:
+            return Restored(self.warning, done=False)
+        for index in range(len(self.steps) - 1, -1, -1):
+            step, after = self.steps[index], self._after_of(index, now)
+            if after == step.before:
+                continue
+            changed = self.git.changes(step.before, after)
+            later = {c.path for c in self.git.changes(after, now)}
+            clash = sorted(later & {c.path for c in changed})
+            if clash and not force:
+                return Restored(
+                    f"not undone: {', '.join(clash[:5])} changed after {step.label}; undo again "
+                    "with force (/undo force) to overwrite those changes",
+                    done=False,
+                )
+            changed = self.git.restore(step.before, changed, step.time)
+            del self.steps[index:]
+            self._save()
+            return Restored(f"undid {step.label}: {_summary(changed)}", [c.path for c in changed])
+        return None
+
+    def turns(self) -> list[tuple[int, str]]:
+        """(turn, first step's label) for each turn that has steps, oldest first."""
+        seen: dict[int, str] = {}
+        for step in self.steps:
+            seen.setdefault(step.turn, step.label)
+        return sorted(seen.items())
+
+    def rewind(self, turn: int) -> Restored:
+        """Files back as they were when `turn` began (its first step's snapshot)."""
+        now = self._tree()
+        if not now:
+            return Restored(self.warning, done=False)
+        first = next((s for s in self.steps if s.turn >= turn), None)
+        if first is None:
+            return Restored("no file changes since then")
+        changed = self.git.changes(first.before, now)
+        changed = self.git.restore(first.before, changed, first.time)
+        self.steps = [s for s in self.steps if s.turn < turn]
+        self._save()
+        return Restored(f"files back as before turn {turn}: {_summary(changed)}", _paths(changed))
+
+    def diff(self) -> tuple[list[Change], str]:
+        """What the session changed: from its first snapshot to now (files, unified patch)."""
+        if not self.steps:
+            return [], ""
+        now = self._tree()
+        if not now:
+            return [], self.warning
+        start = self.steps[0].before
+        return self.git.changes(start, now), self.git.patch(start, now)
+
+    def take_warning(self) -> str:
+        found, self.warning = self.warning, ""
+        return found
+
+
+def _paths(changes: list[Change]) -> list[str]:
+    return [c.path for c in changes]
+
+
+def _summary(changes: list[Change]) -> str:
+    if not changes:
+        return "no file changed"
+    words = {"A": "removed", "D": "restored", "M": "restored", "T": "restored"}
+    shown = [f"{words.get(c.status, 'restored')} {c.path}" for c in changes[:5]]
+    more = f" and {len(changes) - 5} more" if len(changes) > 5 else ""
+    return ", ".join(shown) + more
+
+
+def get_snapshots(ctx: ToolContext) -> Snapshots:
+    """The session's snapshots from `ctx.services`, made on first use."""
+    found = ctx.services.snapshots
+    if not isinstance(found, Snapshots):
+        found = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
+        ctx.services.snapshots = found
+    return found
+
+
+@contextmanager
+def recorded(ctx: ToolContext, label: str, path: Path | None = None) -> Iterator[None]:
+    """Snapshot the workspace around one step. When no snapshot can be made, an edit of `path`
+    still gets a per-file checkpoint (tools/checkpoints.py), so `/undo` can take it back."""
+    snaps = get_snapshots(ctx)
+    step = snaps.before(label)
+    checkpoints = get_checkpoints(ctx) if step is None and path is not None else None
+    if checkpoints is not None and path is not None:
+        checkpoints.save(path)
+    try:
+        yield
+    finally:
+        snaps.after(step)
+        if checkpoints is not None and path is not None:
+            checkpoints.wrote(path)
+
+
+def undo_last(ctx: ToolContext, force: bool = False) -> Restored | None:
+    """`/undo`: the newest snapshot step, else the newest per-file checkpoint."""
+    found = get_snapshots(ctx).undo(force)
+    if found is not None:
+        return found
+    text = get_checkpoints(ctx).undo(force)
+    if text is None:
+        return None
+    return Restored(text, done=not text.startswith("not undone"))

@@ -1,0 +1,81 @@
+"""Deleting the workspace itself: what snapshots cannot bring back (its `.git`, ignored files),
+so it is asked even inside the sandbox (`rm -rf .`, `rm -r *`, `rm -rf .git`, `rm -rf ~`
+around the workspace, `find . -delete` without a name filter, targets from variables)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from my_agent.shell.words import program
+
+WHY = "deletes the workspace or its .git, which snapshots cannot bring back"
+_RECURSIVE = ("-r", "-R", "--recursive")
+_NARROWING = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer"}
+    | {"-mtime", "-mmin", "-empty", "-size"}
+)
+
+
+def deletes_workspace(argv: list[str], cwd: Path, workspace: Path) -> list[str]:
+    """One reason when `argv` may delete the workspace root, an ancestor of it or its `.git`."""
+    name = program(argv[0])
+    if name == "rm" and _recursive(argv):
+        targets = [a for a in argv[1:] if not a.startswith("-")]
+        label = "rm -r of the workspace"
+    elif name == "find" and _find_deletes(argv) and not _NARROWING & set(argv):
+        targets = _find_starts(argv)
+        label = "find -delete of the workspace"
+    else:
+        return []
+    if any(_hits_root(t, cwd, workspace) for t in targets):
+        return [f"{label}: {WHY}"]
+    return []
+
+
+def _recursive(argv: list[str]) -> bool:
+    for word in argv[1:]:
+        if word == "--":
+            return False
+        if word in _RECURSIVE or word.startswith("--rec"):
+            return True
+        if word.startswith("-") and not word.startswith("--") and ("r" in word or "R" in word):
+            return True
+    return False
+
+
+def _find_deletes(argv: list[str]) -> bool:
+    if "-delete" in argv:
+        return True
+    for flag in ("-exec", "-execdir", "-ok", "-okdir"):
+        if flag in argv[:-1] and program(argv[argv.index(flag) + 1]) in ("rm", "shred"):
+            return True
+    return False
+
+
+def _find_starts(argv: list[str]) -> list[str]:
+    starts = []
+    for word in argv[1:]:
+        if word.startswith(("-", "(", "!")):
+            break
+        starts.append(word)
+    return starts or ["."]
+
+
+def _hits_root(target: str, cwd: Path, workspace: Path) -> bool:
+    for name in ("${PWD}", "$PWD"):  # the command's own folder, not this process's
+        target = target.replace(name, str(cwd))
+    expanded = os.path.expandvars(os.path.expanduser(target))
+    if "$" in expanded or "`" in expanded:
+        return True  # cannot tell what it is
+    folder, base = os.path.split(expanded)
+    if base and set(base) <= set("*?.") and "*" in base:
+        expanded = folder or "."  # `*`, `./.*`: everything in that folder
+    path = Path(os.path.normpath(cwd / expanded))
+    if path == workspace or path in workspace.parents:
+        return True
+    try:
+        rel = path.relative_to(workspace)
+    except ValueError:
+        return False
+    return rel.parts[:1] == (".git",)

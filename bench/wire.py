@@ -99,7 +99,7 @@ def interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
 def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
     import httpx
 
-    from core.model import wire_adapter
+    from core.model import wire_adapter, wire_stream
 
     name = "anthropic" if wire == "anthropic" else "openai"
     url = base if wire == "anthropic" else base + "/v1"
@@ -129,7 +129,9 @@ def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
     return interleaved(
         {
             "client": lambda: client.stream("system prompt", messages, tools, lambda e: None),
-            "post": lambda: adapter.stream(sdk, body, lambda e: None),
+            "post": lambda: wire_stream(
+                adapter, sdk, body, adapter.StreamAssembler(lambda e: None)
+            ),
             "httpx": bare,
             "httpx+dumps": lambda: bare(json.dumps({**request, "stream": True}).encode()),
             "create": transformed,

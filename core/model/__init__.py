@@ -3,16 +3,19 @@
 from core.model.client import ModelClient, wire_adapter
 from core.model.providers import PROFILES, ProviderProfile, ResolvedProvider, resolve_provider
 from core.model.window import discover_window, local_host, own_host, price_mode
+from core.model.wire import WireAdapter, wire_stream
 
 __all__ = [
     "PROFILES",
     "ModelClient",
     "ProviderProfile",
     "ResolvedProvider",
+    "WireAdapter",
     "discover_window",
     "local_host",
     "own_host",
     "price_mode",
     "resolve_provider",
     "wire_adapter",
+    "wire_stream",
 ]

@@ -22,6 +22,8 @@ from my_agent.messages import (
 
 CACHE = {"type": "ephemeral"}
 
+PATH = "/v1/messages"
+
 
 def usage_from_anthropic(raw: dict[str, Any] | None) -> Usage:
     """`input_tokens` excludes cache reads and writes; total input is the sum of the three.
@@ -78,6 +80,8 @@ def build_request(
     messages: list[Message],
     tools: list[dict[str, Any]],
     max_tokens: int,
+    *,
+    max_completion_tokens: bool = False,  # an OpenAI-wire setting: not used here
     with_reasoning: bool = False,
 ) -> dict[str, Any]:
     """Tools, then system, then messages: the order the prompt cache reads them in.
@@ -230,28 +234,8 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
     )
 
 
-def stream(
-    client: Any,
-    body: bytes,
-    emit: Callable[[StreamEvent], None],
-    assembler: StreamAssembler | None = None,
-) -> ModelResponse:
-    """POST the already-encoded request through the SDK's own transport (its auth headers,
-    timeouts, errors and SSE parsing) without `messages.create()`'s per-call transform;
-    events arrive as plain JSON objects."""
+def stream_class() -> type:
+    """The SDK's SSE stream class for plain JSON events."""
     import anthropic
 
-    asm = assembler or StreamAssembler(emit)
-    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with client.post(
-        "/v1/messages",
-        content=body,
-        cast_to=object,
-        options={"headers": {"content-type": "application/json"}},
-        stream=True,
-        stream_cls=anthropic.Stream[object],
-    ) as events:
-        asm.opened = True
-        for event in events:
-            asm.feed(event)
-    return asm.result()
+    return anthropic.Stream[object]

@@ -19,6 +19,7 @@ from core.model.retry import (
     error_line,
     retry_after,
 )
+from core.model.wire import WireAdapter, wire_stream
 from my_agent.errors import ModelError
 from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
 from my_agent.tokens import estimate_tokens
@@ -30,12 +31,12 @@ MIN_REPLY = 256  # never ask for less: a prompt that leaves no room fails as "to
 RetryHook = Callable[[int, float, str], None]
 
 
-def wire_adapter(wire: WireFormat):
+def wire_adapter(wire: WireFormat) -> WireAdapter:
     if wire is WireFormat.ANTHROPIC:
         from core.model import anthropic_wire as mod
     else:
         from core.model import openai_wire as mod
-    return mod
+    return mod  # type: ignore[return-value]  (a module implementing the protocol)
 
 
 def estimate_usage(request: dict[str, Any], message: Message) -> Usage:
@@ -110,15 +111,6 @@ class ModelClient:
         self, system: str, messages: list[Message], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
         profile = self.provider.profile
-        if profile.wire is WireFormat.ANTHROPIC:
-            return self.adapter.build_request(
-                self.model,
-                system,
-                messages,
-                tools,
-                self.max_tokens,
-                with_reasoning=profile.reasoning_roundtrip,
-            )
         return self.adapter.build_request(
             self.model,
             system,
@@ -180,7 +172,7 @@ class ModelClient:
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
-                return self.adapter.stream(self.sdk(), body, emit, asm)
+                return wire_stream(self.adapter, self.sdk(), body, asm)
             except Exception as exc:
                 failure = classify(exc)
                 if asm.started:

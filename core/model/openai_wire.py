@@ -21,6 +21,8 @@ from my_agent.messages import (
     Usage,
 )
 
+PATH = "/chat/completions"
+
 
 def usage_from_openai(raw: dict[str, Any] | None) -> Usage:
     """`prompt_tokens` includes cached tokens (and OpenRouter's cache writes); DeepSeek reports
@@ -102,6 +104,7 @@ def build_request(
     messages: list[Message],
     tools: list[dict[str, Any]],
     max_tokens: int,
+    *,
     max_completion_tokens: bool = False,
     with_reasoning: bool = False,
 ) -> dict[str, Any]:
@@ -242,27 +245,6 @@ def _drained() -> type:
     return Drained
 
 
-def stream(
-    client: Any,
-    body: bytes,
-    emit: Callable[[StreamEvent], None],
-    assembler: StreamAssembler | None = None,
-) -> ModelResponse:
-    """POST the already-encoded request through the SDK's own transport (its auth headers,
-    timeouts, errors and SSE parsing) without `chat.completions.create()`'s per-call
-    transform, which costs more than the HTTP round trip on long conversations; chunks
-    arrive as plain JSON objects."""
-    asm = assembler or StreamAssembler(emit)
-    # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with client.post(
-        "/chat/completions",
-        content=body,
-        cast_to=object,
-        options={"headers": {"content-type": "application/json"}},
-        stream=True,
-        stream_cls=_drained(),
-    ) as chunks:
-        asm.opened = True
-        for chunk in chunks:
-            asm.feed(chunk)
-    return asm.result()
+def stream_class() -> type:
+    """The SDK's SSE stream class for plain JSON events."""
+    return _drained()

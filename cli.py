@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--output-format", choices=["text", "json"], default="text")
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
-    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
+    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
     p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],

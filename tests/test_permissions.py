@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.tool_helpers import ScriptedUser, make_ctx, run
@@ -143,27 +145,69 @@ def test_path_escape_approved_with_yes(workspace, isolated_home, tmp_path):
 
 def test_repl_asks_once_per_path(workspace, isolated_home, tmp_path):
     (tmp_path / "other.txt").write_text("hello\n")
-    user = ScriptedUser("y")
+    user = ScriptedUser("y", "s")
     ctx = make_ctx(workspace, isolated_home, prompter=user)
-    assert not run(ctx, "read_file", path="../other.txt").is_error
-    assert not run(ctx, "read_file", path="../other.txt").is_error
-    assert len(user.questions) == 1 and "other.txt" in user.questions[0]
+    assert not run(ctx, "read_file", path="../other.txt").is_error  # 'y': once
+    assert not run(ctx, "read_file", path="../other.txt").is_error  # asked again: 's'
+    assert not run(ctx, "read_file", path="../other.txt").is_error  # the session: not asked
+    assert len(user.questions) == 2 and "other.txt" in user.questions[0]
     # a read approval does not cover writing there
     denied = run(ctx, "write_file", path="../other.txt", content="x")
-    assert denied.is_error and len(user.questions) == 2
+    assert denied.is_error and len(user.questions) == 3
 
 
-def test_ask_confirms_workspace_edits_once_per_file_in_the_repl(workspace, isolated_home):
-    user = ScriptedUser("n", "y", "a")
+def test_ask_confirms_workspace_edits_with_the_diff_before_the_change(workspace, isolated_home):
+    user = ScriptedUser("n", "y", "s")
     ctx = make_ctx(workspace, isolated_home, prompter=user, mode="ask")
-    refused = run(ctx, "write_file", path="a.txt", content="x")
+    refused = run(ctx, "write_file", path="a.txt", content="x\n")
     assert refused.is_error and not (workspace / "a.txt").exists()
-    assert not run(ctx, "write_file", path="a.txt", content="x").is_error  # 'y': this file
+    assert user.questions[0] == f"Write {workspace / 'a.txt'}?" and "+x" in user.details[0]
+    assert not run(ctx, "write_file", path="a.txt", content="x\n").is_error  # 'y': once
     assert not run(ctx, "edit_file", path="a.txt", old_string="x", new_string="y").is_error
-    assert len(user.questions) == 2 and "a.txt" in user.questions[1]
-    assert not run(ctx, "write_file", path="b.txt", content="b").is_error  # 'a': every file
-    assert not run(ctx, "write_file", path="c.txt", content="c").is_error
-    assert len(user.questions) == 3
+    assert user.questions[2] == f"Edit {workspace / 'a.txt'}?"  # asked again, as an edit
+    assert "-x" in user.details[2] and "+y" in user.details[2]
+    assert not run(ctx, "edit_file", path="a.txt", old_string="y", new_string="z").is_error
+    assert len(user.questions) == 3  # 's': this file for the session
+    assert run(ctx, "write_file", path="b.txt", content="b").is_error  # another file: asked
+    assert len(user.questions) == 4
+
+
+def test_e_refuses_with_the_users_reason(workspace, isolated_home):
+    user = ScriptedUser("e:use pathlib instead")
+    ctx = make_ctx(workspace, isolated_home, prompter=user)
+    out = run(ctx, "write_file", path="a.txt", content="x")
+    assert out.is_error and not (workspace / "a.txt").exists()
+    assert out.content.endswith("The user says: use pathlib instead")
+
+
+def test_always_is_saved_for_the_project(workspace, isolated_home, tmp_path):
+    first = ScriptedUser("a")
+    assert not run(
+        make_ctx(workspace, isolated_home, prompter=first), "terminal", command="chmod -R u+r ."
+    ).is_error
+    saved = json.loads((isolated_home / "approvals.json").read_text())
+    assert list(saved.values()) == [["destructive:chmod -R"]]
+    later = ScriptedUser()  # a new session of the same project: not asked
+    ctx = make_ctx(workspace, isolated_home, prompter=later)
+    assert not run(ctx, "terminal", command="chmod -R u+w .").is_error
+    assert later.questions == []
+    other = tmp_path / "other-project"
+    other.mkdir()
+    elsewhere = ScriptedUser()  # another project is still asked
+    assert run(
+        make_ctx(other, isolated_home, prompter=elsewhere), "terminal", command="chmod -R u+r ."
+    ).is_error
+    assert len(elsewhere.questions) == 1
+
+
+def test_plan_mode_runs_read_only_tools_only(workspace, isolated_home):
+    ctx = make_ctx(workspace, isolated_home, mode="plan")
+    out = run(ctx, "write_file", path="a.txt", content="x")
+    assert out.is_error and "plan mode" in out.content and not (workspace / "a.txt").exists()
+    assert run(ctx, "terminal", command="ls").is_error
+    (workspace / "b.txt").write_text("b\n")
+    assert not run(ctx, "read_file", path="b.txt").is_error
+    assert not run(ctx, "list_files").is_error
 
 
 def test_auto_edit_yolo_and_print_mode_never_ask_inside_the_workspace(workspace, isolated_home):
@@ -196,11 +240,12 @@ def test_one_question_for_several_reasons(workspace, isolated_home):
     assert "chmod -R" in user.questions[0] and "dd:" in user.questions[0]
 
 
-def test_always_approves_every_outside_path_for_the_session(workspace, isolated_home, tmp_path):
+def test_session_approves_every_file_in_an_outside_folder(workspace, isolated_home, tmp_path):
     for name in ("one.txt", "two.txt"):
-        (tmp_path / name).write_text(name)
-    user = ScriptedUser("a")
+        (tmp_path / "d" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "d" / name).write_text(name)
+    user = ScriptedUser("s", "s")
     ctx = make_ctx(workspace, isolated_home, prompter=user)
-    assert run(ctx, "read_file", path="../one.txt").content.endswith("one.txt")
-    assert run(ctx, "read_file", path="../two.txt").content.endswith("two.txt")
+    assert run(ctx, "read_file", path="../d/one.txt").content.endswith("one.txt")
+    assert run(ctx, "read_file", path="../d/one.txt").content.endswith("one.txt")
     assert len(user.questions) == 1

@@ -65,8 +65,9 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         repl.command("/usag", r"did you mean /usage\?")
 
         repl.send("创建 hello.py，打印 hi")
-        repl.expect(r"Write .*hello\.py\?")  # the ask mode confirms workspace edits
-        repl.send("a")
+        repl.expect(r"\+print\('hi'\)")  # the diff comes before the question
+        repl.expect(r"Write hello\.py\?")  # the ask mode confirms workspace edits
+        repl.child.send("a")  # one key
         repl.expect(r"✓ write_file hello\.py +\d+\.\ds")
         repl.expect(r"\+print\('hi'\)")  # the edit, as a diff
         repl.expect("已创建 hello.py。")
@@ -162,8 +163,8 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
     repl = start(llm, workspace)
     try:
         repl.send("make a.txt")
-        repl.expect(r"Write .*a\.txt\?")
-        repl.send("y")
+        repl.expect(r"Write a\.txt\?")
+        repl.child.send("y")
         repl.expect("wrote a.txt")
         repl.prompt()
         repl.send("/exit")
@@ -370,11 +371,11 @@ def test_repl_prompter_asks_at_the_keyboard():
         encoding="utf-8",
         timeout=15,
     )
-    child.expect(r"\[a\]lways")
-    child.send("maybe\r")  # not an answer: asked again
-    child.expect(r"\[a\]lways")
-    child.send("a\r")
-    child.expect("CONFIRM=a")
+    child.expect(r"\[a\] always")
+    child.send("m\r")  # not an answer key (nor is Enter): still asking
+    child.send("s")  # one key, no Enter
+    child.expect(r"→ yes, for the rest of this session")
+    child.expect("CONFIRM=s")
     child.expect("2. postgres")
     child.send("2\r")
     child.expect("ASK=postgres")

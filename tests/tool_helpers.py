@@ -19,9 +19,11 @@ class ScriptedUser:
     def __init__(self, *answers: str) -> None:
         self.answers = list(answers)
         self.questions: list[str] = []
+        self.details: list[str] = []
 
-    def confirm(self, question: str) -> str:
+    def confirm(self, question: str, detail: str = "") -> str:
         self.questions.append(question)
+        self.details.append(detail)
         return self.answers.pop(0) if self.answers else "n"
 
     def ask(self, question: str, choices: list[str]) -> str:

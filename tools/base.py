@@ -19,8 +19,10 @@ class Prompter(Protocol):
 
     interactive: bool
 
-    def confirm(self, question: str) -> str:
-        """Return 'y', 'n' or 'a' (always, for this session)."""
+    def confirm(self, question: str, detail: str = "") -> str:
+        """Ask `question`, showing `detail` (a diff) first. Return 'y' (once), 's' (this session,
+        for this file or command kind), 'a' (always, saved for the project), 'n' (no) or
+        'e:<why>' (no, and `why` goes back to the model)."""
         ...
 
     def ask(self, question: str, choices: list[str]) -> str: ...
@@ -34,7 +36,7 @@ class NoPrompter:
     def __init__(self, approve_all: bool = False) -> None:
         self.approve_all = approve_all
 
-    def confirm(self, question: str) -> str:
+    def confirm(self, question: str, detail: str = "") -> str:
         return "y" if self.approve_all else "n"
 
     def ask(self, question: str, choices: list[str]) -> str:
@@ -46,10 +48,10 @@ class ToolContext:
     workspace: Path
     home: Path
     prompter: Prompter = field(default_factory=NoPrompter)
-    permission_mode: str = "ask"  # ask | auto-edit | yolo
+    permission_mode: str = "ask"  # ask | auto-edit | yolo | plan (read-only tools only)
     session_id: str = ""
     services: ToolServices = field(default_factory=ToolServices)
-    approvals: set[str] = field(default_factory=set)  # "always" answers for this session
+    approvals: set[str] = field(default_factory=set)  # "this session" answers
 
 
 @dataclass
@@ -74,6 +76,7 @@ class Tool:
     handler: Handler
     available: Callable[[ToolContext], str | None] = _always  # reason it is unavailable, or None
     key_arg: str = ""  # the argument the UI shows on the tool's one line
+    read_only: bool = False  # changes nothing: allowed in the plan mode
 
 
 def params(required: list[str] | None = None, **props: dict[str, Any]) -> dict[str, Any]:

@@ -39,5 +39,6 @@ TOOLS = [
         ),
         clarify,
         key_arg="question",
+        read_only=True,
     ),
 ]

@@ -57,5 +57,6 @@ TOOLS = [
             None if ctx.services.codemap is not None else "this session has no code map"
         ),
         key_arg="name",
+        read_only=True,
     ),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.permissions import approve_edit
 from tools.snapshots import recorded
 from tools.textfile import encode, read_text
 from tools.workspace import display, resolve_path
@@ -110,9 +111,10 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         )
     text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
     data = encode(text, doc.encoding, doc.newline)
+    diff, added, removed = unified(doc.text, text, rel)
+    approve_edit(ctx, target, diff, new_file=False)
     with recorded(ctx, f"edit_file {display(ctx, target)}", target):
         atomic_write(target, data)
-    diff, added, removed = unified(doc.text, text, rel)
     first = _line_of(doc.text, hits[0])
     info = {
         "path": rel,

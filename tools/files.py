@@ -8,6 +8,8 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.edit import unified
+from tools.permissions import approve_edit
 from tools.snapshots import recorded
 from tools.textfile import (
     Text,
@@ -103,9 +105,10 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     append = bool(args.get("append")) and old is not None
     new_text = (old.text if append and old else "") + content
     data = encode(new_text, enc, newline)
-    with recorded(ctx, f"write_file {display(ctx, target)}", target):
-        atomic_write(target, data)
     rel = display(ctx, target)
+    approve_edit(ctx, target, unified(old.text if old else "", new_text, rel)[0], not existed)
+    with recorded(ctx, f"write_file {rel}", target):
+        atomic_write(target, data)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
     if append:
@@ -131,6 +134,7 @@ TOOLS = [
         ),
         read_file,
         key_arg="path",
+        read_only=True,
     ),
     Tool(
         "write_file",

@@ -14,6 +14,7 @@ from my_agent.shell.words import (
     strip_wrappers,
     subcommands,
 )
+from tools.approvals import save_approvals, saved_approvals
 from tools.base import ToolContext, ToolError
 from tools.permission_rules import (
     BUILD_DIRS,
@@ -215,52 +216,55 @@ def check_command(
     return list(dict.fromkeys(found))
 
 
-def authorize(
-    ctx: ToolContext, action: str, question: str, key: str, remember_yes: bool = False
-) -> None:
+def authorize(ctx: ToolContext, action: str, question: str, key: str, detail: str = "") -> None:
     """Return when `action` may go ahead; raise ToolError telling the model why not."""
-    _decide(ctx, action, [key], question, remember_yes)
+    _decide(ctx, action, [key], question, detail)
 
 
 def _decide(
-    ctx: ToolContext,
-    action: str,
-    keys: list[str],
-    question: str,
-    remember_yes: bool,
-    always_all: bool = False,
+    ctx: ToolContext, action: str, keys: list[str], question: str, detail: str = ""
 ) -> None:
-    """Ask once about `keys` not yet approved; 'a' (and 'y' when remembered) approves them all,
-    or, with `always_all`, every key of this action for the rest of the session."""
+    """Ask once about `keys` not yet approved (showing `detail`, e.g. the diff): 'y' once,
+    's' these keys for the session, 'a' these keys always (saved for the project)."""
     if action not in ASKS.get(ctx.permission_mode, ASKS["ask"]):
         return
-    if f"{action}:*" in ctx.approvals:
+    approved = ctx.approvals | saved_approvals(ctx) if ctx.prompter.interactive else ctx.approvals
+    if f"{action}:*" in approved:
         return
-    pending = [k for k in keys if f"{action}:{k}" not in ctx.approvals]
+    pending = [k for k in keys if f"{action}:{k}" not in approved]
     if not pending:
         return
-    answer = ctx.prompter.confirm(question)
-    if answer == "a" and always_all:
-        ctx.approvals.add(f"{action}:*")
-    elif answer == "a" or (answer == "y" and remember_yes):
-        ctx.approvals.update(f"{action}:{k}" for k in pending)
-    if answer in ("y", "a"):
+    answer = ctx.prompter.confirm(question, detail)
+    granted = [f"{action}:{k}" for k in pending]
+    if answer in ("s", "a"):
+        ctx.approvals.update(granted)
+    if answer == "a":
+        save_approvals(ctx, granted)
+    if answer in ("y", "s", "a"):
         return
+    raise ToolError(refusal(ctx, question, answer))
+
+
+def refusal(ctx: ToolContext, question: str, answer: str) -> str:
+    """The refused call's result, as the model reads it (with the user's reason after 'e')."""
     if not ctx.prompter.interactive:
-        raise ToolError(
+        return (
             f"refused: {question} Not allowed in a non-interactive run "
             "(the user can rerun with --yes or --permission-mode yolo). "
             "Find another way that stays within the rules."
         )
-    raise ToolError(
+    why = answer[2:].strip() if answer.startswith("e:") else ""
+    if why:
+        return f"refused by the user: {question} The user says: {why}"
+    return (
         f"refused by the user: {question} Do not retry it; take another approach "
         "or ask with clarify."
     )
 
 
 def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
-    """Outside the workspace: 'y' approves this path (and what is in it) for the session,
-    'a' every outside path; a write approval covers reading too."""
+    """Outside the workspace: 's' approves this path (and what is in it) for the session,
+    'a' always; a write approval covers reading too."""
     actions = ("outside_write",) if write else ("outside_read", "outside_write")
     for folder in [target, *target.parents]:
         if any(f"{a}:{folder}" in ctx.approvals for a in actions):
@@ -274,8 +278,6 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
             actions[0],
             [str(target)],
             f"{verb} {target}, outside the workspace {ctx.workspace}?",
-            True,
-            always_all=True,
         )
     except ToolError as refused:
         if not write:
@@ -292,12 +294,13 @@ def inside_hint(target: Path, workspace: Path) -> str:
     return f'To write inside the project, use the relative path "{rel}".'
 
 
-def approve_edit(ctx: ToolContext, target: Path) -> None:
-    """A write inside the workspace: in the ask mode the REPL asks once per file ('a': every
-    file for the session); a non-interactive run (`-p`) goes ahead."""
+def approve_edit(ctx: ToolContext, target: Path, diff: str, new_file: bool) -> None:
+    """A write inside the workspace, asked with its diff before the file changes (the ask mode
+    at the keyboard); a non-interactive run (`-p`) goes ahead."""
     if not ctx.prompter.interactive:
         return
-    _decide(ctx, "edit", [str(target)], f"Write {target}?", True, always_all=True)
+    verb = "Write" if new_file else "Edit"
+    _decide(ctx, "edit", [str(target)], f"{verb} {target}?", diff)
 
 
 def is_private(target: Path, ctx: ToolContext) -> bool:
@@ -317,7 +320,6 @@ def approve_private_read(ctx: ToolContext, target: Path) -> None:
         "private_read",
         [str(target)],
         f"Read {target}? It may hold API keys or Unicum's private data.",
-        True,
     )
 
 
@@ -354,7 +356,6 @@ def approve_command(ctx: ToolContext, command: str, cwd: Path, sandboxed: bool =
             "private_read",
             [command],
             f"Run `{command}`? It touches the Unicum home, which holds API keys and private data.",
-            False,
         )
     reasons = check_command(command, ctx.workspace, cwd, sandboxed)
     if reasons:
@@ -364,5 +365,4 @@ def approve_command(ctx: ToolContext, command: str, cwd: Path, sandboxed: bool =
             "destructive",
             labels,
             f"Run `{command}`? It is destructive ({'; '.join(reasons)}).",
-            False,
         )

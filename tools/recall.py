@@ -51,5 +51,6 @@ TOOLS = [
         params([], id={"type": "string"}, query={"type": "string"}),
         recall,
         key_arg="id",
+        read_only=True,
     ),
 ]

@@ -15,6 +15,10 @@ from tools.textfile import printable
 
 TOOLS_DIR = Path(__file__).resolve().parent
 _SKIP = {"__init__.py", "base.py", "registry.py"}  # helper modules declare no TOOLS anyway
+PLAN_REFUSAL = (
+    "{name} is not allowed in the plan mode: only read-only tools run until the user approves "
+    "the plan. Finish exploring, then end your reply with the plan."
+)
 _TYPES = {
     "string": str,
     "integer": int,
@@ -168,6 +172,8 @@ class Registry:
         problem = validate(tool.parameters, args)
         if problem:
             return ToolOutput(f"{name}: {problem}", is_error=True)
+        if ctx.permission_mode == "plan" and not tool.read_only:
+            return ToolOutput(PLAN_REFUSAL.format(name=name), is_error=True)
         reason = tool.available(ctx)
         if reason:
             return ToolOutput(f"{name} is unavailable: {reason}", is_error=True)

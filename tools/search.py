@@ -192,6 +192,7 @@ TOOLS = [
         ),
         search_files,
         key_arg="pattern",
+        read_only=True,
     ),
     Tool(
         "list_files",
@@ -205,5 +206,6 @@ TOOLS = [
         ),
         list_files,
         key_arg="path",
+        read_only=True,
     ),
 ]

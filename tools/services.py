@@ -126,6 +126,30 @@ class Checkpoints(Protocol):
     def __len__(self) -> int: ...
 
 
+class TodoBoard(Protocol):
+    """The model's checklist: (text, status) rows, status pending | in_progress | done."""
+
+    def replace(self, items: Sequence[tuple[str, str]], /) -> None: ...
+
+    def render(self) -> str: ...
+
+
+class AgentInfo(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+class SubAgents(Protocol):
+    """Child agents with a fresh context (`task`): each returns only its final report."""
+
+    def definitions(self) -> Mapping[str, AgentInfo]: ...
+
+    def run(self, agent: str, prompt: str, /) -> str: ...
+
+
 class CommandSandbox(Protocol):
     """The OS sandbox `terminal` runs commands in (tools/sandbox.py)."""
 
@@ -154,3 +178,5 @@ class ToolServices:
     checkpoints: Checkpoints | None = None  # made on the first write (see get_checkpoints)
     sandbox: CommandSandbox | None = None  # None: commands run unsandboxed, guarded
     snapshots: StepSnapshots | None = None  # made on first use (see get_snapshots)
+    todos: TodoBoard | None = None
+    subagents: SubAgents | None = None  # None in a child agent: no grandchildren

@@ -34,5 +34,6 @@ TOOLS = [
             None if ctx.services.skills is not None else "this session has no skills"
         ),
         key_arg="name",
+        read_only=True,
     ),
 ]

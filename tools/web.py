@@ -311,6 +311,7 @@ TOOLS = [
         params(["query"], query={"type": "string"}, max_results={"type": "integer", "minimum": 1}),
         web_search,
         key_arg="query",
+        read_only=True,
     ),
     Tool(
         "web_read",
@@ -318,5 +319,6 @@ TOOLS = [
         params(["url"], url={"type": "string"}),
         web_read,
         key_arg="url",
+        read_only=True,
     ),
 ]

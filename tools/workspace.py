@@ -8,12 +8,13 @@ from tools.base import ToolContext, ToolError
 
 
 def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
-    """Resolve `path` (following symlinks) against the workspace; outside it, ask first."""
+    """Resolve `path` (following symlinks) against the workspace; outside it, ask first (a
+    write inside it is asked by the tool, with its diff: `permissions.approve_edit`)."""
     if not path or not path.strip():
         raise ToolError("path is empty")
     if "\0" in path:
         raise ToolError("path contains a NUL byte")
-    from tools.permissions import approve_edit, approve_path, approve_private_read, is_private
+    from tools.permissions import approve_path, approve_private_read, is_private
 
     root = ctx.workspace.resolve()
     target = (root / Path(path).expanduser()).resolve()
@@ -21,8 +22,6 @@ def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
         approve_private_read(ctx, target)  # one question, covering the outside access too
     elif target != root and root not in target.parents:
         approve_path(ctx, target, write)
-    elif write:
-        approve_edit(ctx, target)
     return target
 
 

@@ -13,9 +13,11 @@ from rich.table import Table
 from rich.text import Text
 
 from core.agent import list_sessions
+from ui.agents_view import cmd_agents
 from ui.cmd_init import cmd_init
 from ui.cmd_undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.custom_commands import help_rows, run_custom
+from ui.plan_mode import cmd_plan
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -238,6 +240,8 @@ COMMANDS: dict[str, Command] = {
         Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
         Command("/diff", "cmd_diff", cmd_diff, "[stat]"),
         Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
+        Command("/plan", "cmd_plan", cmd_plan, "[TASK]"),
+        Command("/agents", "cmd_agents", cmd_agents),
         Command("/quit", "cmd_quit", cmd_quit),
         Command("/exit", "cmd_quit", cmd_quit),
     )

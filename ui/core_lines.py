@@ -79,6 +79,20 @@ def _after(text: str) -> str:
 
 # (pattern over the whole English line, function of the match → 中文)
 PATTERNS: list[tuple[re.Pattern[str], object]] = [
+    # the plan mode's refusal (tools.registry.PLAN_REFUSAL)
+    (
+        re.compile(r"(?P<t>\S+) is not allowed in the plan mode: .*", re.S),
+        lambda m: f"计划模式下不能使用 {m['t']}：批准计划前只运行只读工具。",
+    ),
+    (
+        re.compile(r"task: no sub-agent (?P<n>.+); known: (?P<k>.*)"),
+        lambda m: f"task：没有名为 {m['n']} 的子代理；已有：{m['k']}",
+    ),
+    # a refused question with the user's reason (tools.permissions.refusal)
+    (
+        re.compile(r"refused by the user: (?P<q>.*?) The user says: (?P<why>.*)", re.S),
+        lambda m: f"你已拒绝：{to_zh(m['q'])} 你的理由：{m['why']}",
+    ),
     # a refused question, as the tool's error line (tools.permissions._decide)
     (
         re.compile(
@@ -126,6 +140,7 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         lambda m: f"运行 `{m['c']}`？这是危险操作（{_reasons(m['r'])}）。",
     ),
     (re.compile(r"Write (?P<p>.+)\?"), lambda m: f"写入 {m['p']}？"),
+    (re.compile(r"Edit (?P<p>.+)\?"), lambda m: f"修改 {m['p']}？"),
     # budgets (core.budget)
     (
         re.compile(

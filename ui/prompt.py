@@ -61,8 +61,15 @@ class ReplCompleter(Completer):
             yield Completion(name, start_position=-len(stem), display=name)
 
 
-def key_bindings() -> KeyBindings:
+def key_bindings(toggle_plan: Callable[[], None] | None = None) -> KeyBindings:
     kb = KeyBindings()
+
+    @kb.add("s-tab")
+    def _plan(event) -> None:
+        """Plan mode on/off (the prompt shows it)."""
+        if toggle_plan is not None:
+            toggle_plan()
+            event.app.invalidate()
 
     @kb.add("escape", "enter")
     def _newline(event) -> None:
@@ -81,7 +88,10 @@ def key_bindings() -> KeyBindings:
 
 
 def make_session(
-    home: Path, commands: Callable[[], Iterable[str]], workspace: Callable[[], Path]
+    home: Path,
+    commands: Callable[[], Iterable[str]],
+    workspace: Callable[[], Path],
+    toggle_plan: Callable[[], None] | None = None,
 ) -> PromptSession:
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -90,7 +100,7 @@ def make_session(
         history = InMemoryHistory()
     return PromptSession(
         history=history,
-        key_bindings=key_bindings(),
+        key_bindings=key_bindings(toggle_plan),
         completer=ReplCompleter(commands, workspace),
         complete_while_typing=False,
         multiline=False,
@@ -142,21 +152,24 @@ class ReplPrompter:
 
         return self.s.line(relative_paths(question, self.workspace() if self.workspace else None))
 
-    def confirm(self, question: str) -> str:
+    def confirm(self, question: str, detail: str = "") -> str:
+        """The diff (or why) and the question, then one key (`ui.approval`)."""
+        from ui.approval import ask_approval, read_key
+
         if self.approve_all:
             return "y"
         self.pause()
         if self.on_wait is not None:
             self.on_wait()
-        self.write(styled(self.shown(question), "bold yellow"))
-        while True:
-            answer = self._input(self.s.t("confirm_choices")).lower()
-            if answer[:1] in ("y", "n", "a"):
-                return answer[:1]
-            if answer in ("是", "好"):
-                return "y"
-            if answer in ("否", "不", ""):
-                return "n"
+
+        def key(message: str, keys: tuple[str, ...]) -> str:
+            started = time.monotonic()
+            try:
+                return read_key(message, keys)
+            finally:
+                self.waited += time.monotonic() - started
+
+        return ask_approval(self.s, self.shown(question), detail, self.write, self._input, key)
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()

@@ -256,6 +256,10 @@ class Renderer(AgentHooks):
         before = self._before.pop(call.id, None)
         if before and not output.is_error:
             render_diff(self.console, before, self.s)
+        if call.name == "todo" and not output.is_error:
+            from ui.todo_view import render_todos
+
+            render_todos(self.console, output.data.get("todos", []), self.s)
 
     def on_budget_warning(self, warning) -> None:
         """A budget threshold crossed (the ledger's hook; `warning.text` is the line)."""

@@ -22,7 +22,7 @@ from ui.render import Renderer
 from ui.screen import LazyConsole, styled
 
 if TYPE_CHECKING:
-    from core.agent import Agent, LiveSession
+    from core.agent import Agent, LiveSession, TaskResult
 
 WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
 
@@ -63,6 +63,7 @@ class Repl:
         self.live: LiveSession | None = None
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
+        self.plan = self.opts.permission_mode == "plan"  # ui.plan_mode
 
     @property
     def session(self) -> LiveSession:
@@ -172,29 +173,9 @@ class Repl:
 
     def recap(self) -> None:
         """The last exchange of a resumed session, so the person knows where they are."""
-        self.say(self.s.t("resumed", id=self.opts.session_id, n=self.live.resumed))
-        history = self.agent.history
-        last_user = next(
-            (
-                m.text
-                for m in reversed(history)
-                if m.role == "user" and m.text and not m.text.startswith("[The user ran /")
-            ),
-            "",
-        )  # skip UI notes
-        last_reply = next(
-            (m.text for m in reversed(history) if m.role == "assistant" and m.text), ""
-        )
-        if last_user:
-            self.say(f"» {last_user.strip()[:300]}", style="dim")
-        if last_reply:
-            self.say(last_reply.strip()[:600], style="dim")
-        from core.agent import last_stop
+        from ui.recap import show_recap
 
-        transcript = self.live.transcript
-        stop = last_stop(transcript.path) if transcript is not None else ""
-        if stop and stop != "done":  # how the last task really ended
-            self.say(self.s.t("last_stop", reason=self.s.t(f"stop_{stop}")), style="yellow")
+        show_recap(self)
 
     # --- screen ------------------------------------------------------------------------------
     def say(self, line: str, style: str = "") -> None:
@@ -236,16 +217,24 @@ class Repl:
 
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
-        """The one place a task runs (budget prompts and error lines wrap this call)."""
-        from ui.budget_prompt import run_with_budget
+        """A typed task (or a custom command's): planned first in the plan mode."""
+        from ui.plan_mode import run_task
 
+        run_task(self, text)
+
+    def execute_task(self, text: str) -> TaskResult | None:
+        """The one place a task runs (typed ones via `ui.plan_mode.run_task`)."""
+        from ui.budget_prompt import run_with_budget
+        from ui.plan_mode import apply_mode
+
+        apply_mode(self)
         self.indexing_status()
         try:
             result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
-            return
+            return None
         finally:
             from core.agent import start_notes
 
@@ -256,6 +245,7 @@ class Repl:
             self.say(
                 self.s.t("stopped", reason=reason, detail=self.s.line(result.text)), style="yellow"
             )
+        return result
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""
@@ -275,6 +265,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
+        from ui.plan_mode import prompt_text, toggle
         from ui.prompt import PROMPT, make_session
 
         def command_names():
@@ -283,15 +274,14 @@ class Repl:
 
             return [*COMMANDS, *custom_commands(self)]
 
-        session = make_session(
-            self.home, command_names, lambda: self.opts.workspace.expanduser().resolve()
-        )
+        folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
+        session = make_session(self.home, command_names, folder, lambda: toggle(self, False))
         if self._opening is None:
             self.warm_up()
         ctrl_c = False
         while True:
             try:
-                line = session.prompt(PROMPT).strip()
+                line = session.prompt(lambda: prompt_text(self, PROMPT)).strip()
             except EOFError:
                 return 0
             except KeyboardInterrupt:

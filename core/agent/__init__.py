@@ -1,6 +1,7 @@
 """The agent shell: the loop, events, session assembly, transcript, prompts and instructions."""
 
 from core.agent.accounting import BudgetHooks, LedgerHooks
+from core.agent.agent_defs import AgentDef, find_agents
 from core.agent.compact import compact_session
 from core.agent.context_report import breakdown, status
 from core.agent.custom_commands import CommandTools, CustomCommand, discover_commands
@@ -26,6 +27,8 @@ from core.agent.transcript import (
 )
 
 __all__ = [
+    "AgentDef",
+    "find_agents",
     "BudgetHooks",
     "Agent",
     "CommandTools",

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from core.agent.accounting import request_text, setup_accounting
+from core.agent.agent_defs import agents_section
 from core.agent.codemap_hooks import PromptWithOverview
 from core.agent.compact import make_summarizer
 from core.agent.debug_log import DebugHooks, DebugLog
@@ -24,6 +25,7 @@ from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_s
 from core.agent.safety import attach_safety
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
+from core.agent.subagent import SubAgentRunner
 from core.agent.team import open_memory
 from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
@@ -38,6 +40,7 @@ from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
+from tools.todo import TodoList
 
 
 @dataclass
@@ -135,7 +138,8 @@ def open_session(
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
-    prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
+    sections = [*sections, agents_section(g.workspace, g.home)]
+    prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
@@ -151,7 +155,8 @@ def open_session(
     )
     transcript = _transcript(opts, g, resume, saved, history) if record else None
     log = DebugLog(g.home, opts.session_id) if debug else None
-    tool_context = _tool_context(opts, g, prompter)
+    todos = TodoList()
+    tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
@@ -162,6 +167,9 @@ def open_session(
     every = HookList(listeners)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
+    )
+    tool_context.services.subagents = SubAgentRunner(
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
     )
     agent = Agent(
         client=client,
@@ -175,6 +183,7 @@ def open_session(
             budget,
             make_summarizer(client, every),
             g.extensions.fact_rules,
+            pinned=todos.render,
         ),
         history=history,
         max_turns=opts.max_turns,
@@ -211,14 +220,18 @@ def _user_hooks(
     return UserHooks(found, g.workspace, opts.session_id, warn, path)
 
 
-def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -> ToolContext:
+def _tool_context(
+    opts: SessionOptions, g: _Ground, prompter: Prompter | None, todos: TodoList
+) -> ToolContext:
+    services = tool_services(g.workspace, g.home, g.store, g.code_map, g.archive)
+    services.todos = todos
     return ToolContext(
         workspace=g.workspace,
         home=g.home,
         prompter=prompter or NoPrompter(approve_all=opts.yes),
         permission_mode=opts.permission_mode,
         session_id=opts.session_id,
-        services=tool_services(g.workspace, g.home, g.store, g.code_map, g.archive),
+        services=services,
     )
 
 

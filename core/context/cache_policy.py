@@ -78,7 +78,9 @@ class CacheAwareContext:
         summarize: Summarizer | None = None,
         count: Callable[[str], int] = estimate_tokens,
         rules: Mapping[str, Rule] = RULES,
+        pinned: Callable[[], str] = str,
     ) -> None:
+        self.pinned = pinned  # text L0 and the summary keep whole (the todo list)
         self.archive = archive if archive is not None else Archive()
         self.rules = rules  # the fact rule table (the session's: built-in rows and plugins')
         self.budget = budget or ContextBudget()
@@ -225,7 +227,10 @@ class CacheAwareContext:
             for b in m.blocks
             if isinstance(b, ToolResult) and b.call_id in self.facts
         ]
-        state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
+        state.l0_at, state.l0 = (
+            frontier - 1,
+            render_l0(upto, self.tracker.phase, pinned=self.pinned()),
+        )
         before, after = self.view(history), self.summary.apply(apply(history, self._shown(state)))
         same = next(
             (
@@ -316,6 +321,8 @@ class CacheAwareContext:
         requests = self.summary.requests + user_texts(shown[self.summary.upto or 0 : upto])
         older = self.summary.apply(shown[:upto])
         self.summary = summarize_history(older, upto, summarize, room, self._count_msg, requests)
+        if self.summary.text and self.pinned().strip():
+            self.summary.text += "\n\n" + self.pinned().strip()
         self.frontier = max(self.frontier, upto)
         self.compactions += 1
         return self.summary.text

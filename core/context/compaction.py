@@ -110,8 +110,9 @@ def pending_tokens(
     return total
 
 
-def render_l0(facts: list[Fact], phase: str, limit_chars: int = 900) -> str:
-    """~200 tokens: what changed, what was read, the latest checks. Latest fact per target wins."""
+def render_l0(facts: list[Fact], phase: str, limit_chars: int = 900, pinned: str = "") -> str:
+    """~200 tokens: what changed, what was read, the latest checks. Latest fact per target wins.
+    `pinned` (the model's todo list) follows whole, outside the limit."""
     latest: dict[tuple[str, str], Fact] = {}
     for fact in facts:
         key = fact.path or fact.target
@@ -132,7 +133,8 @@ def render_l0(facts: list[Fact], phase: str, limit_chars: int = 900) -> str:
     if failures:
         rows.append("Last error: " + failures[-1].render())
     text = "\n".join(rows)
-    return text if len(text) <= limit_chars else text[: limit_chars - 1] + "…"
+    text = text if len(text) <= limit_chars else text[: limit_chars - 1] + "…"
+    return f"{text}\n{pinned.strip()}" if pinned.strip() else text
 
 
 def big_args(call: ToolCall, limit_chars: int) -> dict[str, str]:

@@ -119,13 +119,15 @@ def context_policy(
     budget: ContextBudget,
     summarize: Summarizer | None = None,
     rules: Mapping[str, Rule] = RULES,
+    pinned: Callable[[], str] = str,
 ) -> CacheAwareContext | ObservationMasking:
-    """The session's policy by name: ours (the default), masking (keep 3, every 10k) or full."""
+    """The session's policy by name: ours (the default), masking (keep 3, every 10k) or full.
+    `pinned` (the todo list) is kept whole in ours' L0 and summary."""
     if kind not in CONTEXT_POLICIES:
         raise ValueError(
             f"unknown context policy {kind!r} (expected: {', '.join(CONTEXT_POLICIES)})"
         )
     if kind == "ours":
-        return CacheAwareContext(archive, budget, summarize, rules=rules)
+        return CacheAwareContext(archive, budget, summarize, rules=rules, pinned=pinned)
     trigger = 10_000 if kind == "masking" else None
     return ObservationMasking(archive, budget, keep=3, trigger_tokens=trigger)

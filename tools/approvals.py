@@ -1,0 +1,44 @@
+"""Approvals answered 'always': saved in the Unicum home, one list per project."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from my_agent.files import atomic_write
+from my_agent.home import project_id
+from tools.base import ToolContext
+
+FILE = "approvals.json"
+
+
+def _path(ctx: ToolContext) -> Path:
+    return ctx.home / FILE
+
+
+def _read(path: Path) -> dict[str, list[str]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def saved_approvals(ctx: ToolContext) -> set[str]:
+    """The keys ('edit:/path', 'destructive:rm -r/-f') always approved in this project."""
+    keys = _read(_path(ctx)).get(project_id(ctx.workspace.resolve()), [])
+    return {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
+
+
+def save_approvals(ctx: ToolContext, keys: list[str]) -> None:
+    """Add `keys` to this project's saved approvals (an unwritable home: kept for the session)."""
+    path = _path(ctx)
+    data = _read(path)
+    project = project_id(ctx.workspace.resolve())
+    old = data.get(project) if isinstance(data.get(project), list) else []
+    data[project] = sorted({*old, *keys})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+    except OSError:
+        pass

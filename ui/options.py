@@ -21,4 +21,5 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         budget_scope=args.budget_scope,
         task_hint=task_hint,
         codemap=not args.no_codemap,
+        trusted=bool(getattr(args, "trusted", False)),
     )

@@ -30,6 +30,7 @@ from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
+from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
 
@@ -84,6 +85,7 @@ class _Ground:
     code_map: CodeMap
     archive: Archive
     team_url: str  # the team database ("" when local)
+    trusted: bool  # the folder's .env, imports and skills are loaded
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -100,6 +102,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
+        opts.trusted or is_trusted(workspace, home),
     )
 
 
@@ -168,7 +171,9 @@ def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -
         prompter=prompter or NoPrompter(approve_all=opts.yes),
         permission_mode=opts.permission_mode,
         session_id=opts.session_id,
-        services=tool_services(g.workspace, g.home, g.store, g.code_map, g.archive),
+        services=tool_services(
+            g.workspace, g.home, g.store, g.code_map, g.archive, trusted=g.trusted
+        ),
     )
 
 
@@ -177,13 +182,15 @@ def _prompt(
 ) -> tuple[SystemPrompt, ContextBudget]:
     """The system prompt, and the context budget that counts it; with the code map on, the
     map's overview joins the prompt at the first task (the budget grows with it)."""
-    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings)
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
     if not opts.codemap:
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:
-        return session_prompt(g.workspace, g.store, opts.task_hint, [*sections, section])
+        return session_prompt(
+            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted
+        )
 
     return PromptWithOverview(text, g.code_map, rebuild, budget), budget
 
@@ -234,14 +241,16 @@ def session_prompt(
     task_hint: str = "",
     sections: list[PromptSection] | None = None,
     warnings: list[str] | None = None,
+    trusted: bool | None = None,
 ) -> str:
     """The system prompt: the stable base, instruction files, skills, the caller's sections,
-    then memory last so provider prompt caches keep hitting."""
+    then memory last so provider prompt caches keep hitting. An untrusted folder gives no
+    imports and no skills (`trusted` None: as remembered in the Unicum home)."""
     return build_system_prompt(
         workspace,
         [
-            instructions_section(workspace, store.home),
-            skills_section(workspace, store.home, warnings),  # e.g. a malformed SKILL.md
+            instructions_section(workspace, store.home, trusted=trusted),
+            skills_section(workspace, store.home, warnings, trusted),  # a malformed SKILL.md
             *(sections or []),
             memory_section(workspace, task_hint, store),
         ],

@@ -38,8 +38,6 @@ def _loader_class():
 
 def load_yaml(text: str) -> Any:
     """The YAML document in `text`; UnsafeYaml when refused, yaml.YAMLError when invalid."""
-    import yaml
-
     if len(text.encode("utf-8", errors="replace")) > MAX_YAML_BYTES:
         raise UnsafeYaml(f"YAML larger than {MAX_YAML_BYTES // 1024} KB")
     loader = _loader_class()(text)
@@ -49,4 +47,3 @@ def load_yaml(text: str) -> Any:
         raise UnsafeYaml("YAML nested too deeply") from None
     finally:
         loader.dispose()
-

@@ -22,7 +22,14 @@ from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_s
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
-from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
+from core.agent.transcript import (
+    Transcript,
+    TranscriptHooks,
+    claim_session,
+    close_open_tool_calls,
+    read_history,
+    transcript_path,
+)
 from core.codemap import CodeMap
 from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
 from core.ledger import Ledger
@@ -30,6 +37,7 @@ from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
+from my_agent.secrets import secret_values
 from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
@@ -66,6 +74,8 @@ class LiveSession:
         self.memory_hooks.close()
         self.memory_hooks.consolidate()
         self.ledger.flush()
+        if self.transcript is not None:
+            self.transcript.close()  # another process may continue the session now
 
 
 def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
@@ -123,6 +133,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, source=opts.session_id)
     prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
@@ -138,8 +149,10 @@ def open_session(
         lambda: request_text(prompt, history),
         g.team_url,
     )
-    transcript = _transcript(opts, g, resume, saved, history) if record else None
-    log = DebugLog(g.home, opts.session_id) if debug else None
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
+    writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
+    transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
+    log = DebugLog(g.home, opts.session_id, secrets) if debug else None
     listeners: list[AgentHooks] = [*accounting.hooks(), *hooks, memory_hooks]
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
@@ -201,8 +214,10 @@ def _transcript(
     resume: Path | None,
     saved: list[Message],
     history: list[Message],
+    writing: dict,
 ) -> Transcript:
-    """The saved session continued, or a new one (its file appears with the first message)."""
+    """The saved session continued, or a new one (its file appears with the first message).
+    `writing`: the secrets redacted on disk, the warning callback and the session's lock."""
     if resume is None:
         return Transcript.create(
             g.home,
@@ -210,8 +225,9 @@ def _transcript(
             opts.session_id,
             provider=g.provider.profile.name,
             model=g.provider.model,
+            **writing,
         )
-    transcript = Transcript(resume, history=saved)
+    transcript = Transcript(resume, history=saved, **writing)
     transcript.sync(history)  # tool calls an interruption left open are answered on disk too
     return transcript
 

@@ -15,6 +15,7 @@ from my_agent.shell.words import (
     subcommands,
 )
 from tools.base import ToolContext, ToolError
+from tools.guards import check_secret_access
 from tools.permission_rules import BUILD_DIRS, DOWNLOADERS, MIN_ABBREV, RULES, SHELLS, Rule
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
@@ -310,6 +311,7 @@ def _touches_private(command: str, cwd: Path, dirs: list[Path], depth: int = 0) 
 
 def approve_command(ctx: ToolContext, command: str, cwd: Path) -> None:
     """One question for a destructive command; 'always' covers those kinds for the session."""
+    check_secret_access(ctx, command, cwd)  # tools/guards.py: asked in every mode
     if _touches_private(command, cwd, _private_dirs(ctx)):
         _decide(
             ctx,

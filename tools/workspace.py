@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tools.base import ToolContext, ToolError
+from tools.guards import approve_special_path
 
 
 def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
@@ -17,6 +18,7 @@ def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
 
     root = ctx.workspace.resolve()
     target = (root / Path(path).expanduser()).resolve()
+    approve_special_path(ctx, target, write)  # /proc/*/environ, .git/ writes
     if is_private(target, ctx):
         approve_private_read(ctx, target)  # one question, covering the outside access too
     elif target != root and root not in target.parents:

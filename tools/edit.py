@@ -6,11 +6,10 @@ import difflib
 import heapq
 from typing import Any
 
-from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.checkpoints import get_checkpoints
 from tools.textfile import encode, read_text
-from tools.workspace import display, resolve_path
+from tools.workspace import display, resolve_path, write_in_workspace
 
 MAX_DIFF_LINES = 80
 SHOW_CONTEXT = 2  # lines around the closest match
@@ -112,7 +111,7 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     data = encode(text, doc.encoding, doc.newline)
     checkpoints = get_checkpoints(ctx)
     checkpoints.save(target)
-    atomic_write(target, data)
+    write_in_workspace(ctx, target, data)
     checkpoints.wrote(target)
     diff, added, removed = unified(doc.text, text, rel)
     first = _line_of(doc.text, hits[0])

@@ -6,7 +6,6 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.checkpoints import get_checkpoints
 from tools.textfile import (
@@ -18,7 +17,7 @@ from tools.textfile import (
     printable,
     read_text,
 )
-from tools.workspace import display, resolve_path
+from tools.workspace import display, resolve_path, write_in_workspace
 
 MAX_BYTES = 100_000  # of output per call
 MAX_LINE = 2000  # characters per line shown
@@ -105,7 +104,7 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     data = encode(new_text, enc, newline)
     checkpoints = get_checkpoints(ctx)
     checkpoints.save(target)
-    atomic_write(target, data)
+    write_in_workspace(ctx, target, data)
     checkpoints.wrote(target)
     rel = display(ctx, target)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)

@@ -195,3 +195,23 @@ def test_user_level_imports_never_read_private_home_files(tmp_path, isolated_hom
     )
     text = instructions_section(tmp_path / "project", isolated_home, user, trusted=True).text
     assert "USER-STYLE" in text and "SENTINEL" not in text
+
+
+@pytest.mark.parametrize("key, trusted", [("y", True), ("n", False)])
+def test_the_repl_asks_once_with_one_key_and_remembers_a_yes(
+    llm, hostile, isolated_home, key, trusted
+):
+    from my_agent.trust import is_trusted
+    from tests.repl_driver import Repl
+
+    repl = Repl("--dir", str(hostile), env=_env(llm))
+    try:
+        repl.expect(r"Do you trust the files in .*\[y/n\]")
+        repl.child.send(key)  # one key, no Enter
+        repl.expect("trusted: " if trusted else "not trusted: ")
+        repl.prompt()
+        repl.send("/exit")
+        repl.wait_exit()
+    finally:
+        repl.close()
+    assert is_trusted(hostile, isolated_home) is trusted

@@ -15,11 +15,12 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         model=args.model,
         permission_mode=args.permission_mode,
         yes=args.yes,
-        max_turns=args.max_turns,
+        **({"max_turns": args.max_turns} if args.max_turns else {}),
         budget_usd=args.budget_usd,
         budget_tokens=args.budget_tokens,
         budget_scope=args.budget_scope,
         task_hint=task_hint,
         codemap=not args.no_codemap,
         trusted=bool(getattr(args, "trusted", False)),
+        context_policy=args.context_policy,
     )

@@ -31,7 +31,7 @@ from core.agent.transcript import (
     transcript_path,
 )
 from core.codemap import CodeMap
-from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
@@ -166,7 +166,9 @@ def open_session(
         tool_context=_tool_context(opts, g, prompter),
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        context=context_policy(
+            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+        ),
         history=history,
         max_turns=opts.max_turns,
     )

@@ -60,6 +60,8 @@ def hostile(tmp_path: Path, isolated_home: Path, attacker: ScriptedLLM) -> Path:
         f"PROJECT_TOKEN={PROJECT_TOKEN}\nDATABASE_URL=postgres://app:{DB_PASSWORD}@db/x\n"
         "APP_MODE=production\n"
     )
+    (repo / "pyproject.toml").write_text("a = " + "[" * 100_000 + "\n")
+    (repo / "package.json").write_text("[" * 100_000)
     (repo / "AGENTS.md").symlink_to(home / ".ssh" / "id_rsa")
     (repo / "docs").mkdir()
     (repo / "docs" / "more.md").write_text("IMPORTED-DOC-TEXT\n")
@@ -215,3 +217,9 @@ def test_the_repl_asks_once_with_one_key_and_remembers_a_yes(
     finally:
         repl.close()
     assert is_trusted(hostile, isolated_home) is trusted
+
+
+def test_a_pyproject_of_100k_nested_brackets_is_no_crash(hostile):
+    from core.memory.from_facts import root_conventions
+
+    assert root_conventions(hostile) == {}  # read for conventions: skipped, not a RecursionError

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.fake_llm_wire import (  # noqa: F401  (steps are part of this module's API)
+    OVERFLOW_MESSAGES,
     Disconnect,
     HttpError,
     NotStream,
@@ -27,6 +28,8 @@ from tests.fake_llm_wire import (  # noqa: F401  (steps are part of this module'
     _openai_events,
     _stream_error,
     is_final_event,
+    llama_cpp_no_jinja,
+    llama_cpp_overflow,
 )
 
 
@@ -35,6 +38,11 @@ class ScriptedLLM:
         self.steps: list[Step] = []
         self.requests: list[Recorded] = []
         self.errors: list[str] = []
+        # what a local server tells about itself (None: the path is not served, 404)
+        self.props: dict[str, Any] | None = None  # llama.cpp GET /props
+        self.ollama_show: dict[str, Any] | None = None  # Ollama POST /api/show
+        self.models: dict[str, Any] | None = None  # vLLM / llama.cpp GET /v1/models
+        self.probes: list[str] = []  # paths of those requests, in order
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -96,9 +104,21 @@ class ScriptedLLM:
             def log_message(self, *args: Any) -> None:
                 return
 
+            def do_GET(self) -> None:  # noqa: N802
+                server.probes.append(self.path)
+                served = {"/props": server.props, "/v1/models": server.models}.get(self.path)
+                if served is None:
+                    return self._json(404, {"error": {"message": "File Not Found"}})
+                self._json(200, served)
+
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length)
+                if self.path == "/api/show":
+                    server.probes.append(self.path)
+                    if server.ollama_show is None:
+                        return self._json(404, {"error": "not found"})
+                    return self._json(200, server.ollama_show)
                 try:
                     body = json.loads(raw or b"{}")
                 except ValueError:
@@ -133,6 +153,8 @@ class ScriptedLLM:
                 self.close_connection = True
 
             def _error(self, rec: Recorded, err: HttpError) -> None:
+                if err.body is not None:
+                    return self._json(err.status, err.body, err.headers)
                 if rec.wire == "anthropic":
                     kind = {
                         401: "authentication_error",

@@ -37,7 +37,7 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         repl.expect(r"你已拒绝：运行 `rm -rf src`？这是危险操作")
         repl.expect("好了")
         found = repl.expect(
-            r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（上下文 [\d.]+ 毫秒） "
+            r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（启动 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
             r"\+ 等待你 ([\d.]+) 秒"
         )
         assert float(found.group(2)) >= 1.4 and float(found.group(1)) < 1.0

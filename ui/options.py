@@ -9,6 +9,7 @@ from core.agent import SessionOptions
 
 def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
     """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
+    tools = getattr(args, "tools", None)
     return SessionOptions(
         workspace=args.dir,
         provider=args.provider,
@@ -22,5 +23,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         task_hint=task_hint,
         codemap=not args.no_codemap,
         trusted=bool(getattr(args, "trusted", False)),
+        tools=tuple(tools.split(",")) if tools else None,
+        interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,
     )

@@ -81,6 +81,7 @@ def _fail(
                     "error": message,
                     "is_error": True,
                     "session_id": session_id,
+                    "stop": done.stop if done else "error",
                     "turns": done.turns if done else 0,
                     "usage": done.usage.to_dict() if done else None,
                     "duration_ms": int((time.monotonic() - started) * 1000),
@@ -138,6 +139,8 @@ def run_print(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "result": result.text,
+                    "is_error": result.stop != "done",
+                    "stop": result.stop,
                     "session_id": opts.session_id,
                     "turns": result.turns,
                     "usage": result.usage.to_dict(),

@@ -27,6 +27,8 @@ class SessionOptions:
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
     trusted: bool = False  # --trust; a folder remembered as trusted is trusted either way
+    tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
+    interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)
     session_id: str = field(default_factory=lambda: new_session_id())
 

@@ -164,6 +164,7 @@ class ResolvedProvider:
     api_key: str | None = field(repr=False)
     note: str = ""  # e.g. which provider was auto-picked among several keys
     timeout: float = DEFAULT_TIMEOUT
+    window_source: str = "profile"  # profile | setting | llama.cpp | ollama | vllm
 
 
 def _key_set(profile: ProviderProfile) -> bool:

@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--output-format", choices=["text", "json"], default="text")
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
+    p.add_argument(
+        "--trust",
+        action="store_true",
+        help="trust this folder for this run: load its .env, @imports and skills",
+    )
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
     p.add_argument(
         "--sandbox",
@@ -141,14 +146,11 @@ def main(argv: "list[str] | None" = None) -> int:
         return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
-    from core.agent import load_dotenv_files
-    from my_agent.errors import ConfigError
+    from ui.trust import prepare_folder
 
-    try:
-        load_dotenv_files()
-    except ConfigError as exc:
-        print(f"unicum: {exc}", file=sys.stderr)
-        return 2
+    failed = prepare_folder(args)  # trusted folder? then the .env files
+    if failed is not None:
+        return failed
     if args.prompt is not None and not args.prompt.strip():
         print("unicum: -p needs a task (it was empty)", file=sys.stderr)
         return 2

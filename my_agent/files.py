@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -65,3 +66,84 @@ def file_lock(path: Path) -> Iterator[None]:
                 yield
             finally:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+class UnsafePath(OSError):
+    """A write refused: a symlink on the way, or a read-only file (the message says which)."""
+
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_dirs(root: Path, parts: tuple[str, ...]) -> int:
+    """A descriptor of root/parts..., each folder opened without following a symlink (made
+    when missing): a folder swapped for a symlink after the path was checked fails here."""
+    fd = os.open(root, _DIR_FLAGS)
+    try:
+        for part in parts:
+            if part in ("", ".", ".."):
+                raise UnsafePath(f"unsafe path component {part!r}")
+            try:
+                os.mkdir(part, 0o777, dir_fd=fd)
+            except FileExistsError:
+                pass
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                raise UnsafePath(
+                    f"{part} is a symlink or not a folder; nothing was written"
+                ) from exc
+            os.close(fd)
+            fd = child
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _check_final(name: str, dfd: int) -> int | None:
+    """The permission bits of an existing file `name` (None: absent); a symlink or a
+    read-only file raises UnsafePath."""
+    try:
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafePath(f"{name} is a symlink; nothing was written")
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise UnsafePath(
+            f"{name} is read-only; nothing was written (make it writable first if it should change)"
+        )
+    return st.st_mode & 0o7777
+
+
+def write_beneath(root: Path, target: Path, data: bytes) -> None:
+    """Atomically write `target` (inside `root`, both resolved) through directory descriptors:
+    no symlink is followed below `root` (a folder swapped for a link between check and write
+    cannot send the bytes elsewhere), a read-only file is refused, and a failed write leaves
+    no temp file behind."""
+    if os.name == "nt" or not hasattr(os, "O_NOFOLLOW"):  # pragma: no cover - no dir fds
+        return atomic_write(target, data)
+    parts = target.relative_to(root).parts
+    if not parts:
+        raise UnsafePath(f"{target} is a folder")
+    dfd = _open_dirs(root, parts[:-1])
+    try:
+        name = parts[-1]
+        bits = _check_final(name, dfd)
+        tmp = f".{name}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dfd)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+                if bits is not None:  # a new file keeps owner-only bits, as atomic_write
+                    os.fchmod(fh.fileno(), bits)
+            os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dfd)
+            raise
+    finally:
+        os.close(dfd)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -46,6 +47,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     `~/.claude/CLAUDE.md` or real home never leak into a test."""
     home = tmp_path / "unicum-home"
     home.mkdir()
+    # the test's own folders are trusted (tests/test_trust.py removes this to test the rest)
+    (home / "trusted.json").write_text(json.dumps({"folders": [str(tmp_path.resolve())]}))
     monkeypatch.setenv("UNICUM_HOME", str(home))
     user_home = tmp_path / "user-home"
     user_home.mkdir()

@@ -17,14 +17,17 @@ from tests.fake_llm_wire import (  # noqa: F401  (steps are part of this module'
     OVERFLOW_MESSAGES,
     Disconnect,
     HttpError,
+    NotStream,
     Recorded,
     Reply,
     Step,
     StreamError,
+    Truncated,
     _anthropic_events,
     _full_body,
     _openai_events,
     _stream_error,
+    is_final_event,
     llama_cpp_no_jinja,
     llama_cpp_overflow,
 )
@@ -131,10 +134,8 @@ class ScriptedLLM:
                     return self._error(rec, step)
                 reply = step if isinstance(step, Reply) else step.reply
                 cut = step.after_events if isinstance(step, Disconnect) else None
-                if body.get("stream"):
-                    return self._stream(
-                        rec, reply, cut, step if isinstance(step, StreamError) else None
-                    )
+                if body.get("stream") and not isinstance(step, NotStream):
+                    return self._stream(rec, reply, cut, step)
                 return self._json(200, _full_body(rec, reply))
 
             def _json(
@@ -175,9 +176,8 @@ class ScriptedLLM:
                     }
                 self._json(err.status, payload, err.headers)
 
-            def _stream(
-                self, rec: Recorded, reply: Reply, cut: int | None, fail: StreamError | None = None
-            ) -> None:
+            def _stream(self, rec: Recorded, reply: Reply, cut: int | None, step: Step) -> None:
+                fail = step if isinstance(step, StreamError) else None
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("transfer-encoding", "chunked")
@@ -186,6 +186,8 @@ class ScriptedLLM:
                 events = (_anthropic_events if rec.wire == "anthropic" else _openai_events)(
                     rec, reply
                 )
+                if isinstance(step, Truncated):
+                    events = (e for e in list(events) if not is_final_event(e))
                 if fail is not None:
                     events = itertools.chain(
                         itertools.islice(events, fail.after_events), [_stream_error(rec, fail)]

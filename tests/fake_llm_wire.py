@@ -97,7 +97,28 @@ class StreamError:
     message: str = "scripted in-stream error"
 
 
-Step = Reply | HttpError | Disconnect | StreamError
+@dataclass
+class Truncated:
+    """Stream `reply` without its final events (OpenAI: the finish_reason chunk, usage and
+    [DONE]; Anthropic: message_delta and message_stop), then end the body cleanly."""
+
+    reply: Reply
+
+
+@dataclass
+class NotStream:
+    """Answer a stream request with a plain HTTP 200 JSON body."""
+
+    reply: Reply
+
+
+def is_final_event(chunk: str) -> bool:
+    return chunk.startswith(("event: message_delta", "event: message_stop")) or (
+        '"finish_reason": "' in chunk or "[DONE]" in chunk or '"choices": []' in chunk
+    )
+
+
+Step = Reply | HttpError | Disconnect | StreamError | Truncated | NotStream
 
 
 @dataclass

@@ -80,7 +80,8 @@ def test_prompt_order_instructions_skills_memory_and_skill_loading(
     llm.call("skill", {"name": "release"})
     llm.reply("done")
     env = env_for(llm, tmp_path)
-    proc = run_cli("--dir", str(workspace), "-p", "cut a release", env=env)
+    # a global entry reaches every project: -p saves it only with --yes
+    proc = run_cli("--dir", str(workspace), "--yes", "-p", "cut a release", env=env)
     assert proc.returncode == 0, proc.stderr
     system = system_of(llm.requests[0])
     assert "Bump the version" not in system

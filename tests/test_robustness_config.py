@@ -20,10 +20,11 @@ def _one_line_error(proc, code: int = 2) -> str:
     return lines[0]
 
 
-def test_gbk_dotenv_is_read(llm, workspace, tmp_path):
+def test_gbk_dotenv_is_read(llm, workspace, isolated_home):
+    """The key comes from the Unicum home's .env (a project's .env never gives one)."""
     env = provider_env(llm, "openai")
     key = env.pop("OPENAI_API_KEY")
-    (tmp_path / ".env").write_bytes(f"# 密钥：测试用\nOPENAI_API_KEY={key}\n".encode("gbk"))
+    (isolated_home / ".env").write_bytes(f"# 密钥：测试用\nOPENAI_API_KEY={key}\n".encode("gbk"))
     llm.reply("好的")
     proc = run_cli("--dir", str(workspace), "--provider", "openai", "-p", "hi", env=env)
     assert proc.returncode == 0, proc.stderr
@@ -34,8 +35,8 @@ def test_gbk_dotenv_is_read(llm, workspace, tmp_path):
     )
 
 
-def test_undecodable_dotenv_is_one_line_exit_2(workspace, tmp_path):
-    (tmp_path / ".env").write_bytes(b"OPENAI_API_KEY=\xff\xfe\xff\n")
+def test_undecodable_dotenv_is_one_line_exit_2(workspace, isolated_home):
+    (isolated_home / ".env").write_bytes(b"OPENAI_API_KEY=\xff\xfe\xff\n")
     proc = run_cli("--dir", str(workspace), "-p", "hi")
     line = _one_line_error(proc)
     assert "cannot read" in line and ".env" in line and "not UTF-8" in line
@@ -141,11 +142,11 @@ def test_config_model_is_not_sent_to_a_flag_provider(llm, workspace, isolated_ho
 
 
 # --- tests themselves are isolated -------------------------------------------------------
-def test_cli_runs_in_the_tests_own_folder_and_home(llm, workspace, tmp_path):
-    """A `.env` in the working directory is the test's, and `~` is a temporary folder."""
+def test_cli_runs_in_the_tests_own_folder_and_home(llm, workspace, tmp_path, isolated_home):
+    """The Unicum home's `.env` is the test's, and `~` is a temporary folder."""
     assert Path.cwd() == tmp_path and Path.home() != Path(os.path.expanduser("~root"))
     env = provider_env(llm, "openai")
-    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={env.pop('OPENAI_API_KEY')}\n")
+    (isolated_home / ".env").write_text(f"OPENAI_API_KEY={env.pop('OPENAI_API_KEY')}\n")
     claude = Path.home() / ".claude"
     claude.mkdir()
     (claude / "CLAUDE.md").write_text("Marker: user-level instructions of this test.\n")

@@ -6,12 +6,11 @@ import difflib
 import heapq
 from typing import Any
 
-from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_edit
 from tools.snapshots import recorded
 from tools.textfile import encode, read_text
-from tools.workspace import display, resolve_path
+from tools.workspace import display, resolve_path, write_in_workspace
 
 MAX_DIFF_LINES = 80
 SHOW_CONTEXT = 2  # lines around the closest match
@@ -114,7 +113,7 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     diff, added, removed = unified(doc.text, text, rel)
     approve_edit(ctx, target, diff, new_file=False)
     with recorded(ctx, f"edit_file {display(ctx, target)}", target):
-        atomic_write(target, data)
+        write_in_workspace(ctx, target, data)
     first = _line_of(doc.text, hits[0])
     info = {
         "path": rel,

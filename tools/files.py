@@ -6,7 +6,6 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from my_agent.files import atomic_write
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.edit import unified
 from tools.permissions import approve_edit
@@ -20,7 +19,7 @@ from tools.textfile import (
     printable,
     read_text,
 )
-from tools.workspace import display, resolve_path
+from tools.workspace import display, resolve_path, write_in_workspace
 
 MAX_BYTES = 100_000  # of output per call
 MAX_LINE = 2000  # characters per line shown
@@ -108,7 +107,7 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     rel = display(ctx, target)
     approve_edit(ctx, target, unified(old.text if old else "", new_text, rel)[0], not existed)
     with recorded(ctx, f"write_file {rel}", target):
-        atomic_write(target, data)
+        write_in_workspace(ctx, target, data)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
     if append:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from my_agent.walk import MAX_FILE_BYTES, SKIP_DIRS, outside_venvs, walk
+from tools.regex_limit import SEARCH_SECONDS, deadline, run_limited, timed
 
 
 @dataclass
@@ -38,14 +38,24 @@ def glob_filter(glob: str | None) -> Callable[[str], bool]:
     return spec.match_file
 
 
-def search(base: Path, target: Path, regex: re.Pattern[str], glob: str | None, limit: int) -> Hits:
-    """Search `target` (a folder or file under `base`); paths in the result are base-relative."""
+def search(
+    base: Path,
+    target: Path,
+    regex: re.Pattern[str],
+    glob: str | None,
+    limit: int,
+    seconds: float = SEARCH_SECONDS,
+) -> Hits:
+    """Search `target` (a folder or file under `base`); paths in the result are base-relative.
+    Every engine stops after `seconds` (SearchTimeout): rg by its process, Python's by the
+    `regex` module's timeout."""
     start = "" if target == base else target.relative_to(base).as_posix()
+    until = deadline(seconds)
     if shutil.which("rg"):
-        hits = search_rg(base, start, regex, glob, limit)
+        hits = search_rg(base, start, regex, glob, limit, until)
         if hits is not None:
             return hits
-    return search_python(base, start, regex, glob, limit)
+    return search_python(base, start, regex, glob, limit, until)
 
 
 # --- ripgrep -------------------------------------------------------------------------------
@@ -68,29 +78,33 @@ def _rg_args(regex: re.Pattern[str]) -> list[str]:
 
 
 def search_rg(
-    base: Path, start: str, regex: re.Pattern[str], glob: str | None, limit: int
+    base: Path,
+    start: str,
+    regex: re.Pattern[str],
+    glob: str | None,
+    limit: int,
+    until: float | None = None,
 ) -> Hits | None:
     """None when rg cannot take the pattern (e.g. look-arounds): the caller falls back."""
     flags = [*_rg_args(regex), "--null", "--with-filename"]
     pattern = ["-e", regex.pattern, "--"]
     # one pass lists every searched file with its count of matching lines (0 included)
-    counted = subprocess.run(
-        [*flags, "--count", "--include-zero", *pattern, start or "."],
-        cwd=base,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
+    until = deadline() if until is None else until
+    counted = run_limited(
+        [*flags, "--count", "--include-zero", *pattern, start or "."], base, until
     )
     if counted.returncode == 2 and not counted.stdout:
         return None
     glob_keep, project = glob_filter(glob), outside_venvs(base, start)
     hits = Hits(engine="rg")
+    named = timed(regex, until)
     raw_paths: dict[str, bytes] = {}
     for row in counted.stdout.split(b"\n"):
         raw, _, number = row.rpartition(b"\0")
         path = _norm(raw)
         if not raw or not glob_keep(path) or not project(path):
             continue
-        if regex.search(path):
+        if named.search(path):
             hits.names.append(path)
         if number != b"0":
             hits.counts.append((path, int(number)))
@@ -103,14 +117,10 @@ def search_rg(
             break
         wanted.append(path)
         total += n
-    if wanted and not _lines_in_process(hits, base, wanted, regex, limit):
+    if wanted and not _lines_in_process(hits, base, wanted, regex, limit, until):
         files = [raw_paths[p].decode("utf-8", "surrogateescape") for p in wanted]
-        out = subprocess.run(
-            [*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern, *files],
-            cwd=base,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-        ).stdout
+        args = [*flags, "-n", "--no-heading", "--max-count", str(limit), *pattern, *files]
+        out = run_limited(args, base, until).stdout
         taken = 0
         for path in wanted:
             hits.lines[path] = _block(out, raw_paths[path], limit - taken)
@@ -119,11 +129,11 @@ def search_rg(
 
 
 def _lines_in_process(
-    hits: Hits, base: Path, wanted: list[str], regex: re.Pattern[str], limit: int
+    hits: Hits, base: Path, wanted: list[str], regex: re.Pattern[str], limit: int, until: float
 ) -> bool:
     """Read the few files to show here rather than run rg again; False (nothing kept) when
     Python's regex dialect does not count what rg counted."""
-    rx, fold = _compile(regex), bool(regex.flags & re.IGNORECASE)
+    rx, fold = _compile(regex, until), bool(regex.flags & re.IGNORECASE)
     counts, lines, taken = dict(hits.counts), {}, 0
     for path in wanted:
         data = _searchable(os.path.join(base, path))
@@ -213,7 +223,15 @@ def _one_per_line(regex: re.Pattern) -> re.Pattern | None:
         return None
 
 
-def _compile(regex: re.Pattern[str]) -> _Compiled:
+def _compile(regex: re.Pattern[str], until: float) -> _Compiled:
+    """The forms of `regex`, each matching call stopping at `until` (SearchTimeout)."""
+    plain = _compile_plain(regex)
+    plain.text, plain.text_rest = timed(plain.text, until), timed(plain.text_rest, until)
+    plain.raw, plain.raw_rest = timed(plain.raw, until), timed(plain.raw_rest, until)
+    return plain
+
+
+def _compile_plain(regex: re.Pattern[str]) -> _Compiled:
     raw = None
     if regex.pattern.isascii():
         try:
@@ -229,10 +247,16 @@ def _compile(regex: re.Pattern[str]) -> _Compiled:
 
 
 def search_python(
-    base: Path, start: str, regex: re.Pattern[str], glob: str | None, limit: int
+    base: Path,
+    start: str,
+    regex: re.Pattern[str],
+    glob: str | None,
+    limit: int,
+    until: float | None = None,
 ) -> Hits:
     keep = glob_filter(glob)
-    rx = _compile(regex)
+    until = deadline() if until is None else until
+    rx, named = _compile(regex, until), timed(regex, until)
     fold = bool(regex.flags & re.IGNORECASE)
     hits = Hits(engine="python")
     if start and (base / start).is_file():
@@ -246,7 +270,7 @@ def search_python(
         data = _searchable(os.path.join(base, rel))
         if data is None:
             continue
-        if regex.search(rel):
+        if named.search(rel):
             hits.names.append(rel)
         count, lines = _search_data(rx, data, fold, limit - taken)
         if count:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from my_agent.secrets import holds_secret, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
+from tools.guards import approve_global_memory
 from tools.services import MemoryBook, MemoryItem
 
 ACTIONS = ["add", "update", "remove", "list", "search"]
@@ -36,9 +38,25 @@ def _find(store: MemoryBook, args: dict[str, Any]) -> tuple[str, MemoryItem]:
     return found
 
 
+def _check_write(ctx: ToolContext, scope: str, args: dict[str, Any]) -> None:
+    """A secret is never stored (the next session would send it to the provider); a global
+    entry (every project's prompt) is asked about first."""
+    text = f"{args.get('key', '')}\n{args.get('content', '')}"
+    secrets = secret_values(dotenv_files=(ctx.home / ".env", ctx.workspace / ".env"))
+    if holds_secret(text, secrets):
+        raise ToolError(
+            "refused: the entry holds a secret (an API key, token or password); memory never "
+            "stores secrets. Remember where it is kept instead (e.g. 'the key is in .env')."
+        )
+    if scope == "global":
+        approve_global_memory(ctx, str(args.get("content") or args.get("key") or ""))
+
+
 def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     store, action = _store(ctx), args["action"]
     scope = args.get("scope") or "project"
+    if action in ("add", "update"):
+        _check_write(ctx, scope, args)
     try:
         if action == "add":
             what, entry = store.add(

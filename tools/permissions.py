@@ -16,6 +16,7 @@ from my_agent.shell.words import (
 )
 from tools.approvals import save_approvals, saved_approvals
 from tools.base import ToolContext, ToolError
+from tools.guards import check_secret_access
 from tools.permission_rules import (
     BUILD_DIRS,
     DOWNLOADERS,
@@ -350,6 +351,7 @@ def approve_command(ctx: ToolContext, command: str, cwd: Path, sandboxed: bool =
     """One question for a destructive command; 'always' covers those kinds for the session.
     `sandboxed`: the command runs in the OS sandbox, where the Unicum home is hidden and
     nothing outside the workspace can be written, so only the second layer asks."""
+    check_secret_access(ctx, command, cwd)  # tools/guards.py: asked in every mode
     if not sandboxed and _touches_private(command, cwd, _private_dirs(ctx)):
         _decide(
             ctx,

@@ -115,7 +115,7 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
 def _scrub(value: Any, secrets: list[str]) -> Any:
     """Every string in a result with secret values redacted and stray bytes as U+FFFD."""
     if isinstance(value, str):
-        return printable(redact(value, secrets) if secrets else value)
+        return printable(redact(value, secrets))
     if isinstance(value, dict):
         return {k: _scrub(v, secrets) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -149,9 +149,10 @@ class Registry:
 
     def execute(self, name: str, args: Any, ctx: ToolContext) -> ToolOutput:
         """Run one call; every failure comes back as an error output, never a raise.
-        Known secret values (API keys, tokens) never reach the model: they are redacted."""
+        Known secret values (API keys, tokens, the `.env` files' values) and key shapes never
+        reach the model: they are redacted."""
         out = self._execute(name, args, ctx)
-        secrets = secret_values()
+        secrets = secret_values(dotenv_files=(ctx.home / ".env", ctx.workspace / ".env"))
         out.content = _scrub(out.content, secrets)
         out.data = _scrub(out.data, secrets)
         return out

@@ -11,6 +11,7 @@ from typing import Any
 from my_agent.walk import Entry, walk
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.grep import Hits, glob_filter, search
+from tools.regex_limit import SEARCH_SECONDS, SearchTimeout
 from tools.workspace import display, resolve_path
 
 MAX_RESULTS = 500
@@ -89,7 +90,14 @@ def search_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if not target.exists():
         raise ToolError(f"{args.get('path')}: no such file or folder")
     limit = min(max(1, int(args.get("max_results", 50))), MAX_RESULTS)
-    hits = search(_base(root, target), target, regex, args.get("file_glob"), limit)
+    try:
+        hits = search(_base(root, target), target, regex, args.get("file_glob"), limit)
+    except SearchTimeout:
+        raise ToolError(
+            f"search stopped: the regex {pattern!r} hit the {SEARCH_SECONDS:g} s time limit "
+            "(nested quantifiers such as (a+)+ backtrack without end); simplify the pattern "
+            "or narrow path/file_glob"
+        ) from None
     text, data = render_hits(hits, limit)
     return ToolOutput(text, data={**data, "pattern": pattern})
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from my_agent.files import UnsafePath, write_beneath
 from tools.base import ToolContext, ToolError
+from tools.guards import approve_special_path
 
 
 def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
@@ -18,6 +20,7 @@ def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
 
     root = ctx.workspace.resolve()
     target = (root / Path(path).expanduser()).resolve()
+    approve_special_path(ctx, target, write)  # /proc/*/environ, .git/ writes
     if is_private(target, ctx):
         approve_private_read(ctx, target)  # one question, covering the outside access too
     elif target != root and root not in target.parents:
@@ -30,3 +33,15 @@ def display(ctx: ToolContext, target: Path) -> str:
         return str(target.relative_to(ctx.workspace.resolve()))
     except ValueError:
         return str(target)
+
+
+def write_in_workspace(ctx: ToolContext, target: Path, data: bytes) -> None:
+    """Write a resolved `target` through directory descriptors from the workspace (or from the
+    approved outside folder): a symlink swapped in after the check cannot redirect the write,
+    and a read-only file is refused with a clear error."""
+    root = ctx.workspace.resolve()
+    base = root if root in target.parents else target.parent
+    try:
+        write_beneath(base, target, data)
+    except UnsafePath as exc:
+        raise ToolError(f"{display(ctx, target)}: {exc}") from None

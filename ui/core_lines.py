@@ -48,6 +48,7 @@ FAILURE_REASONS: dict[str, str] = {
     "overloaded": "服务器过载",
     "rate_limit": "请求过于频繁",
     "api": "服务器出错",
+    "the stream ended without its final event": "流在结束事件之前就中断了",
     "connection refused": "连接被拒绝",
     "host not found": "找不到主机",
 }
@@ -316,6 +317,77 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     (
         re.compile(r"warning: snapshot skipped: (?P<why>.*)", re.S),
         lambda m: f"警告：未能建立快照（{m['why']}），这一步无法撤销",
+    ),
+    (
+        re.compile(
+            r"(?P<p>\S+) answered without a stream \(an HTTP 200 with no events\) at (?P<u>\S+): "
+            r"check (?P<v>\S+) points at the provider's API"
+        ),
+        lambda m: (
+            f"{m['p']}（{m['u']}）返回了 HTTP 200 却没有流式事件：请检查 {m['v']} 是否指向服务商的 API"
+        ),
+    ),
+    # trust, secrets and robust edges (core.agent.transcript, tools.guards, tools.memory, ...)
+    (
+        re.compile(
+            r"session (?P<s>\S+) is open in another Unicum process(?P<w>( \(process \d+\))?); "
+            r"close it there first, or start a new session"
+        ),
+        lambda m: (
+            f"会话 {m['s']} 已在另一个 Unicum 进程中打开{m['w']}：请先在那里关闭，或开始新会话"
+        ),
+    ),
+    (
+        re.compile(
+            r"cannot write the transcript (?P<p>\S+): (?P<e>.+); the session goes on in memory "
+            r"and cannot be resumed"
+        ),
+        lambda m: f"无法写入会话记录 {m['p']}：{m['e']}；会话继续在内存中进行，之后无法恢复",
+    ),
+    (
+        re.compile(r"skill (?P<p>\S+) skipped: (?P<w>.+)"),
+        lambda m: f"已跳过技能 {m['p']}：{m['w']}",
+    ),
+    (
+        re.compile(
+            r"Run `(?P<c>.+)`\? It reads your credential files \(SSH keys, cloud credentials\)\.",
+            re.S,
+        ),
+        lambda m: f"运行 `{m['c']}`？它会读取你的凭据文件（SSH 密钥、云服务凭据）。",
+    ),
+    (
+        re.compile(r"Write (?P<p>\S+)\? Git runs what its config and hooks name .*", re.S),
+        lambda m: (
+            f"写入 {m['p']}？Git 会运行其配置和钩子中指定的程序：下一条 git 命令可能因此执行代码。"
+        ),
+    ),
+    (
+        re.compile(r"Save to global memory \(shown in every project\): (?P<c>.+)\?", re.S),
+        lambda m: f"保存到全局记忆（每个项目都会看到）：{m['c']}？",
+    ),
+    (
+        re.compile(r"refused: the entry holds a secret .*", re.S),
+        lambda m: (
+            "已拒绝：该条目包含密钥（API 密钥、令牌或密码）；记忆从不保存密钥，请改为记下它存放的位置。"
+        ),
+    ),
+    (
+        re.compile(r"refused: (reading )?a process environment .*", re.S),
+        lambda m: "已拒绝：进程环境（/proc/*/environ）中有 Unicum 自己的 API 密钥。",
+    ),
+    (
+        re.compile(r"search stopped: the regex (?P<r>.+) hit the (?P<t>\S+) s time limit .*", re.S),
+        lambda m: (
+            f"搜索已停止：正则 {m['r']} 超过了 {m['t']} 秒的时间限制（嵌套量词如 (a+)+ 会无限回溯）；请简化模式或缩小 path/file_glob"
+        ),
+    ),
+    (
+        re.compile(r"(?P<p>\S+): (?P<n>\S+) is read-only; nothing was written .*", re.S),
+        lambda m: f"{m['p']}：{m['n']} 是只读文件；未写入任何内容（如需修改请先设为可写）",
+    ),
+    (
+        re.compile(r"(?P<p>\S+): (?P<n>\S+) is a symlink( or not a folder)?; nothing was written"),
+        lambda m: f"{m['p']}：{m['n']} 是符号链接（或不是文件夹）；未写入任何内容",
     ),
     # stops (core.agent)
     (

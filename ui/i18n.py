@@ -216,6 +216,29 @@ STRINGS: dict[str, tuple[str, str]] = {
     "agents_builtin": ("built in", "内置"),
     "agents_inherit": ("same model", "同一模型"),
     "approve_why": ("why (sent to the model): ", "原因（将发给模型）："),
+    "trust_ask": (
+        "Do you trust the files in {folder}? Trusting it loads its .env, instruction "
+        "@imports and skills. [y/n] ",
+        "是否信任 {folder} 中的文件？信任后会加载其 .env、指令 @导入 和技能。[y/n] ",
+    ),
+    "trust_yes": ("trusted: {folder} (remembered)", "已信任：{folder}（已记住）"),
+    "trust_no": (
+        "not trusted: its .env, @imports and skills are not loaded (--trust to trust it)",
+        "未信任：不加载其 .env、@导入 和技能（用 --trust 信任）",
+    ),
+    "trust_untrusted": (
+        "{folder} is not a trusted folder: its .env, @imports and skills are not loaded "
+        "(--trust to trust it)",
+        "{folder} 不是受信任的文件夹：不加载其 .env、@导入 和技能（用 --trust 信任）",
+    ),
+    "trust_save_failed": ("cannot remember the trust: {detail}", "无法记住信任设置：{detail}"),
+    "dotenv_skipped": (
+        ".env: ignored {names} (provider keys, base URLs and variables that run code are "
+        "taken only from the environment and the Unicum home)",
+        ".env：已忽略 {names}（服务商密钥、base URL 和会执行代码的变量只从环境变量和 Unicum "
+        "主目录读取）",
+    ),
+    "confirm_choices": ("[y]es / [n]o / [a]lways: ", "[y] 是 / [n] 否 / [a] 总是: "),
     "ask_choice": ("number or answer: ", "编号或回答："),
     "time_request": (
         "request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",

@@ -24,6 +24,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         codemap=not args.no_codemap,
         sandbox=args.sandbox,
         sandbox_network=args.sandbox_network,
+        trusted=bool(getattr(args, "trusted", False)),
         tools=tuple(tools.split(",")) if tools else None,
         interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,

@@ -134,6 +134,7 @@ class Repl:
             self.opts,
             workspace=workspace or self.opts.workspace,
             session_id=new_session_id() if self.live else self.opts.session_id,
+            trusted=self.opts.trusted and workspace is None,  # /cd: the new folder's own trust
         )
         opts = resumed_options(opts, resume)
         notifier = Notifier(self.s, lambda: self.live)

@@ -30,9 +30,9 @@ def redact(value: Any, secrets: list[str]) -> Any:
 class DebugLog:
     """One JSONL file per session; each record is written and flushed at once."""
 
-    def __init__(self, home: Path, session_id: str) -> None:
+    def __init__(self, home: Path, session_id: str, secrets: list[str] | None = None) -> None:
         self.path = home / "logs" / f"{session_id}.jsonl"
-        self._secrets = secret_values()
+        self._secrets = secret_values() if secrets is None else secrets
 
     def write(self, kind: str, payload: Any) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

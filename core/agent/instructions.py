@@ -16,10 +16,30 @@ NAMES = ("AGENTS.md", "CLAUDE.md", "UNICUM.md")
 LOCAL_NAME = "CLAUDE.local.md"
 MAX_IMPORT_DEPTH = 5
 MAX_FILE_CHARS = 40_000
+MAX_TOTAL_CHARS = 120_000  # every instruction file and import together
+MAX_IMPORTS = 40
 _IMPORT = re.compile(r"(?:(?<=\s)|^)@((?:~/|\.{1,2}/|/)?[^\s`@]+)")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 _TRAILING = ".,;:!?)]}>'\""
 FORBIDDEN_ROOTS = (Path("/proc"), Path("/dev"), Path("/sys"))
+# never imported from the Unicum home or ~/.claude: keys, history, transcripts, other projects
+PRIVATE_NAMES = frozenset(
+    {
+        ".credentials.json",
+        "credentials.json",
+        "history",
+        "history.jsonl",
+        "config.json",
+        "trusted.json",
+        "ledger.db",
+        "settings.json",
+        "settings.local.json",
+        ".claude.json",
+    }
+)
+PRIVATE_DIRS = frozenset(
+    {"sessions", "memory", "logs", "projects", "checkpoints", "codemap", "todos", "statsig"}
+)
 
 
 @dataclass
@@ -63,20 +83,33 @@ def _read(path: Path) -> str:
     return decode_text(path.read_bytes()[: MAX_FILE_CHARS * 4])[:MAX_FILE_CHARS]
 
 
-def import_roots(workspace: Path, home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
-    """Folders an `@import` may read from: the project, the Unicum home and ~/.claude."""
+def user_roots(home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
+    """Folders a user-level instruction file may import from: the Unicum home, ~/.claude."""
     return (
-        project_root(workspace),
         home.expanduser().resolve(),
         ((user_home or Path.home()) / ".claude").resolve(),
     )
 
 
-def importable(target: Path, roots: tuple[Path, ...]) -> bool:
-    """A resolved path inside one of `roots`; never /proc, /dev, /sys or a `.env*` file."""
+def _private(target: Path, roots: tuple[Path, ...]) -> bool:
+    """A key, history, transcript or other private file of the Unicum home or ~/.claude."""
+    for root in roots:
+        if target != root and root in target.parents:
+            parts = target.relative_to(root).parts
+            return target.name in PRIVATE_NAMES or parts[0] in PRIVATE_DIRS
+    return False
+
+
+def importable(target: Path, roots: tuple[Path, ...], private: tuple[Path, ...] = ()) -> bool:
+    """A resolved path inside one of `roots`; never /proc, /dev, /sys, a `.env*` file, a key
+    file, or the private files of the folders in `private`."""
     if target.name.startswith(".env") or any(
         target == r or r in target.parents for r in FORBIDDEN_ROOTS
     ):
+        return False
+    if target.suffix in (".pem", ".key") or target.name.startswith("id_"):
+        return False
+    if _private(target, private):
         return False
     return any(target == r or r in target.parents for r in roots) and target.is_file()
 
@@ -99,10 +132,12 @@ def expand(
     imported: list[Path],
     roots: tuple[Path, ...],
     depth: int = 0,
+    private: tuple[Path, ...] = (),
 ) -> str:
     """Insert each imported file after the line that names it; fenced code is left alone.
-    Only files under `roots` are imported (symlinks followed), so a cloned repository cannot
-    pull keys or system files into the prompt."""
+    Only files under `roots` are imported (symlinks resolved first), never the private files
+    of the folders in `private`, so a cloned repository cannot pull keys or system files into
+    the prompt."""
     out: list[str] = []
     fenced = False
     for line in text.splitlines():
@@ -114,12 +149,14 @@ def expand(
             continue
         for ref in _imports_in(line):
             target = (path.parent / Path(ref).expanduser()).resolve()
-            if target in seen or not importable(target, roots):
+            if len(imported) >= MAX_IMPORTS:
+                return "\n".join(out)
+            if target in seen or not importable(target, roots, private):
                 continue
             seen.add(target)
             imported.append(target)
             try:
-                body = expand(target, _read(target), seen, imported, roots, depth + 1)
+                body = expand(target, _read(target), seen, imported, roots, depth + 1, private)
             except OSError:
                 continue
             out.append(body.rstrip())
@@ -127,25 +164,42 @@ def expand(
 
 
 def load_instructions(
-    workspace: Path, home: Path | None = None, user_home: Path | None = None
+    workspace: Path,
+    home: Path | None = None,
+    user_home: Path | None = None,
+    trusted: bool | None = None,
 ) -> list[InstructionFile]:
-    if home is None:
-        from my_agent.home import unicum_home
+    """Instruction files in prompt order. A project file must resolve inside the project (a
+    symlink to ~/.ssh/id_rsa is skipped) and imports only from it; in an untrusted folder
+    (`trusted` None: as remembered) project files are read without their imports."""
+    from my_agent.home import unicum_home
+    from my_agent.trust import is_trusted
 
-        home = unicum_home()
+    home = unicum_home() if home is None else home
+    trusted = is_trusted(workspace, home) if trusted is None else trusted
     seen: set[Path] = set()
     loaded: list[InstructionFile] = []
-    roots = import_roots(workspace, home, user_home)
+    users = user_roots(home, user_home)
+    project = (project_root(workspace),)
+    total = 0
     for path in candidate_files(workspace, home, user_home):
+        is_user = path.parent in (home, (user_home or Path.home()) / ".claude")
         try:
             resolved = path.resolve()
             if resolved in seen or not resolved.is_file():
                 continue
             seen.add(resolved)
+            if not is_user and not importable(resolved, project, users):
+                continue
             imported: list[Path] = []
-            text = expand(resolved, _read(resolved), seen, imported, roots)
+            text = _read(resolved)
+            if is_user or trusted:
+                roots = users if is_user else project
+                text = expand(resolved, text, seen, imported, roots, private=users)
         except OSError:
             continue
+        text = text[: max(0, MAX_TOTAL_CHARS - total)]
+        total += len(text)
         if text.strip():
             loaded.append(InstructionFile(resolved, text, imported))
     return loaded
@@ -160,22 +214,28 @@ def _display(path: Path, workspace: Path) -> str:
 
 
 def loaded_instruction_files(
-    workspace: Path, home: Path | None = None, user_home: Path | None = None
+    workspace: Path,
+    home: Path | None = None,
+    user_home: Path | None = None,
+    trusted: bool | None = None,
 ) -> list[str]:
     """What `/memory` lists: each loaded file, its imports marked."""
     names = []
-    for item in load_instructions(workspace, home, user_home):
+    for item in load_instructions(workspace, home, user_home, trusted):
         names.append(_display(item.path, workspace))
         names += [f"{_display(p, workspace)} (imported)" for p in item.imported]
     return names
 
 
 def instructions_section(
-    workspace: Path, home: Path | None = None, user_home: Path | None = None
+    workspace: Path,
+    home: Path | None = None,
+    user_home: Path | None = None,
+    trusted: bool | None = None,
 ) -> PromptSection:
     parts = [
         f"### {_display(item.path, workspace)}\n{item.text.strip()}"
-        for item in load_instructions(workspace, home, user_home)
+        for item in load_instructions(workspace, home, user_home, trusted)
     ]
     text = (
         "Follow these instruction files (more specific folders win):\n\n" + "\n\n".join(parts)

@@ -28,6 +28,7 @@ class SessionOptions:
     sandbox: str | None = None  # --sandbox: workspace-write | read-only | off (None: config)
     sandbox_network: str | None = None  # --sandbox-network on | off (None: config, else on)
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
+    trusted: bool = False  # --trust; a folder remembered as trusted is trusted either way
     tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
     interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)

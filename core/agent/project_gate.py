@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from my_agent.trust import is_trusted
+
 
 def project_extensions_allowed(workspace: Path) -> bool:
     """Whether the project's `.unicum/` and `.claude/` hooks and commands may load.
 
-    Every loader of project extensions asks here; the trusted-folders work decides it (until
-    then every folder is allowed, as before)."""
-    return True
+    Every loader of project extensions asks here: only a folder the user trusted (and
+    remembered: a one-run `--trust` does not load a project's hooks or commands)."""
+    return is_trusted(workspace)

@@ -17,12 +17,13 @@ def tool_services(
     memory: MemoryStore | None = None,
     code_map: CodeMap | None = None,
     archive: Archive | None = None,
+    trusted: bool | None = None,
 ) -> ToolServices:
     """Memory store, skill book and code map for one workspace (each opens its files lazily),
     and the session's archive for `recall` when there is one."""
     return ToolServices(
         memory=memory or MemoryStore(home, workspace),
-        skills=SkillBook(workspace, home),
+        skills=SkillBook(workspace, home, trusted),
         codemap=code_map or CodeMap(workspace, home),
         archive=archive,
     )

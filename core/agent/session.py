@@ -28,7 +28,14 @@ from core.agent.skills import skills_section
 from core.agent.subagent import SubAgentRunner
 from core.agent.team import open_memory
 from core.agent.toolset import choose_tools
-from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
+from core.agent.transcript import (
+    Transcript,
+    TranscriptHooks,
+    claim_session,
+    close_open_tool_calls,
+    read_history,
+    transcript_path,
+)
 from core.agent.user_hooks import UserHooks, load_hooks
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
@@ -38,6 +45,8 @@ from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
+from my_agent.secrets import secret_values
+from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
 from tools.registry import Registry
 from tools.todo import TodoList
@@ -77,6 +86,8 @@ class LiveSession:
         self.memory_hooks.consolidate()
         self.ledger.flush()
         self.extensions.close()
+        if self.transcript is not None:
+            self.transcript.close()  # another process may continue the session now
 
 
 def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
@@ -97,6 +108,7 @@ class _Ground:
     archive: Archive
     team_url: str  # the team database ("" when local)
     extensions: Extensions
+    trusted: bool  # the folder's .env, imports and skills are loaded
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -117,6 +129,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
         open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
+        opts.trusted or is_trusted(workspace, home),
     )
 
 
@@ -137,6 +150,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
@@ -153,8 +167,10 @@ def open_session(
         lambda: request_text(prompt, history),
         g.team_url,
     )
-    transcript = _transcript(opts, g, resume, saved, history) if record else None
-    log = DebugLog(g.home, opts.session_id) if debug else None
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
+    writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
+    transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
+    log = DebugLog(g.home, opts.session_id, secrets) if debug else None
     todos = TodoList()
     tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
@@ -223,7 +239,7 @@ def _user_hooks(
 def _tool_context(
     opts: SessionOptions, g: _Ground, prompter: Prompter | None, todos: TodoList
 ) -> ToolContext:
-    services = tool_services(g.workspace, g.home, g.store, g.code_map, g.archive)
+    services = tool_services(g.workspace, g.home, g.store, g.code_map, g.archive, trusted=g.trusted)
     services.todos = todos
     return ToolContext(
         workspace=g.workspace,
@@ -240,13 +256,15 @@ def _prompt(
 ) -> tuple[SystemPrompt, ContextBudget]:
     """The system prompt, and the context budget that counts it; with the code map on, the
     map's overview joins the prompt at the first task (the budget grows with it)."""
-    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings)
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
     if not opts.codemap:
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:
-        return session_prompt(g.workspace, g.store, opts.task_hint, [*sections, section])
+        return session_prompt(
+            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted
+        )
 
     return PromptWithOverview(text, g.code_map, rebuild, budget), budget
 
@@ -257,8 +275,10 @@ def _transcript(
     resume: Path | None,
     saved: list[Message],
     history: list[Message],
+    writing: dict,
 ) -> Transcript:
-    """The saved session continued, or a new one (its file appears with the first message)."""
+    """The saved session continued, or a new one (its file appears with the first message).
+    `writing`: the secrets redacted on disk, the warning callback and the session's lock."""
     if resume is None:
         return Transcript.create(
             g.home,
@@ -266,8 +286,9 @@ def _transcript(
             opts.session_id,
             provider=g.provider.profile.name,
             model=g.provider.model,
+            **writing,
         )
-    transcript = Transcript(resume, history=saved)
+    transcript = Transcript(resume, history=saved, **writing)
     transcript.sync(history)  # tool calls an interruption left open are answered on disk too
     return transcript
 
@@ -297,14 +318,16 @@ def session_prompt(
     task_hint: str = "",
     sections: list[PromptSection] | None = None,
     warnings: list[str] | None = None,
+    trusted: bool | None = None,
 ) -> str:
     """The system prompt: the stable base, instruction files, skills, the caller's sections,
-    then memory last so provider prompt caches keep hitting."""
+    then memory last so provider prompt caches keep hitting. An untrusted folder gives no
+    imports and no skills (`trusted` None: as remembered in the Unicum home)."""
     return build_system_prompt(
         workspace,
         [
-            instructions_section(workspace, store.home),
-            skills_section(workspace, store.home, warnings),  # e.g. a malformed SKILL.md
+            instructions_section(workspace, store.home, trusted=trusted),
+            skills_section(workspace, store.home, warnings, trusted),  # a malformed SKILL.md
             *(sections or []),
             memory_section(workspace, task_hint, store),
         ],

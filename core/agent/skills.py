@@ -7,9 +7,12 @@ from pathlib import Path
 
 from core.agent.instructions import project_root
 from my_agent.messages import PromptSection
+from my_agent.safe_yaml import UnsafeYaml, load_yaml
+from my_agent.trust import is_trusted
 from tools.services import SkillInfo
 
 MAX_DESCRIPTION = 300
+MAX_SKILL_BYTES = 256 * 1024  # a larger SKILL.md is skipped before it is parsed
 
 
 @dataclass(frozen=True)
@@ -19,8 +22,11 @@ class Skill:
     path: Path  # the SKILL.md file
 
 
-def skill_dirs(workspace: Path, home: Path) -> list[Path]:
-    """User skills first; project skills later, so a project skill overrides a user skill."""
+def skill_dirs(workspace: Path, home: Path, trusted: bool | None = None) -> list[Path]:
+    """User skills first; project skills later, so a project skill overrides a user skill.
+    An untrusted folder's skills are not loaded (`trusted` None: as remembered)."""
+    if not (is_trusted(workspace, home) if trusted is None else trusted):
+        return [home / "skills"]
     root = project_root(workspace)
     return [home / "skills", root / ".unicum" / "skills", root / ".claude" / "skills"]
 
@@ -41,7 +47,9 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     import yaml  # only when a skill exists
 
     try:
-        data = yaml.safe_load(text[3:end])
+        data = load_yaml(text[3:end])
+    except UnsafeYaml as exc:
+        raise FrontMatterError(f"its front matter is refused ({exc})") from None
     except yaml.YAMLError as exc:
         raise FrontMatterError(
             f"the front matter is not valid YAML ({str(exc).splitlines()[0]})"
@@ -55,12 +63,18 @@ def split_front_matter(text: str) -> tuple[dict, str]:
 def _text(path: Path) -> str:
     from tools.textfile import decode_text  # the one decoding rule (GBK SKILL.md files too)
 
-    return decode_text(path.read_bytes())
+    with path.open("rb") as fh:
+        raw = fh.read(MAX_SKILL_BYTES + 1)
+    if len(raw) > MAX_SKILL_BYTES:
+        raise FrontMatterError(f"it is larger than {MAX_SKILL_BYTES // 1024} KB")
+    return decode_text(raw)
 
 
 def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
     """The skill in `path`, or None; why a SKILL.md is skipped goes to `warnings`."""
     try:
+        if not path.is_file():
+            return None
         meta, _ = split_front_matter(_text(path))
     except OSError:
         return None
@@ -78,14 +92,17 @@ def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
 
 
 def discover_skills(
-    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+    workspace: Path,
+    home: Path | None = None,
+    warnings: list[str] | None = None,
+    trusted: bool | None = None,
 ) -> dict[str, Skill]:
     if home is None:
         from my_agent.home import unicum_home
 
         home = unicum_home()
     found: dict[str, Skill] = {}
-    for folder in skill_dirs(workspace, home):
+    for folder in skill_dirs(workspace, home, trusted):
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob("*/SKILL.md")):
@@ -98,11 +115,11 @@ def discover_skills(
 class SkillBook:
     """The skills a session can load, found afresh on each lookup (the `skill` tool's service)."""
 
-    def __init__(self, workspace: Path, home: Path) -> None:
-        self.workspace, self.home = workspace, home
+    def __init__(self, workspace: Path, home: Path, trusted: bool | None = None) -> None:
+        self.workspace, self.home, self.trusted = workspace, home, trusted
 
     def all(self) -> dict[str, Skill]:
-        return discover_skills(self.workspace, self.home)
+        return discover_skills(self.workspace, self.home, trusted=self.trusted)
 
     def body(self, skill: SkillInfo) -> str:
         return skill_body(skill)
@@ -114,9 +131,12 @@ def skill_body(skill: SkillInfo) -> str:
 
 
 def skills_section(
-    workspace: Path, home: Path | None = None, warnings: list[str] | None = None
+    workspace: Path,
+    home: Path | None = None,
+    warnings: list[str] | None = None,
+    trusted: bool | None = None,
 ) -> PromptSection:
-    skills = discover_skills(workspace, home, warnings)
+    skills = discover_skills(workspace, home, warnings, trusted)
     if not skills:
         return PromptSection("skills", "")
     lines = ["Load a skill's full instructions with skill(name) when the task calls for it:"]

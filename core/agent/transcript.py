@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from core.agent.events import AgentHooks, TaskResult
+from core.agent.session_lock import SessionBusy, SessionLock
 from my_agent.home import project_id
-from my_agent.messages import Message, ToolCall
+from my_agent.messages import Message, ToolCall, ToolResult
+from my_agent.secrets import redact_strings
 
 
 class TranscriptError(Exception):
@@ -40,22 +43,77 @@ class SessionInfo:
     messages: int
 
 
+def transcript_path(home: Path, workspace: Path, session_id: str) -> Path:
+    return sessions_dir(home, workspace) / f"{session_id}.jsonl"
+
+
+def claim_session(path: Path) -> SessionLock:
+    """The session's lock (one process at a time), or a one-line TranscriptError."""
+    try:
+        return SessionLock.claim(path)
+    except SessionBusy as exc:
+        raise TranscriptError(str(exc)) from None
+    except OSError as exc:
+        raise TranscriptError(f"cannot lock session {path}: {exc.strerror or exc}") from exc
+
+
 class Transcript:
-    """Writes one session's history as it grows; `sync` appends only what is new."""
+    """Writes one session's history as it grows; `sync` appends only what is new. Secret
+    values are redacted on disk; a write that fails (a full disk) is one warning, after
+    which the session goes on in memory only."""
 
     def __init__(
-        self, path: Path, header: dict[str, Any] | None = None, history: list[Message] | None = None
+        self,
+        path: Path,
+        header: dict[str, Any] | None = None,
+        history: list[Message] | None = None,
+        *,
+        secrets: list[str] | None = None,
+        warn: Callable[[str], None] | None = None,
+        lock: SessionLock | None = None,
     ) -> None:
         self.path = path
         self._written: list[Message] = list(history or [])
         self._header = header  # written with the first message: idle sessions leave no file
+        self._secrets = secrets or []
+        self._warn = warn
+        self.lock = lock
+        self.failed = ""  # why writing stopped
 
     @classmethod
-    def create(cls, home: Path, workspace: Path, session_id: str, **header: Any) -> Transcript:
-        path = sessions_dir(home, workspace) / f"{session_id}.jsonl"
-        return cls(path, {"id": session_id, "workspace": str(workspace), **header})
+    def create(
+        cls,
+        home: Path,
+        workspace: Path,
+        session_id: str,
+        *,
+        lock=None,
+        secrets=None,
+        warn=None,
+        **header: Any,
+    ) -> Transcript:
+        path = transcript_path(home, workspace, session_id)
+        head = {"id": session_id, "workspace": str(workspace), **header}
+        return cls(path, head, lock=lock, secrets=secrets, warn=warn)
+
+    def close(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
 
     def _write(self, record: dict[str, Any]) -> None:
+        if self.failed:
+            return
+        try:
+            self._append(redact_strings(record, self._secrets) if self._secrets else record)
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            if self._warn is not None:
+                self._warn(
+                    f"cannot write the transcript {self.path}: {self.failed}; the session goes "
+                    "on in memory and cannot be resumed"
+                )
+
+    def _append(self, record: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(record, ensure_ascii=False) + "\n"
         if self._header is not None and not self.path.exists():
@@ -243,13 +301,35 @@ class TranscriptHooks(AgentHooks):
 
 
 def close_open_tool_calls(history: list[Message], note: str) -> int:
-    """Answer the tool calls of a session cut off mid-tool (killed, not Ctrl-C); returns how many."""
-    last = history[-1] if history else None
-    if last is None or last.role != "assistant" or not last.tool_calls:
-        return 0
-    from my_agent.messages import ToolResult
+    """Pair every tool call of the history with a result (a session cut off mid-tool, or a
+    transcript two processes wrote into): a missing result becomes `note`, a result with no
+    call is dropped. Changes `history` in place; returns how many calls were answered."""
+    answered = 0
+    i = 0
+    while i < len(history):
+        msg = history[i]
+        calls = {c.id for c in msg.tool_calls} if msg.role == "assistant" else set()
+        nxt = history[i + 1] if i + 1 < len(history) else None
+        if nxt is not None and nxt.role == "user" and nxt.tool_results:
+            kept = [b for b in nxt.blocks if not isinstance(b, ToolResult) or b.call_id in calls]
+            if len(kept) != len(nxt.blocks):
+                history[i + 1] = nxt = Message("user", kept)
+        if calls:
+            have = {r.call_id for r in nxt.tool_results} if nxt and nxt.role == "user" else set()
+            missing = [
+                ToolResult(c.id, note, is_error=True) for c in msg.tool_calls if c.id not in have
+            ]
+            if missing and nxt is not None and nxt.role == "user":
+                history[i + 1] = Message("user", [*nxt.tool_results, *missing, *_others(nxt)])
+            elif missing:
+                history.insert(i + 1, Message("user", list(missing)))
+            answered += len(missing)
+        if msg.role == "user" and not msg.blocks:
+            del history[i]
+            continue
+        i += 1
+    return answered
 
-    history.append(
-        Message("user", [ToolResult(c.id, note, is_error=True) for c in last.tool_calls])
-    )
-    return len(last.tool_calls)
+
+def _others(msg: Message) -> list:
+    return [b for b in msg.blocks if not isinstance(b, ToolResult)]

@@ -14,6 +14,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
+from my_agent.trust import is_trusted
 
 PROJECT_FILE = ".mcp.json"
 CONFIG_KEY = "mcpServers"
@@ -42,8 +43,9 @@ class ServerConfig:
 
 
 def project_config_allowed(workspace: Path) -> bool:
-    """May this folder's own `.mcp.json` start servers? The one gate (trusted folders)."""
-    return True
+    """May this folder's own `.mcp.json` start servers? Only a folder the user trusted (and
+    remembered: a one-run `--trust` does not start a project's servers)."""
+    return is_trusted(workspace)
 
 
 def safe_name(text: str) -> str:

@@ -43,7 +43,7 @@ def _tool(hub: McpHub, server: str, listed: dict[str, Any]) -> Tool:
 
     def handler(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         question = f"Run the MCP tool {remote} of server '{server}' with {_preview(args)}?"
-        authorize(ctx, "mcp", question, name, remember_yes=True)
+        authorize(ctx, "mcp", question, name)
         result = hub.call(server, remote, args)
         data = {"server": server, "tool": remote, **result.data}
         text = f"{name} is unavailable: {result.text}" if result.unavailable else result.text

@@ -227,9 +227,11 @@ def root_conventions(root: Path) -> dict[str, tuple[str, str]]:
     if pyproject.is_file():
         import tomllib
 
-        try:
+        try:  # a project's file: size-capped, and 100k nested brackets are no crash
+            if pyproject.stat().st_size > 1024 * 1024:
+                raise ValueError("pyproject.toml too large")
             tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             tools = {}
         for name, (key, text) in PYPROJECT_TOOLS.items():
             if isinstance(tools, dict) and name in tools:

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from core.model.providers import ResolvedProvider, WireFormat
@@ -172,9 +173,13 @@ class ModelClient:
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
-                return wire_stream(self.adapter, self.sdk(), body, asm)
+                return _finished(wire_stream(self.adapter, self.sdk(), body, asm), asm, self)
+            except ModelError:
+                raise
             except Exception as exc:
                 failure = classify(exc)
+                if isinstance(exc, StreamCut):
+                    failure = replace(failure, reason=STREAM_CUT)
                 if asm.started:
                     raise ModelError(
                         broken_stream_line(failure, self.target()), failure.status
@@ -223,3 +228,28 @@ class ModelClient:
         if asked is not None and asked > MAX_HONOURED_WAIT:
             return None
         return asked if asked is not None else backoff(attempt + 1)
+
+
+STREAM_CUT = "the stream ended without its final event"
+
+
+class StreamCut(ConnectionError):
+    """A stream that ended without its final event (message_stop / a finish_reason): treated
+    as a dropped connection, so it is retried once when nothing was shown, and its text and
+    tool calls are never used."""
+
+
+def _finished(response: ModelResponse, asm: Any, client: ModelClient) -> ModelResponse:
+    """`response` when its stream ended properly; StreamCut when it broke off, or a ModelError
+    when the server answered without any stream at all (an HTTP 200 that is not SSE)."""
+    if response.stop_reason:
+        return response
+    if not (asm.started or asm.model or response.usage.output or response.usage.input):
+        t = client.target()
+        raise ModelError(
+            f"{t.provider} answered without a stream (an HTTP 200 with no events) at "
+            f"{t.base_url}: check {t.base_url_var} points at the provider's API",
+            None,
+            False,
+        )
+    raise StreamCut(STREAM_CUT)

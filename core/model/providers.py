@@ -184,7 +184,7 @@ def _pick_name(flag: str | None, cfg: dict) -> tuple[str, str, str]:
     if not with_keys:
         names = ", ".join(PROFILES[n].key_var or "" for n in AUTO_ORDER)
         raise ConfigError(
-            f"no API key found: set one of {names} (in the environment or a .env file), "
+            f"no API key found: set one of {names} (in the environment or the Unicum home's .env), "
             "or pass --provider"
         )
     note = ""
@@ -247,7 +247,7 @@ def resolve_provider(
     api_key = os.environ.get(profile.key_var) if profile.key_var else None
     if profile.key_var and profile.key_required and not api_key:
         raise ConfigError(
-            f"no API key for {name}: set {profile.key_var} in the environment or a .env file"
+            f"no API key for {name}: set {profile.key_var} in the environment or the Unicum home's .env"
         )
     base_url = os.environ.get(profile.base_url_var) or profile.default_base_url
     if not base_url:

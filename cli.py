@@ -61,9 +61,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--print",
         dest="prompt",
         metavar="TASK",
-        help="run one task, print the answer on stdout and exit",
+        nargs="?",
+        const="-",
+        help="run one task, print the answer on stdout and exit (piped stdin is added to "
+        "TASK; `-p -` or `-p` alone: the task is stdin)",
     )
-    p.add_argument("--output-format", choices=["text", "json"], default="text")
+    p.add_argument(
+        "--output-format",
+        choices=["text", "json", "stream-json"],
+        default="text",
+        help="-p's output: the answer, one JSON object, or one JSON event a line",
+    )
+    p.add_argument(
+        "--input-format",
+        choices=["text", "stream-json"],
+        default="text",
+        help="-p's input: stream-json reads user messages, one JSON object a line, from stdin",
+    )
+    p.add_argument("--append-system-prompt", metavar="TEXT", default="")
+    p.add_argument(
+        "--allowed-tools",
+        action="append",
+        default=[],
+        metavar="NAMES",
+        help="only these tools (comma- or space-separated; repeatable)",
+    )
+    p.add_argument(
+        "--disallowed-tools", action="append", default=[], metavar="NAMES", help="never these"
+    )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
     p.add_argument("--max-turns", type=_positive(int), default=50, metavar="N")
@@ -76,9 +101,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="resume the last session in this folder",
     )
-    p.add_argument("--resume", metavar="ID", help="resume a saved session")
+    p.add_argument(
+        "--resume",
+        metavar="ID",
+        nargs="?",
+        const="",
+        help="resume a saved session (without ID: list this folder's sessions)",
+    )
     p.add_argument(
         "--budget-usd",
+        "--max-budget-usd",
+        dest="budget_usd",
         type=_positive(float),
         metavar="USD",
         help="stop before a model call once this much is spent (see --budget-scope)",
@@ -122,9 +155,11 @@ def main(argv: "list[str] | None" = None) -> int:
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
-    if args.prompt is not None and not args.prompt.strip():
-        print("unicum: -p needs a task (it was empty)", file=sys.stderr)
-        return 2
+    if args.prompt is None and not sys.stdin.isatty():
+        args.stdin_text = sys.stdin.read()  # `echo hi | unicum`: stdin is the task, as -p -
+        if args.stdin_text.strip():
+            args.prompt = "-"
+            print("unicum: stdin is not a terminal: running it as one task (-p -)", file=sys.stderr)
     if args.prompt is not None:
         from ui.printmode import run_print
 

@@ -21,4 +21,13 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         budget_scope=args.budget_scope,
         task_hint=task_hint,
         codemap=not args.no_codemap,
+        append_system_prompt=getattr(args, "append_system_prompt", ""),
+        allowed_tools=tool_names(getattr(args, "allowed_tools", [])),
+        disallowed_tools=tool_names(getattr(args, "disallowed_tools", [])),
     )
+
+
+def tool_names(values: list[str]) -> tuple[str, ...]:
+    """`--allowed-tools read_file,grep --allowed-tools "shell edit"` → the names, in order."""
+    words = [w for value in values for w in value.replace(",", " ").split()]
+    return tuple(dict.fromkeys(words))

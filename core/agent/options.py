@@ -26,6 +26,9 @@ class SessionOptions:
     budget_scope: str = "session"  # task | session | day
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
+    append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
+    allowed_tools: tuple[str, ...] = ()  # --allowed-tools: only these (empty: all)
+    disallowed_tools: tuple[str, ...] = ()  # --disallowed-tools: never these
     session_id: str = field(default_factory=lambda: new_session_id())
 
 

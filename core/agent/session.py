@@ -22,6 +22,7 @@ from core.agent.prompts import FixedPrompt, PromptSection, SystemPrompt, build_s
 from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
+from core.agent.tool_choice import appended_section, chosen_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
@@ -95,7 +96,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         workspace,
         home,
         provider,
-        Registry.default(),
+        chosen_tools(Registry.default(), opts.allowed_tools, opts.disallowed_tools),
         store,
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
@@ -121,7 +122,8 @@ def open_session(
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
     memory_hooks = MemoryHooks(g.store, source=opts.session_id)
-    prompt, budget = _prompt(opts, g, list(sections), memory_hooks.warnings)
+    sections = [*sections, *appended_section(opts.append_system_prompt)]
+    prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)

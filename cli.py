@@ -155,7 +155,9 @@ def main(argv: "list[str] | None" = None) -> int:
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
-    if args.prompt is None and not sys.stdin.isatty():
+    from ui.stdin import is_piped
+
+    if args.prompt is None and is_piped():
         args.stdin_text = sys.stdin.read()  # `echo hi | unicum`: stdin is the task, as -p -
         if args.stdin_text.strip():
             args.prompt = "-"

@@ -154,6 +154,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
     "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
     "budget_line": ("budget: {text}", "预算：{text}"),
+    "image_attached": ("📎 image {what}", "📎 图片 {what}"),
+    "image_text_only": (
+        "{what} not sent: {model} does not accept images (UNICUM_IMAGES=1 if it does)",
+        "{what} 未发送：{model} 不支持图片（若支持，请设置 UNICUM_IMAGES=1）",
+    ),
+    "image_bad": ("image not sent: {what}", "图片未发送：{what}"),
 }
 
 

@@ -29,6 +29,7 @@ from my_agent.messages import StreamEvent, ToolCall
 from tools.base import ToolOutput
 from ui.i18n import Strings
 from ui.options import options_from_args
+from ui.stdin import is_piped
 from ui.stream_json import CostHooks, StreamJson, read_user_messages, result_event
 
 
@@ -98,7 +99,7 @@ class _Run:
 def piped_input(args: argparse.Namespace, stdin: IO[str]) -> str:
     """What stdin holds when it is not a terminal (read once; "" on a terminal)."""
     if getattr(args, "stdin_text", None) is None:
-        args.stdin_text = "" if stdin is None or stdin.isatty() else stdin.read()
+        args.stdin_text = stdin.read() if is_piped(stdin) else ""
     return args.stdin_text
 
 
@@ -110,7 +111,7 @@ def headless_tasks(args: argparse.Namespace, stdin: IO[str] = sys.stdin) -> Iter
             yield args.prompt
         yield from read_user_messages(stdin)
         return
-    piped = piped_input(args, stdin) if args.prompt == "-" or not stdin.isatty() else ""
+    piped = piped_input(args, stdin)
     task = (
         piped
         if args.prompt == "-"

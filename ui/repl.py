@@ -229,9 +229,10 @@ class Repl:
         """The one place a task runs (budget prompts and error lines wrap this call)."""
         from ui.budget_prompt import run_with_budget
 
+        images = self.attached_images(text)
         self.indexing_status()
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
+            result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
@@ -243,6 +244,17 @@ class Repl:
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+
+    def attached_images(self, text: str) -> list:
+        """Images the line names (`@shot.png`, a pasted path), each with a line saying so."""
+        from ui.attach import attach_images
+
+        context = self.agent.tool_context
+        found = attach_images(text, context.workspace, context.image_limits)
+        for key, what in found.lines:
+            style = "dim" if key == "image_attached" else "yellow"
+            self.say(self.s.t(key, what=what, model=self.agent.client.model), style=style)
+        return found.images
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""

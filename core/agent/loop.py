@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.agent.events import AgentHooks, TaskResult
@@ -12,7 +13,7 @@ from core.context import ContextPolicy, FullHistory
 from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import Interrupted
-from my_agent.messages import Message, ModelResponse, ToolCall, ToolResult, user_text
+from my_agent.messages import ImageBlock, Message, ModelResponse, TextBlock, ToolCall, ToolResult
 from tools.base import ToolContext, ToolOutput
 from tools.registry import Registry
 
@@ -31,11 +32,12 @@ class Agent:
     max_turns: int = MAX_TURNS
     context_seconds: float = 0.0  # time the last request's context took to build (--time)
 
-    def run(self, task: str) -> TaskResult:
-        """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
+    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+        """Run one user task (with images the user attached) to its end; Ctrl-C raises
+        Interrupted with the history left valid."""
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         self.hooks.on_task_start(task)
-        self.history.append(user_text(task))
+        self.history.append(Message("user", [TextBlock(task), *images]))
         return self._run_task()
 
     def resume(self) -> TaskResult:
@@ -123,4 +125,4 @@ class Agent:
         fact = self.context.on_tool_result(call, output) or extract_fact(call, output)
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
-        return ToolResult(call.id, output.content, output.is_error)
+        return ToolResult(call.id, output.content, output.is_error, images=output.images)

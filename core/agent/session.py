@@ -170,6 +170,7 @@ def _tool_context(opts: SessionOptions, g: _Ground, prompter: Prompter | None) -
         prompter=prompter or NoPrompter(approve_all=opts.yes),
         permission_mode=opts.permission_mode,
         session_id=opts.session_id,
+        image_limits=g.provider.image_limits,
         services=tool_services(g.workspace, g.home, g.store, g.code_map, g.archive),
     )
 

@@ -8,6 +8,7 @@ on an import): only the standard library at the top, nothing of ours before `pyt
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -138,6 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: "list[str] | None" = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `unicum usage --json | head`: the reader left; no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the exit-time flush must not fail again
+        return 1
+
+
+def _main(argv: "list[str] | None") -> int:
     problem = python_problem()
     if problem:
         print(problem, file=sys.stderr)

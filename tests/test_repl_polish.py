@@ -33,8 +33,9 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         assert seconds < 1.0  # the answer's wait is not the tool's time
         repl.expect(r"运行 `rm -rf src`？这是危险操作（rm -r/-f：会永久删除文件）。")
         repl.send("n")
-        repl.expect(r"✗ terminal rm -rf src")
-        repl.expect(r"你已拒绝：运行 `rm -rf src`？这是危险操作")
+        # the question is not repeated; the refusal is one short line
+        refusal = repl.expect(r"✗ terminal rm -rf src[^\n]*\n +(\S[^\n]*)\n").group(1)
+        assert refusal.strip() == "已拒绝：已告知模型不要重试"
         repl.expect("好了")
         found = repl.expect(
             r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（上下文 [\d.]+ 毫秒） "

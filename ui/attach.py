@@ -49,3 +49,13 @@ def attach_images(line: str, workspace: Path, limits: ImageLimits | None) -> Att
         out.images.append(image.block)
         out.lines.append(("image_attached", image.describe()))
     return out
+
+
+def images_for(repl, text: str) -> list[ImageBlock]:
+    """The images a REPL line names (`@shot.png`, a pasted path), each with a line saying so."""
+    context = repl.agent.tool_context
+    found = attach_images(text, context.workspace, context.image_limits)
+    for key, what in found.lines:
+        style = "dim" if key == "image_attached" else "yellow"
+        repl.say(repl.s.t(key, what=what, model=repl.agent.client.model), style=style)
+    return found.images

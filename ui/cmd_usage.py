@@ -30,6 +30,7 @@ from core.ledger import (
 )
 from my_agent.home import project_id, unicum_home
 from my_agent.team import database_url, describe_url, team_project
+from ui.subargs import folder_first
 
 _SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
 _SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -73,7 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPAN",
         help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)",
     )
-    p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
+    p.add_argument(
+        "--dir",
+        "--project",
+        dest="project",
+        metavar="DIR",
+        help="only requests made in this project folder",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
         "--html",
@@ -89,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from my_agent.errors import ConfigError
 
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(folder_first(argv))
     try:
         url = database_url()
     except ConfigError as exc:  # a broken config.json: one line, like every other subcommand

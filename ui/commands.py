@@ -72,7 +72,8 @@ def cmd_help(repl: Repl, arg: str) -> None:
     )
     for command in COMMANDS.values():
         if command.name != "/exit":
-            table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
+            name = Text(f"{command.name} {command.args}".strip())  # `[tasks]` is no markup
+            table.add_row(name, repl.s.t(command.help_key))
     repl.console.print(table)
     repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
 
@@ -159,7 +160,7 @@ def cmd_memory(repl: Repl, arg: str) -> None:
     """Memory entries and the instruction files loaded into the prompt (`cli.py memory list`)."""
     from ui.cmd_memory import main as memory_main
 
-    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)])
+    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)], repl.s)
 
 
 def cmd_undo(repl: Repl, arg: str) -> None:

@@ -64,6 +64,44 @@ def _after(text: str) -> str:
 
 # (pattern over the whole English line, function of the match → 中文)
 PATTERNS: list[tuple[re.Pattern[str], object]] = [
+    # set-up errors (core.model.providers, core.agent.options, core.agent.transcript)
+    (
+        re.compile(
+            r"no API key found: set one of (?P<v>.+) \(in the environment or a \.env file\), "
+            r"or pass --provider"
+        ),
+        lambda m: (
+            f"没有找到 API 密钥：请在环境变量或 .env 文件中设置 {m['v']} 之一，或用 --provider 指定"
+        ),
+    ),
+    (
+        re.compile(r"no API key for (?P<p>\S+): set (?P<v>\S+) in the environment or a \.env file"),
+        lambda m: f"{m['p']} 没有 API 密钥：请在环境变量或 .env 文件中设置 {m['v']}",
+    ),
+    (
+        re.compile(r"--dir (?P<d>.+): not a folder"),
+        lambda m: f"--dir {m['d']}：不是文件夹",
+    ),
+    (
+        re.compile(r"unknown provider '(?P<p>.+)': choose one of (?P<l>.+)"),
+        lambda m: f"未知的服务商 '{m['p']}'：请从 {m['l']} 中选择",
+    ),
+    (
+        re.compile(r"provider (?P<p>\S+) needs a base URL: set (?P<v>\S+)"),
+        lambda m: f"服务商 {m['p']} 需要接口地址：请设置 {m['v']}",
+    ),
+    (
+        re.compile(r"provider (?P<p>\S+) needs a model: pass --model or set UNICUM_MODEL"),
+        lambda m: f"服务商 {m['p']} 需要指定模型：请用 --model 或设置 UNICUM_MODEL",
+    ),
+    (
+        re.compile(r"no saved session '(?P<s>.+?)'(?: in any folder)?: .*"),
+        lambda m: f"没有已保存的会话 '{m['s']}'：不带编号运行 `unicum --resume` 可列出本目录的会话",
+    ),
+    (
+        re.compile(r"no saved session for (?P<d>.+): start one without --continue"),
+        lambda m: f"{m['d']} 没有已保存的会话：请不带 --continue 开始一个新会话",
+    ),
     # a refused question, as the tool's error line (tools.permissions._decide)
     (
         re.compile(

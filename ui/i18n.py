@@ -26,6 +26,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "interrupted": ("⏹ {detail}", "⏹ {detail}"),
     "exit_hint": ("press Ctrl-C again or Ctrl-D to exit", "再按一次 Ctrl-C 或按 Ctrl-D 退出"),
     "bye": ("bye", "再见"),
+    "bye_resume": (
+        "bye · resume this session with: unicum --resume {id}",
+        "再见 · 继续本会话：unicum --resume {id}",
+    ),
+    "resume_how": (
+        "resume one with: unicum --resume ID (in the REPL: /resume)",
+        "继续其中一个：unicum --resume 编号（在 REPL 中：/resume）",
+    ),
     "error": ("error: {detail}", "错误：{detail}"),
     "internal_error": (
         "internal error: {detail} (run with --debug for the traceback)",
@@ -154,6 +162,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
     "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
     "budget_line": ("budget: {text}", "预算：{text}"),
+    "mem_none": ("no memory entries for {folder}", "{folder} 还没有记忆条目"),
+    "mem_count_one": ("{n} entry (files: {files})", "共 {n} 条（文件：{files}）"),
+    "mem_count": ("{n} entries (files: {files})", "共 {n} 条（文件：{files}）"),
+    "mem_instructions": ("instruction files: {names}", "项目说明文件：{names}"),
+    "mem_no_files": ("none", "无"),
+    "phase_planning": ("planning", "规划"),
+    "phase_executing": ("executing", "执行"),
+    "phase_verifying": ("verifying", "验证"),
+    "refused_line": (
+        "refused: the model was told not to retry it",
+        "已拒绝：已告知模型不要重试",
+    ),
     "image_attached": ("📎 image {what}", "📎 图片 {what}"),
     "image_text_only": (
         "{what} not sent: {model} does not accept images (UNICUM_IMAGES=1 if it does)",

@@ -155,6 +155,10 @@ def run_print(args: argparse.Namespace) -> int:
     )
     if args.input_format == "stream-json" and stream is None:
         return _fail(args, 2, "--input-format stream-json needs --output-format stream-json", run)
+    if args.resume == "":  # `--resume` without an id: list this folder's sessions
+        from ui.sessions import print_sessions
+
+        return print_sessions(unicum_home(), args.dir, strings)
     code = 0
     try:
         tasks = headless_tasks(args)
@@ -170,6 +174,8 @@ def run_print(args: argparse.Namespace) -> int:
                 print(f"unicum: {note}", file=sys.stderr)
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, strings.line(str(exc)), run)
+    except (UnicumError, KeyboardInterrupt) as exc:  # e.g. --dir not a folder, Ctrl-C at start
+        return _fail(args, 1, strings.line(strings.core(str(exc) or "Ctrl-C")), run)
     except Exception as exc:  # a bug: one line, the traceback only with --debug
         if args.debug:
             traceback.print_exc()

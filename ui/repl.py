@@ -227,9 +227,10 @@ class Repl:
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
         """The one place a task runs (budget prompts and error lines wrap this call)."""
+        from ui.attach import images_for
         from ui.budget_prompt import run_with_budget
 
-        images = self.attached_images(text)
+        images = images_for(self, text)
         self.indexing_status()
         try:
             result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
@@ -244,17 +245,6 @@ class Repl:
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
             self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
-
-    def attached_images(self, text: str) -> list:
-        """Images the line names (`@shot.png`, a pasted path), each with a line saying so."""
-        from ui.attach import attach_images
-
-        context = self.agent.tool_context
-        found = attach_images(text, context.workspace, context.image_limits)
-        for key, what in found.lines:
-            style = "dim" if key == "image_attached" else "yellow"
-            self.say(self.s.t(key, what=what, model=self.agent.client.model), style=style)
-        return found.images
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""
@@ -313,7 +303,7 @@ class Repl:
     def failed_to_open(self, exc: BaseException) -> int:
         """The background session could not open: one line (a traceback only with --debug)."""
         if isinstance(exc, ConfigError | UnicumError | TranscriptError):
-            print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
+            print(styled(f"unicum: {self.s.line(str(exc))}", "red", sys.stderr), file=sys.stderr)
             return 2
         if self.args.debug:
             traceback.print_exception(exc)
@@ -378,7 +368,7 @@ def run_repl(args: argparse.Namespace) -> int:
         else:
             repl.open_in_background()
     except (ConfigError, UnicumError, TranscriptError) as exc:
-        print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
+        print(styled(f"unicum: {strings.line(str(exc))}", "red", sys.stderr), file=sys.stderr)
         return 2
     except Exception as exc:
         if args.debug:
@@ -388,10 +378,14 @@ def run_repl(args: argparse.Namespace) -> int:
     repl.banner(provider)
     if repl.live is not None and repl.live.resumed:
         repl.recap()
+    elif args.resume == "":  # `--resume` without an id: the picker
+        repl.guarded("/resume")
     try:
         return repl.loop()
     finally:
         if repl._opening is not None:  # left before the first line: let it finish, then close
             repl._opening.join()
         repl.end_session()
-        repl.say(strings.t("bye"), style="dim")
+        from ui.sessions import goodbye
+
+        repl.say(goodbye(repl.live, strings), style="dim")

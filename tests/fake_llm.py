@@ -32,6 +32,7 @@ class ScriptedLLM:
         self.steps: list[Step] = []
         self.requests: list[Recorded] = []
         self.errors: list[str] = []
+        self.models: list[str] | None = None  # served on GET …/models (None: 404, no list)
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -92,6 +93,12 @@ class ScriptedLLM:
 
             def log_message(self, *args: Any) -> None:
                 return
+
+            def do_GET(self) -> None:  # noqa: N802  (the provider's model list)
+                if not self.path.split("?")[0].endswith("/models") or server.models is None:
+                    return self._json(404, {"error": {"message": "not found"}})
+                data = [{"id": m, "object": "model", "type": "model"} for m in server.models]
+                self._json(200, {"object": "list", "data": data, "has_more": False})
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length") or 0)

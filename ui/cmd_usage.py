@@ -261,7 +261,7 @@ def render_chart(console, days: list[Group]) -> None:
     console.print("\n".join(lines), highlight=False)
 
 
-def _session_ledger(home: Path | None):
+def session_ledger(home: Path | None):
     """Where this session's rows are: the team ledger when set and reachable, else local."""
     url = database_url()
     if url:
@@ -275,7 +275,7 @@ def _session_ledger(home: Path | None):
 def session_totals(session_id: str, home: Path | None = None) -> Totals:
     """This session's requests as the ledger has them (queued rows flushed first)."""
     flush_open_ledgers()
-    db = _session_ledger(home)
+    db = session_ledger(home)
     if db is None:
         return Totals()
     try:
@@ -287,7 +287,7 @@ def session_totals(session_id: str, home: Path | None = None) -> Totals:
 def session_report(console, session_id: str, home: Path | None = None) -> Totals:
     """This session's requests by task, from the ledger (flushed first)."""
     flush_open_ledgers()
-    db = _session_ledger(home)
+    db = session_ledger(home)
     if db is None:
         console.print("No model requests in this session yet.")
         return Totals()

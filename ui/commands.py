@@ -14,6 +14,7 @@ from rich.text import Text
 
 from core.agent import list_sessions
 from my_agent.messages import user_text
+from ui.cmd_model import cmd_model
 from ui.usage_view import context_tokens, render_context, render_usage
 
 if TYPE_CHECKING:
@@ -118,21 +119,11 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 def cmd_usage(repl: Repl, arg: str) -> None:
     if arg == "tasks":
-        from ui.cmd_usage import session_report
+        from ui.usage_tasks import render_session_tasks
 
-        session_report(repl.console, repl.agent.tool_context.session_id)
+        render_session_tasks(repl.console, repl.agent, repl.s, repl.home)
         return
     render_usage(repl.console, repl.s, repl.agent)
-
-
-def cmd_model(repl: Repl, arg: str) -> None:
-    client = repl.agent.client
-    if arg:
-        client.set_model(arg)
-        repl.opts.model = arg
-        repl.say(repl.s.t("model_set", model=client.model))
-    else:
-        repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
 
 
 def cmd_compact(repl: Repl, arg: str) -> None:

@@ -154,11 +154,23 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     ),
     (
         re.compile(
+            r"budget reached: (?P<what>this task|this session|today) used (?P<u>.+?) of "
+            r"(?P<l>.+?) and the next model call \(~(?P<n>.+?)\) would pass it, so it was not "
+            r"made \(raise it with (?P<o>.+)\)"
+        ),
+        lambda m: (
+            f"已达预算：{SCOPE_WHAT[m['what']]}已用 {_tokens(m['u'])}（上限 {_tokens(m['l'])}），"
+            f"下一次模型调用（约 {_tokens(m['n'])}）会超出，因此没有调用（可用 {m['o']} 提高）"
+        ),
+    ),
+    (
+        re.compile(
             r"(?P<pct>\d+)% of the (?P<s>task|session|day) budget used: (?P<u>.+?) of "
-            r"(?P<l>.+)"
+            r"(?P<l>.+?)(?: \(the next model call would make it ~(?P<n>.+)\))?"
         ),
         lambda m: (
             f"{SCOPE_NAME[m['s']]}预算已用 {m['pct']}%：{_tokens(m['u'])}（上限 {_tokens(m['l'])}）"
+            + (f"，下一次模型调用后约 {_tokens(m['n'])}" if m["n"] else "")
         ),
     ),
     # model errors (core.retry.error_line, broken_stream_line)

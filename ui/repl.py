@@ -201,12 +201,16 @@ class Repl:
 
     def banner(self, provider) -> None:
         """Provider, model and folder (known before the session is open), then the notes."""
+        from ui.fit import fit
+
         self.say(
-            self.s.t(
-                "welcome",
-                provider=provider.profile.name,
-                model=provider.model,
-                folder=self.opts.workspace.expanduser().resolve(),
+            fit(
+                self.s.t(
+                    "welcome",
+                    provider=provider.profile.name,
+                    model=provider.model,
+                    folder=self.opts.workspace.expanduser().resolve(),
+                )
             ),
             style="bold",
         )
@@ -214,7 +218,7 @@ class Repl:
             self.say(provider.note, style="yellow")
         if self.live is not None:
             self.notes()
-        self.say(self.s.t("hint"), style="dim")
+        self.say(fit(self.s.t("hint")), style="dim")
 
     def notes(self) -> None:
         from core.agent import start_notes

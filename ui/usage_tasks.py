@@ -65,18 +65,26 @@ def render_session_tasks(console, agent: Agent, s: Strings, home: Path) -> None:
         console.print(s.t("ut_none"))
         return
     columns = _columns(agent, s)
-    notes = any(_notes(g.totals, s) for g in groups) or bool(_notes(total, s))
+    with_notes = any(_notes(g.totals, s) for g in groups) or bool(_notes(total, s))
+    rows = [
+        [" ".join(task_text(home, g.key).split()) or g.key]
+        + [cell(g.totals) for _, cell in columns]
+        + ([_notes(g.totals, s)] if with_notes else [])
+        for g in sorted(groups, key=lambda g: g.totals.first_ts)  # in the order typed
+    ]
+    last = [s.t("ctx_total"), *(cell(total) for _, cell in columns)]
+    last += [_notes(total, s)] if with_notes else []
+    headers = [header for header, _ in columns] + ([s.t("ut_notes")] if with_notes else [])
+    widths = [
+        max(len(h), *(len(row[i]) for row in [*rows, last])) for i, h in enumerate(headers, 1)
+    ]
+    room = max(10, console.width - sum(widths) - 2 * (len(widths) + 1))  # the task gives way
     table = Table(title=s.t("ut_title"), title_justify="left", box=None, padding=(0, 1))
-    table.add_column(s.t("ut_task"), ratio=1, no_wrap=True, overflow="ellipsis", min_width=12)
-    for header, _ in columns:
-        table.add_column(header, justify="right", no_wrap=True)
-    if notes:
-        table.add_column(s.t("ut_notes"), no_wrap=True, overflow="ellipsis")
-    for g in reversed(groups):  # oldest first: the order they were typed
-        typed = " ".join(task_text(home, g.key).split()) or g.key
-        cells = [cell(g.totals) for _, cell in columns]
-        table.add_row(typed, *cells, *([_notes(g.totals, s)] if notes else []))
+    table.add_column(s.t("ut_task"), no_wrap=True, overflow="ellipsis", max_width=room)
+    for header, width in zip(headers, widths, strict=True):
+        table.add_column(header, justify="right", no_wrap=True, min_width=width)
+    for row in rows:
+        table.add_row(*row)
     table.add_section()
-    cells = [cell(total) for _, cell in columns]
-    table.add_row(s.t("ctx_total"), *cells, *([_notes(total, s)] if notes else []), style="bold")
+    table.add_row(*last, style="bold")
     console.print(table)

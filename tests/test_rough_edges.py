@@ -181,3 +181,18 @@ def test_usage_json_into_head_has_no_traceback(isolated_home):
     )  # fmt: skip
     assert len(pipe.stdout) == 100
     assert "Traceback" not in pipe.stderr and "BrokenPipe" not in pipe.stderr, pipe.stderr
+
+
+def test_chinese_unreachable_server_final_error_in_the_repl(workspace):
+    env = {"OPENAI_API_KEY": "fake-key", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+    repl = Repl(
+        "--dir", str(workspace), "--provider", "openai", "--lang", "zh", env=env, timeout=90
+    )
+    try:
+        repl.prompt()
+        repl.send("hi")
+        repl.expect(r"错误：无法连接 openai（http://127\.0\.0\.1:9/v1）（已重试 4 次）")
+        repl.prompt()
+        assert quit_repl(repl) == 0
+    finally:
+        repl.close()

@@ -126,6 +126,7 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     resume = resume_path(opts, args.cont, args.resume)
     opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
     run.session_id = opts.session_id
+    run.cost.load(unicum_home())
     hooks: list[AgentHooks] = [run.progress, run.cost]
     if stream is not None:
         stream.session_id = opts.session_id
@@ -149,7 +150,7 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
 def run_print(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
     opts = options_from_args(args)
-    run = _Run(StderrProgress(strings), CostHooks(unicum_home(), args.model or ""), opts.session_id)
+    run = _Run(StderrProgress(strings), CostHooks(args.model or ""), opts.session_id)
     stream = (
         StreamJson(sys.stdout, opts.session_id) if args.output_format == "stream-json" else None
     )

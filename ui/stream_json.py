@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 from core.agent import AgentHooks, LiveSession, TaskResult
-from core.ledger import load_prices
+from core.ledger import PriceTable, load_prices
 from my_agent.errors import ConfigError
 from my_agent.messages import (
     ModelResponse,
@@ -56,17 +57,22 @@ def _content(response: ModelResponse) -> list[dict[str, Any]]:
 class CostHooks(AgentHooks):
     """Adds up what each request of a task cost (the ledger's prices) and its model time."""
 
-    def __init__(self, home, model: str) -> None:
-        self.prices = load_prices(home)
+    def __init__(self, model: str = "") -> None:
+        self.prices: PriceTable | None = None  # loaded with the session (a bad file: exit 2)
         self.model = model
         self.cost: float | None = None
         self.api_seconds = 0.0
+
+    def load(self, home: Path) -> None:
+        self.prices = load_prices(home)
 
     def on_task_start(self, task: str) -> None:
         self.cost, self.api_seconds = None, 0.0
 
     def on_response(self, response: ModelResponse) -> None:
         self.api_seconds += response.duration
+        if self.prices is None:
+            return
         cost = self.prices.cost(response.usage, response.model, self.model)
         if cost is not None:
             self.cost = (self.cost or 0.0) + cost

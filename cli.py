@@ -92,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo"], default="ask")
-    p.add_argument("--max-turns", type=_positive(int), default=50, metavar="N")
+    p.add_argument(
+        "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"
+    )
     p.add_argument("--time", action="store_true", help="show timings per request and task")
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
     p.add_argument("--lang", choices=["en", "zh"], help="UI language (default: from locale)")
@@ -128,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["task", "session", "day"],
         default="session",
         help="what the --budget-* flags limit (default: session)",
+    )
+    p.add_argument(
+        "--context-policy",
+        choices=["ours", "masking", "full"],
+        default="ours",
+        help="what each request carries: ours (default), masking (keep the last 3 outputs, "
+        "mask older ones every 10k tokens) or full (the whole history)",
     )
     p.add_argument(
         "--no-codemap",

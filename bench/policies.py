@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bench.replay_metrics import refs
 from core.context import (
     CacheAwareContext,
     ContextBudget,
@@ -110,7 +111,7 @@ class Masking:
             Message(
                 m.role,
                 [
-                    replace(b, content=f"[old output omitted: {self.tokens[b.call_id]} tokens]")
+                    replace(b, content=self.placeholder(b.call_id))
                     if isinstance(b, ToolResult) and b.call_id in self.masked
                     else b
                     for b in m.blocks
@@ -118,6 +119,38 @@ class Masking:
             )
             for m in history
         ]
+
+    def placeholder(self, call_id: str) -> str:
+        return f"[old output omitted: {self.tokens.get(call_id, 0)} tokens]"
+
+
+class Padded(Masking):
+    """Test policy: masking whose placeholders carry every identifier of the output as a bag.
+    An honest retention measure must not score it above plain masking."""
+
+    def __init__(self, keep: int = 3, trigger: int = 10_000) -> None:
+        super().__init__(keep, trigger)
+        self.name = f"pad-{trigger // 1000}k"
+        self.bags: dict[str, str] = {}
+
+    def on_tool_result(self, call: ToolCall, output: object) -> None:
+        super().on_tool_result(call, output)
+        self.bags[call.id] = " ".join(sorted(refs(str(getattr(output, "content", "")))))
+
+    def placeholder(self, call_id: str) -> str:
+        return f"{super().placeholder(call_id)} ids: {self.bags.get(call_id, '')}"
+
+
+class DropAll(Masking):
+    """Test policy: every output is gone from the next request on. Cheap per request, but each
+    later use of what it dropped costs a recall."""
+
+    def __init__(self) -> None:
+        super().__init__(keep=0, trigger=0)
+        self.name = "drop-all"
+
+    def placeholder(self, call_id: str) -> str:
+        return "[omitted]"
 
 
 class Ours(CacheAwareContext):
@@ -129,5 +162,6 @@ class Ours(CacheAwareContext):
         )
 
 
-def all_policies(overhead_tokens: int = 0) -> list:
-    return [Naive(), Original(), Masking(3, 10_000), Masking(3, 0), Ours(overhead_tokens)]
+def baselines() -> list:
+    """Policies replayed with the recording's own fixed prompt (what its agent sent)."""
+    return [Naive(), Original(), Masking(3, 10_000), Masking(3, 0), Padded(3, 10_000), DropAll()]

@@ -1,119 +1,175 @@
 """Replay recorded agent sessions through context policies and compare what each would send.
 
-    python bench/replay.py ../shared/trajectories [more files or folders]
+    python bench/replay.py /work/shared/trajectories [more folders] [--holdout DIR]
 
-For every step, each policy builds the exact request it would send; the table prints raw input
-tokens, cache-billed input (prefix cache: the common prefix with the previous request at 0.1x,
-the rest at 1.25x) and reference retention, per source and in total.
+For every API call of a recording (Claude Code: one per `message.id`), each policy builds the
+request it would send. Counted per request: the fixed prompt (the recording's own, measured from
+its usage records where the file leaves it out; Unicum's system prompt and tool schemas for
+ours), raw input tokens, and billed input for two cache families (Anthropic: cached prefix
+0.1x, the rest 1.25x; OpenAI-style automatic caching: 0.5x, no write premium), with the cache
+expired after 5 minutes of idle between recorded timestamps. A reference a later call needs
+counts as retained only when a line it came from, or a `file:line` fact naming it, is visible;
+each one missing costs a recall (one more request at the cached price plus the output fresh),
+included in raw and billed. Recordings are split in a tune half and a report half by the hash
+of their file name.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.policies import all_policies  # noqa: E402
-from bench.replay_metrics import Meter, Provenance, Tally  # noqa: E402
-from bench.trajectories import CLAUDE_CODE_OVERHEAD, Recording, find_files, load  # noqa: E402
+from bench.policies import Ours, baselines  # noqa: E402
+from bench.replay_metrics import Meter, Provenance, Tally, shown  # noqa: E402
+from bench.replay_report import render  # noqa: E402
+from bench.trajectories import Recording, find_files, load  # noqa: E402
+from core.agent import build_system_prompt  # noqa: E402
 from my_agent.messages import Message, TextBlock  # noqa: E402
 from my_agent.tokens import estimate_tokens  # noqa: E402
 from tools.base import ToolOutput  # noqa: E402
+from tools.registry import Registry  # noqa: E402
+
+Table = dict[str, dict[str, Tally]]  # source -> policy -> tally
 
 
-def replay(rec: Recording, policy) -> Tally:
+def unicum_fixed_tokens() -> int:
+    """Unicum's own fixed prompt: the base system prompt and the real tool schemas."""
+    prompt = build_system_prompt(Path("/project"))
+    return estimate_tokens(prompt) + estimate_tokens(json.dumps(Registry.default().specs()))
+
+
+def replay(rec: Recording, policy, fixed_tokens: int) -> Tally:
     """Drive `policy` through the recording the way the agent loop drives it."""
-    meter = Meter(system_tokens=estimate_tokens(rec.system) + rec.overhead_tokens)
+    meter = Meter(fixed_tokens)
     origin = Provenance()
     origin.note(Message("user", [TextBlock(rec.system)]))
     calls = {c.id: c for m in rec.messages for c in m.tool_calls}
     history: list[Message] = []
+    step = 0
     for msg in rec.messages:
+        known = None
         if msg.role == "assistant":
             request = policy.messages_for_request(history)
-            meter.request(request, origin.needed_by(msg))
+            when = rec.times[step] if step < len(rec.times) else 0.0
+            needed = origin.needed_by(msg)
+            latest = tuple(r.call_id for r in history[-1].tool_results) if history else ()
+            meter.request(request, needed, origin, when, latest)
+            step += 1
+
+            def known(ref: str, needed: set[str] = needed) -> bool:
+                return ref in needed or meter.sees(ref, origin)  # seen, or recalled for this call
         else:
             for result in msg.tool_results:
                 if result.call_id in calls:
                     policy.on_tool_result(
                         calls[result.call_id], ToolOutput(result.content, result.is_error)
                     )
-        origin.note(msg)
+        origin.note(msg, calls, known)
         history.append(msg)
     meter.tally.compactions = policy.compactions
     return meter.tally
 
 
+def estimates(rec: Recording) -> list[int]:
+    """The local estimate of each full-history request (system text included, no overhead)."""
+    total, out = estimate_tokens(rec.system), []
+    for msg in rec.messages:
+        if msg.role == "assistant":
+            out.append(total)
+        total += shown(msg).tokens
+    return out
+
+
+def measured_overhead(rec: Recording) -> int:
+    """What the file leaves out of each request (system prompt, tool schemas), in estimated
+    tokens: the intercept of provider-counted input against the local estimate."""
+    pairs = [(e, b) for e, b in zip(estimates(rec), rec.billed, strict=False) if b > 0]
+    if not pairs:
+        return 0
+    if len(pairs) < 3:
+        return max(0, pairs[0][1] - pairs[0][0])
+    n = len(pairs)
+    mean_e, mean_b = sum(e for e, _ in pairs) / n, sum(b for _, b in pairs) / n
+    spread = sum((e - mean_e) ** 2 for e, _ in pairs)
+    slope = sum((e - mean_e) * (b - mean_b) for e, b in pairs) / spread if spread else 1.0
+    if not 0.5 <= slope <= 2.0:
+        return max(0, min(b - e for e, b in pairs))
+    return max(0, int((mean_b - slope * mean_e) / slope))
+
+
+def half(path: Path) -> str:
+    """The deterministic split: odd first byte of the file name's SHA-1 tunes, even reports."""
+    return "tune" if hashlib.sha1(path.name.encode()).digest()[0] % 2 else "report"
+
+
+def replay_file(
+    path: Path, ours_fixed: int, fixed_seen: dict[str, list[int]] | None = None
+) -> list[tuple[str, str, Tally]]:
+    """(source, policy, tally) for every recording in one file; `fixed_seen` collects each
+    recording's own fixed prompt per source."""
+    rows = []
+    for rec in load(path):
+        rec.overhead_tokens = measured_overhead(rec)
+        fixed = estimate_tokens(rec.system) + rec.overhead_tokens
+        if fixed_seen is not None:
+            fixed_seen.setdefault(rec.source, []).append(fixed)
+        for policy in baselines():
+            rows.append((rec.source, policy.name, replay(rec, policy, fixed)))
+        ours = Ours(overhead_tokens=ours_fixed)
+        rows.append((rec.source, ours.name, replay(rec, ours, ours_fixed)))
+    return rows
+
+
 def run(
-    paths: list[Path], overhead: int = 0, per_file: bool = False
-) -> dict[str, dict[str, Tally]]:
-    """source -> policy -> tally (plus 'total'). `overhead`: tokens of system prompt and tool
-    schemas that Claude Code files leave out, added to each of their requests."""
-    table: dict[str, dict[str, Tally]] = {}
-    for path in find_files(paths):
-        try:
-            recordings = load(path)
-        except (ValueError, KeyError, OSError) as exc:
-            print(f"skipped {path}: {exc}", file=sys.stderr)
-            continue
-        for rec in recordings:
-            if rec.source == "claude-code":
-                rec.overhead_tokens = overhead  # what the file leaves out, when asked to count it
-            for policy in all_policies(rec.overhead_tokens):
-                tally = replay(rec, policy)
-                keys = (rec.source, "total") + ((f"{rec.source}/{rec.name}",) if per_file else ())
-                for source in keys:
-                    table.setdefault(source, {}).setdefault(policy.name, Tally()).add(tally)
-    return table
-
-
-def calibration(paths: list[Path]) -> str:
-    """How the local estimate compares with provider-billed prompt tokens, where files have them."""
-    estimated = billed = 0
-    for path in find_files(paths):
-        try:
-            recordings = load(path)
-        except (ValueError, KeyError, OSError):
-            continue
-        for rec in recordings:
-            if not rec.billed:
+    groups: list[tuple[str, list[Path], bool]],
+    per_file: bool = False,
+    fixed_seen: dict[str, list[int]] | None = None,
+) -> dict[str, Table]:
+    """section -> table; each group is (label, paths, split into tune/report halves)."""
+    sections: dict[str, Table] = {}
+    ours_fixed = unicum_fixed_tokens()
+    for label, paths, split in groups:
+        for name in ("tune", "report") if split else ():
+            sections[f"{label} · {name} half"] = {}  # tune first, filled below
+        for path in find_files(paths):
+            try:
+                rows = replay_file(path, ours_fixed, fixed_seen)
+            except (ValueError, KeyError, OSError) as exc:
+                print(f"skipped {path}: {exc}", file=sys.stderr)
                 continue
-            meter, history, step = Meter(estimate_tokens(rec.system)), [], 0
-            for msg in rec.messages:
-                if msg.role == "assistant" and step < len(rec.billed) and rec.billed[step]:
-                    before = meter.tally.raw
-                    meter.request(history, set())
-                    estimated += int(meter.tally.raw - before)
-                    billed += rec.billed[step]
-                step += msg.role == "assistant"
-                history.append(msg)
-    if not billed:
-        return "(no provider-billed token counts in these files to calibrate against)"
+            section = f"{label} · {half(path)} half" if split else label
+            table = sections.setdefault(section, {})
+            for source, name, tally in rows:
+                keys = (source, "total") + ((f"{source}/{path.name}",) if per_file else ())
+                for key in keys:
+                    table.setdefault(key, {}).setdefault(name, Tally()).add(tally)
+    return sections
+
+
+def fixed_note(fixed_seen: dict[str, list[int]]) -> str:
+    own = ", ".join(
+        f"{source} median {sorted(v)[len(v) // 2]:,}" for source, v in sorted(fixed_seen.items())
+    )
     return (
-        f"(estimator vs provider-billed prompt tokens where recorded: {estimated:,} estimated, "
-        f"{billed:,} billed, ratio {billed / estimated:.2f})"
+        f"(fixed prompt per request — the recordings' own, measured from their usage where the "
+        f"file leaves it out: {own}; Unicum's, for ours: {unicum_fixed_tokens():,})"
     )
 
 
-def render(table: dict[str, dict[str, Tally]]) -> str:
+def split_note(groups: list[tuple[str, list[Path], bool]]) -> str:
     rows = []
-    for source in sorted(table, key=lambda name: (name == "total", name)):
-        by_policy = table[source]
-        naive = by_policy["naive"]
-        rows.append(f"\n{source} ({naive.requests} requests)")
-        rows.append(
-            f"{'policy':<11}{'raw input':>13}{'% naive':>9}{'billed':>13}{'% naive':>9}"
-            f"{'retention':>11}{'compactions':>13}{'peak':>9}"
-        )
-        for name, t in by_policy.items():
-            rows.append(
-                f"{name:<11}{t.raw:>13,.0f}{100 * t.raw / naive.raw:>8.0f}%"
-                f"{t.billed:>13,.0f}{100 * t.billed / naive.billed:>8.0f}%"
-                f"{100 * t.retention:>10.1f}%{t.compactions:>13}{t.peak:>9,}"
-            )
+    for label, paths, split in groups:
+        if not split:
+            continue
+        for name in ("tune", "report"):
+            files = [p.name for p in find_files(paths) if half(p) == name]
+            rows.append(f"{label} · {name} half ({len(files)} files): {', '.join(files)}")
     return "\n".join(rows)
 
 
@@ -121,27 +177,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path, help="trajectory files or folders")
     parser.add_argument(
-        "--claude-code-overhead",
-        type=int,
-        default=0,
-        metavar="TOKENS",
-        help="count the system prompt + tool schemas Claude Code files omit "
-        f"(about {CLAUDE_CODE_OVERHEAD:,}) in each of their requests",
-    )
+        "--holdout", action="append", type=Path, default=[], metavar="DIR",
+        help="recordings of your own, reported whole (no tune/report split); repeatable",
+    )  # fmt: skip
+    parser.add_argument("--no-split", action="store_true", help="no tune/report halves")
     parser.add_argument("--per-file", action="store_true", help="one table per recording too")
     args = parser.parse_args(argv)
-    missing = [p for p in args.paths if not p.exists()]
+    missing = [p for p in [*args.paths, *args.holdout] if not p.exists()]
     if missing:
         print(f"replay: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    several = len(args.paths) > 1
+    groups = [(str(p) if several else "recordings", [p], not args.no_split) for p in args.paths]
+    groups += [(f"holdout {p}", [p], False) for p in args.holdout]
     started = time.monotonic()
-    table = run(args.paths, args.claude_code_overhead, args.per_file)
-    if not table:
+    fixed_seen: dict[str, list[int]] = {}
+    sections = run(groups, args.per_file, fixed_seen)
+    if not any(sections.values()):
         print("replay: no trajectories found", file=sys.stderr)
         return 2
-    print(render(table))
+    print(render({name: table for name, table in sections.items() if table}))
     print(f"\n(tokens estimated locally; {time.monotonic() - started:.1f}s)")
-    print(calibration(args.paths))
+    print(fixed_note(fixed_seen))
+    print(split_note(groups))
     return 0
 
 

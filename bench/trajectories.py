@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
 
-CLAUDE_CODE_OVERHEAD = (
-    13_500  # system prompt + tool schemas the .jsonl files leave out (their README)
+COMPACTION_RUN = (
+    "agent-acompact-"  # Claude Code's own compaction runs: their request is not in the file
 )
 
 
@@ -22,6 +23,7 @@ class Recording:
     messages: list[Message]
     overhead_tokens: int = 0  # request parts the file does not hold (counted, never compacted)
     billed: list[int] = field(default_factory=list)  # provider prompt tokens per request, if any
+    times: list[float] = field(default_factory=list)  # when each request was sent (0: unknown)
 
 
 def _text(content: Any) -> str:
@@ -43,7 +45,7 @@ def _args(raw: str) -> dict[str, Any]:
 
 
 def load_mini(path: Path, data: dict[str, Any]) -> list[Recording]:
-    system, messages, billed = "", [], []
+    system, messages, billed, times = "", [], [], []
     for raw in data["messages"]:
         role, content = raw.get("role"), _text(raw.get("content"))
         if role == "system":
@@ -56,15 +58,16 @@ def load_mini(path: Path, data: dict[str, Any]) -> list[Recording]:
                 for c in raw.get("tool_calls") or []
             ]
             messages.append(Message("assistant", [TextBlock(content)] * bool(content) + calls))
-            usage = ((raw.get("extra") or {}).get("response") or {}).get("usage") or {}
-            billed.append(int(usage.get("prompt_tokens") or 0))
+            response = (raw.get("extra") or {}).get("response") or {}
+            billed.append(int((response.get("usage") or {}).get("prompt_tokens") or 0))
+            times.append(float(response.get("created") or 0))
         elif role == "tool":
             result = ToolResult(raw.get("tool_call_id", ""), content)
             if messages and messages[-1].role == "user" and messages[-1].tool_results:
                 messages[-1].blocks.append(result)
             else:
                 messages.append(Message("user", [result]))
-    return [Recording("mini-swe-agent", path.name, system, messages, billed=billed)]
+    return [Recording("mini-swe-agent", path.name, system, messages, billed=billed, times=times)]
 
 
 def load_swe_agent(path: Path, data: dict[str, Any]) -> list[Recording]:
@@ -101,34 +104,68 @@ def _cc_blocks(content: Any) -> list:
     return blocks
 
 
+def _when(stamp: Any) -> float:
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _prompt_tokens(usage: dict[str, Any]) -> int:
+    """What the provider counted as input: fresh, read from cache and written to cache."""
+    keys = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    return sum(int(usage.get(k) or 0) for k in keys)
+
+
+@dataclass
+class _Part:
+    """One context of a Claude Code file (between its own compactions), one API call a reply."""
+
+    messages: list[Message] = field(default_factory=list)
+    replies: dict[str, Message] = field(default_factory=dict)  # message.id -> its one reply
+    billed: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+    def add(self, rec: dict[str, Any], msg: dict[str, Any], blocks: list) -> None:
+        reply_id = msg.get("id") if rec["type"] == "assistant" else None
+        if reply_id and reply_id in self.replies:  # same call, even after results were logged
+            self.replies[reply_id].blocks.extend(blocks)
+            return
+        if self.messages and self.messages[-1].role == msg.get("role") == "user":
+            self.messages[-1].blocks.extend(blocks)
+            return
+        self.messages.append(Message(msg.get("role", rec["type"]), blocks))
+        if rec["type"] == "assistant":
+            self.replies[reply_id or f"line-{len(self.messages)}"] = self.messages[-1]
+            self.billed.append(_prompt_tokens(msg.get("usage") or {}))
+            self.times.append(_when(rec.get("timestamp")))
+
+
 def load_claude_code(path: Path, lines: list[dict[str, Any]]) -> list[Recording]:
-    """Split at Claude Code's own compaction (compact_boundary): each part is what was sent."""
-    parts: list[list[Message]] = [[]]
-    last_id = None
+    """Split at Claude Code's own compaction (compact_boundary): each part is what was sent.
+    Lines sharing a `message.id` are one API call, so one assistant message and one request."""
+    parts = [_Part()]
     for rec in lines:
         if rec.get("type") == "system" and rec.get("subtype") == "compact_boundary":
-            parts.append([])
+            parts.append(_Part())
             continue
         if rec.get("type") not in ("user", "assistant") or not isinstance(rec.get("message"), dict):
             continue
-        msg = rec["message"]
-        blocks = _cc_blocks(msg.get("content"))
-        if not blocks:
-            continue
-        current = parts[-1]
-        same_reply = rec["type"] == "assistant" and msg.get("id") and msg.get("id") == last_id
-        last_id = msg.get("id") if rec["type"] == "assistant" else None
-        if current and (same_reply or current[-1].role == msg.get("role") == "user"):
-            current[-1].blocks.extend(blocks)
-        else:
-            current.append(Message(msg.get("role", rec["type"]), blocks))
+        blocks = _cc_blocks(rec["message"].get("content"))
+        if blocks:
+            parts[-1].add(rec, rec["message"], blocks)
     stem = path.name
     return [
         Recording(
-            "claude-code", f"{stem}#{i}" if len(parts) > 1 else stem, "", msgs, overhead_tokens=0
+            "claude-code",
+            f"{stem}#{i}" if len(parts) > 1 else stem,
+            "",
+            part.messages,
+            billed=part.billed,
+            times=part.times,
         )
-        for i, msgs in enumerate(parts, 1)
-        if any(m.role == "assistant" for m in msgs)
+        for i, part in enumerate(parts, 1)
+        if part.replies
     ]
 
 
@@ -185,7 +222,9 @@ def find_files(paths: list[Path]) -> list[Path]:
             found += sorted(
                 p
                 for p in path.rglob("*")
-                if p.is_file() and (p.name.endswith((".traj.json", ".traj", ".jsonl")))
+                if p.is_file()
+                and (p.name.endswith((".traj.json", ".traj", ".jsonl")))
+                and not p.name.startswith(COMPACTION_RUN)
             )
         else:
             found.append(path)

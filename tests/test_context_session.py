@@ -60,7 +60,7 @@ def test_long_session_stays_bounded_with_a_stable_prefix(provider, llm, workspac
     assert 1 <= events <= READS // 2  # in batches, never on every request
     naive = sum(len(_module(n)) for n in range(READS))
     sizes = [len(json.dumps(b["messages"], ensure_ascii=False)) for b in bodies]
-    assert max(sizes[READS // 2 :]) < 0.4 * naive  # bounded: the tail stops growing
+    assert max(sizes[READS // 2 :]) < 0.5 * naive  # bounded (events batch ~10k tokens)
     last = json.dumps(bodies[-1]["messages"], ensure_ascii=False)
     assert "[archived #a1]" in last
     assert "feature_0_1(value)" not in last and "read every module" in last
@@ -97,3 +97,46 @@ def test_compact_at_the_window_limit(llm, workspace, monkeypatch):
     parts = dict(breakdown(agent))
     assert parts["summary"] > 0 and sum(parts.values()) < window
     assert status(agent)["compactions"] >= 1
+
+
+@pytest.mark.parametrize("kind", ["masking", "full"])
+def test_the_baseline_context_policies_are_one_flag_away(kind, llm, workspace):
+    reads = 12
+    for n in range(reads):
+        (workspace / f"mod_{n}.py").write_text(_module(n), encoding="utf-8")
+        llm.call("read_file", {"path": f"mod_{n}.py"})
+    llm.reply("All modules read.")
+
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "read every module", "--provider", "openai",
+        "--max-turns", "20", "--no-codemap", "--context-policy", kind,
+        env=provider_env(llm, "openai"), timeout=120,
+    )  # fmt: skip
+
+    assert proc.returncode == 0, proc.stderr
+    last = json.dumps(llm.requests[-1].body["messages"], ensure_ascii=False)
+    shown = sum(f"def feature_{n}_89" in last for n in range(reads))
+    if kind == "masking":  # older outputs archived for recall in 10k batches, the last 3 whole
+        assert 3 <= shown < reads and last.count("[output archived #a") == reads - shown
+    else:
+        assert shown == reads and "archived #" not in last
+
+
+def test_context_tool_schema_figure_matches_the_providers_count_once_usage_is_seen(
+    llm, workspace, monkeypatch
+):
+    for key, value in provider_env(llm, "openai").items():
+        monkeypatch.setenv(key, value)
+    for n in range(4):
+        (workspace / f"mod_{n}.py").write_text(_module(n), encoding="utf-8")
+        llm.call("read_file", {"path": f"mod_{n}.py"})
+    llm.reply("Read them.")
+    agent = create_agent(SessionOptions(workspace=workspace, provider="openai", codemap=False))
+    before = dict(breakdown(agent))["tool schemas"]  # the local estimate: JSON counted high
+
+    agent.run("read the modules")
+
+    real = len(json.dumps(llm.requests[-1].body["tools"])) // 4  # what the server counts
+    shown = dict(breakdown(agent))["tool schemas"]
+    assert abs(before - real) > 0.1 * real  # the estimate alone is off ...
+    assert abs(shown - real) <= 0.05 * real  # ... the calibrated figure is within 5%

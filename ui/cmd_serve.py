@@ -57,7 +57,8 @@ def _banner(url: str, token_path: Path | None) -> str:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from core.agent import ledger_path, task_text
+    from core.agent import task_text
+    from core.ledger import ledger_path
     from core.serve import BindRefused, Services, check_bind, create_app, new_token, write_token
     from my_agent.errors import ConfigError
     from my_agent.home import check_home, unicum_home

@@ -15,13 +15,13 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from core.agent import ledger_path
 from core.ledger import (
     Filter,
     Group,
     Totals,
     flush_open_ledgers,
     grouped,
+    ledger_path,
     local_day,
     newest_groups,
     open_ledger,

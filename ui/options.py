@@ -15,7 +15,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         model=args.model,
         permission_mode=args.permission_mode,
         yes=args.yes,
-        max_turns=args.max_turns,
+        **({"max_turns": args.max_turns} if args.max_turns else {}),
         budget_usd=args.budget_usd,
         budget_tokens=args.budget_tokens,
         budget_scope=args.budget_scope,
@@ -24,6 +24,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         append_system_prompt=getattr(args, "append_system_prompt", ""),
         allowed_tools=tool_names(getattr(args, "allowed_tools", [])),
         disallowed_tools=tool_names(getattr(args, "disallowed_tools", [])),
+        context_policy=args.context_policy,
     )
 
 

@@ -19,6 +19,7 @@ from core.ledger import (
     PriceTable,
     Warn,
     day_spend,
+    ledger_path,
     load_prices,
     local_day,
     open_ledger,
@@ -41,10 +42,6 @@ if TYPE_CHECKING:
     from core.agent.options import SessionOptions
     from core.agent.prompts import SystemPrompt
     from core.model import ResolvedProvider
-
-
-def ledger_path(home: Path) -> Path:
-    return home / "ledger.db"
 
 
 @dataclass

@@ -47,7 +47,12 @@ def breakdown(agent: Agent) -> list[tuple[str, int]]:
     view = policy.view(agent.history)
     l0, summary, messages = _split_view(view)
     rows += [("L0 progress", l0), ("summary", summary), ("messages", messages)]
-    return [(name, int(tokens * policy.ratio)) for name, tokens in rows]
+    scaled = [(name, int(tokens * policy.ratio)) for name, tokens in rows]
+    fixed = policy.calibration.fixed  # provider-counted prompt + schemas, once usage was seen
+    if fixed:
+        prompt = sum(t for name, t in scaled[: len(rows) - 4])
+        scaled[len(rows) - 4] = ("tool schemas", max(0, fixed - prompt))
+    return scaled
 
 
 def status(agent: Agent) -> dict[str, object]:

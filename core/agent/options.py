@@ -29,6 +29,7 @@ class SessionOptions:
     append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
     allowed_tools: tuple[str, ...] = ()  # --allowed-tools: only these (empty: all)
     disallowed_tools: tuple[str, ...] = ()  # --disallowed-tools: never these
+    context_policy: str = "ours"  # ours | masking | full (`--context-policy`)
     session_id: str = field(default_factory=lambda: new_session_id())
 
 

@@ -25,7 +25,7 @@ from core.agent.team import open_memory
 from core.agent.tool_choice import appended_section, chosen_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
-from core.context import Archive, CacheAwareContext, ContextBudget, archive_path, session_budget
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, resolve_provider
@@ -152,7 +152,9 @@ def open_session(
         tool_context=_tool_context(opts, g, prompter),
         system_prompt=prompt,
         hooks=every,
-        context=CacheAwareContext(g.archive, budget, make_summarizer(client, every)),
+        context=context_policy(
+            opts.context_policy, g.archive, budget, make_summarizer(client, every)
+        ),
         history=history,
         max_turns=opts.max_turns,
     )

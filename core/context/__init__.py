@@ -3,22 +3,27 @@
 from core.context.archive import Archive, archive_path
 from core.context.cache_policy import CacheAwareContext, ContextBudget, session_budget
 from core.context.compaction import L0_HEADER, big_args, render_l0
+from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase
-from core.context.policy import ContextPolicy, FullHistory
+from core.context.policy import Calibration, ContextPolicy, FullHistory
 from core.context.summary import SUMMARY_SYSTEM, summarize_history
 
 __all__ = [
     "Archive",
+    "CONTEXT_POLICIES",
+    "Calibration",
     "CacheAwareContext",
     "ContextBudget",
     "ContextPolicy",
     "FullHistory",
     "L0_HEADER",
+    "ObservationMasking",
     "PhaseTracker",
     "SUMMARY_SYSTEM",
     "TaskPhase",
     "archive_path",
     "big_args",
+    "context_policy",
     "render_l0",
     "session_budget",
     "summarize_history",

@@ -21,7 +21,8 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
-from core.context.policy import Summarizer
+from core.context.policy import Calibration, Summarizer
+from core.context.repeats import Repeats
 from core.context.summary import (
     SummaryState,
     crop_to_fit,
@@ -56,12 +57,15 @@ class ContextBudget:
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
-    small_result_tokens: int = 60  # results this small stay as they are
+    small_result_tokens: int = 300  # results this small stay as they are
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
     batch_results: int = 4  # results not yet archived (tail included) an event waits for
-    min_gain: float = 0.3  # an event must save this many times the tokens it re-sends uncached
+    min_gain: float = 1.0  # an event must save at least the tokens it re-sends uncached
+    keep_recent_tokens: int = 0  # overrides the phase's verbatim tail (0: the phase's)
+    cache_read: float = 0.1  # price of cached input, relative to fresh (break-even of events)
+    cache_write: float = 1.25  # price of input re-sent past the cached prefix
 
 
 class CacheAwareContext:
@@ -79,12 +83,14 @@ class CacheAwareContext:
         self.summarize = summarize
         self.count = count
         self.ratio = 1.0  # provider tokens per estimated token, learned from usage
+        self.calibration = Calibration()
         self.tracker = PhaseTracker()
         self.facts: dict[str, Fact] = {}
         self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.state = Compacted()
+        self.repeats = Repeats()
         self.frontier = 0
         self.summary = SummaryState()
         self.compactions = 0
@@ -106,7 +112,8 @@ class CacheAwareContext:
             call.name,
             json.dumps(call.arguments, sort_keys=True, default=str),
         )
-        self.result_tokens[call.id] = self.count(content)
+        ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
+        self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
         for name, value in big_args(call, self.budget.arg_chars).items():
             self.result_tokens[call.id] += self.count(value)  # compacted along with the result
             arg_id = self.archive.add(
@@ -120,9 +127,9 @@ class CacheAwareContext:
         self._adopt(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
-        if pending > rules.keep_recent_tokens + (
-            self.budget.batch_tokens or rules.batch_tokens
-        ) and (self._new_results(history) >= self.budget.batch_results):
+        if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
+            self._new_results(history) >= self.budget.batch_results
+        ):
             self.compact_facts(history)
         view = self.view(history)
         retry_at = self._summary_failed_at + SUMMARY_RETRY_MESSAGES
@@ -180,7 +187,7 @@ class CacheAwareContext:
         what the rewrite sends uncached once."""
         rules = self.tracker.rules
         frontier = choose_frontier(
-            history, self.result_tokens, rules.keep_recent_tokens, rules.keep_recent_min
+            history, self.result_tokens, self._keep_tokens, rules.keep_recent_min
         )
         if frontier <= self.frontier:
             return False
@@ -212,7 +219,7 @@ class CacheAwareContext:
             if isinstance(b, ToolResult) and b.call_id in self.facts
         ]
         state.l0_at, state.l0 = frontier - 1, render_l0(upto, self.tracker.phase)
-        before, after = self.view(history), self.summary.apply(apply(history, state))
+        before, after = self.view(history), self.summary.apply(apply(history, self._shown(state)))
         same = next(
             (
                 i
@@ -222,11 +229,21 @@ class CacheAwareContext:
             len(after),
         )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
-        if saved < self.budget.min_gain * resent:
+        if not self._pays(saved, resent, sum(m.role == "assistant" for m in history)):
             return False
         self.state, self.frontier = state, frontier
+        results = [(b.call_id, b.content) for m in history for b in m.tool_results]
+        self.repeats.rebuild(results, state.results)
         self.compactions += 1
         return True
+
+    def _pays(self, saved: int, resent: int, turns: int) -> bool:
+        """An event pays when what it saves on the requests still expected (as many as the
+        `turns` so far) outweighs re-sending `resent` past the cached prefix once; `min_gain`
+        is the floor."""
+        read, write = self.budget.cache_read, self.budget.cache_write
+        expected = saved * max(1, turns) * read
+        return saved >= self.budget.min_gain * resent and expected >= resent * (write - read)
 
     def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
         """The model's own longer texts before the tail: their opening, the whole archived."""
@@ -295,9 +312,18 @@ class CacheAwareContext:
         self.compactions += 1
         return self.summary.text
 
+    @property
+    def _keep_tokens(self) -> int:
+        return self.budget.keep_recent_tokens or self.tracker.rules.keep_recent_tokens
+
     # --- views and counts ------------------------------------------------------------------
+    def _shown(self, state: Compacted) -> Compacted:
+        """`state` with the outputs shrunk before first sent (while what they point at shows)."""
+        results = {**self.repeats.replacements(state.results), **state.results}
+        return replace(state, results=results)
+
     def view(self, history: list[Message]) -> list[Message]:
-        shown = apply(history, self.state)
+        shown = apply(history, self._shown(self.state))
         return self.summary.apply(shown)
 
     @property
@@ -317,6 +343,7 @@ class CacheAwareContext:
 
     def observe_usage(self, reported_input: int) -> None:
         """Calibrate the estimator against what the provider billed for the last request."""
+        self.calibration.observe(int(self.last_estimate / self.ratio), reported_input)
         estimate = self.last_estimate / self.ratio + self.budget.overhead_tokens  # unscaled
         if reported_input > 0 and estimate > 500:
             seen = reported_input / estimate

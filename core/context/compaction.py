@@ -27,8 +27,11 @@ def archived_line(fact: Fact, superseded: bool = False) -> str:
     """`[archived #id] fact`; a call repeated later (same file view, same command) keeps only
     its target here: the later one's line says what it showed."""
     text = fact.render()
+    if fact.command and fact.summary:  # the call right before shows the command
+        text = f"{'FAIL ' * (not fact.ok)}{fact.path + ': ' if fact.path else '→ '}{fact.summary}"
     if superseded:
-        text = f"[{fact.tool}] {'FAIL ' * (not fact.ok)}{fact.target} (repeated later)"
+        target = "" if fact.command else f"[{fact.tool}] {fact.target} "
+        text = f"{'FAIL ' * (not fact.ok)}{target}(repeated later)"
     return f"[archived #{fact.archive_id}] {text}" if fact.archive_id else text
 
 

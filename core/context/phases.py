@@ -26,14 +26,17 @@ class PhaseRules:
     batch_tokens: int = 4_000  # uncompacted output beyond the kept tail that fires an event
 
 
-# Tuned with bench/replay.py on the shipped trajectories (see README, "Context").
+# Tuned with bench/replay.py on the tune half of the shipped recordings (see README, "Context").
 PHASE_RULES = {
     # Exploring: only the newest output stays whole; reads worth keeping are the hot reads.
-    TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=600, keep_recent_min=1, batch_tokens=2500),
+    TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=600, keep_recent_min=1, batch_tokens=6_000),
     # Editing and checking: the edit/test results being worked on stay whole a little longer.
-    TaskPhase.EXECUTING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=2500),
+    TaskPhase.EXECUTING: PhaseRules(keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=6_000),
     TaskPhase.VERIFYING: PhaseRules(
-        keep_recent_tokens=1000, keep_recent_min=1, batch_tokens=2500, protect_kinds=("test", "run")
+        keep_recent_tokens=1000,
+        keep_recent_min=1,
+        batch_tokens=6_000,
+        protect_kinds=("test", "run"),
     ),
 }
 

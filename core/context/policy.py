@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from my_agent.facts import Fact
@@ -11,9 +12,36 @@ from my_agent.messages import Message, ToolCall
 Summarizer = Callable[[list[Message]], str]
 
 
+@dataclass
+class Calibration:
+    """Provider-counted input against the local estimate of the request's messages over the
+    latest requests: input ≈ fixed + slope × estimate. `fixed` is what the provider counts for
+    the system prompt and tool schemas (which the local estimate counts poorly: JSON)."""
+
+    points: list[tuple[int, int]] = field(default_factory=list)  # (estimate, reported)
+    keep: int = 6
+
+    def observe(self, estimate: int, reported: int) -> None:
+        if reported > 0:
+            self.points = [*self.points, (estimate, reported)][-self.keep :]
+
+    @property
+    def fixed(self) -> int:
+        """0 until two requests of different sizes were seen."""
+        n = len(self.points)
+        mean_e = sum(e for e, _ in self.points) / max(1, n)
+        mean_r = sum(r for _, r in self.points) / max(1, n)
+        spread = sum((e - mean_e) ** 2 for e, _ in self.points)
+        if n < 2 or not spread:
+            return 0
+        slope = sum((e - mean_e) * (r - mean_r) for e, r in self.points) / spread
+        return max(0, int(mean_r - max(0.5, min(2.0, slope)) * mean_e))
+
+
 class ContextPolicy(Protocol):
     ratio: float  # provider tokens per locally estimated token
     compactions: int
+    calibration: Calibration  # what the provider counts for the fixed prompt, once seen
 
     def messages_for_request(self, history: list[Message]) -> list[Message]: ...
 
@@ -48,6 +76,9 @@ class FullHistory:
     phase = ""
     window_tokens = 0
 
+    def __init__(self) -> None:
+        self.calibration = Calibration()
+
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         return list(history)
 
@@ -61,4 +92,4 @@ class FullHistory:
         return ""
 
     def observe_usage(self, reported_input: int) -> None:
-        return None
+        return None  # no estimate of its own to calibrate

@@ -20,10 +20,12 @@ from core.ledger.writer import (
     connect,
     flush_open_ledgers,
     insert_rows,
+    ledger_path,
     local_day,
 )
 
 __all__ = [
+    "ledger_path",
     "BudgetGuard",
     "BudgetWarning",
     "Filter",

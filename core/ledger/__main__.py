@@ -9,10 +9,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from core.ledger import Filter, Group, Totals, grouped, open_ledger, totals
+from core.ledger import Filter, Group, Totals, grouped, ledger_path, open_ledger, totals
 from my_agent.home import project_id, unicum_home
 
-LEDGER_FILE = "ledger.db"  # in the Unicum home, where the agent writes it
 COLUMNS = ("requests", "input", "cache read", "cache write", "output", "cache hit", "cost")
 
 
@@ -56,7 +55,7 @@ def table(by: str, groups: list[Group], total: Totals) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    path = args.ledger or unicum_home() / LEDGER_FILE
+    path = args.ledger or ledger_path(unicum_home())
     flt = Filter(project=project_id(Path(args.project)) if args.project else None)
     try:
         db = open_ledger(path, lambda text: print(f"core.ledger: warning: {text}", file=sys.stderr))

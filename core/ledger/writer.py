@@ -136,6 +136,11 @@ def migrate(db: sqlite3.Connection) -> None:
         raise
 
 
+def ledger_path(home: Path) -> Path:
+    """The ledger's file in the Unicum home, where the agent writes it."""
+    return home / "ledger.db"
+
+
 def connect(path: Path | str, warn: Warn | None = None) -> sqlite3.Connection:
     """A connection in autocommit mode with WAL, a busy timeout and the schema up to date.
     A damaged file is moved aside (kept as `ledger.db.corrupt-<time>`) and a fresh ledger

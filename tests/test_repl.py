@@ -276,7 +276,8 @@ def test_print_json_output_and_transcript(llm, workspace, isolated_home):
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert set(out) == {"result", "session_id", "turns", "usage", "duration_ms"}
+    assert {"result", "session_id", "turns", "usage", "duration_ms"} <= set(out)
+    assert out["type"] == "result" and out["subtype"] == "success" and "total_cost_usd" in out
     assert out["result"] == "done: hi" and out["turns"] == 2
     assert isinstance(out["duration_ms"], int) and out["duration_ms"] > 0
     u = out["usage"]

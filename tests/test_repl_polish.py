@@ -125,6 +125,22 @@ def test_core_lines_in_chinese_and_unchanged_in_english():
         "没有再调用模型（可用 --budget-tokens 提高）"
     )
     guard.on_task_start("u")
+    with pytest.raises(BudgetExceeded) as ahead:  # the last request again would pass it
+        guard.before_request(1)
+    assert (
+        zh.line(warnings[-1].text)
+        == "任务预算已用 80%：0 令牌（上限 1,000 令牌），下一次模型调用后约 1,300 令牌"
+    )
+    assert zh.line(str(ahead.value)) == (
+        "已达预算：本任务已用 0 令牌（上限 1,000 令牌），下一次模型调用（约 1,300 令牌）会超出，"
+        "因此没有调用（可用 --budget-tokens 提高）"
+    )
+    guard = BudgetGuard(
+        [Limit("task", "tokens", 1000, "--budget-tokens")],
+        measure=lambda r: (r.usage, None),
+        notify=warnings.append,
+    )
+    guard.on_task_start("v")
     guard.before_request(1)
     guard.on_response(ModelResponse(Message("assistant"), Usage(input=650)))
     assert zh.line(warnings[-1].text) == "任务预算已用 60%：650 令牌（上限 1,000 令牌）"

@@ -74,9 +74,15 @@ def _fail(args: argparse.Namespace, code: int, message: str, run: _Run, subtype:
     print(f"unicum: {message}", file=sys.stderr)
     if args.output_format != "text":
         done = run.progress.last_result
-        event = result_event(done, run.cost, run.session_id, run.seconds(), message, subtype)
+        event = result_event(
+            done, run.cost, run.session_id, run.seconds(), message, subtype, _streaming(args)
+        )
         _print_json(event)
     return code
+
+
+def _streaming(args: argparse.Namespace) -> bool:
+    return args.output_format == "stream-json"
 
 
 def _print_json(event: dict) -> None:
@@ -197,5 +203,8 @@ def _one_task(args: argparse.Namespace, live, task: str, run: _Run, strings: Str
     if args.output_format == "text":
         print(result.text)
     else:
-        _print_json(result_event(result, run.cost, run.session_id, run.seconds()))
+        event = result_event(
+            result, run.cost, run.session_id, run.seconds(), wire_names=_streaming(args)
+        )
+        _print_json(event)
     return 0 if result.stop == "done" else 1

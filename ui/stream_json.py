@@ -141,8 +141,13 @@ def result_event(
     seconds: float,
     error: str = "",
     subtype: str = "",
+    wire_names: bool = True,
 ) -> dict[str, Any]:
-    """The `result` event (and `--output-format json`'s object): answer, cost, usage, turns."""
+    """The `result` event (and `--output-format json`'s object): answer, cost, usage, turns.
+    `wire_names`: usage under Anthropic's names (stream-json), else Unicum's (json, as before)."""
+    usage = None
+    if result is not None:
+        usage = wire_usage(result.usage) if wire_names else result.usage.to_dict()
     failed = bool(error) or (result is not None and result.stop != "done")
     kind = subtype or ("error_during_execution" if error else SUBTYPES.get(result.stop, ""))
     event: dict[str, Any] = {
@@ -156,7 +161,7 @@ def result_event(
         "duration_ms": int(seconds * 1000),
         "duration_api_ms": int(cost.api_seconds * 1000),
         "total_cost_usd": None if cost.cost is None else round(cost.cost, 6),
-        "usage": wire_usage(result.usage) if result else None,
+        "usage": usage,
     }
     if error:
         event["error"] = error

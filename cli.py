@@ -132,6 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="what the --budget-* flags limit (default: session)",
     )
     p.add_argument(
+        "--tools",
+        metavar="LIST",
+        help="comma-separated tools to offer the model, or all (default: all; for ollama "
+        "and openai-compatible, all but the web tools, and clarify in -p)",
+    )
+    p.add_argument(
         "--context-policy",
         choices=["ours", "masking", "full"],
         default="ours",

@@ -12,10 +12,17 @@ class UnicumError(Exception):
 class ModelError(UnicumError):
     """The model request failed for good (after retries, or not retryable)."""
 
-    def __init__(self, message: str, status: int | None = None, retryable: bool = False):
+    def __init__(
+        self,
+        message: str,
+        status: int | None = None,
+        retryable: bool = False,
+        too_long: bool = False,
+    ):
         super().__init__(message)
         self.status = status
         self.retryable = retryable
+        self.too_long = too_long  # the request did not fit the model's context window
 
 
 class Interrupted(UnicumError):

@@ -33,6 +33,8 @@ URL_VARS = (
     "UNICUM_MODEL",
     "ZHIPUAI_BASE_URL",
     "TAVILY_BASE_URL",
+    "UNICUM_CONTEXT_WINDOW",
+    "UNICUM_PROVIDER_PRICES",
     "DDGS_PROXY",
     "UNICUM_ZHIPU_SEARCH_ENGINE",
 )
@@ -80,6 +82,8 @@ def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
         env[profile.key_var] = "fake-test-key"
     if provider == "openai-compatible":
         env["UNICUM_MODEL"] = "local-model"
+    if profile.default_base_url and provider != "ollama":
+        env["UNICUM_PROVIDER_PRICES"] = "1"  # loopback stands in for the provider's service
     return env
 
 

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.fake_llm_wire import (  # noqa: F401  (steps are part of this module's API)
+    OVERFLOW_MESSAGES,
     Disconnect,
     HttpError,
     Recorded,
@@ -24,6 +25,8 @@ from tests.fake_llm_wire import (  # noqa: F401  (steps are part of this module'
     _full_body,
     _openai_events,
     _stream_error,
+    llama_cpp_no_jinja,
+    llama_cpp_overflow,
 )
 
 
@@ -32,7 +35,11 @@ class ScriptedLLM:
         self.steps: list[Step] = []
         self.requests: list[Recorded] = []
         self.errors: list[str] = []
-        self.models: list[str] | None = None  # served on GET …/models (None: 404, no list)
+        # what a local server tells about itself (None: the path is not served, 404)
+        self.props: dict[str, Any] | None = None  # llama.cpp GET /props
+        self.ollama_show: dict[str, Any] | None = None  # Ollama POST /api/show
+        self.models: dict[str, Any] | None = None  # vLLM / llama.cpp GET /v1/models
+        self.probes: list[str] = []  # paths of those requests, in order
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -94,15 +101,21 @@ class ScriptedLLM:
             def log_message(self, *args: Any) -> None:
                 return
 
-            def do_GET(self) -> None:  # noqa: N802  (the provider's model list)
-                if not self.path.split("?")[0].endswith("/models") or server.models is None:
-                    return self._json(404, {"error": {"message": "not found"}})
-                data = [{"id": m, "object": "model", "type": "model"} for m in server.models]
-                self._json(200, {"object": "list", "data": data, "has_more": False})
+            def do_GET(self) -> None:  # noqa: N802
+                server.probes.append(self.path)
+                served = {"/props": server.props, "/v1/models": server.models}.get(self.path)
+                if served is None:
+                    return self._json(404, {"error": {"message": "File Not Found"}})
+                self._json(200, served)
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length)
+                if self.path == "/api/show":
+                    server.probes.append(self.path)
+                    if server.ollama_show is None:
+                        return self._json(404, {"error": "not found"})
+                    return self._json(200, server.ollama_show)
                 try:
                     body = json.loads(raw or b"{}")
                 except ValueError:
@@ -139,6 +152,8 @@ class ScriptedLLM:
                 self.close_connection = True
 
             def _error(self, rec: Recorded, err: HttpError) -> None:
+                if err.body is not None:
+                    return self._json(err.status, err.body, err.headers)
                 if rec.wire == "anthropic":
                     kind = {
                         401: "authentication_error",

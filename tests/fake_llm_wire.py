@@ -31,6 +31,51 @@ class HttpError:
     message: str = "scripted error"
     headers: dict[str, str] = field(default_factory=dict)
     code: str = ""  # provider error code/type, e.g. "insufficient_quota"; default from status
+    body: dict[str, Any] | None = None  # the error body sent as is (a local server's shape)
+
+
+def llama_cpp_overflow(n_prompt: int = 2300, n_ctx: int = 2048) -> HttpError:
+    """llama-server's answer to a prompt longer than its `-c` (tools/server, 2025)."""
+    message = (
+        f"the request exceeds the available context size ({n_prompt} tokens), try increasing it"
+    )
+    return HttpError(
+        400,
+        message,
+        body={
+            "error": {
+                "code": 400,
+                "message": message,
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": n_prompt,
+                "n_ctx": n_ctx,
+            }
+        },
+    )
+
+
+def llama_cpp_no_jinja() -> HttpError:
+    """llama-server without `--jinja` asked for tools: a 500 whose message is the cause."""
+    message = "tools param requires --jinja flag"
+    return HttpError(
+        500, message, body={"error": {"code": 500, "message": message, "type": "server_error"}}
+    )
+
+
+OVERFLOW_MESSAGES = {
+    "llama.cpp": "the request exceeds the available context size (2300 tokens), try increasing it",
+    "vllm": (
+        "This model's maximum context length is 2048 tokens. However, you requested 2400 "
+        "tokens (2300 in the messages, 100 in the completion). Please reduce the length of "
+        "the messages or completion."
+    ),
+    "ollama": "input length exceeds the context length",
+    "lm-studio": (
+        "Trying to keep the first 2300 tokens when context the overflows. However, the model "
+        "is loaded with context length of only 2048 tokens, which is not enough. Try to load "
+        "the model with a larger context length, or provide a shorter input"
+    ),
+}
 
 
 @dataclass

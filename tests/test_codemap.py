@@ -217,3 +217,44 @@ def test_a_damaged_database_is_rebuilt(project, tmp_path):
     idx.refresh()
     assert _defs(idx, "area") == [("pkg/geometry.py", "function", 14, "")]
     idx.close()
+
+
+def _edges(idx: CodeIndex, name: str) -> set[tuple[str, str]]:
+    return set(
+        idx.db.execute(
+            "SELECT a.path, b.path FROM edges e JOIN files a ON a.id = e.src "
+            "JOIN files b ON b.id = e.dst WHERE e.name = ?",
+            (name,),
+        )
+    )
+
+
+def test_the_stored_graph_follows_edits_for_the_changed_names_only(index, project):
+    assert _edges(index, "area") == {("app.py", "pkg/geometry.py")}
+    others = index.db.execute("SELECT COUNT(*) FROM edges WHERE name != 'area'").fetchone()
+    (project / "report.py").write_text("from pkg.geometry import area\n\nprint(area(None))\n")
+    index.update_files(["report.py"])
+    assert _edges(index, "area") == {
+        ("app.py", "pkg/geometry.py"),
+        ("report.py", "pkg/geometry.py"),
+    }
+    assert index.db.execute("SELECT COUNT(*) FROM edges WHERE name != 'area'").fetchone() == others
+    (project / "report.py").unlink()
+    index.refresh()
+    assert _edges(index, "area") == {("app.py", "pkg/geometry.py")}
+
+
+def test_ranks_are_stored_and_recomputed_only_after_a_change(index, project):
+    from core.codemap import render_overview
+
+    def dirty() -> str:
+        return index.db.execute("SELECT value FROM meta WHERE key='ranks_dirty'").fetchone()[0]
+
+    assert dirty() == "1"
+    first = render_overview(index.db, "", 400)
+    assert dirty() == "0" and index.db.execute("SELECT COUNT(*) FROM ranks").fetchone()[0] == 23
+    index.refresh()
+    assert dirty() == "0" and render_overview(index.db, "", 400) == first
+    (project / "pkg" / "geometry.py").write_text("def area(shape):\n    return 0\n")
+    index.refresh()
+    assert dirty() == "1"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -53,7 +54,9 @@ def test_references_output_is_capped_with_aggregate_line(workspace, isolated_hom
     assert lines[0] == "50 call sites in 46 files across core/, tools/, cli.py"
     assert lines[1] == "'target' is defined at core/lib.py:1"
     assert len(lines) == 2 + MAX_SITES + 1
-    assert lines[-1] == "… 25 more in tools/, core/"
+    assert lines[-1] == (
+        "… 25 more in tools/, core/ (narrow with path:name or Class.name; rename lists every site)"
+    )
     assert "cli.py:5 in main: target(0)" in lines
 
 
@@ -69,8 +72,15 @@ def test_tool_actions_and_errors(project, isolated_home):
     assert not err and "web/cart.js" in text and "web/view.tsx" in text
     text, err = _tool(project, isolated_home, action="references")
     assert err and "needs name" in text
-    text, err = _tool(project, isolated_home, action="rename", name="x")
+    text, err = _tool(project, isolated_home, action="explode", name="x")
     assert err and "must be one of" in text
+    text, err = _tool(project, isolated_home, action="rename", name="area")
+    assert err and "needs new_name" in text
+    text, err = _tool(project, isolated_home, action="rename", name="area", new_name="surface")
+    assert not err and text.splitlines()[0] == (
+        "rename area → surface (dry run): 5 lines in 2 files (3 call sites, 1 definition, 1 import)"
+    )
+    assert "  1: from pkg.geometry import Shape, area" in text
 
 
 def test_overview_is_deterministic_budgeted_and_personalized(project, isolated_home):
@@ -99,6 +109,16 @@ def test_cli_codemap_commands(project):
     assert "rustapp/src/config.rs:13-17 function parse_config" in defs.stdout
     impact = run_cli("codemap", "--dir", str(project), "impact", "Shape")
     assert "app.py" in impact.stdout
+    as_json = run_cli("codemap", "--dir", str(project), "refs", "area", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)[0] == {
+        "path": "app.py",
+        "line": 6,
+        "symbol": "report",
+        "confidence": 0.95,
+        "kind": "call",
+        "reason": "import",
+    }
     bad = run_cli("codemap", "--dir", str(project / "nope"), "stats")
     assert bad.returncode == 2 and "not a folder" in bad.stderr and "Traceback" not in bad.stderr
 

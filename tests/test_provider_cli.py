@@ -28,6 +28,7 @@ def test_401_in_print_mode_is_one_clear_line_and_exit_1(llm, workspace):
     assert proc.stdout == ""
     assert proc.stderr.strip() == (
         "unicum: zhipu rejected the API key (HTTP 401): check ZHIPUAI_API_KEY"
+        " [server: invalid x-api-key]"
     )
     assert "fake-test-key" not in proc.stderr and len(llm.requests) == 1
 

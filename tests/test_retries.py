@@ -101,7 +101,10 @@ def test_bad_key_line_names_the_variable(provider, var, llm):
     rec = Recorder()
     with pytest.raises(ModelError) as err:
         ask(make(llm, provider, rec), rec)
-    assert str(err.value) == f"{provider} rejected the API key (HTTP 401): check {var}"
+    assert str(err.value) == (
+        f"{provider} rejected the API key (HTTP 401): check {var}"
+        " [server: Incorrect API key provided: …]"
+    )  # the server's words, without the key it echoed
 
 
 @pytest.mark.parametrize("message", ["Model Not Exist", "模型不存在，请检查模型代码"])
@@ -139,13 +142,24 @@ def test_retries_run_out_with_a_clear_line(llm):
     assert "after 2 retries" in str(err.value) and "--provider" in str(err.value)
 
 
+@pytest.mark.parametrize("provider", WIRES)
+def test_a_5xx_line_carries_the_servers_own_message(provider, llm):
+    llm.add(HttpError(500, "tools param requires --jinja flag"))
+    rec = Recorder()
+    with pytest.raises(ModelError) as err:
+        ask(make(llm, provider, rec, max_retries=0), rec)
+    assert str(err.value).endswith("[server: tools param requires --jinja flag]")
+
+
 def test_quota_exhausted_429_is_not_retried(llm):
     llm.add(HttpError(429, "You exceeded your current quota", code="insufficient_quota"))
     rec = Recorder()
     with pytest.raises(ModelError) as err:
         ask(make(llm, "openai", rec), rec)
     assert len(llm.requests) == 1 and rec.sleeps == []
-    assert "no credit or quota" in str(err.value)
+    line = str(err.value)
+    assert "no credit or quota" in line and "(HTTP 429 insufficient_quota, quota)" in line
+    assert "HTTP 402" not in line and "[server: You exceeded your current quota]" in line
 
 
 def test_zhipu_balance_429_is_not_retried(llm):
@@ -211,16 +225,49 @@ def test_disconnect_after_output_is_reported_not_retried(provider, llm):
     assert "broke off midway" in str(err.value) and "ask again" in str(err.value)
 
 
-def test_unreachable_server_is_retried_then_names_the_url_variable(llm):
+def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("provider", ["deepseek", "anthropic"])
+def test_closed_port_is_retried_once_and_asks_whether_the_server_runs(provider, llm):
     rec = Recorder()
-    client = make(llm, "deepseek", rec, url=f"http://127.0.0.1:{port}/v1", max_retries=2)
+    url = f"http://127.0.0.1:{closed_port()}" + ("/v1" if provider == "deepseek" else "")
     with pytest.raises(ModelError) as err:
-        ask(client, rec)
-    assert [reason for _, reason in first_waits(rec).values()] == ["connection dropped"] * 2
-    assert "cannot reach deepseek" in str(err.value) and "DEEPSEEK_BASE_URL" in str(err.value)
+        ask(make(llm, provider, rec, url=url, max_retries=4), rec)
+    assert [reason for _, reason in first_waits(rec).values()] == ["connection refused"]
+    var = PROFILES[provider].base_url_var
+    assert str(err.value) == (
+        f"nothing is listening at {url}: is the server running? (or fix {var})"
+    )
+
+
+def test_unknown_host_is_not_retried():
+    """The SDK's connection error wraps httpx's, which wraps the resolver's (no lookup here:
+    tests stay on loopback)."""
+    import httpx
+    import openai
+
+    from core.model.retry import Target, error_line
+
+    try:
+        try:
+            raise socket.gaierror(-2, "Name or service not known")
+        except socket.gaierror as low:
+            raise httpx.ConnectError("[Errno -2] Name or service not known") from low
+    except httpx.ConnectError as mid:
+        request = httpx.Request("POST", "http://no-such-host.invalid/v1/chat/completions")
+        exc = openai.APIConnectionError(request=request)
+        exc.__cause__ = mid
+    failure = classify(exc)
+    assert (failure.kind, failure.retryable) == ("no-host", False)
+    target = Target("deepseek", "m", None, "http://no-such-host.invalid/v1", "DEEPSEEK_BASE_URL", 5)
+    assert error_line(failure, target) == (
+        "cannot find the host of http://no-such-host.invalid/v1: check DEEPSEEK_BASE_URL "
+        "and the network"
+    )
 
 
 def test_read_timeout_is_configurable_and_reported(llm):

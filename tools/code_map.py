@@ -6,7 +6,7 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 
-ACTIONS = ("definition", "references", "impact", "outline")
+ACTIONS = ("definition", "references", "impact", "outline", "rename")
 
 
 def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
@@ -19,6 +19,9 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     )
     if not target.strip():
         raise ToolError(f"code_map {action} needs " + ("path" if action == "outline" else "name"))
+    extra = [str(args.get("new_name") or "").strip()] if action == "rename" else []
+    if extra == [""]:
+        raise ToolError("code_map rename needs new_name")
     cmap = ctx.services.codemap
     if cmap is None:
         raise ToolError("this session has no code map")
@@ -27,9 +30,10 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         "references": cmap.references,
         "impact": cmap.impact,
         "outline": cmap.outline,
+        "rename": cmap.rename,
     }
     try:
-        answer = answers[action](target.strip())
+        answer = answers[action](target.strip(), *extra)
     except OSError as exc:
         raise ToolError(f"code map unavailable: {exc}") from exc
     return ToolOutput(answer, data={"action": action, "target": target})
@@ -38,13 +42,15 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "code_map",
-        "Code index, cheaper than reading files: definition(name), references(name) = call "
-        "sites, impact(name|path) = dependents, outline(path) = symbols with lines.",
+        "Code index, cheaper than reading files: definition, references (call sites), "
+        "impact (dependents, 2 levels), outline(path), rename(name, new_name) = dry run "
+        "listing every line to change.",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},
             name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
             path={"type": "string", "description": "file path for outline"},
+            new_name={"type": "string", "description": "the new name, for rename"},
         ),
         code_map,
         available=lambda ctx: (

@@ -246,14 +246,28 @@ def approve_path(ctx: ToolContext, target: Path, write: bool) -> None:
     if any(f"{a}:*" in ctx.approvals for a in actions):
         return
     verb = "Write" if write else "Read"
-    _decide(
-        ctx,
-        actions[0],
-        [str(target)],
-        f"{verb} {target}, outside the workspace {ctx.workspace}?",
-        True,
-        always_all=True,
-    )
+    try:
+        _decide(
+            ctx,
+            actions[0],
+            [str(target)],
+            f"{verb} {target}, outside the workspace {ctx.workspace}?",
+            True,
+            always_all=True,
+        )
+    except ToolError as refused:
+        if not write:
+            raise
+        raise ToolError(f"{refused} {inside_hint(target, ctx.workspace)}") from None
+
+
+def inside_hint(target: Path, workspace: Path) -> str:
+    """The allowed alternative to a write outside: the in-project relative path (the part
+    after a folder named like the project, else the file name)."""
+    parts = target.parts
+    named = [i for i, p in enumerate(parts) if p == workspace.name]
+    rel = Path(*parts[named[-1] + 1 :]) if named and named[-1] + 1 < len(parts) else target.name
+    return f'To write inside the project, use the relative path "{rel}".'
 
 
 def approve_edit(ctx: ToolContext, target: Path) -> None:

@@ -1,4 +1,5 @@
-"""`python cli.py codemap build|stats|def NAME|refs NAME|impact NAME|outline PATH`."""
+"""`python cli.py codemap build|stats|def NAME|refs NAME|impact NAME|outline PATH|rename NAME NEW`
+(`--json` after def/refs/impact/rename: every item, uncapped)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 from ui.subargs import folder_first
 
 _LOCATION = re.compile(r"^(\s*)([\w./\\-]+\.\w+:\d+(?:-\d+)?)(.*)$")
-ACTIONS = {"def": "definition", "refs": "references", "impact": "impact", "outline": "outline"}
+ACTIONS = {
+    "def": "definition",
+    "refs": "references",
+    "impact": "impact",
+    "outline": "outline",
+    "rename": "rename",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,15 +28,25 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build or refresh the index")
     build.add_argument("--full", action="store_true", help="drop the index and rebuild it")
-    build.add_argument("--workers", type=int, help="parser processes (default: one per core)")
+    build.add_argument(
+        "--workers",
+        type=int,
+        help="parser processes (default: 1 on two cores, else one per core but one)",
+    )
     sub.add_parser("stats", help="what the index holds")
     for name, help_text in (
         ("def", "where NAME is defined"),
         ("refs", "who references NAME"),
         ("impact", "what depends on NAME or a file"),
     ):
-        sub.add_parser(name, help=help_text).add_argument("name")
+        action = sub.add_parser(name, help=help_text)
+        action.add_argument("name")
+        action.add_argument("--json", action="store_true", help="every site, uncapped, as JSON")
     sub.add_parser("outline", help="a file's symbols").add_argument("name", metavar="PATH")
+    rename = sub.add_parser("rename", help="dry run: every line a rename must change")
+    rename.add_argument("name")
+    rename.add_argument("new_name")
+    rename.add_argument("--json", action="store_true", help="every line, as JSON")
     return p
 
 
@@ -73,7 +90,13 @@ def _run(console, cmap, args: argparse.Namespace) -> int:
         return 0
     if args.command == "stats":
         return _stats(console, cmap)
-    text = getattr(cmap, ACTIONS[args.command])(args.name)
+    if getattr(args, "json", False):
+        import json
+
+        print(json.dumps(cmap.data(ACTIONS[args.command], args.name), indent=1))
+        return 0
+    extra = [args.new_name] if args.command == "rename" else []
+    text = getattr(cmap, ACTIONS[args.command])(args.name, *extra)
     _print_answer(console, text)
     return 0
 

@@ -35,6 +35,8 @@ FAILURE_REASONS: dict[str, str] = {
     "overloaded": "服务器过载",
     "rate_limit": "请求过于频繁",
     "api": "服务器出错",
+    "connection refused": "连接被拒绝",
+    "host not found": "找不到主机",
 }
 
 SCOPE_WHAT = {"this task": "本任务", "this session": "本会话", "today": "今日"}
@@ -110,6 +112,14 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
             re.S,
         ),
         lambda m: f"你已拒绝：{to_zh(m['q'])}",
+    ),
+    (
+        re.compile(
+            r"(?P<line>refused.*) To write inside the project, use the relative path "
+            r'"(?P<r>[^"]+)"\.',
+            re.S,
+        ),  # fmt: skip
+        lambda m: f'{to_zh(m["line"])} 要写在项目里，请用相对路径 "{m["r"]}"。',
     ),
     # permission questions (tools.permissions, tools.web)
     (
@@ -236,10 +246,66 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     ),
     (
         re.compile(
-            r"(?P<p>\S+) says the account has no credit or quota left \(HTTP (?P<s>\d+)\): "
-            r"top it up, or switch with --provider"
+            r"(?P<p>\S+) says the account has no credit or quota left \((?P<s>HTTP \d+)"
+            r"(?P<c>[^,)]*), (?P<k>quota|credit)\): top it up, or switch with --provider"
         ),
-        lambda m: f"{m['p']} 提示账户余额或额度不足（HTTP {m['s']}）：请充值，或用 --provider 切换",
+        lambda m: (
+            f"{m['p']} 提示账户{'额度' if m['k'] == 'quota' else '余额'}不足"
+            f"（{m['s']}{m['c']}）：请充值，或用 --provider 切换"
+        ),
+    ),
+    (
+        re.compile(
+            r"nothing is listening at (?P<u>\S+): is the server running\? \(or fix (?P<v>\S+)\)"
+        ),
+        lambda m: f"{m['u']} 上没有服务在监听：服务器启动了吗？（或修改 {m['v']}）",
+    ),
+    (
+        re.compile(r"cannot find the host of (?P<u>\S+): check (?P<v>\S+) and the network"),
+        lambda m: f"找不到 {m['u']} 的主机：请检查 {m['v']} 和网络",
+    ),
+    (
+        re.compile(
+            r"the conversation is still too long for (?P<m>.+) on (?P<p>\S+) after compacting "
+            r"\(window (?P<w>[\d,]+) tokens\): give the server a larger context .*",
+            re.S,
+        ),
+        lambda m: (
+            f"压缩后对话对 {m['p']} 上的 {m['m']} 仍然太长（窗口 {m['w']} 令牌）：请给服务器更大的"
+            "上下文（llama.cpp -c、Ollama num_ctx、LM Studio 上下文长度）并设置 context_window，"
+            "或用 /new 重新开始"
+        ),
+    ),
+    # the agent's own stops and notices (core.agent.loop_guard, core.agent.text_calls)
+    (
+        re.compile(
+            r"Stopped: the model made the same (?P<t>\S+) call with the same result (?P<n>\d+) "
+            r"times .*",
+            re.S,
+        ),
+        lambda m: (
+            f"已停止：模型以相同结果重复了 {m['n']} 次同一个 {m['t']} 调用"
+            "（请把要求说得更具体，或换一个模型）"
+        ),
+    ),
+    (
+        re.compile(
+            r"the server at (?P<u>\S*) returned tool calls as text: it does not parse tool "
+            r"calls; Unicum ran them anyway \(fix: (?P<f>.+)\)",
+            re.S,
+        ),
+        lambda m: (
+            f"{m['u']} 上的服务器把工具调用作为文本返回：它不解析工具调用；Unicum 仍执行了它们"
+            f"（解决：{m['f']}）"
+        ),
+    ),
+    (
+        re.compile(
+            r"The reply looks like a call of (?P<n>.+?), which is not a tool here "
+            r"\(tools: (?P<t>.*)\); it was not run\.",
+            re.S,
+        ),
+        lambda m: f"回复看起来是对 {m['n']} 的调用，但这里没有这个工具（可用：{m['t']}）；未执行。",
     ),
     (
         re.compile(
@@ -266,8 +332,15 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
 ]
 
 
+_SAID = re.compile(r"(?P<line>.*?) \[server: (?P<said>.*)\]", re.S)
+
+
 def to_zh(line: str) -> str:
-    """`line` in Chinese when a pattern knows it; otherwise unchanged."""
+    """`line` in Chinese when a pattern knows it; otherwise unchanged. The server's own words
+    at the end of an error line (`[server: …]`) stay as the server said them."""
+    said = _SAID.fullmatch(line.strip())
+    if said:
+        return f"{to_zh(said['line'])}［服务器：{said['said']}］"
     for pattern, render in PATTERNS:
         match = pattern.fullmatch(line.strip())
         if match:

@@ -104,6 +104,7 @@ class TimingHooks(AgentHooks):
                 model=f"{self.model_total:.2f}",
                 tool_s=f"{tool_s:.2f}",
                 own=f"{own:.2f}",
+                setup=f"{result.setup_seconds:.2f}",
                 ctx=f"{self.context_total * 1000:.1f}",
             )
             + waiting

@@ -19,6 +19,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resumed": ("resumed session {id} ({n} messages)", "已恢复会话 {id}（{n} 条消息）"),
     "session": ("session {id}", "会话 {id}"),
     "waiting": ("thinking…", "思考中…"),
+    "waiting_long": (
+        "thinking… {secs}s · {tokens} tokens so far · Ctrl-C to stop",
+        "思考中… {secs} 秒 · 已用 {tokens} 令牌 · Ctrl-C 停止",
+    ),
     "preparing_tool": ("preparing {name}…", "准备调用 {name}…"),
     "retry": ("{reason}: retry {attempt} in {wait}s", "{reason}：{wait} 秒后第 {attempt} 次重试"),
     "retry_wait": ("retrying in {wait}s…", "{wait} 秒后重试…"),
@@ -39,7 +43,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "internal error: {detail} (run with --debug for the traceback)",
         "内部错误：{detail}（加 --debug 查看回溯）",
     ),
-    "stopped": ("stopped: {detail}", "已停止：{detail}"),
+    "stopped": ("stopped ({reason}): {detail}", "已停止（{reason}）：{detail}"),
+    "last_stop": ("the last task ended: {reason}", "上个任务的结束原因：{reason}"),
+    "stop_done": ("done", "完成"),
+    "stop_max_turns": ("max_turns", "达到轮数上限"),
+    "stop_repeated": ("repeated", "重复调用"),
+    "stop_budget": ("budget", "预算"),
+    "stop_interrupted": ("interrupted", "已中断"),
+    "stop_error": ("error", "出错"),
     "unknown_command": ("unknown command {name}", "未知命令 {name}"),
     "did_you_mean": (
         "unknown command {name}: did you mean {guess}?",
@@ -90,6 +101,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "usage_output": ("output tokens", "输出令牌"),
     "usage_cost": ("estimated cost", "估计费用"),
     "usage_no_price": ("unknown (no price for this model)", "未知（无该模型价格）"),
+    "usage_local": ("local ($0: a server of your own)", "本地（$0：你自己的服务器）"),
+    "usage_other_host": (
+        "unknown (not the provider's own service: its prices do not apply)",
+        "未知（不是该提供商自己的服务，不按其价格计）",
+    ),
     "usage_context": ("context now", "当前上下文"),
     "usage_hit_rate": ("cache hit rate", "缓存命中率"),
     "usage_not_reported": ("not reported by {provider}", "{provider} 不报告此项"),
@@ -154,9 +170,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
     "time_summary": (
         "{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
-        "+ tools {tool_s}s + Unicum {own}s (context {ctx} ms)",
+        "+ tools {tool_s}s + Unicum {own}s (start {setup}s, context {ctx} ms)",
         "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
-        "工具 {tool_s} 秒 + Unicum {own} 秒（上下文 {ctx} 毫秒）",
+        "工具 {tool_s} 秒 + Unicum {own} 秒（启动 {setup} 秒，上下文 {ctx} 毫秒）",
     ),
     "max_turns": ("{text}", "{text}"),
     "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),

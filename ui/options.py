@@ -9,6 +9,7 @@ from core.agent import SessionOptions
 
 def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionOptions:
     """The session options the command-line flags ask for (shared by the REPL and `-p`)."""
+    tools = getattr(args, "tools", None)
     return SessionOptions(
         workspace=args.dir,
         provider=args.provider,
@@ -24,6 +25,8 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         append_system_prompt=getattr(args, "append_system_prompt", ""),
         allowed_tools=tool_names(getattr(args, "allowed_tools", [])),
         disallowed_tools=tool_names(getattr(args, "disallowed_tools", [])),
+        tools=tuple(tools.split(",")) if tools else None,
+        interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,
     )
 

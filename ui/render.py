@@ -107,6 +107,26 @@ class MarkdownStream:
         self.buffer = ""
 
 
+class Waiting:
+    """The spinner's words while the model has not answered yet: they tick every refresh
+    (seconds waited, tokens of the task so far), so a slow local model processing a long
+    prompt visibly works, and says how to stop it."""
+
+    def __init__(self, strings: Strings, tokens: int, started: float | None = None) -> None:
+        self.s, self.tokens = strings, tokens
+        self.started = time.monotonic() if started is None else started
+
+    def text(self) -> str:
+        return self.s.t(
+            "waiting_long", secs=int(time.monotonic() - self.started), tokens=f"{self.tokens:,}"
+        )
+
+    def __rich__(self):
+        from rich.text import Text
+
+        return Text(self.text())
+
+
 class Renderer(AgentHooks):
     """Screen hooks for the REPL. Only one live display runs at a time (spinner or stream)."""
 
@@ -128,18 +148,21 @@ class Renderer(AgentHooks):
         self._retry_shown = 0  # the attempt whose line is on the screen (the countdown ticks)
         self.waited: Callable[[], float] = lambda: 0.0  # seconds spent answering questions
         self._wait_mark: dict[str, float] = {}
+        self.task_tokens = 0  # input and output of this task's answered requests
 
     # --- live displays -----------------------------------------------------------------------
-    def spin(self, message: str) -> None:
-        """Show a spinner with `message` (plain text: brackets in a command are not markup)."""
+    def spin(self, message: str | Waiting) -> None:
+        """Show a spinner with `message` (plain text: brackets in a command are not markup;
+        a `Waiting` re-renders itself as the spinner refreshes)."""
         from rich.text import Text
 
+        shown = Text(message) if isinstance(message, str) else message
         self.markdown.finish()
         if self.status is None:
-            self.status = self.console.status(Text(message), spinner="dots")
+            self.status = self.console.status(shown, spinner="dots")
             self.status.start()
         else:
-            self.status.update(Text(message))
+            self.status.update(shown)
 
     def stop_live(self) -> None:
         """Stop every live display (before a question, an error or the next prompt)."""
@@ -157,7 +180,7 @@ class Renderer(AgentHooks):
     # --- agent hooks -------------------------------------------------------------------------
     def before_request(self, turn: int) -> None:
         self._retry_shown = 0
-        self.spin(self.s.t("waiting"))
+        self.spin(Waiting(self.s, self.task_tokens))
 
     def on_stream(self, event: StreamEvent) -> None:
         from rich.text import Text
@@ -204,6 +227,7 @@ class Renderer(AgentHooks):
 
     def on_response(self, response: ModelResponse) -> None:
         self.stop_live()
+        self.task_tokens += response.usage.total_input + response.usage.output
 
     def on_tool_start(self, call: ToolCall) -> None:
         self.stop_live()
@@ -249,3 +273,4 @@ class Renderer(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         self.stop_live()
+        self.task_tokens = 0

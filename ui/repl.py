@@ -185,6 +185,12 @@ class Repl:
             self.say(f"» {last_user.strip()[:300]}", style="dim")
         if last_reply:
             self.say(last_reply.strip()[:600], style="dim")
+        from core.agent import last_stop
+
+        transcript = self.live.transcript
+        stop = last_stop(transcript.path) if transcript is not None else ""
+        if stop and stop != "done":  # how the last task really ended
+            self.say(self.s.t("last_stop", reason=self.s.t(f"stop_{stop}")), style="yellow")
 
     # --- screen ------------------------------------------------------------------------------
     def say(self, line: str, style: str = "") -> None:
@@ -248,7 +254,10 @@ class Repl:
             for note in start_notes(self.session):  # warnings raised during the task
                 self.say(note, style="yellow")
         if result is not None and result.stop != "done":
-            self.say(self.s.t("stopped", detail=self.s.line(result.text)), style="yellow")
+            reason = self.s.t(f"stop_{result.stop}")
+            self.say(
+                self.s.t("stopped", reason=reason, detail=self.s.line(result.text)), style="yellow"
+            )
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""

@@ -156,6 +156,7 @@ def result_event(
         "is_error": failed,
         "result": result.text if result is not None and not error else None,
         "session_id": session_id,
+        "stop": result.stop if result is not None else "error",
         "num_turns": result.turns if result else 0,
         "turns": result.turns if result else 0,
         "duration_ms": int(seconds * 1000),

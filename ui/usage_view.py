@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.agent import breakdown, status
+from core.model import price_mode
 from ui.i18n import Strings
 
 if TYPE_CHECKING:
@@ -54,19 +55,20 @@ def render_usage(console: Console, s: Strings, agent: Agent) -> None:
     table.add_row(s.t("usage_input"), f"{t.input_tokens:,}")
     profile = agent.client.provider.profile
     unreported = s.t("usage_not_reported", provider=profile.name)
-    table.add_row(
-        s.t("usage_cache_read"),
-        f"{t.cache_read_tokens:,}" if profile.reports_cache_reads else unreported,
-    )
-    table.add_row(
-        s.t("usage_cache_write"),
-        f"{t.cache_write_tokens:,}" if profile.reports_cache_writes else unreported,
-    )
+    # what the ledger holds, whatever the profile claims the provider reports
+    reads = t.cache_read_tokens or profile.reports_cache_reads
+    writes = t.cache_write_tokens or profile.reports_cache_writes
+    table.add_row(s.t("usage_cache_read"), f"{t.cache_read_tokens:,}" if reads else unreported)
+    table.add_row(s.t("usage_cache_write"), f"{t.cache_write_tokens:,}" if writes else unreported)
     table.add_row(s.t("usage_output"), f"{t.output_tokens:,}")
-    if t.prompt_tokens and profile.reports_cache_reads:
+    if t.prompt_tokens and reads:
         table.add_row(s.t("usage_hit_rate"), f"{t.cache_hit_rate:.0%}")
-    if t.cost_usd is None:
-        cost = s.t("usage_no_price") if t.requests else "$0.0000"
+    mode = price_mode(agent.client.provider)
+    if mode == "local":
+        cost = s.t("usage_local")
+    elif t.cost_usd is None:
+        no_price = "usage_other_host" if mode == "unknown" else "usage_no_price"
+        cost = s.t(no_price) if t.requests else "$0.0000"
     else:
         cost = f"${t.cost_usd:.4f}" + (s.t("usage_unpriced", n=t.unpriced) if t.unpriced else "")
     table.add_row(s.t("usage_cost"), cost)

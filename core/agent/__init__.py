@@ -15,6 +15,7 @@ from core.agent.transcript import (
     TranscriptError,
     close_open_tool_calls,
     find_session,
+    last_stop,
     list_sessions,
     task_text,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "create_agent",
     "end_session",
     "find_session",
+    "last_stop",
     "list_sessions",
     "load_dotenv_files",
     "loaded_instruction_files",

@@ -25,6 +25,7 @@ from core.ledger import (
     open_ledger,
     parse_limits,
 )
+from core.model import price_mode
 from my_agent.home import project_id, read_user_config
 from my_agent.messages import (
     Message,
@@ -78,6 +79,7 @@ class LedgerHooks(AgentHooks):
         self._pending: _Pending | None = None
         self._measured: tuple[ModelResponse | None, Usage, float | None] = (None, Usage(), None)
         self.on_estimated: Callable[[ModelResponse], None] | None = None  # a cut request's cost
+        self.price_mode = "priced"  # core.model.price_mode: priced | local | unknown
 
     def measure(self, response: ModelResponse) -> tuple[Usage, float | None]:
         """(usage, USD) of one response: the provider's counts, or a local estimate marked
@@ -89,8 +91,15 @@ class LedgerHooks(AgentHooks):
                     response.message.text
                     + "".join(c.name + c.raw_arguments for c in response.message.tool_calls)
                 )
-            self._measured = (response, usage, self.prices.cost(usage, response.model, self.model))
+            self._measured = (response, usage, self._cost(usage, response.model))
         return self._measured[1], self._measured[2]
+
+    def _cost(self, usage: Usage, model: str) -> float | None:
+        """USD: built-in prices only for the provider's own service; the user's own
+        pricing.json anywhere; else a local server costs nothing and another host is unknown."""
+        own = self.price_mode == "priced"
+        cost = self.prices.cost(usage, model, self.model, builtin=own)
+        return 0.0 if cost is None and self.price_mode == "local" else cost
 
     def _estimate(self, output_text: str) -> Usage:
         prompt = self.request_text() if self.request_text else ""
@@ -263,4 +272,5 @@ def setup_accounting(
         team_spend(team, opts.session_id, project) if team else None,
     )
     recorder.on_estimated = guard.on_response
+    recorder.price_mode = price_mode(provider)
     return Accounting(ledger, recorder, guard)

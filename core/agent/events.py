@@ -18,11 +18,12 @@ class TaskResult:
     text: str
     turns: int = 0
     usage: Usage = field(default_factory=Usage)
-    stop: str = "done"  # done | max_turns | interrupted | error
+    stop: str = "done"  # done | max_turns | repeated | budget | interrupted | error
     tool_calls: int = 0
     model_seconds: float = 0.0
     tool_seconds: float = 0.0
-    total_seconds: float = 0.0
+    total_seconds: float = 0.0  # from the task's start, its setup included
+    setup_seconds: float = 0.0  # before the first request: prompt (code map wait), start hooks
 
 
 class AgentHooks:

@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.agent.events import AgentHooks, TaskResult
+from core.agent.loop_guard import LoopGuard
 from core.agent.options import MAX_TURNS
 from core.agent.prompts import SystemPrompt
+from core.agent.text_calls import read_text_calls, server_fix, unknown_tool_line
 from core.context import ContextPolicy, FullHistory
 from core.facts import extract as extract_fact
 from core.model import ModelClient
-from my_agent.errors import Interrupted
+from my_agent.errors import BudgetExceeded, Interrupted, ModelError
 from my_agent.messages import ImageBlock, Message, ModelResponse, TextBlock, ToolCall, ToolResult
 from tools.base import ToolContext, ToolOutput
 from tools.registry import Registry
@@ -31,24 +33,31 @@ class Agent:
     history: list[Message] = field(default_factory=list)
     max_turns: int = MAX_TURNS
     context_seconds: float = 0.0  # time the last request's context took to build (--time)
+    guard: LoopGuard = field(default_factory=LoopGuard)
+    notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
+    text_calls_noted: bool = False
 
     def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
         """Run one user task (with images the user attached) to its end; Ctrl-C raises
         Interrupted with the history left valid."""
+        started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         self.hooks.on_task_start(task)
+        self.guard.start_task()
         self.history.append(Message("user", [TextBlock(task), *images]))
-        return self._run_task()
+        return self._run_task(started, time.monotonic() - started)
 
     def resume(self) -> TaskResult:
         """Continue the current task from its history (e.g. after a budget was extended)."""
-        return self._run_task()
+        return self._run_task(time.monotonic())
 
-    def _run_task(self) -> TaskResult:
-        started = time.monotonic()
-        result = TaskResult(text="")
+    def _run_task(self, started: float, setup: float = 0.0) -> TaskResult:
+        result = TaskResult(text="", setup_seconds=setup)
         try:
             self._loop(result)
+        except BaseException as exc:
+            result.stop = stop_reason(exc)
+            raise
         finally:
             result.total_seconds = time.monotonic() - started
             self.hooks.on_task_end(result)
@@ -61,19 +70,39 @@ class Agent:
             result.usage = result.usage + response.usage
             result.model_seconds += response.duration
             self.history.append(response.message)
-            calls = response.message.tool_calls
+            calls = response.message.tool_calls or self._text_calls(result)
             if not calls:
-                result.text = response.message.text
+                result.text = result.text or response.message.text
                 return
             started = time.monotonic()
             self.execute(calls)
             result.tool_calls += len(calls)
             result.tool_seconds += time.monotonic() - started
+            if self.guard.stopped:
+                result.stop, result.text = "repeated", self.guard.stopped
+                return
         result.stop = "max_turns"
         result.text = (
             f"Stopped after {self.max_turns} turns without a final answer "
             "(raise --max-turns or ask me to continue)."
         )
+
+    def _text_calls(self, result: TaskResult) -> list[ToolCall]:
+        """Calls the reply wrote as text (a server that does not parse them): run them as
+        calls; a call of a tool that does not exist ends the task as an error."""
+        known = set(self.registry.tools)
+        found = read_text_calls(self.history[-1].text, known, f"text_call_{len(self.history)}")
+        if found is None:
+            return []
+        if found.unknown:
+            result.stop, result.text = "error", unknown_tool_line(found.unknown, known)
+            return []
+        self.history[-1] = Message("assistant", list(found.calls))
+        if not self.text_calls_noted:
+            self.text_calls_noted = True
+            provider = self.client.provider
+            self.notices.append(server_fix(provider.profile.name, provider.base_url))
+        return found.calls
 
     def query(self, turn: int) -> ModelResponse:
         self.hooks.before_request(turn)
@@ -81,18 +110,35 @@ class Agent:
         messages = self.context.messages_for_request(self.history)
         self.context_seconds = time.monotonic() - started
         try:
-            response = self.client.stream(
-                self.system_prompt.text,
-                messages,
-                self.registry.specs(),
-                self.hooks.on_stream,
-                on_retry=self.hooks.on_retry,
-            )
+            response = self._request_fitting(messages)
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the reply so far was discarded") from None
         self.hooks.on_response(response)
         self.context.observe_usage(response.usage.total_input)
         return response
+
+    def _request_fitting(self, messages: list[Message]) -> ModelResponse:
+        """One request; when the server says it is too long, compact and try once more."""
+        try:
+            return self._request(messages)
+        except ModelError as exc:
+            if not exc.too_long or not self.context.on_overflow(self.history):
+                raise
+        try:
+            return self._request(self.context.messages_for_request(self.history))
+        except ModelError as again:
+            if again.too_long:
+                raise ModelError(still_too_long(self.client), again.status) from again
+            raise
+
+    def _request(self, messages: list[Message]) -> ModelResponse:
+        return self.client.stream(
+            self.system_prompt.text,
+            messages,
+            self.registry.specs(),
+            self.hooks.on_stream,
+            on_retry=self.hooks.on_retry,
+        )
 
     def execute(self, calls: list[ToolCall]) -> None:
         """Run each call; every call gets a result, even when interrupted or a hook fails."""
@@ -112,7 +158,7 @@ class Agent:
             if isinstance(exc, KeyboardInterrupt):
                 raise Interrupted("interrupted; tool calls were stopped") from None
             raise
-        self.history.append(Message("user", list(results)))
+        self.history.append(Message("user", self.guard.review(calls, results)))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         self.hooks.on_tool_start(call)
@@ -126,3 +172,20 @@ class Agent:
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error, images=output.images)
+
+
+def stop_reason(exc: BaseException) -> str:
+    """The true reason a task ended early: interrupted | budget | error."""
+    if isinstance(exc, Interrupted | KeyboardInterrupt):
+        return "interrupted"
+    return "budget" if isinstance(exc, BudgetExceeded) else "error"
+
+
+def still_too_long(client: ModelClient) -> str:
+    p = client.provider
+    return (
+        f"the conversation is still too long for {client.model} on {p.profile.name} after "
+        f"compacting (window {p.profile.context_window:,} tokens): give the server a larger "
+        "context (llama.cpp -c, Ollama num_ctx, LM Studio context length) and set "
+        "context_window, or start over with /new"
+    )

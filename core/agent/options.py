@@ -29,6 +29,8 @@ class SessionOptions:
     append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
     allowed_tools: tuple[str, ...] = ()  # --allowed-tools: only these (empty: all)
     disallowed_tools: tuple[str, ...] = ()  # --disallowed-tools: never these
+    tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
+    interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)
     session_id: str = field(default_factory=lambda: new_session_id())
 

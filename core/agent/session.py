@@ -23,12 +23,13 @@ from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.team import open_memory
 from core.agent.tool_choice import appended_section, chosen_tools
+from core.agent.toolset import choose_tools
 from core.agent.transcript import Transcript, TranscriptHooks, close_open_tool_calls, read_history
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
-from core.model import ModelClient, ResolvedProvider, resolve_provider
+from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -90,13 +91,18 @@ class _Ground:
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
     workspace = check_workspace(opts.workspace)
     provider = resolve_provider(opts.provider, opts.model)  # errors in the order users meet them
+    provider = discover_window(provider)  # a local server says its window
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
     return _Ground(
         workspace,
         home,
         provider,
-        chosen_tools(Registry.default(), opts.allowed_tools, opts.disallowed_tools),
+        chosen_tools(
+            choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
+            opts.allowed_tools,
+            opts.disallowed_tools,
+        ),
         store,
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
@@ -157,6 +163,7 @@ def open_session(
         ),
         history=history,
         max_turns=opts.max_turns,
+        notices=notices,  # e.g. a server that does not parse tool calls
     )
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task

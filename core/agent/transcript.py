@@ -1,7 +1,8 @@
 """Session transcripts: append-only JSONL under `<home>/sessions/<project id>/<session id>.jsonl`.
 
-Line kinds: `session` (header), `message` (one appended message) and `reset` (the history was
-replaced, e.g. by compaction: the record holds the whole new history). Replaying the lines in
+Line kinds: `session` (header), `message` (one appended message), `reset` (the history was
+replaced, e.g. by compaction: the record holds the whole new history) and `task_end` (how a
+task ended: `stop` is done | max_turns | repeated | budget | interrupted | error). Replaying the lines in
 order gives back the history exactly.
 """
 
@@ -72,6 +73,10 @@ class Transcript:
             fh.write(line.encode("utf-8"))
             fh.flush()
 
+    def end_task(self, stop: str, turns: int) -> None:
+        if self.path.exists():  # an idle session leaves no file
+            self._write({"type": "task_end", "stop": stop, "turns": turns, "at": time.time()})
+
     def sync(self, history: list[Message]) -> None:
         """Append messages added since the last sync; a replaced history becomes a `reset`."""
         n = len(self._written)
@@ -82,6 +87,18 @@ class Transcript:
             for msg in history[n:]:
                 self._write({"type": "message", "message": msg.to_dict()})
         self._written = list(history)
+
+
+def last_stop(path: Path) -> str:
+    """How the session's last task ended (`task_end` record), or "" when none says."""
+    stop = ""
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith('{"type": "task_end"'):
+                stop = str(json.loads(line).get("stop") or "")
+    except (OSError, ValueError):
+        return ""
+    return stop
 
 
 def read_history(path: Path, warnings: list[str] | None = None) -> list[Message]:
@@ -117,7 +134,7 @@ def _replay(record: Any, history: list[Message]) -> list[Message]:
         if not isinstance(record["messages"], list):
             raise TypeError("reset without a message list")
         return [_message(m) for m in record["messages"]]
-    if kind == "session":
+    if kind in ("session", "task_end"):
         return history
     raise ValueError(f"not a transcript record: {str(record)[:40]}")
 
@@ -225,6 +242,7 @@ class TranscriptHooks(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         self._sync()  # the final answer, or results written on interruption
+        self.transcript.end_task(result.stop, result.turns)
 
 
 def close_open_tool_calls(history: list[Message], note: str) -> int:

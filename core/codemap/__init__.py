@@ -2,7 +2,7 @@
 
 from core.codemap.index import CodeIndex
 from core.codemap.overview import render_overview
-from core.codemap.query import definitions, references
+from core.codemap.query import definitions, impact, references
 from core.codemap.service import CodeMap
 from core.codemap.walk import walk_sources
 
@@ -10,6 +10,7 @@ __all__ = [
     "CodeIndex",
     "CodeMap",
     "definitions",
+    "impact",
     "references",
     "render_overview",
     "walk_sources",

@@ -83,7 +83,24 @@ def _js(node: Node, path: str) -> list[Import]:
                     name = _text(spec.child_by_field_name("name"))
                     alias = _text(spec.child_by_field_name("alias")) or name
                     out.append((alias, key, name))
+    if node.type == "export_statement":
+        out += _js_reexports(node, key)
     return out or [("", key, "")]
+
+
+def _js_reexports(node: Node, key: str) -> list[Import]:
+    """`export { a, b as c } from './x'`, `export * from './x'`, `export * as ns from './x'`."""
+    out: list[Import] = []
+    for part in node.children:
+        if part.type == "export_clause":
+            for spec in (s for s in part.children if s.type == "export_specifier"):
+                name = _text(spec.child_by_field_name("name"))
+                out.append((_text(spec.child_by_field_name("alias")) or name, key, name))
+        elif part.type == "namespace_export":
+            out += [(_text(c), key, "*") for c in part.children if c.type == "identifier"]
+        elif part.type == "*":
+            out.append(("*", key, "*"))
+    return out
 
 
 def _go(node: Node, path: str) -> list[Import]:

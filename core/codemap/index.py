@@ -11,13 +11,23 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.codemap.langs import EXTENSIONS
+from core.codemap.langs import EXTENSIONS, QUERIES
+from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.walk import MAX_FILES, walk_sources
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
+
+
+def default_workers() -> int:
+    """Measured on 2 shared cores: /usr/include (2.5M lines) took 55 s in one process and 54 s
+    with two workers, so the pool pays only with cores to spare: one per core beyond two."""
+    cores = os.cpu_count() or 1
+    return 1 if cores <= 2 else cores - 1
+
+
 CHUNK_FILES = 48
 
-Parsed = tuple[str, int, int, str, str, int, list | None, list | None]
+Parsed = tuple[str, int, int, str, str, int, list | None, list | None, list | None]
 
 
 def _m001_tables(db: sqlite3.Connection) -> None:
@@ -48,7 +58,35 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables]
+def _m002_binds(db: sqlite3.Connection) -> None:
+    """Bindings for receiver types; every file is parsed again to fill them."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE binds(file_id INTEGER NOT NULL, kind TEXT NOT NULL, scope TEXT, name TEXT,
+                           type TEXT, line INTEGER);
+        CREATE INDEX binds_file ON binds(file_id);
+        DELETE FROM symbols; DELETE FROM refs; DELETE FROM files;
+    """,
+    )
+
+
+def _m003_graph(db: sqlite3.Connection) -> None:
+    """The reference graph and its ranks, kept in the index (see rank.py)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE edges(src INTEGER NOT NULL, dst INTEGER NOT NULL, name TEXT NOT NULL,
+                           weight REAL);
+        CREATE INDEX edges_name ON edges(name);
+        CREATE TABLE ranks(file_id INTEGER PRIMARY KEY, rank REAL);
+        CREATE TABLE flows(file_id INTEGER NOT NULL, name TEXT NOT NULL, flow REAL);
+        INSERT OR REPLACE INTO meta VALUES ('edges_stale', '1');
+    """,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds, _m003_graph]
 
 
 def open_db(path: Path | str) -> sqlite3.Connection:
@@ -64,11 +102,28 @@ def open_db(path: Path | str) -> sqlite3.Connection:
             for number, migrate in enumerate(MIGRATIONS[version:], start=version + 1):
                 migrate(db)
                 db.execute(f"PRAGMA user_version={number}")
+    _check_parser(db)
     return db
 
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+PARSER = content_hash(("parse 3\n" + "".join(QUERIES.values())).encode())
+
+
+def _check_parser(db: sqlite3.Connection) -> None:
+    """Files parsed by other queries or another parser are parsed again (all, lazily)."""
+    row = db.execute("SELECT value FROM meta WHERE key='parser'").fetchone()
+    if row is not None and row[0] == PARSER:
+        return
+    with _Transaction(db):
+        if row is not None or db.execute("SELECT 1 FROM files LIMIT 1").fetchone():
+            # an index from another parser: start over, edges included
+            for table in ("symbols", "refs", "binds", "edges", "files"):
+                db.execute(f"DELETE FROM {table}")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('parser', ?)", (PARSER,))
 
 
 def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Parsed:
@@ -80,15 +135,15 @@ def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Pars
         with open(os.path.join(root, rel), "rb") as fh:
             data = fh.read()
     except OSError:
-        return (rel, stat[0], stat[1], "", lang, 0, [], [])
+        return (rel, stat[0], stat[1], "", lang, 0, [], [], [])
     digest = content_hash(data)
     if digest == old_hash:
-        return (rel, stat[0], stat[1], digest, lang, 0, None, None)
+        return (rel, stat[0], stat[1], digest, lang, 0, None, None, None)
     lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     if b"\0" in data[:8192]:
-        return (rel, stat[0], stat[1], digest, "binary", lines, [], [])
-    symbols, refs = parse_source(lang, data, rel)
-    return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs)
+        return (rel, stat[0], stat[1], digest, "binary", lines, [], [], [])
+    symbols, refs, binds = parse_source(lang, data, rel)
+    return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs, binds)
 
 
 def _parse_chunk(root: str, jobs: list[tuple[str, tuple[int, int], str]]) -> list[Parsed]:
@@ -118,6 +173,17 @@ class CodeIndex:
             self.db = open_db(db_path)
         self.max_files = max_files
         self.lock = threading.RLock()
+        self._touched: set[str] | None = set()  # names whose edges must be recomputed
+
+    def _update_graph(self) -> None:
+        """Recompute the edges of the names the last writes touched (all after a migration)."""
+        stale = self.db.execute("SELECT value FROM meta WHERE key='edges_stale'").fetchone()
+        names = None if stale and stale[0] == "1" else self._touched
+        if names is None or names:
+            with self._transaction():
+                update_edges(self.db, names)
+                self.db.execute("DELETE FROM meta WHERE key='edges_stale'")
+        self._touched = set()
 
     def close(self) -> None:
         self.db.close()
@@ -127,6 +193,7 @@ class CodeIndex:
         started = time.monotonic()
         with self.lock:
             stats = self._refresh(started + max_seconds, workers)
+            self._update_graph()
         stats.seconds = time.monotonic() - started
         return stats
 
@@ -137,6 +204,8 @@ class CodeIndex:
             for i, p, m, s, h in self.db.execute("SELECT id, path, mtime_ns, size, hash FROM files")
         }
         stats = RefreshStats(files=len(walk.files), truncated=walk.truncated)
+        if not known:
+            self._touched = None  # a first build: every edge is computed at the end, at once
         gone = [known[p][0] for p in known if p not in walk.files]
         jobs = [
             (rel, st, known[rel][3] if rel in known else "")
@@ -178,6 +247,7 @@ class CodeIndex:
                     self._delete(gone)
                 stats.removed = len(gone)
             self._apply(jobs, known, stats, started + 60, 1)
+            self._update_graph()
         stats.files, stats.seconds = len(paths), time.monotonic() - started
         return stats
 
@@ -186,7 +256,7 @@ class CodeIndex:
     ) -> None:
         for batch in self._parse_batches(jobs, deadline, workers):
             with self._transaction():
-                for rel, mtime, size, digest, lang, lines, symbols, refs in batch:
+                for rel, mtime, size, digest, lang, lines, symbols, refs, binds in batch:
                     old = known.get(rel)
                     if symbols is None and old is not None:
                         self.db.execute(
@@ -195,7 +265,12 @@ class CodeIndex:
                         continue
                     if old is not None:
                         self._delete([old[0]])
-                    self._insert(rel, mtime, size, digest, lang, lines, symbols or [], refs or [])
+                    self._insert(
+                        (rel, mtime, size, digest, lang, lines),
+                        symbols or [],
+                        refs or [],
+                        binds or [],
+                    )
                     stats.parsed += 1
                     stats.lines += lines
             if time.monotonic() > deadline:
@@ -207,7 +282,7 @@ class CodeIndex:
     ) -> Iterator[list[Parsed]]:
         root = str(self.root)
         size = sum(st[1] for _, st, _ in jobs)
-        count = workers if workers is not None else (os.cpu_count() or 1)
+        count = workers if workers is not None else default_workers()
         if count <= 1 or size < POOL_MIN_BYTES:
             for start in range(0, len(jobs), CHUNK_FILES):
                 yield _parse_chunk(root, jobs[start : start + CHUNK_FILES])
@@ -218,30 +293,38 @@ class CodeIndex:
 
     def _delete(self, file_ids: list[int]) -> None:
         rows = [(i,) for i in file_ids]
+        if self._touched is not None:
+            for fid in file_ids:
+                self._touched.update(
+                    n
+                    for (n,) in self.db.execute(
+                        "SELECT name FROM symbols WHERE file_id=? UNION "
+                        "SELECT name FROM refs WHERE file_id=?",
+                        (fid, fid),
+                    )
+                )
+
         self.db.executemany("DELETE FROM symbols WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
+        self.db.executemany("DELETE FROM binds WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM files WHERE id=?", rows)
 
-    def _insert(
-        self,
-        rel: str,
-        mtime: int,
-        size: int,
-        digest: str,
-        lang: str,
-        lines: int,
-        symbols: list,
-        refs: list,
-    ) -> None:
+    def _insert(self, row: tuple, symbols: list, refs: list, binds: list) -> None:
+        """`row` = (path, mtime_ns, size, hash, lang, lines)."""
         cur = self.db.execute(
-            "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)",
-            (rel, mtime, size, digest, lang, lines),
+            "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
         fid = cur.lastrowid
+        if self._touched is not None:
+            self._touched.update(s[0] for s in symbols)
+            self._touched.update(r[0] for r in refs)
+            if len(self._touched) > FULL_REBUILD_NAMES:
+                self._touched = None
         self.db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
         )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
+        self.db.executemany("INSERT INTO binds VALUES (?,?,?,?,?,?)", [(fid, *b) for b in binds])
 
     def _transaction(self):
         return _Transaction(self.db)
@@ -259,18 +342,30 @@ class _Transaction:
 
 
 def _pool_batches(root: str, jobs: list, count: int, deadline: float) -> Iterator[list[Parsed]]:
+    """Parse in worker processes, at most two chunks per worker in flight; each result is
+    handed on (and written) before more are asked for, so the parent never holds them all."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-    chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, len(jobs), CHUNK_FILES)]
+    starts = iter(range(0, len(jobs), CHUNK_FILES))
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(count, len(chunks)), mp_context=ctx) as pool:
-        futures = [pool.submit(_parse_chunk, root, chunk) for chunk in chunks]
-        try:
-            for future in as_completed(futures):
+    with ProcessPoolExecutor(max_workers=count, mp_context=ctx) as pool:
+        pending: set[Future] = set()
+
+        def submit() -> None:
+            start = next(starts, None)
+            if start is not None:
+                pending.add(pool.submit(_parse_chunk, root, jobs[start : start + CHUNK_FILES]))
+
+        for _ in range(count * 2):
+            submit()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
                 yield future.result()
                 if time.monotonic() > deadline:
+                    for other in pending:
+                        other.cancel()
                     return
-        finally:
-            for future in futures:
-                future.cancel()
+                submit()

@@ -60,6 +60,21 @@ PYTHON = """
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))
 [(import_statement) (import_from_statement)] @import
+(assignment left: (identifier) @bind.var right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
+  attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (identifier) @bind.var right: [(identifier) (attribute)] @alias)
+(assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
+  attribute: (identifier) @bind.attr) right: [(identifier) (attribute)] @alias)
+(assignment left: (identifier) @bind.var type: (type) @type)
+(assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
+  attribute: (identifier) @bind.attr) type: (type) @type)
+(typed_parameter (identifier) @bind.var type: (type) @type)
+(typed_default_parameter name: (identifier) @bind.var type: (type) @type)
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
+((assignment left: (identifier) @_all
+  right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])
+  (#eq? @_all "__all__"))
 """
 
 _JS_COMMON = """
@@ -82,12 +97,21 @@ _JS_COMMON = """
   property: (property_identifier) @ref.call))
 (new_expression constructor: (identifier) @ref.new)
 (import_statement) @import
+(export_statement source: (string)) @import
+(variable_declarator name: (identifier) @bind.var
+  value: (new_expression constructor: [(identifier) (member_expression)] @type))
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)
+  @bind.attr) right: (new_expression constructor: [(identifier) (member_expression)] @type))
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)
+  @bind.attr) right: [(identifier) (member_expression)] @alias)
+(variable_declarator name: (identifier) @bind.var value: [(identifier) (member_expression)] @alias)
 """
 
 JAVASCRIPT = (
     _JS_COMMON
     + """
 (class_heritage (identifier) @ref.inherit)
+(class_heritage [(identifier) (member_expression)] @bind.base)
 ((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 ((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
@@ -105,6 +129,23 @@ TYPESCRIPT = (
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
 (type_annotation (type_identifier) @ref.type)
+(extends_clause value: [(identifier) (member_expression)] @bind.base)
+(internal_module name: (identifier) @name body: (_) @body) @def.module
+(internal_module body: (statement_block [(lexical_declaration (variable_declarator
+  name: (identifier) @name value: [(arrow_function body: (_) @body)
+  (function_expression body: (_) @body)]) @def.function) (export_statement declaration:
+  (lexical_declaration (variable_declarator name: (identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])
+  @def.function))]))
+(variable_declarator name: (identifier) @bind.var type: (type_annotation (type_identifier) @type))
+(required_parameter pattern: (identifier) @bind.var type: (type_annotation (type_identifier) @type))
+(optional_parameter pattern: (identifier) @bind.var type: (type_annotation (type_identifier) @type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.attr
+  type: (type_annotation (type_identifier) @type))
+(public_field_definition name: (property_identifier) @bind.attr
+  type: (type_annotation (type_identifier) @type))
+(public_field_definition name: (property_identifier) @bind.attr
+  value: (new_expression constructor: [(identifier) (member_expression)] @type))
 """
 )
 

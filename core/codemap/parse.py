@@ -3,6 +3,10 @@
 Results are plain tuples so a process pool can ship them cheaply:
 symbol = (name, kind, line, end_line, scope, signature, exported, module_key, orig_name)
 ref = (name, line, kind, scope, receiver)
+bind = (kind, scope, name, type, line): what resolution needs to know a receiver's type —
+  var: `name = Type(...)`, `name: Type` or a typed parameter, in function `scope` ("" = module);
+  attr: `self.name = Type(...)` (or a class-level `name = Type()`), in class `scope`;
+  base: class `scope` derives from `type`; all: `name` is listed in the module's `__all__`.
 """
 
 from __future__ import annotations
@@ -16,9 +20,17 @@ from core.codemap.langs import CLASS_KINDS, QUERIES
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
+Bind = tuple[str, str, str, str, int]
 
 _SPACES = re.compile(r"\s+")
-_OWNER_KINDS = CLASS_KINDS - {"module"}  # a function in a namespace is not a method
+_TYPE_WORDS = frozenset({"Optional", "Union", "None", "Type", "type", "ClassVar", "Final"})
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_OWNER_KINDS = CLASS_KINDS - {"module"}
+_NOT_CALLERS = CLASS_KINDS | {
+    "variable",
+    "constant",
+    "export",
+}  # a site's caller is a function  # a function in a namespace is not a method
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
@@ -98,6 +110,8 @@ def _role(caps: dict[str, list[Any]]) -> tuple[str, str]:
             return ("def", key)
         if key.startswith("ref."):
             return ("ref", key)
+        if key.startswith("bind."):
+            return ("bind", key)
         if key == "import":
             return ("import", key)
     return ("none", "")
@@ -111,6 +125,7 @@ class _Collector:
         self.defs: dict[tuple[int, str], list[Any]] = {}
         self.refs: list[tuple[int, str, int, str, str]] = []
         self.imports: list[Symbol] = []
+        self.binds: list[tuple[int, str, str, str, int]] = []  # (pos, kind, name, type, line)
 
     def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
         role = _ROLES.get((self.lang, pattern))
@@ -131,6 +146,21 @@ class _Collector:
             self._add_def(role[1], caps[role[1]][0], caps)
         elif role[0] == "import":
             self._add_import(caps["import"][0])
+        elif role[0] == "bind":
+            self._add_bind(role[1][5:], caps[role[1]][0], caps)
+
+    def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
+        text = _text(node)
+        if kind == "base":
+            name, type_name = "", type_name_of(text)
+        elif kind == "all":
+            name, type_name = text, ""
+        elif "alias" in caps:  # `x = y`: x holds what y holds
+            name, type_name = text, "=" + _SPACES.sub("", _text(caps["alias"][0]))[:80]
+        else:
+            name, type_name = text, type_name_of(_text(caps["type"][0])) if "type" in caps else ""
+        if kind == "all" or type_name:
+            self.binds.append((node.start_byte, kind, name, type_name, node.start_point[0] + 1))
 
     def _add_def(self, key: str, node: Any, caps: dict[str, list[Any]]) -> None:
         names = caps.get("name")
@@ -171,16 +201,13 @@ class _Collector:
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
             self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
 
-    def finish(self) -> tuple[list[Symbol], list[Ref]]:
+    def finish(self) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
-        refs: list[Ref] = []
+        uses = _Uses(self.refs, self.binds)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
-        ref_iter = iter(sorted(self.refs))
-        pending = next(ref_iter, None)
         for start, end, name, kind, node, body, qual in events:
-            while pending is not None and pending[0] < start:
-                pending = self._emit_ref(pending, stack, refs, ref_iter)
+            uses.emit_before(start, stack)
             while stack and stack[-1][0] <= start:
                 stack.pop()
             scope = stack[-1][1] if stack else ""
@@ -206,18 +233,48 @@ class _Collector:
                     "",
                 )
             )
-        while pending is not None:
-            pending = self._emit_ref(pending, stack, refs, ref_iter)
-        return _merge_exports(symbols) + self.imports, refs
+        uses.emit_before(len(self.data) + 1, stack)
+        return _merge_exports(symbols) + self.imports, uses.refs, uses.binds
 
-    @staticmethod
-    def _emit_ref(pending, stack, refs, ref_iter):
-        pos, name, line, kind, recv = pending
-        while stack and stack[-1][0] <= pos:
-            stack.pop()
-        scope = next((q for _, q, k in reversed(stack) if k not in CLASS_KINDS), "")
-        refs.append((name, line, kind, scope, recv))
-        return next(ref_iter, None)
+
+class _Uses:
+    """References and bindings in source order, each given its scope from the definition stack."""
+
+    def __init__(self, refs: list, binds: list) -> None:
+        self.pending = sorted([(r[0], 0, r) for r in refs] + [(b[0], 1, b) for b in binds])
+        self.at = 0
+        self.refs: list[Ref] = []
+        self.binds: list[Bind] = []
+
+    def emit_before(self, pos: int, stack: list[tuple[int, str, str]]) -> None:
+        while self.at < len(self.pending) and self.pending[self.at][0] < pos:
+            where, tag, item = self.pending[self.at]
+            self.at += 1
+            while stack and stack[-1][0] <= where:
+                stack.pop()
+            func = next((q for _, q, k in reversed(stack) if k not in _NOT_CALLERS), "")
+            if tag == 0:
+                _, name, line, kind, recv = item
+                self.refs.append((name, line, kind, func, recv))
+                continue
+            _, kind, name, type_name, line = item
+            owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
+            if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
+                kind, func = "attr", owner  # a class-level `name = Type()`
+            scope = func if kind == "var" else owner if kind == "base" else ""
+            if kind == "attr":  # the method, or the class for a class-level name
+                scope = func if func.startswith(owner + ".") else owner
+            if kind in ("attr", "base") and not owner:
+                continue
+            self.binds.append((kind, scope, name, type_name, line))
+
+
+def type_name_of(text: str) -> str:
+    """The class a type expression names: 'Optional[app.Flask]' → 'app.Flask'; '' if none."""
+    for word in _DOTTED.findall(text.replace('"', " ").replace("'", " ")):
+        if word not in _TYPE_WORDS:
+            return word
+    return ""
 
 
 def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
@@ -233,8 +290,9 @@ def _merge_exports(symbols: list[Symbol]) -> list[Symbol]:
     ]
 
 
-def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref]]:
-    """Symbols and references of one file; `path` (project-relative) resolves relative imports."""
+def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[Ref], list[Bind]]:
+    """Symbols, references and bindings of one file; `path` (project-relative) resolves
+    relative imports."""
     import tree_sitter as ts
 
     parser, query = _tools(lang)

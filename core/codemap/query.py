@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
+from core.codemap.resolve import BUILTIN_METHODS, FAMILIES, Project
 
+CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
 
@@ -201,18 +203,23 @@ class _Family:
 
 
 def references(
-    db: sqlite3.Connection, target: str, min_confidence: float = 0.0
+    db: sqlite3.Connection,
+    target: str,
+    min_confidence: float = 0.0,
+    project: Project | None = None,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
+    project = project or Project(db)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     names = [name] + [
         alias
         for (alias,) in db.execute(
-            "SELECT DISTINCT name FROM symbols WHERE orig=? AND kind='import' AND name!=?",
-            (name, name),
+            "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
+            "UNION SELECT name FROM binds WHERE (type=? OR type LIKE ?) AND name!=?",
+            (name, name, "=" + name, "=%." + name, name),
         )
     ]
     sites: list[Site] = []
@@ -224,13 +231,57 @@ def references(
             (local,),
         )
         for fid, fpath, line, kind, caller, recv in rows:
-            hits, conf, why = resolver.resolve(fid, fpath, local, recv or "")
+            if language_family(fpath) in FAMILIES:
+                found = _followed(project, resolver, (fpath, line), local, recv or "", caller or "")
+            else:
+                found = resolver.resolve(fid, fpath, local, recv or "")
+            hits, conf, why = found
             if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
                 continue
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
-    sites.sort(key=lambda s: (-s.confidence, s.path, s.line))
-    return wanted, sites
+    best: dict[tuple[str, int], Site] = {}
+    for site in sites:  # one site per line: two calls on a line are one place to look
+        kept = best.get((site.path, site.line))
+        rank = (site.kind in CALL_KINDS, site.confidence)
+        if kept is None or rank > (kept.kind in CALL_KINDS, kept.confidence):
+            best[(site.path, site.line)] = site
+    return wanted, sorted(best.values(), key=lambda s: (-s.confidence, s.path, s.line))
+
+
+def _followed(
+    project: Project,
+    resolver: _Resolver,
+    where: tuple[str, int],
+    name: str,
+    receiver: str,
+    caller: str,
+) -> tuple[frozenset[tuple[str, int]], float, str]:
+    """Resolution by the language's rules; a guess by name only when they cannot tell."""
+    path, line = where
+    value, how = project.resolve(path, name, receiver, caller, line)
+    if value is not None and value[0] in ("def", "class"):
+        return (
+            frozenset({(value[1], project.line_of(value))}),
+            0.95
+            if how
+            in (
+                "import",
+                "same file",
+            )
+            else 0.9,
+            how,
+        )
+    if value is not None:  # external, or a module or an instance called: not a definition
+        return frozenset(), 0.0, "external"
+    if not receiver or name in BUILTIN_METHODS[language_family(path)]:
+        # a bare name the file does not bind is a local or a builtin, never another module's;
+        # `x.get()` on an untyped x is a dict's (a list's, a Map's …), not the project's
+        return frozenset(), 0.0, "external"
+    family = resolver._family(path)
+    if len(family.defs) == 1:
+        return family.keys, 0.45, "unique name"
+    return family.keys, 0.4 if family.defs else 0.2, "name match"
 
 
 def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
@@ -255,6 +306,7 @@ class Dependent:
     symbol: str  # "" when the whole file depends
     line: int
     via: str  # what it uses
+    confidence: float = 0.95
 
 
 def impact(
@@ -270,6 +322,8 @@ def impact(
 
 
 def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
+    """Callers, their callers, …: call-like sites only (an annotation is not a use)."""
+    project = Project(db)
     found: list[Dependent] = []
     seen = {target}
     queue = deque([(target, 0)])
@@ -277,13 +331,17 @@ def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependen
         current, depth = queue.popleft()
         if depth >= max_depth:
             continue
-        _, sites = references(db, current, min_confidence=0.5)
+        _, sites = references(db, current, min_confidence=0.5, project=project)
         for site in sites:
+            if site.kind not in CALL_KINDS:
+                continue
             key = f"{site.path}:{site.caller}" if site.caller else site.path
             if key in seen:
                 continue
             seen.add(key)
-            found.append(Dependent(depth + 1, site.path, site.caller, site.line, current))
+            found.append(
+                Dependent(depth + 1, site.path, site.caller, site.line, current, site.confidence)
+            )
             if site.caller:
                 queue.append((key, depth + 1))
             if len(found) >= limit:

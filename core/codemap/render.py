@@ -6,8 +6,11 @@ from collections import Counter
 from pathlib import Path
 
 from core.codemap.query import Definition, Dependent, Site
+from core.codemap.rename import Edit
 
 MAX_SITES = 25
+MAX_RENAME = 400
+UNCERTAIN = 0.5  # below this confidence a site was matched by name only
 MAX_DEFS = 12
 MAX_OUTLINE = 120
 SNIPPET_LINES = 40
@@ -93,19 +96,49 @@ def render_references(
         where = f" (defined at {defs[0].path}:{defs[0].line})" if defs else ""
         return f"no references to '{target}' found{where}"
     out = [aggregate(len(sites), noun, [s.path for s in sites])]
-    guesses = sum(1 for s in sites if s.confidence < 0.5)
+    guesses = sum(1 for s in sites if s.confidence < UNCERTAIN)
     if guesses:
-        out[0] += f" ({guesses} by name only, listed last)"
+        out[0] += f"; {guesses} uncertain (matched by name only, listed last)"
     if defs:
         where = ", ".join(f"{d.path}:{d.line}" for d in defs[:3])
         out.append(f"'{target}' is defined at {where}" + (" …" if len(defs) > 3 else ""))
     for s in sites[:MAX_SITES]:
         caller = f" in {s.caller}" if s.caller else " (module level)"
-        mark = "" if s.confidence >= 0.5 else "  [name match only]"
+        mark = "" if s.confidence >= UNCERTAIN else "  [uncertain]"
         out.append(f"{s.path}:{s.line}{caller}: {source.line(s.path, s.line)}{mark}")
     if len(sites) > MAX_SITES:
         rest = sites[MAX_SITES:]
-        out.append(f"… {len(rest)} more in {areas([s.path for s in rest])}")
+        out.append(
+            f"… {len(rest)} more in {areas([s.path for s in rest])} "
+            "(narrow with path:name or Class.name; rename lists every site)"
+        )
+    return "\n".join(out)
+
+
+def render_rename(
+    target: str, new_name: str, defs: list[Definition], edits: list[Edit], source: SourceLines
+) -> str:
+    """Dry run: every line to change, grouped by file, with the line as it reads now."""
+    if not defs:
+        return f"no definition of '{target}' in the code map: nothing to rename"
+    counts = Counter("call site" if e.kind in ("call", "new", "macro") else e.kind for e in edits)
+    parts = ", ".join(f"{n} {k}{'' if n == 1 else 's'}" for k, n in sorted(counts.items()))
+    guesses = sum(1 for e in edits if e.confidence < UNCERTAIN)
+    old = target.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    head = (
+        f"rename {old} → {new_name} (dry run): {len(edits)} lines in "
+        f"{len({e.path for e in edits})} files ({parts})"
+    )
+    out = [head + (f"; {guesses} uncertain: check those marked" if guesses else "")]
+    current = ""
+    for e in edits[:MAX_RENAME]:
+        if e.path != current:
+            current = e.path
+            out.append(f"{e.path}:")
+        mark = "  [uncertain]" if e.confidence < UNCERTAIN else ""
+        out.append(f"  {e.line}: {source.line(e.path, e.line)}{mark}")
+    if len(edits) > MAX_RENAME:
+        out.append(f"… {len(edits) - MAX_RENAME} more lines; rename a narrower target first")
     return "\n".join(out)
 
 

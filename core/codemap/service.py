@@ -7,7 +7,8 @@ from pathlib import Path
 
 from core.codemap import query, render
 from core.codemap.index import CodeIndex, RefreshStats
-from core.codemap.rank import edges
+from core.codemap.rank import ensure_ranks
+from core.codemap.rename import rename_sites
 from core.codemap.walk import MAX_FILES
 from my_agent.home import project_id
 
@@ -27,7 +28,7 @@ class CodeMap:
         self.max_files = max_files
         self.last_stats: RefreshStats | None = None
         self.error = ""
-        self.graph: list | None = None  # reference edges, precomputed by the background build
+        self.graph: None = None  # the graph and ranks live in the index now (rank.py)
         self._index: CodeIndex | None = None
         self._open_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -60,7 +61,7 @@ class CodeMap:
             try:
                 self.refresh(max_seconds, workers)
                 with self.index.lock:
-                    self.graph = edges(self.index.db)
+                    ensure_ranks(self.index.db)
             except Exception as exc:  # a broken index must never break the session
                 self.error = f"{type(exc).__name__}: {exc}"
 
@@ -98,7 +99,23 @@ class CodeMap:
             render.render_references(target, defs, sites, render.SourceLines(self.root))
         )
 
-    def impact(self, target: str, max_depth: int = 3, limit: int = 60) -> str:
+    def rename(self, target: str, new_name: str) -> str:
+        """Dry run of a rename: every line to change, nothing written."""
+        index = self._fresh()
+        with index.lock:
+            defs, edits = rename_sites(index.db, target)
+        source = render.SourceLines(self.root)
+        return self._noted(render.render_rename(target, new_name, defs, edits, source))
+
+    def data(self, action: str, target: str) -> list[dict[str, object]]:
+        """Every item of an answer, uncapped, as plain dicts (for `codemap … --json`)."""
+        index = self._fresh()
+        with index.lock:
+            return _records(
+                index.db, action, self.relative(target) if action == "impact" else target
+            )
+
+    def impact(self, target: str, max_depth: int = 2, limit: int = 60) -> str:
         index = self._fresh()
         target = self.relative(target)
         with index.lock:
@@ -145,3 +162,54 @@ class CodeMap:
             "database": str(self.db_path),
             "truncated": self.last_stats.truncated if self.last_stats else "",
         }
+
+
+def _records(db, action: str, target: str) -> list[dict[str, object]]:
+    if action == "definition":
+        return [
+            {
+                "path": d.path,
+                "line": d.line,
+                "end_line": d.end_line,
+                "symbol": d.qualified,
+                "kind": d.kind,
+                "signature": d.signature,
+                "confidence": 1.0,
+            }
+            for d in query.definitions(db, target)
+        ]
+    if action == "references":
+        return [
+            {
+                "path": s.path,
+                "line": s.line,
+                "symbol": s.caller,
+                "confidence": s.confidence,
+                "kind": s.kind,
+                "reason": s.reason,
+            }
+            for s in query.references(db, target)[1]
+        ]
+    if action == "impact":
+        return [
+            {
+                "path": d.path,
+                "line": d.line,
+                "symbol": d.symbol,
+                "confidence": d.confidence,
+                "kind": "dependent",
+                "depth": d.depth,
+                "via": d.via,
+            }
+            for d in query.impact(db, target, max_depth=2, limit=1_000_000)
+        ]
+    return [
+        {
+            "path": e.path,
+            "line": e.line,
+            "symbol": e.symbol,
+            "confidence": e.confidence,
+            "kind": e.kind,
+        }
+        for e in rename_sites(db, target)[1]
+    ]

@@ -181,13 +181,18 @@ class CacheAwareContext:
         self._scanned = len(history)
 
     # --- compaction events -----------------------------------------------------------------
-    def compact_facts(self, history: list[Message]) -> bool:
+    def compact_facts(self, history: list[Message], force: bool = False) -> bool:
         """One batch: every result before the kept tail becomes `[archived #id] fact` — only
         when it pays: the tokens it saves on every later request must outweigh `min_gain` times
-        what the rewrite sends uncached once."""
+        what the rewrite sends uncached once. `force`: every result, the newest too (the
+        server said the request does not fit)."""
         rules = self.tracker.rules
-        frontier = choose_frontier(
-            history, self.result_tokens, self._keep_tokens, rules.keep_recent_min
+        frontier = (
+            len(history)
+            if force
+            else choose_frontier(
+                history, self.result_tokens, self._keep_tokens, rules.keep_recent_min
+            )
         )
         if frontier <= self.frontier:
             return False
@@ -196,7 +201,7 @@ class CacheAwareContext:
             dict(self.state.args),
             texts=self._shortened_texts(history[:frontier]),
         )
-        keep = self._kept_whole(history[:frontier])
+        keep = set() if force else self._kept_whole(history[:frontier])
         latest = {key: cid for cid, key in self.call_keys.items()}
         for msg in history[:frontier]:
             for block in msg.blocks:
@@ -229,7 +234,8 @@ class CacheAwareContext:
             len(after),
         )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
-        if not self._pays(saved, resent, sum(m.role == "assistant" for m in history)):
+        pays = self._pays(saved, resent, sum(m.role == "assistant" for m in history))
+        if saved <= 0 or not (pays or force):
             return False
         self.state, self.frontier = state, frontier
         results = [(b.call_id, b.content) for m in history for b in m.tool_results]
@@ -311,6 +317,15 @@ class CacheAwareContext:
         self.frontier = max(self.frontier, upto)
         self.compactions += 1
         return self.summary.text
+
+    def on_overflow(self, history: list[Message]) -> bool:
+        """The server found the request too long (it counts more than our estimate): count
+        higher from now on, then summarize the older history, else archive every result;
+        False when neither makes the request smaller."""
+        self.ratio = min(3.0, self.ratio * 1.5)
+        if self.summarize is not None and self.compact(history, self.summarize):
+            return True
+        return self.compact_facts(history, force=True)
 
     @property
     def _keep_tokens(self) -> int:

@@ -87,6 +87,9 @@ class ObservationMasking:
     def compact(self, history: list[Message], summarize: Summarizer) -> str:
         return ""  # masking has no summary; its batches are the compaction
 
+    def on_overflow(self, history: list[Message]) -> bool:
+        return False  # the comparison baseline: no extra compaction of its own
+
     def tokens_of(self, messages: list[Message]) -> int:
         return sum(self._count_msg(m) for m in messages)
 

@@ -57,6 +57,10 @@ class ContextPolicy(Protocol):
         """Summarize now (`/compact`); the summary, or "" when there is nothing to compact."""
         ...
 
+    def on_overflow(self, history: list[Message]) -> bool:
+        """The server said the last request did not fit: compact now; False when it cannot."""
+        ...
+
     def observe_usage(self, reported_input: int) -> None:
         """The provider's input count for the last request: calibrates the local estimate."""
         ...
@@ -90,6 +94,9 @@ class FullHistory:
 
     def compact(self, history: list[Message], summarize: Summarizer) -> str:
         return ""
+
+    def on_overflow(self, history: list[Message]) -> bool:
+        return False
 
     def observe_usage(self, reported_input: int) -> None:
         return None  # no estimate of its own to calibrate

@@ -26,6 +26,7 @@ class Price:
     output: float
     source: str = ""
     date: str = ""
+    user: bool = False  # from the user's own pricing.json (applies to any server)
 
     def cost(self, usage: Usage) -> float:
         return (
@@ -40,7 +41,7 @@ class PriceTable:
     def __init__(self, prices: dict[str, Price]) -> None:
         self.prices = prices
 
-    def find(self, *models: str) -> Price | None:
+    def find(self, *models: str, builtin: bool = True) -> Price | None:
         """The first of `models` with a price: the exact name, else the name without a date
         suffix (`gpt-4o-2024-08-06` is priced as `gpt-4o`). No other guessing: `gpt-4o-mini`
         is not `gpt-4o`, so an unlisted sibling's cost is unknown rather than wrong."""
@@ -48,17 +49,20 @@ class PriceTable:
             if not model:
                 continue
             for name in (model, DATE_SUFFIX.sub("", model)):
-                if name in self.prices:
-                    return self.prices[name]
+                price = self.prices.get(name)
+                if price is not None and (builtin or price.user):
+                    return price
         return None
 
-    def cost(self, usage: Usage, *models: str) -> float | None:
-        """USD for one request, or None when no model is priced (shown as "unknown")."""
-        price = self.find(*models)
+    def cost(self, usage: Usage, *models: str, builtin: bool = True) -> float | None:
+        """USD for one request, or None when no model is priced (shown as "unknown");
+        `builtin=False`: only the user's own prices count (a server that is not the
+        provider's own service)."""
+        price = self.find(*models, builtin=builtin)
         return None if price is None else price.cost(usage)
 
 
-def _parse_models(data: object, origin: Path) -> dict[str, Price]:
+def _parse_models(data: object, origin: Path, user: bool = False) -> dict[str, Price]:
     models = data.get("models") if isinstance(data, dict) else None
     if not isinstance(models, dict):
         raise ConfigError(f'{origin}: expected an object with a "models" object')
@@ -76,17 +80,20 @@ def _parse_models(data: object, origin: Path) -> dict[str, Price]:
         if any(v < 0 for v in values.values()):
             raise ConfigError(f'{origin}: model "{name}" has a negative price')
         prices[str(name)] = Price(
-            **values, source=str(entry.get("source", "")), date=str(entry.get("date", ""))
+            **values,
+            source=str(entry.get("source", "")),
+            date=str(entry.get("date", "")),
+            user=user,
         )
     return prices
 
 
-def _read(path: Path) -> dict[str, Price]:
+def _read(path: Path, user: bool = False) -> dict[str, Price]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
-    return _parse_models(data, path)
+    return _parse_models(data, path, user)
 
 
 def load_prices(home: Path | None = None) -> PriceTable:
@@ -94,5 +101,5 @@ def load_prices(home: Path | None = None) -> PriceTable:
     prices = _read(BUILTIN)
     override = home / "pricing.json" if home else None
     if override and override.is_file():
-        prices.update(_read(override))
+        prices.update(_read(override, user=True))
     return PriceTable(prices)

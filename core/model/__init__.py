@@ -1,14 +1,21 @@
 """The model: provider profiles, one client with retries, and the two wire adapters."""
 
 from core.model.catalog import available_models, closest_model
-from core.model.client import ModelClient
-from core.model.providers import ProviderProfile, ResolvedProvider, resolve_provider
+from core.model.client import ModelClient, wire_adapter
+from core.model.providers import PROFILES, ProviderProfile, ResolvedProvider, resolve_provider
+from core.model.window import discover_window, local_host, own_host, price_mode
 
 __all__ = [
+    "PROFILES",
     "ModelClient",
     "ProviderProfile",
     "ResolvedProvider",
     "available_models",
     "closest_model",
+    "discover_window",
+    "local_host",
+    "own_host",
+    "price_mode",
     "resolve_provider",
+    "wire_adapter",
 ]

@@ -142,19 +142,23 @@ class StreamAssembler:
         self.opened = False  # the server accepted the request and began streaming
 
     def feed(self, event: Any) -> None:
-        kind = getattr(event, "type", None)
+        """One SSE event, as the raw JSON object (or an SDK model of it)."""
+        e = _as_dict(event)
+        kind = e.get("type")
         if kind == "message_start":
-            msg = event.message
-            self.model = getattr(msg, "model", "") or ""
-            self.usage.update({k: v for k, v in _as_dict(msg.usage).items() if v is not None})
+            msg = _as_dict(e.get("message"))
+            self.model = msg.get("model") or ""
+            self.usage.update(
+                {k: v for k, v in _as_dict(msg.get("usage")).items() if v is not None}
+            )
         elif kind == "content_block_start":
-            self._start(event.index, _as_dict(event.content_block))
+            self._start(e["index"], _as_dict(e.get("content_block")))
         elif kind == "content_block_delta":
-            self._delta(event.index, _as_dict(event.delta))
+            self._delta(e["index"], _as_dict(e.get("delta")))
         elif kind == "message_delta":
-            self.stop_reason = getattr(event.delta, "stop_reason", "") or self.stop_reason
+            self.stop_reason = _as_dict(e.get("delta")).get("stop_reason") or self.stop_reason
             # message_delta usage is cumulative: later values replace earlier ones
-            self.usage.update({k: v for k, v in _as_dict(event.usage).items() if v is not None})
+            self.usage.update({k: v for k, v in _as_dict(e.get("usage")).items() if v is not None})
 
     def _start(self, index: int, block: dict[str, Any]) -> None:
         kind = block.get("type")
@@ -239,13 +243,25 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
 
 def stream(
     client: Any,
-    request: dict[str, Any],
+    body: bytes,
     emit: Callable[[StreamEvent], None],
     assembler: StreamAssembler | None = None,
 ) -> ModelResponse:
+    """POST the already-encoded request through the SDK's own transport (its auth headers,
+    timeouts, errors and SSE parsing) without `messages.create()`'s per-call transform;
+    events arrive as plain JSON objects."""
+    import anthropic
+
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with client.messages.create(**request, stream=True) as events:
+    with client.post(
+        "/v1/messages",
+        content=body,
+        cast_to=object,
+        options={"headers": {"content-type": "application/json"}},
+        stream=True,
+        stream_cls=anthropic.Stream[object],
+    ) as events:
         asm.opened = True
         for event in events:
             asm.feed(event)

@@ -23,11 +23,14 @@ from my_agent.errors import ModelError
 from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
 from my_agent.tokens import estimate_tokens
 
+REPLY_MARGIN = 64  # tokens kept free besides the estimated prompt
+MIN_REPLY = 256  # never ask for less: a prompt that leaves no room fails as "too long"
+
 # (attempt, seconds left before it, reason): called when a retry is scheduled, then ~each second
 RetryHook = Callable[[int, float, str], None]
 
 
-def _adapter(wire: WireFormat):
+def wire_adapter(wire: WireFormat):
     if wire is WireFormat.ANTHROPIC:
         from core.model import anthropic_wire as mod
     else:
@@ -74,7 +77,7 @@ class ModelClient:
 
     @property
     def adapter(self):
-        return _adapter(self.provider.profile.wire)
+        return wire_adapter(self.provider.profile.wire)
 
     def set_model(self, name: str) -> None:
         """Use another model of the same provider from the next request on (`/model NAME`)."""
@@ -136,6 +139,7 @@ class ModelClient:
     ) -> ModelResponse:
         """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
         request = self.build_request(system, messages, tools)
+        body = self.encode(request)
         if self.on_request:
             self.on_request(request)
         start = time.monotonic()
@@ -146,16 +150,28 @@ class ModelClient:
                 first.append(time.monotonic() - start)
             emit(event)
 
-        response = self._with_retries(request, timed_emit, on_retry or self.on_retry)
+        response = self._with_retries(body, timed_emit, on_retry or self.on_retry)
         if response.usage.estimated:
             response.usage = estimate_usage(request, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
         return response
 
+    def encode(self, request: dict[str, Any]) -> bytes:
+        """The request body, serialized once, with the reply's token limit capped to what
+        the window leaves after the prompt (about 3 characters a token, so rather less than
+        more); `request` is updated to match (debug log, local usage estimate)."""
+        key = "max_completion_tokens" if "max_completion_tokens" in request else "max_tokens"
+        wanted = int(request.pop(key))
+        text = json.dumps({**request, "stream": True}, ensure_ascii=False, separators=(",", ":"))
+        room = self.provider.profile.context_window - len(text) // 3 - REPLY_MARGIN
+        fitted = max(MIN_REPLY, min(wanted, room))
+        request[key] = fitted
+        return (text[:-1] + f',"{key}":{fitted}}}').encode()
+
     def _with_retries(
         self,
-        request: dict[str, Any],
+        body: bytes,
         emit: Callable[[StreamEvent], None],
         on_retry: RetryHook | None,
     ) -> ModelResponse:
@@ -164,7 +180,7 @@ class ModelClient:
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
-                return self.adapter.stream(self.sdk(), request, emit, asm)
+                return self.adapter.stream(self.sdk(), body, emit, asm)
             except Exception as exc:
                 failure = classify(exc)
                 if asm.started:
@@ -175,13 +191,19 @@ class ModelClient:
                 wait = self._next_wait(exc, failure, attempt, dropped and restarted)
                 if wait is None:
                     raise ModelError(
-                        error_line(failure, self.target(), attempt),
+                        self._masked(error_line(failure, self.target(), attempt)),
                         failure.status,
                         failure.retryable,
+                        too_long=failure.too_long,
                     ) from exc
                 restarted = restarted or dropped
                 attempt += 1
                 self._countdown(attempt, wait, failure.reason, on_retry)
+
+    def _masked(self, line: str) -> str:
+        """`line` without the API key, should the server have echoed it back."""
+        key = self.provider.api_key
+        return line.replace(key, "…") if key and len(key) >= 6 else line
 
     def _countdown(
         self, attempt: int, wait: float, reason: str, on_retry: RetryHook | None
@@ -203,6 +225,8 @@ class ModelClient:
         """Seconds to wait before the next attempt, or None to give up."""
         if not failure.retryable or second_drop or attempt >= self.max_retries:
             return None
+        if failure.kind == "refused" and attempt >= 1:
+            return None  # nothing listening: one quick second try (a server just starting)
         asked = retry_after(exc)
         if asked is not None and asked > MAX_HONOURED_WAIT:
             return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -253,15 +254,47 @@ def make_client(base_url: str | None, api_key: str | None, timeout: float) -> An
     )
 
 
+@functools.cache
+def _drained() -> type:
+    """The SDK's stream, reading the body to its end after `[DONE]` (the SDK stops there and
+    closes the connection half-read, so every request would open a new one)."""
+
+    import openai
+
+    class Drained(openai.Stream[object]):
+        def _iter_events(self):  # noqa: ANN202
+            done = None
+            for sse in super()._iter_events():
+                if done is None and sse.data.startswith("[DONE]"):
+                    done = sse
+                elif done is None:
+                    yield sse
+            if done is not None:
+                yield done
+
+    return Drained
+
+
 def stream(
     client: Any,
-    request: dict[str, Any],
+    body: bytes,
     emit: Callable[[StreamEvent], None],
     assembler: StreamAssembler | None = None,
 ) -> ModelResponse:
+    """POST the already-encoded request through the SDK's own transport (its auth headers,
+    timeouts, errors and SSE parsing) without `chat.completions.create()`'s per-call
+    transform, which costs more than the HTTP round trip on long conversations; chunks
+    arrive as plain JSON objects."""
     asm = assembler or StreamAssembler(emit)
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with client.chat.completions.create(**request, stream=True) as chunks:
+    with client.post(
+        "/chat/completions",
+        content=body,
+        cast_to=object,
+        options={"headers": {"content-type": "application/json"}},
+        stream=True,
+        stream_cls=_drained(),
+    ) as chunks:
         asm.opened = True
         for chunk in chunks:
             asm.feed(chunk)

@@ -182,6 +182,8 @@ class ResolvedProvider:
             return None
         return ImageLimits(self.profile.image_max_px, self.profile.image_max_bytes)
 
+    window_source: str = "profile"  # profile | setting | llama.cpp | ollama | vllm
+
 
 def _key_set(profile: ProviderProfile) -> bool:
     return bool(profile.key_var and os.environ.get(profile.key_var))

@@ -55,6 +55,24 @@ _TOO_LONG = re.compile(
     r"上下文.{0,6}(长度|超)",
     re.I,
 )
+# Local servers' overflow messages, recognised whatever the status: llama.cpp ("the request
+# exceeds the available context size"), vLLM ("maximum context length is 2048 tokens"), Ollama
+# ("input length exceeds the context length", "prompt too long; exceeded max context length"),
+# LM Studio ("the model is loaded with context length of only 4096 tokens", "context overflow").
+_OVERFLOW = re.compile(
+    r"exceeds? (the )?(available |maximum )?context|exceed_context_size|"
+    r"maximum context length is|exceeded max context length|input length exceeds|"
+    r"loaded with context length|context (window |length )?overflow|"
+    r"context (size|length) (has been )?exceeded",
+    re.I,
+)
+# A connection no server accepted: nothing listening, or a host name that does not resolve.
+_REFUSED = re.compile(r"connection refused|errno 111|errno 61|actively refused", re.I)
+_NO_HOST = re.compile(
+    r"name or service not known|nodename nor servname|getaddrinfo failed|"
+    r"temporary failure in name resolution|no address associated|name resolution",
+    re.I,
+)
 _NO_CREDIT = re.compile(
     r"insufficient.{0,10}(quota|balance|credit)|exceeded your current quota|"
     r"余额不足|欠费|无可用资源包",
@@ -72,6 +90,15 @@ class Failure:
     reason: str  # short, for the countdown line: "HTTP 429", "overloaded", "connection dropped"
     message: str  # the provider's own message, first line, secrets masked
     code: str = ""  # the provider's error code or type, e.g. "context_length_exceeded"
+    http: int | None = None  # the HTTP status as sent (`status` may be the one a code means)
+
+    @property
+    def too_long(self) -> bool:
+        """The request did not fit the model's context window (any provider's wording)."""
+        text = self.message
+        if self.status == 413 or self.code in ("context_length_exceeded", "exceed_context_size"):
+            return True
+        return bool(_OVERFLOW.search(text)) or (self.status == 400 and bool(_TOO_LONG.search(text)))
 
 
 def _error_body(exc: BaseException) -> dict[str, Any]:
@@ -115,6 +142,11 @@ def classify(exc: BaseException) -> Failure:
         names = _class_names(exc)
         if any("Timeout" in n for n in names):
             return Failure(None, "timeout", True, "timed out", message)
+        chain = _chain_text(exc)
+        if _NO_HOST.search(chain):
+            return Failure(None, "no-host", False, "host not found", message)
+        if _REFUSED.search(chain):
+            return Failure(None, "refused", True, "connection refused", message)
         if names & CONNECTION_CLASSES or any("Protocol" in n or "Read" in n for n in names):
             return Failure(None, "connection", True, "connection dropped", message)
         return Failure(None, "other", False, type(exc).__name__, message)
@@ -126,7 +158,20 @@ def classify(exc: BaseException) -> Failure:
         f"HTTP {status}",
         message,
         str(code or kind_name),
+        status,
     )
+
+
+def _chain_text(exc: BaseException) -> str:
+    """The messages of `exc` and every exception it was raised from (the SDK wraps httpx,
+    which wraps the socket's own error: that is where "Connection refused" is said)."""
+    parts, seen = [], 0
+    current: BaseException | None = exc
+    while current is not None and seen < 8:
+        parts.append(f"{type(current).__name__}: {current}")
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return " | ".join(parts)
 
 
 def _retryable(status: int, body: dict[str, Any], message: str) -> bool:
@@ -136,6 +181,8 @@ def _retryable(status: int, body: dict[str, Any], message: str) -> bool:
     )
     if no_credit or _NO_CREDIT.search(message):
         return False  # quota and balance errors come as 429s, but waiting will not refill them
+    if _OVERFLOW.search(message):
+        return False  # some local servers answer an overflow with a 5xx: retrying cannot help
     return status in RETRY_STATUS or status >= 500
 
 
@@ -185,19 +232,32 @@ class Target:
     timeout: float
 
 
+def said(failure: Failure, limit: int = 160) -> str:
+    """The server's own words, shortened, as the end of an error line (empty when it said
+    nothing more than the status)."""
+    text = failure.message.strip()
+    if not text or text == str(failure.http or failure.status) or text.startswith("Error code:"):
+        return ""
+    return f" [server: {text[:limit] + ('…' if len(text) > limit else '')}]"
+
+
 def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
-    """One actionable line for a failure that ends the request."""
+    """One actionable line for a failure that ends the request; HTTP errors end with what the
+    server itself said."""
+    return _line(failure, target, retries) + (
+        said(failure) if failure.kind in ("http", "stream-error") else ""
+    )
+
+
+def _line(failure: Failure, target: Target, retries: int) -> str:
     t, status, text = target, failure.status, failure.message
     after = f" after {retries} retries" if retries else ""
+    http = f"HTTP {failure.http or status}"
     if status in (401, 403):
         var = t.key_var or "the server's API key"
         verb = "rejected the API key" if status == 401 else "refused access"
         return f"{t.provider} {verb} (HTTP {status}): check {var}"
-    if (
-        status == 413
-        or failure.code == "context_length_exceeded"
-        or (status == 400 and _TOO_LONG.search(text))
-    ):
+    if failure.too_long:
         return (
             f"the conversation is too long for {t.model} on {t.provider}: "
             "run /compact (or /new to start over)"
@@ -208,9 +268,11 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
             "pick another with --model or /model"
         )
     if status == 402 or (status == 429 and _NO_CREDIT.search(text) and not failure.retryable):
+        code = f" {failure.code}" if failure.code and not failure.code.isdigit() else ""
+        kind = "quota" if "quota" in (text + failure.code).lower() else "credit"
         return (
-            f"{t.provider} says the account has no credit or quota left (HTTP {status}): "
-            "top it up, or switch with --provider"
+            f"{t.provider} says the account has no credit or quota left ({http}{code}, "
+            f"{kind}): top it up, or switch with --provider"
         )
     if status == 429:
         return (
@@ -221,6 +283,13 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
             f"{t.provider} did not answer within {t.timeout:g}s{after}: "
             "try again, or raise UNICUM_TIMEOUT"
         )
+    if failure.kind == "refused":
+        return (
+            f"nothing is listening at {t.base_url}: is the server running? "
+            f"(or fix {t.base_url_var})"
+        )
+    if failure.kind == "no-host":
+        return f"cannot find the host of {t.base_url}: check {t.base_url_var} and the network"
     if failure.kind == "connection":
         return (
             f"cannot reach {t.provider} at {t.base_url}{after} ({failure.reason}): "
@@ -234,7 +303,7 @@ def error_line(failure: Failure, target: Target, retries: int = 0) -> str:
     detail = f": {text}" if text else ""
     if status is None:  # e.g. a reply the SDK could not parse
         return f"the request to {t.provider} failed ({failure.reason}){detail}"
-    return f"{t.provider} rejected the request ({failure.reason}){detail}"
+    return f"{t.provider} rejected the request ({failure.reason})"
 
 
 def broken_stream_line(failure: Failure, target: Target) -> str:

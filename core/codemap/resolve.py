@@ -1,0 +1,394 @@
+"""Name resolution that follows the language (Python, JavaScript/TypeScript).
+
+A name in a file means what the language says: a binding in the enclosing function, an import
+(followed through re-exports: `__init__` imports, `from x import *` filtered by `__all__`,
+`export … from`), a definition of the module. A receiver has a type when one is visible: an
+assignment from a constructor (`app = Flask()`, `self.x = Foo()`, `new Foo()`), an annotated
+parameter or variable, `self`/`this`/`cls`/`super()`; a method is looked up along the class
+hierarchy. A module that is not a file of the project is external, whatever its name: `import
+json` inside `pkg/json/` is the standard library's, not `pkg/json`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import posixpath
+import re
+import sqlite3
+from dataclasses import dataclass, field
+
+from core.codemap.langs import language_family
+
+Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext
+EXTERNAL: Value = ("ext", "", "")
+FAMILIES = frozenset({"python", "javascript"})
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_CONSTRUCTED = re.compile(r"([A-Za-z_$][\w$.]*)\(.*\)")  # `Foo(x)`; JS `new Foo(x)` → `newFoo(x)`
+_JS_NEW = re.compile(r"^new(?=[A-Z_$])")
+_LITERAL_START = tuple("\"'[{(0123456789`") + ("f'", 'f"', "b'", 'b"', "r'", 'r"')
+_JS_GLOBALS = frozenset(
+    "console Math JSON Object Array Promise String Number Boolean Symbol Reflect Date RegExp "
+    "Error Map Set WeakMap process window document globalThis require module exports Buffer "
+    "Intl URL fetch setTimeout clearTimeout setInterval".split()
+)
+_PY_BUILTINS = frozenset(dir(builtins))
+_PY_TYPES = (str, bytes, list, dict, set, tuple, int, float, object)
+_JS_METHODS = (
+    "toString valueOf hasOwnProperty push pop shift unshift slice splice map filter reduce "
+    "forEach find findIndex some every includes indexOf join concat keys values entries get set "
+    "has delete add clear then catch finally split replace trim startsWith endsWith toLowerCase "
+    "toUpperCase charAt substring apply call bind sort reverse flat flatMap fill at match test "
+    "exec toFixed padStart padEnd repeat assign freeze"
+)
+BUILTIN_METHODS = {  # on an untyped receiver these are almost always the builtin types' own
+    "python": frozenset(n for t in _PY_TYPES for n in dir(t) if not n.startswith("__")),
+    "javascript": frozenset(_JS_METHODS.split()),
+}
+_JS_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
+_CLASSY = frozenset({"class", "interface", "struct", "enum", "trait"})
+
+
+@dataclass
+class FileView:
+    """What one file binds, loaded once per question."""
+
+    path: str
+    family: str
+    imports: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # local → key, orig
+    stars: list[str] = field(default_factory=list)
+    defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
+    binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
+    attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # (class, name) → [(scope of the assignment, type)]
+    bases: dict[str, list[str]] = field(default_factory=dict)
+    all: set[str] | None = None
+    classes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, end, qualified)
+
+
+def python_roots(paths: list[str]) -> list[str]:
+    """Folders that hold top-level modules: above the outermost package (`__init__.py`) of
+    every Python file, or the file's own folder when it is in no package; always the root."""
+    inits = {posixpath.dirname(p) for p in paths if p.endswith("/__init__.py")}
+    if any(p == "__init__.py" for p in paths):
+        inits.add("")
+    roots = {""}
+    for path in paths:
+        if not path.endswith((".py", ".pyi")):
+            continue
+        folder = posixpath.dirname(path)
+        while folder and folder in inits:
+            folder = posixpath.dirname(folder)
+        roots.add(folder)
+    return sorted(roots, key=len)
+
+
+class Project:
+    """The index as the resolver needs it; one per question (or per impact walk)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
+        self.py_roots = python_roots(list(self.ids))
+        self.views: dict[str, FileView] = {}
+        self.modules: dict[tuple[str, str], str | None] = {}
+        self.instances: dict[tuple[str, str, str], Value | None] = {}
+
+    # --- loading ----------------------------------------------------------------------------
+    def view(self, path: str) -> FileView:
+        found = self.views.get(path)
+        if found is not None:
+            return found
+        view = FileView(path, language_family(path))
+        fid = self.ids.get(path, -1)
+        rows = self.db.execute(
+            "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
+            (fid,),
+        )
+        for name, kind, line, end, scope, module, orig in rows:
+            if kind == "import":
+                self._add_import(view, name, module or "", orig or "")
+            elif kind != "export":
+                qualified = f"{scope}.{name}" if scope else name
+                view.defs.setdefault(qualified, (kind, line))
+                if kind in _CLASSY:
+                    view.classes.append((line, end, qualified))
+        attrs: list[tuple[str, str, str]] = []
+        for kind, scope, name, type_name in self.db.execute(
+            "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
+        ):
+            if kind == "var":
+                view.binds.setdefault((scope, name), []).append(type_name)
+            elif kind == "attr":
+                attrs.append((scope, name, type_name))
+            elif kind == "base":
+                view.bases.setdefault(scope, []).append(type_name)
+            elif kind == "all":
+                view.all = (view.all or set()) | {name}
+        for scope, name, type_name in attrs:
+            kind = view.defs.get(scope, ("", 0))[0]
+            owner = scope if kind in _CLASSY else self.enclosing_class(view, scope)
+            view.attrs.setdefault((owner, name), []).append((scope, type_name))
+        self.views[path] = view
+        return view
+
+    @staticmethod
+    def _add_import(view: FileView, local: str, key: str, orig: str) -> None:
+        if local == "*":
+            view.stars.append(key)
+        elif local:
+            view.imports.setdefault(local, []).append((key, orig))
+            if view.family == "python" and "." in local and not orig:  # import a.b binds a
+                head = local.split(".", 1)[0]
+                view.imports.setdefault(head, []).append((key.split("/", 1)[0], ""))
+
+    def module(self, key: str, importer: FileView) -> str | None:
+        """The project file a module key names, or None when it is not in the project."""
+        slot = (importer.family, key)
+        if slot not in self.modules:
+            self.modules[slot] = self._find_module(key, importer.family)
+        return self.modules[slot]
+
+    def _find_module(self, key: str, family: str) -> str | None:
+        if not key:
+            return None
+        if family == "python":
+            for root in self.py_roots:
+                base = posixpath.join(root, key) if root else key
+                for candidate in (f"{base}.py", f"{base}/__init__.py", f"{base}.pyi"):
+                    if candidate in self.ids:
+                        return candidate
+            return None
+        if key.startswith(("/", ".")) or key.split("/", 1)[0] in self.ids or "/" in key:
+            for candidate in [key + e for e in _JS_EXTS] + [f"{key}/index{e}" for e in _JS_EXTS]:
+                if candidate in self.ids:
+                    return candidate
+        return None
+
+    # --- names --------------------------------------------------------------------------------
+    def export(self, path: str, name: str, seen: frozenset = frozenset()) -> Value | None:
+        """What `name` means as an attribute of the module in `path`."""
+        if (path, name) in seen:
+            return None
+        seen = seen | {(path, name)}
+        view = self.view(path)
+        if name in view.defs:
+            return self._defined(view, "", name)
+        if name in view.imports:
+            return self.imported(view, name, seen)
+        if view.family == "python" and path.endswith("/__init__.py"):
+            sub = self.module(posixpath.dirname(path) + "/" + name, view)
+            if sub is not None and sub != path:
+                return ("module", sub, "")
+        return self._from_stars(view, name, seen)
+
+    def _from_stars(self, view: FileView, name: str, seen: frozenset) -> Value | None:
+        for key in view.stars:
+            target = self.module(key, view)
+            if target is None:
+                continue
+            listed = self.view(target).all
+            public = view.family != "python" or not name.startswith("_")
+            if (listed is None and public) or (listed and name in listed):
+                found = self.export(target, name, seen)
+                if found is not None:
+                    return found
+        return None
+
+    def imported(self, view: FileView, local: str, seen: frozenset = frozenset()) -> Value | None:
+        external = True
+        for key, orig in view.imports[local]:
+            target = self.module(key, view)
+            if target is None:
+                continue
+            external = False
+            if orig in ("", "*"):
+                return ("module", target, "")
+            if orig == "default" and view.family == "javascript":
+                continue  # `import x from`: the module's default export, unnamed
+            found = self.export(target, orig, seen)
+            if found is not None:
+                return found
+            if view.family == "python":
+                sub = self.module(f"{key}/{orig}", view)
+                if sub is not None:
+                    return ("module", sub, "")
+        return EXTERNAL if external else None
+
+    def _defined(self, view: FileView, scope: str, qualified: str) -> Value | None:
+        kind = view.defs[qualified][0]
+        if kind in _CLASSY:
+            return ("class", view.path, qualified)
+        if kind == "module":  # a TypeScript namespace (or a Rust/C++ module)
+            return ("ns", view.path, qualified)
+        if kind in ("variable", "constant"):
+            for type_name in view.binds.get((scope, qualified), []):
+                typed = self.instance(view, scope, type_name)
+                if typed is not None:
+                    return typed
+            return None
+        return ("def", view.path, qualified)
+
+    def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None:
+        """What a bare `name` means in function `scope` of the file (at `line`: a class body
+        sees its own names first)."""
+        body = self._class_body(view, scope, line)
+        if body and f"{body}.{name}" in view.defs:
+            return self._defined(view, body, f"{body}.{name}")
+        parts = scope.split(".") if scope else []
+        for i in range(len(parts), -1, -1):
+            here = ".".join(parts[:i])
+            if here and view.defs.get(here, ("", 0))[0] in _CLASSY:
+                continue  # a class body's names are not visible in its methods
+            for type_name in view.binds.get((here, name), []):
+                typed = self.instance(view, here, type_name)
+                if typed is not None:
+                    return typed
+            nested = f"{here}.{name}" if here else name
+            if here and nested in view.defs:
+                return self._defined(view, here, nested)
+        if name in view.imports:
+            return self.imported(view, name, frozenset())
+        if name in view.defs:
+            return self._defined(view, "", name)
+        found = self._from_stars(view, name, frozenset())
+        if found is None and self._is_global(view, name):
+            return EXTERNAL
+        return found
+
+    @staticmethod
+    def _class_body(view: FileView, scope: str, line: int) -> str:
+        """The class whose body (not one of its methods) holds `line`, or ""."""
+        inner = ""
+        for start, end, qualified in view.classes if line else ():
+            if start <= line <= end and len(qualified) > len(inner):
+                inner = qualified
+        return "" if not inner or scope.startswith(inner + ".") or scope == inner else inner
+
+    @staticmethod
+    def _is_global(view: FileView, name: str) -> bool:
+        return name in (_PY_BUILTINS if view.family == "python" else _JS_GLOBALS)
+
+    def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
+        """An instance of the class `type_name` names (EXTERNAL for a type from outside)."""
+        slot = (view.path, scope, type_name)
+        if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
+            return self.instances[slot]
+        self.instances[slot] = None
+        copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
+        found = self.chain(view, scope, type_name.lstrip("=").split("."))
+        if found is not None and not copy:  # a type: its instances
+            kind = found[0]
+            found = (
+                ("inst", found[1], found[2])
+                if kind == "class"
+                else found
+                if kind == "ext"
+                else None
+            )
+        elif found is not None and found[0] == "super":
+            found = None
+        self.instances[slot] = found
+        return found
+
+    def chain(self, view: FileView, scope: str, parts: list[str]) -> Value | None:
+        head = parts[0]
+        if head in ("self", "this", "cls", "super()"):
+            owner = self.enclosing_class(view, scope)
+            what = {"cls": "class", "super()": "super"}.get(head, "inst")
+            found: Value | None = (what, view.path, owner) if owner else None
+        else:
+            found = self.name(view, scope, head)
+        for attr in parts[1:]:
+            found = self.attribute(found, attr)
+        return found
+
+    @staticmethod
+    def enclosing_class(view: FileView, scope: str) -> str:
+        parts = scope.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            qualified = ".".join(parts[:i])
+            if view.defs.get(qualified, ("", 0))[0] in _CLASSY:
+                return qualified
+        return ""
+
+    # --- attributes ---------------------------------------------------------------------------
+    def attribute(self, value: Value | None, attr: str) -> Value | None:
+        if value is None or value[0] == "ext":
+            return value
+        if value[0] == "module":
+            found = self.export(value[1], attr)
+            return found
+        if value[0] in ("class", "inst", "super"):
+            return self.member(value, attr)
+        if value[0] == "ns":
+            view = self.view(value[1])
+            inner = f"{value[2]}.{attr}"
+            return self._defined(view, value[2], inner) if inner in view.defs else None
+        return None
+
+    def member(self, value: Value, attr: str) -> Value | None:
+        """`attr` of a class or instance, looked up along the class hierarchy."""
+        classes, complete = self.mro(value[1], value[2])
+        for path, cls in classes[1:] if value[0] == "super" else classes:
+            view = self.view(path)
+            qualified = f"{cls}.{attr}"
+            if qualified in view.defs:
+                return self._defined(view, cls, qualified)
+            for scope, type_name in view.attrs.get((cls, attr), []):
+                typed = self.instance(view, scope, type_name)
+                if typed is not None:
+                    return typed
+        return EXTERNAL if complete == "ext" else None
+
+    def mro(self, path: str, cls: str) -> tuple[list[tuple[str, str]], str]:
+        """The class and its project ancestors, depth first; and 'ext' when an ancestor is
+        external, '' when one is unknown, 'all' when every ancestor is in the project."""
+        order: list[tuple[str, str]] = []
+        state = "all"
+        stack = [(path, cls)]
+        while stack and len(order) < 64:
+            here = stack.pop(0)
+            if here in order:
+                continue
+            order.append(here)
+            view = self.view(here[0])
+            for base in view.bases.get(here[1], []):
+                found = self.chain(view, "", base.split("."))
+                if found is not None and found[0] == "class":
+                    stack.append((found[1], found[2]))
+                elif found is None:
+                    state = ""
+                elif state == "all" and base not in ("object", "Object"):
+                    state = "ext"
+        return order, state
+
+    # --- references ---------------------------------------------------------------------------
+    def resolve(
+        self, path: str, name: str, receiver: str, scope: str, line: int = 0
+    ) -> tuple[Value | None, str]:
+        """What a reference means, and how it was found (import, same file, receiver type)."""
+        view = self.view(path)
+        if not receiver:
+            found = self.name(view, scope, name, line)
+            how = "same file" if found is not None and found[1] == path else "import"
+            return found, how
+        typed = _CONSTRUCTED.fullmatch(
+            _JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
+        )
+        if receiver == "super()" or receiver.startswith("super()."):
+            base: Value | None = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        elif _DOTTED.fullmatch(receiver):
+            base = self.chain(view, scope, receiver.split("."))
+        elif typed:
+            base = self.instance(view, scope, typed.group(1))
+        elif receiver.startswith(_LITERAL_START):
+            base = EXTERNAL
+        else:
+            base = None
+        how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"
+        if base is not None and base[0] in ("module", "ns"):
+            how = "import"
+        return self.attribute(base, name), how
+
+    def line_of(self, value: Value) -> int:
+        return self.view(value[1]).defs.get(value[2], ("", 0))[1]

@@ -55,7 +55,8 @@ def test_narrow_terminal_banner_help_usage_tasks_and_resume_hint(llm, workspace)
 
 
 def test_model_name_checked_against_the_list_and_picker(llm, workspace):
-    llm.models = ["claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-6"]
+    names = ["claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-6"]
+    llm.models = {"data": [{"id": n, "type": "model"} for n in names], "has_more": False}
     llm.reply("ok")
     repl = start(llm, workspace)
     try:

@@ -16,10 +16,13 @@ from core.agent import TranscriptError, check_workspace, close_open_tool_calls, 
 from core.model import resolve_provider
 from my_agent.errors import ConfigError, Interrupted, UnicumError
 from my_agent.home import check_home, unicum_home
+from ui.attach import images_for
+from ui.fit import fit
 from ui.i18n import Strings
 from ui.options import options_from_args
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
+from ui.sessions import goodbye
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession
@@ -207,19 +210,9 @@ class Repl:
 
     def banner(self, provider) -> None:
         """Provider, model and folder (known before the session is open), then the notes."""
-        from ui.fit import fit
-
-        self.say(
-            fit(
-                self.s.t(
-                    "welcome",
-                    provider=provider.profile.name,
-                    model=provider.model,
-                    folder=self.opts.workspace.expanduser().resolve(),
-                )
-            ),
-            style="bold",
-        )
+        folder = self.opts.workspace.expanduser().resolve()
+        names = {"provider": provider.profile.name, "model": provider.model, "folder": folder}
+        self.say(fit(self.s.t("welcome", **names)), style="bold")
         if provider.note:
             self.say(provider.note, style="yellow")
         if self.live is not None:
@@ -237,7 +230,6 @@ class Repl:
     # --- the loop ----------------------------------------------------------------------------
     def run_task(self, text: str) -> None:
         """The one place a task runs (budget prompts and error lines wrap this call)."""
-        from ui.attach import images_for
         from ui.budget_prompt import run_with_budget
 
         images = images_for(self, text)
@@ -399,6 +391,4 @@ def run_repl(args: argparse.Namespace) -> int:
         if repl._opening is not None:  # left before the first line: let it finish, then close
             repl._opening.join()
         repl.end_session()
-        from ui.sessions import goodbye
-
         repl.say(goodbye(repl.live, strings), style="dim")

@@ -8,6 +8,7 @@ on an import): only the standard library at the top, nothing of ours before `pyt
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -63,9 +64,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--print",
         dest="prompt",
         metavar="TASK",
-        help="run one task, print the answer on stdout and exit",
+        nargs="?",
+        const="-",
+        help="run one task, print the answer on stdout and exit (piped stdin is added to "
+        "TASK; `-p -` or `-p` alone: the task is stdin)",
     )
-    p.add_argument("--output-format", choices=["text", "json"], default="text")
+    p.add_argument(
+        "--output-format",
+        choices=["text", "json", "stream-json"],
+        default="text",
+        help="-p's output: the answer, one JSON object, or one JSON event a line",
+    )
+    p.add_argument(
+        "--input-format",
+        choices=["text", "stream-json"],
+        default="text",
+        help="-p's input: stream-json reads user messages, one JSON object a line, from stdin",
+    )
+    p.add_argument("--append-system-prompt", metavar="TEXT", default="")
+    p.add_argument(
+        "--allowed-tools",
+        action="append",
+        default=[],
+        metavar="NAMES",
+        help="only these tools (comma- or space-separated; repeatable)",
+    )
+    p.add_argument(
+        "--disallowed-tools", action="append", default=[], metavar="NAMES", help="never these"
+    )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument(
         "--trust",
@@ -95,9 +121,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="resume the last session in this folder",
     )
-    p.add_argument("--resume", metavar="ID", help="resume a saved session")
+    p.add_argument(
+        "--resume",
+        metavar="ID",
+        nargs="?",
+        const="",
+        help="resume a saved session (without ID: list this folder's sessions)",
+    )
     p.add_argument(
         "--budget-usd",
+        "--max-budget-usd",
+        dest="budget_usd",
         type=_positive(float),
         metavar="USD",
         help="stop before a model call once this much is spent (see --budget-scope)",
@@ -137,6 +171,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: "list[str] | None" = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `unicum usage --json | head`: the reader left; no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the exit-time flush must not fail again
+        return 1
+
+
+def _main(argv: "list[str] | None") -> int:
     problem = python_problem()
     if problem:
         print(problem, file=sys.stderr)
@@ -151,6 +194,13 @@ def main(argv: "list[str] | None" = None) -> int:
     failed = prepare_folder(args)  # trusted folder? then the .env files
     if failed is not None:
         return failed
+    from ui.stdin import is_piped
+
+    if args.prompt is None and is_piped():
+        args.stdin_text = sys.stdin.read()  # `echo hi | unicum`: stdin is the task, as -p -
+        if args.stdin_text.strip():
+            args.prompt = "-"
+            print("unicum: stdin is not a terminal: running it as one task (-p -)", file=sys.stderr)
     if args.prompt is not None and not args.prompt.strip():
         print("unicum: -p needs a task (it was empty)", file=sys.stderr)
         return 2

@@ -34,14 +34,25 @@ class ToolCall:
 
 
 @dataclass
+class ImageBlock:
+    """An image for a vision model: base64 `data` of `media_type`, already sized down."""
+
+    media_type: str  # image/png, image/jpeg, image/gif, image/webp
+    data: str  # base64
+    name: str = ""  # where it came from (a file name), for the person and for text-only models
+    type: Literal["image"] = "image"
+
+
+@dataclass
 class ToolResult:
     call_id: str
     content: str
     is_error: bool = False
     type: Literal["tool_result"] = "tool_result"
+    images: list[ImageBlock] = field(default_factory=list)  # read_file on an image
 
 
-Block = TextBlock | ReasoningBlock | ToolCall | ToolResult
+Block = TextBlock | ReasoningBlock | ImageBlock | ToolCall | ToolResult
 
 
 @dataclass
@@ -62,18 +73,32 @@ class Message:
         return [b for b in self.blocks if isinstance(b, ToolResult)]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"role": self.role, "blocks": [asdict(b) for b in self.blocks]}
+        return {"role": self.role, "blocks": [_block_dict(b) for b in self.blocks]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Message:
-        kinds = {
-            "text": TextBlock,
-            "reasoning": ReasoningBlock,
-            "tool_call": ToolCall,
-            "tool_result": ToolResult,
-        }
-        blocks = [kinds[b["type"]](**b) for b in data.get("blocks", [])]
-        return cls(role=data["role"], blocks=blocks)
+        return cls(role=data["role"], blocks=[_block(b) for b in data.get("blocks", [])])
+
+
+def _block_dict(block: Block) -> dict[str, Any]:
+    data = asdict(block)
+    if isinstance(block, ToolResult) and not block.images:
+        del data["images"]  # saved transcripts stay as they were without images
+    return data
+
+
+def _block(data: dict[str, Any]) -> Block:
+    kinds = {
+        "text": TextBlock,
+        "reasoning": ReasoningBlock,
+        "image": ImageBlock,
+        "tool_call": ToolCall,
+        "tool_result": ToolResult,
+    }
+    if data["type"] == "tool_result" and data.get("images"):
+        images = [ImageBlock(**image) for image in data["images"]]
+        return ToolResult(**{**data, "images": images})
+    return kinds[data["type"]](**data)
 
 
 def message_text(msg: Message) -> str:
@@ -87,6 +112,8 @@ def message_text(msg: Message) -> str:
             parts.append(f"{block.name}({json.dumps(block.arguments, ensure_ascii=False)})")
         elif isinstance(block, ToolResult):
             parts.append(("error: " if block.is_error else "") + block.content)
+        elif isinstance(block, ImageBlock):
+            parts.append(f"[image {block.name}]")
     return "\n".join(parts)
 
 

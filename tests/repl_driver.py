@@ -21,14 +21,19 @@ PROMPT = "unicum>"
 
 class Repl:
     def __init__(
-        self, *args: str, env: dict[str, str], cwd: Path | None = None, timeout: float = 20
+        self,
+        *args: str,
+        env: dict[str, str],
+        cwd: Path | None = None,
+        timeout: float = 20,
+        columns: int = 160,
     ) -> None:
         full_env = {
             **os.environ,
             **env,
             "PROMPT_TOOLKIT_NO_CPR": "1",
             "TERM": "xterm-256color",
-            "COLUMNS": "160",
+            "COLUMNS": str(columns),
             "LINES": "50",
         }
         self.child = pexpect.spawn(
@@ -36,7 +41,7 @@ class Repl:
             [str(ROOT / "cli.py"), *args],
             env=full_env,
             cwd=str(cwd or Path.cwd()),
-            dimensions=(50, 160),
+            dimensions=(50, columns),
             encoding="utf-8",
             codec_errors="replace",
             timeout=timeout,

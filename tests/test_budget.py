@@ -33,9 +33,9 @@ def row_count(home: Path) -> int:
 def test_print_mode_warns_at_60_and_80_then_stops_before_the_next_call(
     llm, workspace, isolated_home
 ):
-    llm.call("read_file", {"path": "a.txt"}, usage=usage(600, 50))  # 650 of 1000: 60%
-    llm.call("read_file", {"path": "b.txt"}, usage=usage(150, 50))  # 850: 80%
-    llm.call("read_file", {"path": "c.txt"}, usage=usage(150, 50))  # 1050: over
+    llm.call("read_file", {"path": "a.txt"}, usage=usage(300, 20))  # 320 of 1000
+    llm.call("read_file", {"path": "b.txt"}, usage=usage(400, 20))  # 740
+    llm.call("read_file", {"path": "c.txt"}, usage=usage(500, 20))  # never sent: would pass
     proc = run_cli(
         "--dir",
         str(workspace),
@@ -47,16 +47,38 @@ def test_print_mode_warns_at_60_and_80_then_stops_before_the_next_call(
         "1000",
         env=provider_env(llm, "openai"),
     )
+    llm.steps.clear()  # the third reply is never asked for
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and proc.stdout == ""
-    assert "warning: 60% of the session budget used: 650 tokens of 1,000 tokens" in proc.stderr
-    assert "warning: 80% of the session budget used: 850 tokens of 1,000 tokens" in proc.stderr
-    assert proc.stderr.strip().splitlines()[-1] == (
-        "unicum: budget reached: this session used 1,050 tokens of 1,000 tokens; the next model "
-        "call was not made (raise it with --budget-tokens)"
+    assert (
+        "warning: 60% of the session budget used: 320 tokens of 1,000 tokens (the next model "
+        "call would make it ~660 tokens)" in proc.stderr
     )
-    assert len(llm.requests) == 3  # the fourth call was never made
-    assert row_count(isolated_home) == 3
+    assert (
+        "warning: 80% of the session budget used: 740 tokens of 1,000 tokens (the next model "
+        "call would make it ~1,180 tokens)" in proc.stderr
+    )
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "unicum: budget reached: this session used 740 tokens of 1,000 tokens and the next "
+        "model call (~440 tokens) would pass it, so it was not made (raise it with "
+        "--budget-tokens)"
+    )
+    assert len(llm.requests) == 2  # the spend never passed the budget
+    assert row_count(isolated_home) == 2
+
+
+def test_usd_budget_stops_before_passing_it_with_the_80_percent_warning(llm, workspace):
+    # the run: --budget-usd 0.005 went on to $0.0081; gpt-4o: $2.50/M in, $10/M out
+    llm.call("read_file", {"path": "a.txt"}, usage=usage(1200, 40))  # $0.0034
+    llm.call("read_file", {"path": "b.txt"}, usage=usage(1800, 40))  # never sent
+    proc = run_cli(
+        "--dir", str(workspace), "-p", "work", "--provider", "openai", "--model", "gpt-4o",
+        "--budget-usd", "0.005", env=provider_env(llm, "openai"),
+    )  # fmt: skip
+    llm.steps.clear()
+    assert proc.returncode == 1 and len(llm.requests) == 1
+    assert "warning: 80% of the session budget used: $0.0034 of $0.0050" in proc.stderr
+    assert "the next model call (~$0.0035) would pass it, so it was not made" in proc.stderr
 
 
 def test_print_mode_usd_budget_uses_prices(llm, workspace):
@@ -158,16 +180,19 @@ def test_task_budget_resets_per_task_and_extends():
     guard.on_response(response(700))
     assert [w.fraction for w in warnings] == [0.6]
     guard.on_task_start("two")  # a new task starts from zero
-    guard.before_request(1)
-    guard.on_response(response(1000))
-    with pytest.raises(BudgetExceeded) as stop:
-        guard.before_request(2)
-    assert (stop.value.scope, stop.value.metric, stop.value.spent) == ("task", "tokens", 1000)
-    stop.value.extend(500)
-    guard.before_request(2)  # allowed now: 1000 of 1500
-    assert [w.fraction for w in warnings] == [0.6, 0.6]
-    guard.on_response(response(250))
+    guard.before_request(1)  # the estimate (~700, like the last request) crosses 60% again
+    assert warnings[-1].text.endswith("(the next model call would make it ~700 tokens)")
+    guard.on_response(response(300))
+    guard.before_request(2)
+    guard.on_response(response(650))  # 950 of 1000
     assert [w.fraction for w in warnings] == [0.6, 0.6, 0.8]
+    with pytest.raises(BudgetExceeded) as stop:
+        guard.before_request(3)  # 950 + ~650 would pass 1000: refused before it is sent
+    assert (stop.value.scope, stop.value.metric, stop.value.spent) == ("task", "tokens", 950)
+    assert "the next model call (~650 tokens) would pass it" in str(stop.value)
+    stop.value.extend(1000)
+    guard.before_request(3)  # allowed now: ~1600 of 2000
+    assert [w.fraction for w in warnings] == [0.6, 0.6, 0.8, 0.8]
 
 
 def strip_ansi(text: str) -> str:

@@ -277,8 +277,9 @@ def test_print_json_output_and_transcript(llm, workspace, isolated_home):
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert set(out) == {"result", "is_error", "stop", "session_id", "turns", "usage", "duration_ms"}
+    assert {"result", "is_error", "stop", "session_id", "turns", "usage", "duration_ms"} <= set(out)
     assert out["result"] == "done: hi" and out["turns"] == 2 and out["stop"] == "done"
+    assert out["type"] == "result" and out["subtype"] == "success" and "total_cost_usd" in out
     assert isinstance(out["duration_ms"], int) and out["duration_ms"] > 0
     u = out["usage"]
     assert (u["input"], u["cache_read"], u["cache_write"], u["output"]) == (1534, 2500, 0, 100)

@@ -35,8 +35,9 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
             r"运行 `rm -rf \.`？这是危险操作（rm -r of the workspace：会删除工作区或其 \.git"
         )
         repl.child.send("n")
-        repl.expect(r"✗ terminal rm -rf \.")
-        repl.expect(r"你已拒绝：运行 `rm -rf \.`？这是危险操作")
+        # the question is not repeated; the refusal is one short line
+        refusal = repl.expect(r"✗ terminal rm -rf \.[^\n]*\n +(\S[^\n]*)\n").group(1)
+        assert refusal.strip() == "已拒绝：已告知模型不要重试"
         repl.expect("好了")
         found = repl.expect(
             r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（启动 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
@@ -126,6 +127,22 @@ def test_core_lines_in_chinese_and_unchanged_in_english():
         "没有再调用模型（可用 --budget-tokens 提高）"
     )
     guard.on_task_start("u")
+    with pytest.raises(BudgetExceeded) as ahead:  # the last request again would pass it
+        guard.before_request(1)
+    assert (
+        zh.line(warnings[-1].text)
+        == "任务预算已用 80%：0 令牌（上限 1,000 令牌），下一次模型调用后约 1,300 令牌"
+    )
+    assert zh.line(str(ahead.value)) == (
+        "已达预算：本任务已用 0 令牌（上限 1,000 令牌），下一次模型调用（约 1,300 令牌）会超出，"
+        "因此没有调用（可用 --budget-tokens 提高）"
+    )
+    guard = BudgetGuard(
+        [Limit("task", "tokens", 1000, "--budget-tokens")],
+        measure=lambda r: (r.usage, None),
+        notify=warnings.append,
+    )
+    guard.on_task_start("v")
     guard.before_request(1)
     guard.on_response(ModelResponse(Message("assistant"), Usage(input=650)))
     assert zh.line(warnings[-1].text) == "任务预算已用 60%：650 令牌（上限 1,000 令牌）"

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from my_agent.images import ImageLimits
+from my_agent.messages import ImageBlock
 from tools.services import ToolServices
 
 
@@ -52,6 +54,7 @@ class ToolContext:
     session_id: str = ""
     services: ToolServices = field(default_factory=ToolServices)
     approvals: set[str] = field(default_factory=set)  # "this session" answers
+    image_limits: ImageLimits | None = None  # None: the model takes no images
 
 
 @dataclass
@@ -59,6 +62,7 @@ class ToolOutput:
     content: str
     is_error: bool = False
     data: dict[str, Any] = field(default_factory=dict)  # structured details for facts/archive
+    images: list[ImageBlock] = field(default_factory=list)  # sent to a vision model with it
 
 
 Handler = Callable[[ToolContext, dict[str, Any]], "str | ToolOutput"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.edit import unified
+from tools.images import looks_like_image, read_image
 from tools.permissions import approve_edit
 from tools.snapshots import recorded
 from tools.textfile import (
@@ -43,6 +44,8 @@ def _numbered(lines: list[str], offset: int, limit: int) -> tuple[list[str], boo
 
 def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     target = resolve_path(ctx, args["path"])
+    if looks_like_image(target) and target.is_file():
+        return read_image(ctx, target)
     if target.is_file() and target.stat().st_size > MAX_FILE:
         raise ToolError(
             f"{args['path']} is {human_size(target.stat().st_size)}; too large to "

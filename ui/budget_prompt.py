@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
 from core.agent import Agent, TaskResult
 from core.ledger import describe
 from my_agent.errors import BudgetExceeded
+from my_agent.messages import ImageBlock
 from ui.i18n import Strings
 
 _AMOUNT = re.compile(r"^\$?\s*(\d+(?:\.\d*)?|\.\d+)\s*([km]?)$", re.IGNORECASE)
@@ -49,12 +50,17 @@ def ask_extension(
 
 
 def run_with_budget(
-    agent: Agent, task: str, console, ask: Callable[[str], str], s: Strings
+    agent: Agent,
+    task: str,
+    console,
+    ask: Callable[[str], str],
+    s: Strings,
+    images: Sequence[ImageBlock] = (),
 ) -> TaskResult | None:
     """Run `task`; each time a budget stops it, offer to extend and resume the same task.
     None when the user declines (the task stays in the history; asking again continues it)."""
     try:
-        return agent.run(task)
+        return agent.run(task, images)
     except BudgetExceeded as exc:
         stop = exc
     while True:

@@ -8,6 +8,8 @@ import re
 import sys
 from pathlib import Path
 
+from ui.subargs import folder_first
+
 _LOCATION = re.compile(r"^(\s*)([\w./\\-]+\.\w+:\d+(?:-\d+)?)(.*)$")
 ACTIONS = {
     "def": "definition",
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(folder_first(argv))
     from rich.console import Console
 
     from core.codemap import CodeMap

@@ -7,11 +7,15 @@ import sys
 import time
 from pathlib import Path
 
+from ui.i18n import Strings
+from ui.subargs import folder_first
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cli.py memory", description="Print and edit Unicum's memory for a project."
     )
+    p.add_argument("--dir", default=".", help="project folder (default: .)")
     sub = p.add_subparsers(dest="action", required=True)
     for name, helptext in (
         ("list", "list entries"),
@@ -20,7 +24,6 @@ def build_parser() -> argparse.ArgumentParser:
         ("consolidate", "merge near-duplicates, forget stale entries, write MEMORY.md"),
     ):
         cmd = sub.add_parser(name, help=helptext)
-        cmd.add_argument("--dir", default=".", help="project folder (default: .)")
         cmd.add_argument(
             "--scope", choices=["project", "global"], help="only this scope (default: both)"
         )
@@ -36,24 +39,25 @@ def _when(stamp: float) -> str:
 
 
 def _list(store, args: argparse.Namespace) -> int:
+    s: Strings = args.strings
     pairs = [(s, e) for s, e in store.entries(args.scope) if not args.type or e.type == args.type]
-    _instruction_files(store)
+    _instruction_files(store, s)
     if not pairs:
-        print(f"no memory entries for {store.workspace}")
+        print(s.t("mem_none", folder=store.workspace))
         return 0
     pairs.sort(key=lambda p: (p[0], p[1].type, -p[1].updated))
     for scope, entry in pairs:
         print(f"{entry.id}  {scope:<7} {entry.type:<11} {entry.content}")
-    noun = "entry" if len(pairs) == 1 else "entries"
-    print(f"{len(pairs)} {noun} (files: {', '.join(str(f.path) for f in store.files.values())})")
+    files = ", ".join(str(f.path) for f in store.files.values())
+    print(s.t("mem_count_one" if len(pairs) == 1 else "mem_count", n=len(pairs), files=files))
     return 0
 
 
-def _instruction_files(store) -> None:
+def _instruction_files(store, s: Strings) -> None:
     from core.agent import loaded_instruction_files
 
     names = loaded_instruction_files(store.workspace, store.home)
-    print(f"instruction files: {', '.join(names) if names else 'none'}")
+    print(s.t("mem_instructions", names=", ".join(names) if names else s.t("mem_no_files")))
 
 
 def _show(store, args: argparse.Namespace) -> int:
@@ -112,8 +116,10 @@ def open_store(folder: Path):
     return MemoryStore(unicum_home(), folder)
 
 
-def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str], strings: Strings | None = None) -> int:
+    """The subcommand; the REPL's /memory passes its strings (the CLI speaks English)."""
+    args = build_parser().parse_args(folder_first(argv))
+    args.strings = strings or Strings("en")
     folder = Path(args.dir).expanduser()
     if not folder.is_dir():
         print(f"unicum: --dir {args.dir}: not a folder", file=sys.stderr)

@@ -30,6 +30,7 @@ from core.ledger import (
 )
 from my_agent.home import project_id, unicum_home
 from my_agent.team import database_url, describe_url, team_project
+from ui.subargs import folder_first
 
 _SPAN = re.compile(r"^(\d+)\s*([mhdw])$")
 _SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -73,7 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPAN",
         help="only requests since 7d, 24h, 30m, 2w or YYYY-MM-DD (default: all)",
     )
-    p.add_argument("--project", metavar="DIR", help="only requests made in this project folder")
+    p.add_argument(
+        "--dir",
+        "--project",
+        dest="project",
+        metavar="DIR",
+        help="only requests made in this project folder",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument(
         "--html",
@@ -89,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from my_agent.errors import ConfigError
 
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(folder_first(argv))
     try:
         url = database_url()
     except ConfigError as exc:  # a broken config.json: one line, like every other subcommand
@@ -254,7 +261,7 @@ def render_chart(console, days: list[Group]) -> None:
     console.print("\n".join(lines), highlight=False)
 
 
-def _session_ledger(home: Path | None):
+def session_ledger(home: Path | None):
     """Where this session's rows are: the team ledger when set and reachable, else local."""
     url = database_url()
     if url:
@@ -268,7 +275,7 @@ def _session_ledger(home: Path | None):
 def session_totals(session_id: str, home: Path | None = None) -> Totals:
     """This session's requests as the ledger has them (queued rows flushed first)."""
     flush_open_ledgers()
-    db = _session_ledger(home)
+    db = session_ledger(home)
     if db is None:
         return Totals()
     try:
@@ -280,7 +287,7 @@ def session_totals(session_id: str, home: Path | None = None) -> Totals:
 def session_report(console, session_id: str, home: Path | None = None) -> Totals:
     """This session's requests by task, from the ledger (flushed first)."""
     flush_open_ledgers()
-    db = _session_ledger(home)
+    db = session_ledger(home)
     if db is None:
         console.print("No model requests in this session yet.")
         return Totals()

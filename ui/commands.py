@@ -15,6 +15,7 @@ from rich.text import Text
 from core.agent import list_sessions
 from ui.agents_view import cmd_agents
 from ui.cmd_init import cmd_init
+from ui.cmd_model import cmd_model
 from ui.cmd_undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.custom_commands import help_rows, run_custom
 from ui.plan_mode import cmd_plan
@@ -74,7 +75,8 @@ def cmd_help(repl: Repl, arg: str) -> None:
     )
     for command in COMMANDS.values():
         if command.name != "/exit":
-            table.add_row(f"{command.name} {command.args}".strip(), repl.s.t(command.help_key))
+            name = Text(f"{command.name} {command.args}".strip())  # `[tasks]` is no markup
+            table.add_row(name, repl.s.t(command.help_key))
     for row in help_rows(repl, set(COMMANDS)):
         table.add_row(*row)
     repl.console.print(table)
@@ -145,21 +147,11 @@ def cmd_mcp(repl: Repl, arg: str) -> None:
 
 def cmd_usage(repl: Repl, arg: str) -> None:
     if arg == "tasks":
-        from ui.cmd_usage import session_report
+        from ui.usage_tasks import render_session_tasks
 
-        session_report(repl.console, repl.agent.tool_context.session_id)
+        render_session_tasks(repl.console, repl.agent, repl.s, repl.home)
         return
     render_usage(repl.console, repl.s, repl.agent)
-
-
-def cmd_model(repl: Repl, arg: str) -> None:
-    client = repl.agent.client
-    if arg:
-        client.set_model(arg)
-        repl.opts.model = arg
-        repl.say(repl.s.t("model_set", model=client.model))
-    else:
-        repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
 
 
 def cmd_compact(repl: Repl, arg: str) -> None:
@@ -187,7 +179,7 @@ def cmd_memory(repl: Repl, arg: str) -> None:
     """Memory entries and the instruction files loaded into the prompt (`cli.py memory list`)."""
     from ui.cmd_memory import main as memory_main
 
-    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)])
+    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)], repl.s)
 
 
 def cmd_resume(repl: Repl, arg: str) -> None:

@@ -94,6 +94,44 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         re.compile(r"refused by the user: (?P<q>.*?) The user says: (?P<why>.*)", re.S),
         lambda m: f"你已拒绝：{to_zh(m['q'])} 你的理由：{m['why']}",
     ),
+    # set-up errors (core.model.providers, core.agent.options, core.agent.transcript)
+    (
+        re.compile(
+            r"no API key found: set one of (?P<v>.+) \(in the environment or a \.env file\), "
+            r"or pass --provider"
+        ),
+        lambda m: (
+            f"没有找到 API 密钥：请在环境变量或 .env 文件中设置 {m['v']} 之一，或用 --provider 指定"
+        ),
+    ),
+    (
+        re.compile(r"no API key for (?P<p>\S+): set (?P<v>\S+) in the environment or a \.env file"),
+        lambda m: f"{m['p']} 没有 API 密钥：请在环境变量或 .env 文件中设置 {m['v']}",
+    ),
+    (
+        re.compile(r"--dir (?P<d>.+): not a folder"),
+        lambda m: f"--dir {m['d']}：不是文件夹",
+    ),
+    (
+        re.compile(r"unknown provider '(?P<p>.+)': choose one of (?P<l>.+)"),
+        lambda m: f"未知的服务商 '{m['p']}'：请从 {m['l']} 中选择",
+    ),
+    (
+        re.compile(r"provider (?P<p>\S+) needs a base URL: set (?P<v>\S+)"),
+        lambda m: f"服务商 {m['p']} 需要接口地址：请设置 {m['v']}",
+    ),
+    (
+        re.compile(r"provider (?P<p>\S+) needs a model: pass --model or set UNICUM_MODEL"),
+        lambda m: f"服务商 {m['p']} 需要指定模型：请用 --model 或设置 UNICUM_MODEL",
+    ),
+    (
+        re.compile(r"no saved session '(?P<s>.+?)'(?: in any folder)?: .*"),
+        lambda m: f"没有已保存的会话 '{m['s']}'：不带编号运行 `unicum --resume` 可列出本目录的会话",
+    ),
+    (
+        re.compile(r"no saved session for (?P<d>.+): start one without --continue"),
+        lambda m: f"{m['d']} 没有已保存的会话：请不带 --continue 开始一个新会话",
+    ),
     # a refused question, as the tool's error line (tools.permissions._decide)
     (
         re.compile(
@@ -155,11 +193,23 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     ),
     (
         re.compile(
+            r"budget reached: (?P<what>this task|this session|today) used (?P<u>.+?) of "
+            r"(?P<l>.+?) and the next model call \(~(?P<n>.+?)\) would pass it, so it was not "
+            r"made \(raise it with (?P<o>.+)\)"
+        ),
+        lambda m: (
+            f"已达预算：{SCOPE_WHAT[m['what']]}已用 {_tokens(m['u'])}（上限 {_tokens(m['l'])}），"
+            f"下一次模型调用（约 {_tokens(m['n'])}）会超出，因此没有调用（可用 {m['o']} 提高）"
+        ),
+    ),
+    (
+        re.compile(
             r"(?P<pct>\d+)% of the (?P<s>task|session|day) budget used: (?P<u>.+?) of "
-            r"(?P<l>.+)"
+            r"(?P<l>.+?)(?: \(the next model call would make it ~(?P<n>.+)\))?"
         ),
         lambda m: (
             f"{SCOPE_NAME[m['s']]}预算已用 {m['pct']}%：{_tokens(m['u'])}（上限 {_tokens(m['l'])}）"
+            + (f"，下一次模型调用后约 {_tokens(m['n'])}" if m["n"] else "")
         ),
     ),
     # model errors (core.retry.error_line, broken_stream_line)

@@ -30,6 +30,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "interrupted": ("⏹ {detail}", "⏹ {detail}"),
     "exit_hint": ("press Ctrl-C again or Ctrl-D to exit", "再按一次 Ctrl-C 或按 Ctrl-D 退出"),
     "bye": ("bye", "再见"),
+    "bye_resume": (
+        "bye · resume this session with: unicum --resume {id}",
+        "再见 · 继续本会话：unicum --resume {id}",
+    ),
+    "resume_how": (
+        "resume one with: unicum --resume ID (in the REPL: /resume)",
+        "继续其中一个：unicum --resume 编号（在 REPL 中：/resume）",
+    ),
     "error": ("error: {detail}", "错误：{detail}"),
     "internal_error": (
         "internal error: {detail} (run with --debug for the traceback)",
@@ -281,6 +289,50 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "notify_done": ("Unicum: task finished ({seconds}s)", "Unicum：任务完成（{seconds} 秒）"),
     "notify_approval": ("Unicum: waiting for your approval", "Unicum：等待你的批准"),
+    "mem_none": ("no memory entries for {folder}", "{folder} 还没有记忆条目"),
+    "mem_count_one": ("{n} entry (files: {files})", "共 {n} 条（文件：{files}）"),
+    "mem_count": ("{n} entries (files: {files})", "共 {n} 条（文件：{files}）"),
+    "mem_instructions": ("instruction files: {names}", "项目说明文件：{names}"),
+    "mem_no_files": ("none", "无"),
+    "phase_planning": ("planning", "规划"),
+    "phase_executing": ("executing", "执行"),
+    "phase_verifying": ("verifying", "验证"),
+    "refused_line": (
+        "refused: the model was told not to retry it",
+        "已拒绝：已告知模型不要重试",
+    ),
+    "ut_title": ("Tasks in this session", "本会话的任务"),
+    "ut_none": ("No model requests in this session yet.", "本会话还没有模型请求。"),
+    "ut_task": ("task", "任务"),
+    "ut_requests": ("req", "请求"),
+    "ut_input": ("input", "输入"),
+    "ut_cache_read": ("cached", "缓存读"),
+    "ut_cache_write": ("cache wr", "缓存写"),
+    "ut_output": ("output", "输出"),
+    "ut_cost": ("cost", "费用"),
+    "ut_notes": ("notes", "备注"),
+    "ut_estimated": ("{n} estimated", "{n} 次估算"),
+    "ut_unpriced": ("{n} unpriced", "{n} 次无价格"),
+    "model_unknown_guess": (
+        "{provider} has no model '{model}': did you mean {guess}? (/model lists them)",
+        "{provider} 没有模型 '{model}'：你是想用 {guess} 吗？（/model 可列出全部）",
+    ),
+    "model_unknown": (
+        "{provider} has no model '{model}' (/model lists them)",
+        "{provider} 没有模型 '{model}'（/model 可列出全部）",
+    ),
+    "model_no_list": (
+        "this provider lists no models: /model NAME switches to NAME as typed",
+        "该服务商不提供模型列表：/model 名称 会直接切换到该名称",
+    ),
+    "model_more": ("… {n} more: /model NAME", "… 还有 {n} 个：/model 名称"),
+    "model_pick": ("model number or name (Enter keeps it): ", "模型编号或名称（回车保持不变）："),
+    "image_attached": ("📎 image {what}", "📎 图片 {what}"),
+    "image_text_only": (
+        "{what} not sent: {model} does not accept images (UNICUM_IMAGES=1 if it does)",
+        "{what} 未发送：{model} 不支持图片（若支持，请设置 UNICUM_IMAGES=1）",
+    ),
+    "image_bad": ("image not sent: {what}", "图片未发送：{what}"),
 }
 
 

@@ -25,7 +25,16 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         sandbox=args.sandbox,
         sandbox_network=args.sandbox_network,
         trusted=bool(getattr(args, "trusted", False)),
+        append_system_prompt=getattr(args, "append_system_prompt", ""),
+        allowed_tools=tool_names(getattr(args, "allowed_tools", [])),
+        disallowed_tools=tool_names(getattr(args, "disallowed_tools", [])),
         tools=tuple(tools.split(",")) if tools else None,
         interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,
     )
+
+
+def tool_names(values: list[str]) -> tuple[str, ...]:
+    """`--allowed-tools read_file,grep --allowed-tools "shell edit"` → the names, in order."""
+    words = [w for value in values for w in value.replace(",", " ").split()]
+    return tuple(dict.fromkeys(words))

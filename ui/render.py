@@ -251,8 +251,13 @@ class Renderer(AgentHooks):
             from ui.core_lines import relative_paths
 
             first = (output.content.strip().splitlines() or [""])[0]
-            first = self.s.line(relative_paths(first, self.workspace()))[:160]
-            self.console.print(Text(f"    {first}", style="red dim"))
+            if first.startswith("refused by the user: "):  # the question is just above
+                first = self.s.t("refused_line")
+            first = self.s.line(relative_paths(first, self.workspace()))
+            # one line, cut with an ellipsis at the screen's edge (never wrapped mid-word)
+            self.console.print(
+                Text(f"    {first}", style="red dim", no_wrap=True, overflow="ellipsis")
+            )
         before = self._before.pop(call.id, None)
         if before and not output.is_error:
             render_diff(self.console, before, self.s)

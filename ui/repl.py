@@ -16,10 +16,13 @@ from core.agent import TranscriptError, check_workspace, close_open_tool_calls, 
 from core.model import resolve_provider
 from my_agent.errors import ConfigError, Interrupted, UnicumError
 from my_agent.home import check_home, unicum_home
+from ui.attach import images_for
+from ui.fit import fit
 from ui.i18n import Strings
 from ui.options import options_from_args
 from ui.render import Renderer
 from ui.screen import LazyConsole, styled
+from ui.sessions import goodbye
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, TaskResult
@@ -193,20 +196,14 @@ class Repl:
 
     def banner(self, provider) -> None:
         """Provider, model and folder (known before the session is open), then the notes."""
-        self.say(
-            self.s.t(
-                "welcome",
-                provider=provider.profile.name,
-                model=provider.model,
-                folder=self.opts.workspace.expanduser().resolve(),
-            ),
-            style="bold",
-        )
+        folder = self.opts.workspace.expanduser().resolve()
+        names = {"provider": provider.profile.name, "model": provider.model, "folder": folder}
+        self.say(fit(self.s.t("welcome", **names)), style="bold")
         if provider.note:
             self.say(provider.note, style="yellow")
         if self.live is not None:
             self.notes()
-        self.say(self.s.t("hint"), style="dim")
+        self.say(fit(self.s.t("hint")), style="dim")
 
     def notes(self) -> None:
         from core.agent import start_notes
@@ -229,9 +226,10 @@ class Repl:
         from ui.plan_mode import apply_mode
 
         apply_mode(self)
+        images = images_for(self, text)
         self.indexing_status()
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask, self.s)
+            result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
@@ -307,7 +305,7 @@ class Repl:
     def failed_to_open(self, exc: BaseException) -> int:
         """The background session could not open: one line (a traceback only with --debug)."""
         if isinstance(exc, ConfigError | UnicumError | TranscriptError):
-            print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
+            print(styled(f"unicum: {self.s.line(str(exc))}", "red", sys.stderr), file=sys.stderr)
             return 2
         if self.args.debug:
             traceback.print_exception(exc)
@@ -372,7 +370,7 @@ def run_repl(args: argparse.Namespace) -> int:
         else:
             repl.open_in_background()
     except (ConfigError, UnicumError, TranscriptError) as exc:
-        print(styled(f"unicum: {exc}", "red", sys.stderr), file=sys.stderr)
+        print(styled(f"unicum: {strings.line(str(exc))}", "red", sys.stderr), file=sys.stderr)
         return 2
     except Exception as exc:
         if args.debug:
@@ -382,10 +380,12 @@ def run_repl(args: argparse.Namespace) -> int:
     repl.banner(provider)
     if repl.live is not None and repl.live.resumed:
         repl.recap()
+    elif args.resume == "":  # `--resume` without an id: the picker
+        repl.guarded("/resume")
     try:
         return repl.loop()
     finally:
         if repl._opening is not None:  # left before the first line: let it finish, then close
             repl._opening.join()
         repl.end_session()
-        repl.say(strings.t("bye"), style="dim")
+        repl.say(goodbye(repl.live, strings), style="dim")

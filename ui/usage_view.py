@@ -36,7 +36,7 @@ def render_context(console: Console, s: Strings, agent: Agent) -> None:
     window = int(info["window"] or agent.client.provider.profile.context_window)
     table.add_row(s.t("ctx_window"), f"{window:,} ({100 * total / window:.1f}%)" if window else "—")
     if info["phase"]:
-        table.add_row(s.t("ctx_phase"), str(info["phase"]))
+        table.add_row(s.t("ctx_phase"), s.t(f"phase_{info['phase']}"))
     table.add_row(s.t("ctx_compactions"), str(info["compactions"]))
     table.add_row(s.t("ctx_archived"), str(info["archived"]))
     console.print(table)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult
@@ -17,12 +17,12 @@ from core.facts import extract as extract_fact
 from core.model import ModelClient
 from my_agent.errors import BudgetExceeded, Interrupted, ModelError
 from my_agent.messages import (
+    ImageBlock,
     Message,
     ModelResponse,
     TextBlock,
     ToolCall,
     ToolResult,
-    user_text,
 )
 from tools.base import NoPrompter, ToolContext, ToolOutput
 from tools.registry import Registry
@@ -47,14 +47,15 @@ class Agent:
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
 
-    def run(self, task: str) -> TaskResult:
-        """Run one user task to its end; Ctrl-C raises Interrupted with the history left valid."""
+    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+        """Run one user task (with images the user attached) to its end; Ctrl-C raises
+        Interrupted with the history left valid."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
         self.hooks.on_task_start(task)
         self.guard.start_task()
-        message = user_text(task)
+        message = Message("user", [TextBlock(task), *images])
         if context:
             message.blocks.append(TextBlock(f"\n\n{context}"))
         self.history.append(message)
@@ -192,7 +193,7 @@ class Agent:
         )
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
-        return ToolResult(call.id, output.content, output.is_error)
+        return ToolResult(call.id, output.content, output.is_error, images=output.images)
 
 
 def stop_reason(exc: BaseException) -> str:

@@ -29,6 +29,9 @@ class SessionOptions:
     sandbox_network: str | None = None  # --sandbox-network on | off (None: config, else on)
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
     trusted: bool = False  # --trust; a folder remembered as trusted is trusted either way
+    append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
+    allowed_tools: tuple[str, ...] = ()  # --allowed-tools: only these (empty: all)
+    disallowed_tools: tuple[str, ...] = ()  # --disallowed-tools: never these
     tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
     interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)

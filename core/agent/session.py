@@ -27,6 +27,7 @@ from core.agent.services import tool_services
 from core.agent.skills import skills_section
 from core.agent.subagent import SubAgentRunner
 from core.agent.team import open_memory
+from core.agent.tool_choice import appended_section, chosen_tools
 from core.agent.toolset import choose_tools
 from core.agent.transcript import (
     Transcript,
@@ -118,7 +119,11 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     provider = discover_window(provider)  # a local server says its window
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
-    registry = choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive)
+    registry = chosen_tools(
+        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
+        opts.allowed_tools,
+        opts.disallowed_tools,
+    )
     return _Ground(
         workspace,
         home,
@@ -153,6 +158,7 @@ def open_session(
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
+    sections = [*sections, *appended_section(opts.append_system_prompt)]
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
@@ -247,6 +253,7 @@ def _tool_context(
         prompter=prompter or NoPrompter(approve_all=opts.yes),
         permission_mode=opts.permission_mode,
         session_id=opts.session_id,
+        image_limits=g.provider.image_limits,
         services=services,
     )
 

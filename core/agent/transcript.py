@@ -235,15 +235,18 @@ def find_session(home: Path, workspace: Path, session_id: str | None) -> Path:
         return sessions[0].path
     if not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
         raise TranscriptError(
-            f"no saved session '{session_id}': a session id has only letters, "
-            "digits, '.', '-' and '_' (/resume lists this folder's)"
+            f"no saved session '{session_id}': a session id has only letters, digits, '.', "
+            "'-' and '_' (`unicum --resume` without an id lists this folder's sessions)"
         )
     local = sessions_dir(home, workspace) / f"{session_id}.jsonl"
     if local.is_file():
         return local
     matches = sorted((home / "sessions").glob(f"*/{session_id}.jsonl"))
     if not matches:
-        raise TranscriptError(f"no saved session '{session_id}': /resume lists this folder's")
+        raise TranscriptError(
+            f"no saved session '{session_id}' in any folder: `unicum --resume` without an id "
+            "lists this folder's sessions"
+        )
     return matches[0]
 
 

@@ -47,7 +47,7 @@ def apply(history: list[Message], state: Compacted) -> list[Message]:
         blocks = []
         for block in msg.blocks:
             if isinstance(block, ToolResult) and block.call_id in state.results:
-                block = replace(block, content=state.results[block.call_id])
+                block = replace(block, content=state.results[block.call_id], images=[])
             elif isinstance(block, ToolCall) and block.id in state.args:
                 block = compact_call(block, state.args[block.id])
             elif (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.ledger.writer import local_day
 from my_agent.errors import BudgetExceeded, ConfigError
@@ -124,6 +124,7 @@ class BudgetGuard:
         self._day_base = {scope: Spend() for scope in DAILY}
         self._warned: set[tuple[str, str, float]] = set()
         self._unpriced_noted = False
+        self._last: ModelResponse | None = None  # the last reply: the next request's estimate
 
     def on_task_start(self, task: str) -> None:
         self.spent["task"] = Spend()
@@ -131,15 +132,33 @@ class BudgetGuard:
         self._roll_day(refresh=True)  # other sessions may have spent since the last task
 
     def before_request(self, turn: int) -> None:
+        """Refuse the request when the limit is reached, or when its estimated cost (see
+        `_forecast`) would take the spend past it; warn first at the thresholds it crosses."""
         self._roll_day(refresh=self.team_spend is not None)
+        ahead = self._forecast()
+        self._warn(ahead)
         for limit, used in self._usage():
-            if used >= limit.amount:
-                raise self._exceeded(limit, used)
-        self._warn()
+            if used >= limit.amount or used + ahead.get(limit.metric) > limit.amount:
+                raise self._exceeded(limit, used, ahead.get(limit.metric))
+
+    def _forecast(self) -> Spend:
+        """The next request, estimated from the last one: it sends the same input again plus
+        the last reply, and answers about as long (nothing before the first reply)."""
+        last = self._last
+        if last is None:
+            return Spend()
+        u = last.usage
+        guess = Usage(u.input + u.output, u.cache_read, u.cache_write, u.output, estimated=True)
+        usage, cost = self.measure(replace(last, usage=guess))
+        ahead = Spend()
+        ahead.add(cost, usage)
+        return ahead
 
     def on_response(self, response: ModelResponse) -> None:
         self._roll_day()
         usage, cost = self.measure(response)
+        if response.purpose == "task":
+            self._last = replace(response, usage=usage)
         for scope in SCOPES:
             self.spent[scope].add(cost, usage)
         if (
@@ -181,9 +200,13 @@ class BudgetGuard:
     def _usage(self) -> list[tuple[Limit, float]]:
         return [(limit, self._used(limit)) for limit in self.limits]
 
-    def _warn(self) -> None:
+    def _warn(self, ahead: Spend | None = None) -> None:
+        """Warn at the highest threshold newly crossed by the spend, or (before a request) by
+        the spend with the request's estimate: a request that jumps past 80% warns first."""
         for limit, used in self._usage():
-            crossed = [t for t in THRESHOLDS if limit.amount * t <= used < limit.amount]
+            extra = ahead.get(limit.metric) if ahead is not None else 0.0
+            crossed = [t for t in THRESHOLDS if limit.amount * t <= used + extra]
+            crossed = crossed if used < limit.amount else []
             for t in crossed[-1:]:  # only the highest newly crossed level
                 key = (limit.scope, limit.metric, t)
                 if key in self._warned:
@@ -197,7 +220,8 @@ class BudgetGuard:
                         used,
                         limit.amount,
                         f"{int(t * 100)}% of the {limit.scope} budget used: "
-                        f"{describe(limit.metric, used)} of {describe(limit.metric, limit.amount)}",
+                        f"{describe(limit.metric, used)} of {describe(limit.metric, limit.amount)}"
+                        + _with_next(limit, used, extra, t),
                     )
                 )
 
@@ -221,7 +245,7 @@ class BudgetGuard:
             for scope in daily:
                 self._day_base[scope] = Spend(*local)
 
-    def _exceeded(self, limit: Limit, used: float) -> BudgetExceeded:
+    def _exceeded(self, limit: Limit, used: float, ahead: float = 0.0) -> BudgetExceeded:
         what = {
             "task": "this task",
             "session": "this session",
@@ -234,6 +258,13 @@ class BudgetGuard:
             f"{describe(limit.metric, limit.amount)}; the next model call was not made "
             f"(raise it with {limit.origin})"
         )
+        if used < limit.amount:
+            message = (
+                f"budget reached: {what} used {describe(limit.metric, used)} of "
+                f"{describe(limit.metric, limit.amount)} and the next model call "
+                f"(~{describe(limit.metric, ahead)}) would pass it, so it was not made "
+                f"(raise it with {limit.origin})"
+            )
         return BudgetExceeded(
             message,
             scope=limit.scope,
@@ -242,3 +273,10 @@ class BudgetGuard:
             spent=used,
             extender=lambda amount: self.extend(limit.scope, limit.metric, amount),
         )
+
+
+def _with_next(limit: Limit, used: float, extra: float, threshold: float) -> str:
+    """` (the next model call would make it ~X)` when the estimate, not the spend, crossed."""
+    if not extra or used >= limit.amount * threshold:
+        return ""
+    return f" (the next model call would make it ~{describe(limit.metric, used + extra)})"

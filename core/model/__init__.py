@@ -1,5 +1,6 @@
 """The model: provider profiles, one client with retries, and the two wire adapters."""
 
+from core.model.catalog import available_models, closest_model
 from core.model.client import ModelClient, wire_adapter
 from core.model.providers import (
     PROFILES,
@@ -18,6 +19,8 @@ __all__ = [
     "ResolvedProvider",
     "WireAdapter",
     "WireFormat",
+    "available_models",
+    "closest_model",
     "discover_window",
     "local_host",
     "own_host",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from my_agent.messages import (
+    ImageBlock,
     Message,
     ModelResponse,
     ReasoningBlock,
@@ -47,14 +48,24 @@ def _block_to_wire(block: Any, with_reasoning: bool = False) -> dict[str, Any] |
         return {"type": "thinking", "thinking": block.text, "signature": block.signature}
     if isinstance(block, ToolCall):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+    if isinstance(block, ImageBlock):
+        return image_to_wire(block)
     if isinstance(block, ToolResult):
+        content: str | list[dict[str, Any]] = block.content or "(no output)"
+        if block.images:
+            content = [{"type": "text", "text": content}, *map(image_to_wire, block.images)]
         return {
             "type": "tool_result",
             "tool_use_id": block.call_id,
-            "content": block.content or "(no output)",
+            "content": content,
             "is_error": block.is_error,
         }
     return None
+
+
+def image_to_wire(block: ImageBlock) -> dict[str, Any]:
+    source = {"type": "base64", "media_type": block.media_type, "data": block.data}
+    return {"type": "image", "source": source}
 
 
 def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from my_agent.messages import (
+    ImageBlock,
     Message,
     ModelResponse,
     ReasoningBlock,
@@ -80,6 +81,7 @@ def messages_to_wire(
             if msg.text or msg.tool_calls:
                 out.append(_assistant_to_wire(msg, with_reasoning))
             continue
+        shown: list[ImageBlock] = []  # images tool results returned: a user turn after them
         for block in msg.blocks:
             if isinstance(block, ToolResult):
                 out.append(
@@ -89,13 +91,44 @@ def messages_to_wire(
                         "content": block.content or "(no output)",
                     }
                 )
-        text = msg.text
+                shown += block.images
+        if shown:
+            names = ", ".join(image.name for image in shown)
+            _add_user(out, [{"type": "text", "text": f"[images the tools returned: {names}]"}])
+            _add_user(out, [image_part(image) for image in shown])
+        # text blocks are separate paragraphs (a compaction summary, then the next task)
+        text = "\n\n".join(b.text for b in msg.blocks if isinstance(b, TextBlock) and b.text)
         if text:
-            if out[-1]["role"] == "user":
-                out[-1]["content"] += "\n\n" + text
-            else:
-                out.append({"role": "user", "content": text})
+            _add_user(out, [{"type": "text", "text": text}])
+        images = [image_part(b) for b in msg.blocks if isinstance(b, ImageBlock)]
+        if images:
+            _add_user(out, images)
     return out
+
+
+def image_part(block: ImageBlock) -> dict[str, Any]:
+    url = f"data:{block.media_type};base64,{block.data}"
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _add_user(out: list[dict[str, Any]], parts: list[dict[str, Any]]) -> None:
+    """Parts into a user message: a plain string while it is text only (what every
+    compatible server reads), content parts once an image joins."""
+    last = out[-1]
+    if last["role"] != "user":
+        last = {"role": "user", "content": ""}
+        out.append(last)
+    content = last["content"]
+    current = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    current = [p for p in current if p.get("type") != "text" or p.get("text")]
+    if current and current[-1].get("type") == "text" and parts[0].get("type") == "text":
+        current[-1] = {"type": "text", "text": current[-1]["text"] + "\n\n" + parts[0]["text"]}
+        parts = parts[1:]
+    merged = current + parts
+    if all(p.get("type") == "text" for p in merged):
+        last["content"] = "\n\n".join(p["text"] for p in merged)
+    else:
+        last["content"] = merged
 
 
 def build_request(

@@ -9,6 +9,7 @@ from enum import StrEnum
 
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
+from my_agent.images import ImageLimits
 
 
 class WireFormat(StrEnum):
@@ -29,6 +30,9 @@ class ProviderProfile:
     max_completion_tokens: bool = False  # send `max_completion_tokens` instead of `max_tokens`
     reasoning_roundtrip: bool = False  # reasoning must be sent back with tool-call turns
     usage_fields: tuple[str, ...] = field(default_factory=tuple)
+    images: bool = False  # its default model accepts images (UNICUM_IMAGES / config override)
+    image_max_px: int = 1568  # longest side sent; larger images are scaled down
+    image_max_bytes: int = 5 * 1024 * 1024
 
     @property
     def reports_cache_reads(self) -> bool:
@@ -67,6 +71,9 @@ PROFILES: dict[str, ProviderProfile] = {
             context_window=128_000,
             max_output=16_384,
             max_completion_tokens=True,
+            images=True,
+            image_max_px=2048,
+            image_max_bytes=20 * 1024 * 1024,
             usage_fields=(
                 "prompt_tokens",
                 "completion_tokens",
@@ -82,6 +89,7 @@ PROFILES: dict[str, ProviderProfile] = {
             "claude-sonnet-4-6",
             context_window=200_000,
             max_output=16_000,
+            images=True,
             usage_fields=(
                 "input_tokens",
                 "output_tokens",
@@ -98,6 +106,7 @@ PROFILES: dict[str, ProviderProfile] = {
             "anthropic/claude-sonnet-4",
             context_window=200_000,
             max_output=16_000,
+            images=True,
             usage_fields=(
                 "prompt_tokens",
                 "completion_tokens",
@@ -165,6 +174,15 @@ class ResolvedProvider:
     api_key: str | None = field(repr=False)
     note: str = ""  # e.g. which provider was auto-picked among several keys
     timeout: float = DEFAULT_TIMEOUT
+    images: bool = False  # the model accepts image content blocks
+
+    @property
+    def image_limits(self) -> ImageLimits | None:
+        """How large an image may be sent, or None for a text-only model."""
+        if not self.images:
+            return None
+        return ImageLimits(self.profile.image_max_px, self.profile.image_max_bytes)
+
     window_source: str = "profile"  # profile | setting | llama.cpp | ollama | vllm
 
 
@@ -255,7 +273,19 @@ def resolve_provider(
     chosen = _pick_model(profile, source, model, cfg)
     if not chosen:
         raise ConfigError(f"provider {name} needs a model: pass --model or set UNICUM_MODEL")
-    return ResolvedProvider(profile, chosen, base_url, api_key, note, resolve_timeout(cfg))
+    images = accepts_images(profile, cfg)
+    return ResolvedProvider(profile, chosen, base_url, api_key, note, resolve_timeout(cfg), images)
+
+
+IMAGES_ENV = "UNICUM_IMAGES"
+
+
+def accepts_images(profile: ProviderProfile, cfg: dict) -> bool:
+    """$UNICUM_IMAGES (1/0), else `images` in config.json, else the provider's default."""
+    raw = os.environ.get(IMAGES_ENV, "").strip().lower() or cfg.get("images")
+    if raw is None or raw == "":
+        return profile.images
+    return str(raw).lower() in ("1", "true", "yes", "on")
 
 
 def resolve_timeout(cfg: dict) -> float:

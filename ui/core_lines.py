@@ -97,7 +97,8 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
     # set-up errors (core.model.providers, core.agent.options, core.agent.transcript)
     (
         re.compile(
-            r"no API key found: set one of (?P<v>.+) \(in the environment or a \.env file\), "
+            r"no API key found: set one of (?P<v>.+) \(in the environment or "
+            r"(?:a \.env file|the Unicum home's \.env)\), "
             r"or pass --provider"
         ),
         lambda m: (
@@ -105,7 +106,10 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         ),
     ),
     (
-        re.compile(r"no API key for (?P<p>\S+): set (?P<v>\S+) in the environment or a \.env file"),
+        re.compile(
+            r"no API key for (?P<p>\S+): set (?P<v>\S+) in the environment or "
+            r"(?:a \.env file|the Unicum home's \.env)"
+        ),
         lambda m: f"{m['p']} 没有 API 密钥：请在环境变量或 .env 文件中设置 {m['v']}",
     ),
     (

@@ -82,6 +82,10 @@ def prompts(runs: int, mcp: bool = False) -> tuple[float, float]:
                 "PROMPT_TOOLKIT_NO_CPR": "1",
             }
         )
+        home = Path(tmp) / "home"  # the folder is trusted, as a returning user's would be
+        home.mkdir()
+        trusted = {"folders": [str(Path(tmp).resolve())]}
+        (home / "trusted.json").write_text(json.dumps(trusted), encoding="utf-8")
         repl = [str(ROOT / "cli.py"), "--dir", tmp]
         time_to_prompt(env, repl)  # warm the file cache once
         bare = statistics.median(time_to_prompt(env, ["-c", BARE_PROMPT]) for _ in range(runs))

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.agent import LiveSession, list_sessions
+from core.agent import list_sessions
+
+if TYPE_CHECKING:
+    from core.agent import LiveSession
 from ui.i18n import Strings
 
 

@@ -47,12 +47,19 @@ Result = dict[str, str]  # title, url, snippet
 
 # --- providers -----------------------------------------------------------------------------
 def _zhipu(query: str, count: int) -> list[Result]:
-    from zhipuai import ZhipuAI
+    """Zhipu's web search API, posted directly (its SDK pins a PyJWT the MCP SDK cannot use)."""
+    import httpx
 
-    client = ZhipuAI(api_key=os.environ["ZHIPUAI_API_KEY"], max_retries=0, timeout=TIMEOUT)
+    base = os.environ.get("ZHIPUAI_BASE_URL") or "https://open.bigmodel.cn/api/paas/v4"
     engine = os.environ.get("UNICUM_ZHIPU_SEARCH_ENGINE", "search_std")
-    resp = client.web_search.web_search(search_engine=engine, search_query=query, count=count)
-    items = resp.search_result or []
+    reply = httpx.post(
+        base.rstrip("/") + "/web_search",
+        headers={"Authorization": f"Bearer {os.environ['ZHIPUAI_API_KEY']}"},
+        json={"search_engine": engine, "search_query": query, "count": count},
+        timeout=TIMEOUT,
+    )
+    reply.raise_for_status()
+    items = reply.json().get("search_result") or []
     items = items if isinstance(items, list) else [items]
     return [
         {"title": _get(i, "title"), "url": _get(i, "link"), "snippet": _get(i, "content")}

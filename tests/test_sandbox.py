@@ -5,6 +5,7 @@ full of sentinel files; nothing outside the throwaway project may change, secret
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -189,3 +190,16 @@ def test_prompts_still_ask_for_inside_workspace_destroyers_only(llm, world):
     assert asked == HISTORY, outputs
     assert (project / ".git").is_dir() and (project / "src" / "app.py").is_file()
     assert "sandbox unavailable" not in done.stderr
+
+
+def test_a_venv_under_tmp_stays_visible_read_only(tmp_path):
+    from tools.sandbox import tool_folders_in_tmp
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    plain = tmp_path / "tools"
+    plain.mkdir()
+    path = os.pathsep.join([str(venv / "bin"), str(plain), "/usr/bin", str(tmp_path / "gone")])
+    assert str(tmp_path).startswith("/tmp/")
+    assert tool_folders_in_tmp(path) == [str(venv), str(plain)]

@@ -113,6 +113,8 @@ class Sandbox:
         args += ["--die-with-parent", "--new-session"]
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         args += ["--bind", self.private_tmp(), "/tmp", bind, workspace, workspace]
+        for folder in tool_folders_in_tmp():  # a venv or tool under /tmp keeps working, read-only
+            args += ["--ro-bind", folder, folder]
         args += self._hide_args()
         args += ["--setenv", "TMPDIR", "/tmp", "--chdir", str(cwd), "--", *argv]
         return args
@@ -151,3 +153,17 @@ class Sandbox:
 def get_sandbox(ctx: ToolContext) -> CommandSandbox | None:
     """The session's sandbox; None (a bare tool context): commands run as before, guarded."""
     return ctx.services.sandbox
+
+
+def tool_folders_in_tmp(path: str | None = None) -> list[str]:
+    """Folders on PATH under /tmp (the private /tmp would hide them), each widened to its
+    virtual environment when it is one's `bin/`, so its interpreter finds its packages."""
+    found: list[str] = []
+    for entry in (os.environ.get("PATH", "") if path is None else path).split(os.pathsep):
+        folder = Path(entry)
+        if not entry or Path("/tmp") not in folder.parents or not folder.is_dir():
+            continue
+        root = folder.parent if (folder.parent / "pyvenv.cfg").is_file() else folder
+        if str(root) not in found:
+            found.append(str(root))
+    return found

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from ui.i18n import Strings
@@ -34,10 +33,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _when(stamp: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
-
-
 def _list(store, args: argparse.Namespace) -> int:
     s: Strings = args.strings
     pairs = [(s, e) for s, e in store.entries(args.scope) if not args.type or e.type == args.type]
@@ -65,23 +60,10 @@ def _show(store, args: argparse.Namespace) -> int:
     if found is None:
         print(f"unicum: no single memory entry matches '{args.ref}'", file=sys.stderr)
         return 1
+    from core.memory import entry_rows
+
     scope, e = found
-    rows = [
-        ("key", e.key),
-        ("id", e.id),
-        ("scope", scope),
-        ("type", e.type),
-        ("content", e.content),
-        ("tags", ", ".join(e.tags) or "-"),
-        ("source", e.source or "-"),
-        ("created", _when(e.created)),
-        ("updated", _when(e.updated)),
-        ("hits", str(e.hits)),
-    ]
-    author = e.to_dict().get("author")  # entries of the team's memory
-    rows += [("author", str(author))] if author else []
-    rows += [(f"meta.{k}", str(v)) for k, v in e.meta.items()]
-    for name, value in rows:
+    for name, value in entry_rows(scope, e):
         print(f"{name:<10} {value}")
     return 0
 

@@ -1,6 +1,7 @@
 """Project memory: entries in a JSON-lines file per project, rules, ranking and injection."""
 
 from core.memory.consolidation import Consolidation, consolidate
+from core.memory.entry import entry_rows
 from core.memory.from_facts import combine, facts_to_entries, unmark_modified
 from core.memory.inject import memory_section
 from core.memory.search import rank
@@ -8,6 +9,7 @@ from core.memory.shared import open_team_memory
 from core.memory.store import MemoryEntry, MemoryStore
 
 __all__ = [
+    "entry_rows",
     "Consolidation",
     "MemoryEntry",
     "MemoryStore",

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
-from core.memory import MemoryEntry, MemoryStore
+from core.memory import MemoryEntry, MemoryStore, entry_rows
 from my_agent.home import unicum_home
 
 Pair = tuple[str, MemoryEntry]
@@ -45,10 +44,6 @@ def as_dict(scope: str, entry: MemoryEntry) -> dict:
     return {"scope": scope, "id": entry.id, **entry.to_dict()}
 
 
-def _when(stamp: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
-
-
 def print_pairs(pairs: list[Pair], as_json: bool, empty: str) -> None:
     if as_json:
         print(json.dumps([as_dict(s, e) for s, e in pairs], ensure_ascii=False))
@@ -59,19 +54,7 @@ def print_pairs(pairs: list[Pair], as_json: bool, empty: str) -> None:
 
 
 def show(scope: str, e: MemoryEntry) -> None:
-    rows = [
-        ("key", e.key),
-        ("id", e.id),
-        ("scope", scope),
-        ("type", e.type),
-        ("content", e.content),
-        ("tags", ", ".join(e.tags) or "-"),
-        ("source", e.source or "-"),
-        ("created", _when(e.created)),
-        ("updated", _when(e.updated)),
-        ("hits", str(e.hits)),
-    ]
-    for name, value in rows + [(f"meta.{k}", str(v)) for k, v in e.meta.items()]:
+    for name, value in entry_rows(scope, e):
         print(f"{name:<10} {value}")
 
 

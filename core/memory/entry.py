@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from typing import Any
 
 PATH_TYPES = ("files", "conventions")  # entries about one file; dropped when it disappears
@@ -233,3 +234,26 @@ def _well_formed(raw: Any) -> bool:
         and type(meta.get("path", "")) is str
         and type(meta.get("command", "")) is str
     )  # _TEXT_META
+
+
+def entry_rows(scope: str, e: MemoryEntry) -> list[tuple[str, str]]:
+    """An entry as (field, text) rows, as `memory show` prints it (CLI and REPL alike)."""
+
+    def when(stamp: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
+
+    rows = [
+        ("key", e.key),
+        ("id", e.id),
+        ("scope", scope),
+        ("type", e.type),
+        ("content", e.content),
+        ("tags", ", ".join(e.tags) or "-"),
+        ("source", e.source or "-"),
+        ("created", when(e.created)),
+        ("updated", when(e.updated)),
+        ("hits", str(e.hits)),
+    ]
+    author = e.to_dict().get("author")  # entries of the team's memory
+    rows += [("author", str(author))] if author else []
+    return rows + [(f"meta.{k}", str(v)) for k, v in e.meta.items()]

@@ -31,6 +31,30 @@ def test_save_and_undo_in_reverse_order(tmp_path):
     assert store.undo() is None and len(store) == 0
 
 
+def test_undo_turn_takes_back_every_checkpoint_of_the_newest_turn(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = CheckpointStore(tmp_path / "cp", root=root)
+    a, b, new = root / "a.py", root / "b.py", root / "new.py"
+    a.write_text("a1")
+    b.write_text("b1")
+    for path, text, turn in ((a, "a2", 1), (a, "a3", 2), (b, "b2", 2), (new, "n", 2), (b, "b3", 2)):
+        store.save(path, turn)
+        path.write_text(text)
+        store.wrote(path)
+    b.write_text("by hand")
+    refused = store.undo_turn()
+    assert refused is not None and not refused.done and refused.clash == ["b.py"]
+    assert len(store) == 5 and a.read_text() == "a3"  # refused: nothing restored
+    done = store.undo_turn(force=True)
+    assert done is not None and done.done and done.turn == 2
+    assert done.text == "undid turn 2: restored a.py, b.py; removed new.py"
+    assert sorted(done.paths) == ["a.py", "b.py", "new.py"] and done.removed == ["new.py"]
+    assert (a.read_text(), b.read_text(), new.exists()) == ("a2", "b1", False)
+    assert store.undo_turn().text == "undid turn 1: restored a.py" and a.read_text() == "a1"
+    assert store.undo_turn() is None
+
+
 def test_store_survives_a_new_instance(tmp_path):
     f = tmp_path / "f.txt"
     f.write_text("before")

@@ -34,12 +34,13 @@ def project(workspace: Path) -> Path:
     return workspace
 
 
-def test_undo_takes_back_shell_changes_new_and_deleted_files(llm, project, isolated_home):
+def test_undo_takes_back_the_whole_last_turn(llm, project, isolated_home):
     index_before = (project / ".git" / "index").read_bytes()
     llm.call("write_file", {"path": "notes.md", "content": "one\ntwo\nthree\nfour\nfive\nsix\n"})
     llm.reply("wrote notes")
     shell = "sed -i s/line/LINE/ app.py && rm README.md && mkdir -p pkg && echo new > pkg/new.py"
     llm.call("terminal", {"command": shell + " && echo log >> keep.log"})
+    llm.call("write_file", {"path": "notes.md", "content": "rewritten\n"})  # same turn, 2nd step
     llm.reply("changed by shell")
     llm.reply("noted")
     repl = start(llm, project, "--permission-mode", "yolo")
@@ -50,19 +51,25 @@ def test_undo_takes_back_shell_changes_new_and_deleted_files(llm, project, isola
         repl.send("change things")
         repl.expect("changed by shell")
         repl.prompt()
+        repl.send("just a question")  # a turn without file changes is not counted
+        repl.expect("noted")
+        repl.prompt()
         repl.command("/diff stat", r"D README\.md")
-        repl.command("/undo", r"undid terminal .*restored README\.md.*removed pkg/new\.py")
+        repl.command(
+            "/undo",
+            r"Undid turn 2: 3 files restored \(README\.md, app\.py, notes\.md\); "
+            r"1 new file removed \(pkg/new\.py\)",
+        )
         assert (project / "app.py").read_text() == APP
         assert (project / "README.md").read_text() == "# demo, staged\n"
         assert not (project / "pkg").exists()
         assert (project / "keep.log").read_text().endswith("log\n")  # ignored: left alone
-        assert (project / "notes.md").is_file()
-        repl.command("/undo", r"undid write_file notes\.md: removed notes\.md")
+        assert (project / "notes.md").read_text().startswith("one\n")  # turn 1's version
+        repl.command("/undo", r"Undid turn 1: 1 new file removed \(notes\.md\)")
         assert not (project / "notes.md").exists()
-        repl.command("/undo", r"nothing to undo")
-        repl.send("ok?")
-        repl.expect("noted")
-        repl.prompt()
+        repl.command("/undo", r"nothing to undo: no turn of this session changed files")
+        repl.command("/undo two", r"/undo: 'two' is not a number of turns")
+        repl.command("/undo 0", r"/undo: '0' is not a number of turns")
         repl.send("/quit")
         assert repl.wait_exit() == 0
     finally:
@@ -70,14 +77,14 @@ def test_undo_takes_back_shell_changes_new_and_deleted_files(llm, project, isola
     assert (project / ".git" / "index").read_bytes() == index_before
     assert git(project, "status", "--short") == "M  README.md\n"
     assert git(project, "stash", "list") == ""
-    assert "[The user ran /undo: undid write_file notes.md" in user_texts(llm.requests[-1].body)[-2]
 
 
-def test_undo_n_and_memory_forgets_modified(llm, project, isolated_home):
+def test_undo_n_turns_tells_the_model_and_memory_forgets_modified(llm, project, isolated_home):
     llm.call("write_file", {"path": "app.py", "content": APP + "line 9\n"})
     llm.reply("edited app")
     llm.call("terminal", {"command": "echo extra >> app.py && touch other.txt"})
     llm.reply("appended")
+    llm.reply("I see")
     repl = start(llm, project, "--permission-mode", "yolo")
     try:
         repl.send("edit app")
@@ -88,15 +95,50 @@ def test_undo_n_and_memory_forgets_modified(llm, project, isolated_home):
         repl.send("append")
         repl.expect("appended")
         repl.prompt()
-        repl.command("/undo 2", r"undid write_file app\.py")
+        repl.send("/undo 3")
+        repl.expect(r"Undid turn 2: 1 file restored \(app\.py\); 1 new file removed \(other")
+        repl.expect(r"Undid turn 1: 1 file restored \(app\.py\)")
+        repl.expect(r"only 2 turn\(s\) had file changes; all of them are undone")
+        repl.prompt()
         assert (project / "app.py").read_text() == APP and not (project / "other.txt").exists()
+        entry = MemoryStore(isolated_home, project).find("file:app.py", "project")
+        assert entry is not None and not entry[1].meta["modified"]
+        assert "modified" not in entry[1].content
+        repl.send("what now?")
+        repl.expect("I see")
+        repl.prompt()
         repl.send("/quit")
         assert repl.wait_exit() == 0
     finally:
         repl.close()
-    entry = MemoryStore(isolated_home, project).find("file:app.py", "project")
-    assert entry is not None and not entry[1].meta["modified"]
-    assert "modified" not in entry[1].content
+    told = user_texts(llm.requests[-1].body)
+    assert told[-1] == "what now?"
+    assert told[-2].startswith("[The user ran /undo: undid turn 2: restored app.py; removed other")
+    assert "undid turn 1: restored app.py" in told[-2]
+
+
+def test_undo_refuses_over_later_edits_and_answers_in_chinese(llm, project, isolated_home):
+    llm.call("write_file", {"path": "a.py", "content": "a = 1\n"})
+    llm.call("terminal", {"command": "sed -i s/line/LINE/ app.py"})
+    llm.reply("done")
+    repl = start(llm, project, "--permission-mode", "yolo", "--lang", "zh")
+    try:
+        repl.send("two files")
+        repl.expect("done")
+        repl.prompt()
+        (project / "app.py").write_text("by hand\n")
+        repl.command("/undo", r"未撤销：app\.py 在第 1 轮之后又被改动；/undo force 会覆盖这些改动")
+        assert (project / "a.py").is_file() and (project / "app.py").read_text() == "by hand\n"
+        repl.command(
+            "/undo force", r"已撤销第 1 轮：恢复 1 个文件（app\.py）；删除 1 个新文件（a\.py）"
+        )
+        assert (project / "app.py").read_text() == APP and not (project / "a.py").exists()
+        repl.command("/undo", r"没有可撤销的改动")
+        repl.command("/undo x", r"/undo：'x' 不是轮数")
+        repl.send("/quit")
+        assert repl.wait_exit() == 0
+    finally:
+        repl.close()
 
 
 def _tool_pairs_ok(body: dict) -> bool:

@@ -7,9 +7,11 @@ import json
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import ToolContext
+from tools.restored import Restored, clash_text, turn_text
 from tools.services import Checkpoints
 
 KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
@@ -39,13 +41,14 @@ class CheckpointStore:
     def __len__(self) -> int:
         return len(self._numbers())
 
-    def save(self, path: Path) -> None:
-        """Record `path` as it is now (its bytes, or that it does not exist) before a write."""
+    def save(self, path: Path, turn: int = 0) -> None:
+        """Record `path` as it is now (its bytes, or that it does not exist) before a write
+        made during `turn` (the session's task number)."""
         path = Path(path).absolute()
         numbers = self._numbers()
         number = (numbers[-1] + 1) if numbers else 1
         self.folder.mkdir(parents=True, exist_ok=True)
-        meta: dict[str, object] = {"path": str(path), "existed": path.is_file()}
+        meta: dict[str, object] = {"path": str(path), "existed": path.is_file(), "turn": turn}
         if path.is_file():
             (self.folder / f"{number:06d}.bin").write_bytes(path.read_bytes())
             meta["mode"] = path.stat().st_mode & 0o7777
@@ -91,6 +94,35 @@ class CheckpointStore:
         stem.with_suffix(".bin").unlink(missing_ok=True)
         stem.with_suffix(".json").unlink()
         return text
+
+    def _meta(self, number: int) -> dict[str, Any]:
+        meta: dict[str, Any] = json.loads((self.folder / f"{number:06d}.json").read_text("utf-8"))
+        return meta
+
+    def undo_turn(self, force: bool = False) -> Restored | None:
+        """Restore every checkpoint of the newest turn, in one step; None when there is none.
+        When a file changed since the tool last wrote it, nothing is restored unless `force`."""
+        numbers = self._numbers()
+        if not numbers:
+            return None
+        metas = [self._meta(n) for n in numbers]
+        turn = metas[-1].get("turn", 0)
+        mine = [m for m in metas if m.get("turn", 0) == turn]
+        newest = {m["path"]: m for m in mine}  # the last write of each file
+        oldest = {m["path"]: m for m in reversed(mine)}  # what it was before the turn
+        clash = [
+            self._show(Path(p))
+            for p, m in newest.items()
+            if m.get("written") and fingerprint(Path(p)) != m["written"]
+        ]
+        if clash and not force:
+            return Restored(clash_text(turn, clash), done=False, turn=turn, clash=clash)
+        for _ in mine:
+            self.undo(force=True)
+        shown = {p: self._show(Path(p)) for p in oldest}
+        removed = sorted(shown[p] for p, m in oldest.items() if not m["existed"])
+        kept = sorted(shown[p] for p, m in oldest.items() if m["existed"])
+        return Restored(turn_text(turn, kept, removed), kept + removed, turn=turn, removed=removed)
 
     def _show(self, path: Path) -> str:
         if self.root is not None:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tools.restored import Restored
+
 
 class MemoryItem(Protocol):
     @property
@@ -117,11 +119,13 @@ class ArchiveLookup(Protocol):
 class Checkpoints(Protocol):
     """The bytes files had before a tool wrote them, for `/undo`."""
 
-    def save(self, path: Path, /) -> None: ...
+    def save(self, path: Path, turn: int = 0, /) -> None: ...
 
     def wrote(self, path: Path, /) -> None: ...
 
     def undo(self, force: bool = False) -> str | None: ...
+
+    def undo_turn(self, force: bool = False) -> Restored | None: ...
 
     def __len__(self) -> int: ...
 

@@ -12,12 +12,13 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from my_agent.home import project_id
 from tools.base import ToolContext
 from tools.checkpoints import get_checkpoints
+from tools.restored import Restored, clash_text, turn_text
 from tools.shadow_git import Change, ShadowGit, SnapshotError
 
 
@@ -28,15 +29,6 @@ class Step:
     before: str
     after: str = ""
     time: float = 0.0  # when the step began (files created since then are its own)
-
-
-@dataclass
-class Restored:
-    """What an undo or rewind did: a line for the user and the files it put back."""
-
-    text: str
-    paths: list[str] = field(default_factory=list)
-    done: bool = True
 
 
 class Snapshots:
@@ -136,6 +128,33 @@ class Snapshots:
             return Restored(f"undid {step.label}: {_summary(changed)}", [c.path for c in changed])
         return None
 
+    def undo_turn(self, force: bool = False) -> Restored | None:
+        """Take back every file change of the newest turn that changed files, in one step;
+        None when no turn did. Files changed again since are left alone (a refusal naming
+        them) unless `force`."""
+        now = self._tree()
+        if not now:
+            return Restored(self.warning, done=False)
+        for turn in sorted({s.turn for s in self.steps}, reverse=True):
+            mine = [i for i, s in enumerate(self.steps) if s.turn == turn]
+            first = self.steps[mine[0]]
+            after = self._after_of(mine[-1], now)
+            changed = self.git.changes(first.before, after)
+            if not changed:
+                continue
+            later = {c.path for c in self.git.changes(after, now)}
+            clash = sorted(later & set(_paths(changed)))
+            if clash and not force:
+                return Restored(clash_text(turn, clash), done=False, turn=turn, clash=clash)
+            changed = self.git.restore(first.before, changed, first.time)
+            del self.steps[mine[0] :]
+            self._save()
+            removed = [c.path for c in changed if c.status == "A"]
+            kept = [p for p in _paths(changed) if p not in removed]
+            text = turn_text(turn, kept, removed)
+            return Restored(text, _paths(changed), turn=turn, removed=removed)
+        return None
+
     def turns(self) -> list[tuple[int, str]]:
         """(turn, first step's label) for each turn that has steps, oldest first."""
         seen: dict[int, str] = {}
@@ -202,7 +221,7 @@ def recorded(ctx: ToolContext, label: str, path: Path | None = None) -> Iterator
     step = snaps.before(label)
     checkpoints = get_checkpoints(ctx) if step is None and path is not None else None
     if checkpoints is not None and path is not None:
-        checkpoints.save(path)
+        checkpoints.save(path, snaps.turn)
     try:
         yield
     finally:
@@ -220,3 +239,12 @@ def undo_last(ctx: ToolContext, force: bool = False) -> Restored | None:
     if text is None:
         return None
     return Restored(text, done=not text.startswith("not undone"))
+
+
+def undo_turn(ctx: ToolContext, force: bool = False) -> Restored | None:
+    """`/undo`: the newest turn's file changes from the snapshots, else from the per-file
+    checkpoints (the turn's edits, when no snapshot could be made)."""
+    found = get_snapshots(ctx).undo_turn(force)
+    if found is not None:
+        return found
+    return get_checkpoints(ctx).undo_turn(force)

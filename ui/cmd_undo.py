@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from core.agent import after_restore, rewind_conversation
 from my_agent.messages import user_text
-from tools.snapshots import Restored, get_snapshots, undo_last
+from tools.restored import Restored
+from tools.snapshots import get_snapshots, undo_turn
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession
@@ -32,8 +33,8 @@ class Repl(Protocol):
 
 
 UNDO_NOTE = (
-    "[The user ran /undo: {what}; your last edit of it is reverted. Read it again "
-    "before relying on its content.]"
+    "[The user ran /undo: {what}. Those files are back as they were before; read them again "
+    "before relying on their content.]"
 )
 REWIND_NOTE = "[The user ran /rewind: {what}. Read files again before relying on their content.]"
 WHAT = {"f": "files", "c": "chat", "b": "both"}
@@ -52,26 +53,58 @@ def _after_restore(repl: Repl, restored: Restored) -> None:
         repl.say(f"warning: {warning}", style="yellow")
 
 
+def _undo_words(arg: str) -> tuple[int, bool] | None:
+    """(how many turns, force) from `/undo [N] [force]`; None for anything else."""
+    count, force = 1, False
+    for word in arg.lower().split():
+        if word in ("force", "--force", "!"):  # over files changed since
+            force = True
+        elif word.isdigit() and int(word) > 0:
+            count = int(word)
+        else:
+            return None
+    return count, force
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f", +{len(paths) - 5}" if len(paths) > 5 else "")
+
+
+def undo_line(s: Strings, restored: Restored) -> str:
+    """The user's line for one undo: the turn and its files, or why it was refused."""
+    if restored.clash:
+        return s.t("undo_clash", paths=_names(restored.clash), n=restored.turn)
+    if not restored.turn:  # a snapshot failure (git missing or slow)
+        return s.line(restored.text)
+    parts = []
+    for key, paths in (("undo_restored", restored.restored), ("undo_removed", restored.removed)):
+        if paths:
+            one = "_one" if len(paths) == 1 else ""
+            parts.append(s.t(key + one, n=len(paths), paths=_names(paths)))
+    what = ("; " if s.lang != "zh" else "；").join(parts) or s.t("undo_nothing")
+    return s.t("undo_turn", n=restored.turn, what=what)
+
+
 def cmd_undo(repl: Repl, arg: str) -> None:
-    """`/undo [N] [force]`: take back the last N steps that changed files (default 1)."""
-    words = arg.lower().split()
-    force = any(w in ("force", "--force", "!") for w in words)  # over later changes
-    count = next((int(w) for w in words if w.isdigit()), 1)
+    """`/undo [N] [force]`: take back all file changes of the last N turns that made any."""
+    words = _undo_words(arg)
+    if words is None:
+        repl.say(repl.s.t("undo_bad", arg=arg.strip()), style="red")
+        return
+    count, force = words
     done: list[Restored] = []
-    for _ in range(max(1, count)):
-        restored = undo_last(repl.agent.tool_context, force=force)
+    while len(done) < count:
+        restored = undo_turn(repl.agent.tool_context, force=force)
         if restored is None:
-            if not done:
-                repl.say(repl.s.t("undo_none"))
+            repl.say(repl.s.t("undo_fewer", n=len(done)) if done else repl.s.t("undo_none"))
             break
-        repl.say(restored.text)
+        repl.say(undo_line(repl.s, restored), style="" if restored.done else "yellow")
         if not restored.done:
             break
         _after_restore(repl, restored)
         done.append(restored)
-    if not done:
-        return
-    _tell_model(repl, UNDO_NOTE.format(what="; ".join(r.text for r in done)))
+    if done:
+        _tell_model(repl, UNDO_NOTE.format(what="; ".join(r.text for r in done)))
 
 
 def cmd_rewind(repl: Repl, arg: str) -> None:

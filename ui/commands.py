@@ -227,7 +227,6 @@ COMMANDS: dict[str, Command] = {
         Command("/context", "cmd_context", cmd_context),
         Command("/memory", "cmd_memory", cmd_memory),
         Command("/init", "cmd_init", cmd_init),
-        Command("/undo", "cmd_undo", cmd_undo),
         Command("/undo", "cmd_undo", cmd_undo, "[N] [force]"),
         Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
         Command("/diff", "cmd_diff", cmd_diff, "[stat]"),

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import re
 
+from ui.i18n_workflow import WORKFLOW_STRINGS
+
 # key: (English, 中文)
 STRINGS: dict[str, tuple[str, str]] = {
+    **WORKFLOW_STRINGS,
     "welcome": (
         "Unicum · {provider} · {model} · {folder}",
         "Unicum · {provider} · {model} · {folder}",
@@ -81,15 +84,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd_compact": ("compress the conversation now", "立即压缩对话上下文"),
     "cmd_context": ("what the next request holds, in tokens", "下一次请求包含的内容及令牌数"),
     "cmd_memory": ("this project's memories", "本项目的记忆"),
-    "cmd_undo": (
-        "take back the last change to files, by an edit or a command (N: the last N)",
-        "撤销最近一次文件改动（编辑或命令所致；N：最近 N 次）",
-    ),
-    "cmd_rewind": (
-        "go back to before an earlier turn: files, conversation or both",
-        "回到较早某一轮之前：文件、对话或两者",
-    ),
-    "cmd_diff": ("what this session changed in the files", "本会话对文件做的改动"),
     "cmd_resume": (
         "pick a saved session of this folder and continue it",
         "选择本目录的已保存会话并继续",
@@ -152,22 +146,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "compacting": ("compacting the conversation…", "正在压缩对话…"),
     "compact_nothing": ("nothing to compact yet", "暂时没有可压缩的内容"),
     "compact_done": ("context: {before} → {after} tokens", "上下文：{before} → {after} 令牌"),
-    "undo_none": ("nothing to undo", "没有可撤销的修改"),
-    "rewind_none": ("no turn to rewind to yet", "还没有可回退的轮次"),
-    "rewind_pick": (
-        "Rewind to before which turn? (number, Enter = cancel) ",
-        "回到哪一轮之前？（编号，回车 = 取消）",
-    ),
-    "rewind_what": (
-        "Restore [b]oth, [f]iles only or [c]onversation only? (Enter = both) ",
-        "恢复 [b] 两者、[f] 仅文件、[c] 仅对话？（回车 = 两者）",
-    ),
-    "rewind_chat": ("conversation back to before turn {n}", "对话已回到第 {n} 轮之前"),
-    "rewind_chat_gone": (
-        "the conversation of turn {n} is no longer there (compacted or from an earlier run); files only",
-        "第 {n} 轮的对话已不在（已压缩或属于之前的运行）；只恢复了文件",
-    ),
-    "diff_none": ("no file changed in this session", "本会话没有改动文件"),
     "budget_extend": (
         "Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
         "{scope}预算增加多少？（例如 {example}；回车 = 停止）",

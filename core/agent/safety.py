@@ -14,8 +14,9 @@ from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from my_agent.messages import Message
 from tools.base import ToolContext
+from tools.restored import Restored
 from tools.sandbox import Sandbox, SandboxPolicy
-from tools.snapshots import Restored, Snapshots, get_snapshots
+from tools.snapshots import Snapshots, get_snapshots
 
 if TYPE_CHECKING:
     from core.agent.loop import Agent

@@ -29,6 +29,16 @@ class Interrupted(UnicumError):
     """The user pressed Ctrl-C; the session was left valid."""
 
 
+class ToolInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a tool that has something to say for its call (a sub-agent's partial
+    report): `result` becomes that call's tool result; the task still ends as interrupted."""
+
+    def __init__(self, result: str, line: str = "") -> None:
+        super().__init__(result)
+        self.result = result
+        self.line = line  # the user's stop line, when it should say more than the default
+
+
 class BudgetExceeded(UnicumError):
     """A token or cost budget would be exceeded by the next request.
 

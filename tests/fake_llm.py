@@ -202,6 +202,7 @@ class ScriptedLLM:
                         data = chunk.encode()
                         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                         self.wfile.flush()
+                        rec.sent = n + 1
                         if reply.delay:
                             time.sleep(reply.delay)
                     self.wfile.write(b"0\r\n\r\n")

@@ -127,6 +127,7 @@ class Recorded:
     headers: dict[str, str]
     body: dict[str, Any]
     aborted: bool = False  # the client hung up before the stream ended
+    sent: int = 0  # stream events written so far (a test can wait for the stream to be under way)
     at: float = field(default_factory=time.monotonic)  # when the request arrived
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from ui.i18n_workflow import WORKFLOW_STRINGS
+from ui.i18n_workflow import WORKFLOW_CORE_LINES, WORKFLOW_STRINGS
 
 # key: (English, 中文)
 STRINGS: dict[str, tuple[str, str]] = {
@@ -316,6 +316,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 # Core's own lines (English, no screen knowledge) as the person reads them: exact text → pair.
 CORE_LINES: dict[str, tuple[str, str]] = {
+    **WORKFLOW_CORE_LINES,
     "interrupted; the reply so far was discarded": (
         "interrupted — the unfinished reply was discarded",
         "已中断，未完成的回复已丢弃",

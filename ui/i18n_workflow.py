@@ -53,3 +53,11 @@ WORKFLOW_STRINGS: dict[str, tuple[str, str]] = {
     ),
     "diff_none": ("no file changed in this session", "本会话没有改动文件"),
 }
+
+# core's stop lines of the workflow (core.agent.subagent) as the person reads them
+WORKFLOW_CORE_LINES: dict[str, tuple[str, str]] = {
+    "interrupted; the sub-agent was stopped": (
+        "interrupted — the sub-agent was stopped; its partial report went to the model",
+        "已中断，子代理已停止；它的部分报告已交给模型",
+    ),
+}

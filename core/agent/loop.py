@@ -15,7 +15,7 @@ from core.context import ContextPolicy, FullHistory
 from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
-from my_agent.errors import BudgetExceeded, Interrupted, ModelError
+from my_agent.errors import BudgetExceeded, Interrupted, ModelError, ToolInterrupted
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -167,10 +167,14 @@ class Agent:
                 else (f"tool call not completed: {type(exc).__name__}: {exc}")
             )
             done = {r.call_id for r in results}
-            results += [ToolResult(c.id, note, is_error=True) for c in calls if c.id not in done]
+            rest = [c for c in calls if c.id not in done]
+            if isinstance(exc, ToolInterrupted) and rest:  # the running call's own words
+                results.append(ToolResult(rest.pop(0).id, exc.result, is_error=True))
+            results += [ToolResult(c.id, note, is_error=True) for c in rest]
             self.history.append(Message("user", list(results)))
             if isinstance(exc, KeyboardInterrupt):
-                raise Interrupted("interrupted; tool calls were stopped") from None
+                line = getattr(exc, "line", "") or "interrupted; tool calls were stopped"
+                raise Interrupted(line) from None
             raise
         self.history.append(Message("user", self.guard.review(calls, results)))
 

@@ -14,7 +14,7 @@ from core.agent.loop import Agent
 from core.agent.prompts import FixedPrompt, build_system_prompt
 from core.context import Archive, CacheAwareContext, session_budget
 from core.model import ModelClient, resolve_provider
-from my_agent.errors import BudgetExceeded, Interrupted
+from my_agent.errors import BudgetExceeded, Interrupted, ToolInterrupted
 from my_agent.messages import ModelResponse, PromptSection, StreamEvent
 from tools.base import ToolContext
 from tools.registry import Registry
@@ -28,6 +28,8 @@ CHILD_NOTE = (
     "the only thing the other agent reads: make it complete and short (findings, paths with "
     "line numbers, what you changed), no preamble."
 )
+
+CHILD_STOPPED = "interrupted; the sub-agent was stopped"
 
 
 class ShareUsed(BudgetExceeded):
@@ -85,8 +87,8 @@ class SubAgentRunner:
         child = self._child(spec, hooks)
         try:
             result = child.run(prompt)
-        except Interrupted:
-            raise KeyboardInterrupt from None  # the parent's tool call ends as interrupted
+        except Interrupted:  # the parent's call gets what the child had; its task stops too
+            raise ToolInterrupted(partial_report(child, hooks), CHILD_STOPPED) from None
         except BudgetExceeded as exc:
             last = next((m.text for m in reversed(child.history) if m.text), "")
             return f"[sub-agent stopped: {exc}]\n{last}".strip()
@@ -124,3 +126,15 @@ class SubAgentRunner:
             return self.client
         provider = resolve_provider(self.client.provider.profile.name, model)
         return ModelClient(provider, sleep=self.client.sleep)
+
+
+def partial_report(child: Agent, hooks: ChildHooks) -> str:
+    """The parent's tool result for a child stopped by Ctrl-C: that it was stopped, how far
+    it got, and its last finished words (the reply it was streaming is discarded)."""
+    calls = sum(len(m.tool_calls) for m in child.history)
+    last = next((m.text for m in reversed(child.history) if m.role == "assistant" and m.text), "")
+    head = (
+        f"[sub-agent interrupted by the user after {hooks.requests} finished request(s) and "
+        f"{calls} tool call(s); its report is incomplete]"
+    )
+    return f"{head}\n{last}".strip() if last else head

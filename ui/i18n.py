@@ -61,9 +61,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "help_title": ("Commands", "命令"),
     "help_keys": (
-        "Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-C: stop the "
-        "current work · Ctrl-D: exit",
-        "Esc+Enter 或 Alt+Enter：换行 · Tab：补全 · Ctrl-C：中止当前工作 · Ctrl-D：退出",
+        "Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-V: paste a clipboard "
+        "image (or text) · Ctrl-C: stop the current work · Ctrl-D: exit",
+        "Esc+Enter 或 Alt+Enter：换行 · Tab：补全 · Ctrl-V：粘贴剪贴板图片（或文字） · "
+        "Ctrl-C：中止当前工作 · Ctrl-D：退出",
     ),
     "cmd_help": ("show this help", "显示本帮助"),
     "cmd_new": (

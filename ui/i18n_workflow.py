@@ -1,4 +1,5 @@
-"""UI strings of the daily workflow (undo, rewind, diff, clipboard images), English and Chinese;
+"""UI strings of the daily workflow (undo, rewind, diff, sub-agents, clipboard images), English
+and Chinese;
 ui/i18n.py merges them into its table."""
 
 from __future__ import annotations
@@ -52,6 +53,24 @@ WORKFLOW_STRINGS: dict[str, tuple[str, str]] = {
         "第 {n} 轮的对话已不在（已压缩或属于之前的运行）；只恢复了文件",
     ),
     "diff_none": ("no file changed in this session", "本会话没有改动文件"),
+    "clip_image": (
+        "📎 clipboard image saved as {path}; it goes with this line",
+        "📎 剪贴板图片已保存为 {path}，将随本行发送",
+    ),
+    "clip_no_tool": (
+        "Ctrl-V: no clipboard tool found (install wl-clipboard on Wayland, xclip on X11, "
+        "pngpaste on macOS)",
+        "Ctrl-V：找不到剪贴板工具（Wayland 请安装 wl-clipboard，X11 请安装 xclip，macOS 请安装 "
+        "pngpaste）",
+    ),
+    "clip_empty": (
+        "Ctrl-V: the clipboard holds no image and no text",
+        "Ctrl-V：剪贴板里没有图片，也没有文字",
+    ),
+    "clip_save_failed": (
+        "Ctrl-V: the clipboard image could not be saved: {why}",
+        "Ctrl-V：无法保存剪贴板图片：{why}",
+    ),
 }
 
 # core's stop lines of the workflow (core.agent.subagent) as the person reads them

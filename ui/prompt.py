@@ -61,8 +61,24 @@ class ReplCompleter(Completer):
             yield Completion(name, start_position=-len(stem), display=name)
 
 
-def key_bindings(toggle_plan: Callable[[], None] | None = None) -> KeyBindings:
+def key_bindings(
+    toggle_plan: Callable[[], None] | None = None,
+    on_paste: Callable[[], tuple[str, str]] | None = None,
+) -> KeyBindings:
     kb = KeyBindings()
+
+    @kb.add("c-v")
+    def _paste(event) -> None:
+        """A clipboard image (saved, its path in the line) or text (ui/clipboard.py)."""
+        if on_paste is None:
+            return
+        text, line = on_paste()
+        if line:
+            from prompt_toolkit.application import run_in_terminal
+
+            run_in_terminal(lambda: print(line, flush=True))
+        if text:
+            event.current_buffer.insert_text(text)
 
     @kb.add("s-tab")
     def _plan(event) -> None:
@@ -92,6 +108,7 @@ def make_session(
     commands: Callable[[], Iterable[str]],
     workspace: Callable[[], Path],
     toggle_plan: Callable[[], None] | None = None,
+    on_paste: Callable[[], tuple[str, str]] | None = None,
 ) -> PromptSession:
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -100,7 +117,7 @@ def make_session(
         history = InMemoryHistory()
     return PromptSession(
         history=history,
-        key_bindings=key_bindings(toggle_plan),
+        key_bindings=key_bindings(toggle_plan, on_paste),
         completer=ReplCompleter(commands, workspace),
         complete_while_typing=False,
         multiline=False,

@@ -264,6 +264,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
+        from ui.clipboard import paste_clipboard
         from ui.plan_mode import prompt_text, toggle
         from ui.prompt import PROMPT, make_session
 
@@ -274,7 +275,8 @@ class Repl:
             return [*COMMANDS, *custom_commands(self)]
 
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
-        session = make_session(self.home, command_names, folder, lambda: toggle(self, False))
+        paste = lambda: paste_clipboard(self)  # noqa: E731
+        session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from core.memory import MemoryStore
+from tests.conftest import provider_env
+from tests.repl_driver import Repl
 from tests.test_repl import start, user_texts
 
 APP = "".join(f"line {n}\n" for n in range(1, 9))
@@ -192,3 +194,51 @@ def test_rewind_restores_files_and_conversation(llm, project, isolated_home, pro
     texts = user_texts(body)
     assert "turn two" not in texts and "turn one" in texts and texts[-1] == "again"
     assert _tool_pairs_ok(body)
+
+
+def test_undo_takes_back_a_sub_agents_edits_with_its_turn(llm, project):
+    llm.call("task", {"prompt": "add a helper", "description": "helper"})
+    llm.call("write_file", {"path": "helper.py", "content": "def h():\n    return 1\n"})  # child
+    llm.reply("REPORT: wrote helper.py")  # the child's report
+    llm.call("terminal", {"command": "echo '# uses helper' >> app.py"})  # the parent again
+    llm.reply("helper added")
+    repl = start(llm, project, "--permission-mode", "yolo")
+    try:
+        repl.send("add a helper")
+        repl.expect("helper added")
+        repl.prompt()
+        assert (project / "helper.py").is_file()
+        repl.command(
+            "/undo", r"Undid turn 1: 1 file restored \(app\.py\); 1 new file removed \(helper\.py\)"
+        )
+        assert not (project / "helper.py").exists() and (project / "app.py").read_text() == APP
+    finally:
+        repl.close()
+
+
+def test_undo_by_turn_from_checkpoints_when_git_is_missing(llm, workspace, tmp_path):
+    """No git on PATH: no snapshot can be made, so each edit keeps a per-file checkpoint, and
+    /undo still takes back the whole turn."""
+    (workspace / "a.py").write_text("a = 1\n")
+    llm.call("write_file", {"path": "a.py", "content": "a = 2\n"})
+    llm.call("write_file", {"path": "b.py", "content": "b = 1\n"})
+    llm.reply("both written")
+    no_git = tmp_path / "bin"
+    no_git.mkdir()
+    env = {**provider_env(llm, "anthropic"), "PATH": str(no_git)}
+    repl = Repl(
+        "--dir", str(workspace), "--provider", "anthropic", "--permission-mode", "yolo", env=env
+    )
+    try:
+        repl.prompt()
+        repl.send("edit two files")
+        repl.expect("both written")
+        repl.prompt()
+        assert (workspace / "b.py").is_file()
+        repl.command(
+            "/undo", r"Undid turn 1: 1 file restored \(a\.py\); 1 new file removed \(b\.py\)"
+        )
+        assert (workspace / "a.py").read_text() == "a = 1\n" and not (workspace / "b.py").exists()
+        repl.command("/undo", r"nothing to undo")
+    finally:
+        repl.close()

@@ -132,6 +132,8 @@ class Snapshots:
         """Take back every file change of the newest turn that changed files, in one step;
         None when no turn did. Files changed again since are left alone (a refusal naming
         them) unless `force`."""
+        if not self.steps:
+            return None
         now = self._tree()
         if not now:
             return Restored(self.warning, done=False)
@@ -233,11 +235,11 @@ def recorded(ctx: ToolContext, label: str, path: Path | None = None) -> Iterator
 def undo_last(ctx: ToolContext, force: bool = False) -> Restored | None:
     """`/undo`: the newest snapshot step, else the newest per-file checkpoint."""
     found = get_snapshots(ctx).undo(force)
-    if found is not None:
+    if found is not None and (found.done or found.text.startswith("not undone")):
         return found
-    text = get_checkpoints(ctx).undo(force)
+    text = get_checkpoints(ctx).undo(force)  # also when no snapshot can be made now
     if text is None:
-        return None
+        return found
     return Restored(text, done=not text.startswith("not undone"))
 
 
@@ -245,6 +247,7 @@ def undo_turn(ctx: ToolContext, force: bool = False) -> Restored | None:
     """`/undo`: the newest turn's file changes from the snapshots, else from the per-file
     checkpoints (the turn's edits, when no snapshot could be made)."""
     found = get_snapshots(ctx).undo_turn(force)
-    if found is not None:
+    if found is not None and (found.done or found.clash):
         return found
-    return get_checkpoints(ctx).undo_turn(force)
+    fallback = get_checkpoints(ctx).undo_turn(force)  # also when no snapshot can be made now
+    return fallback if fallback is not None else found

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 from core.agent import AgentHooks, LiveSession, TaskResult
 from my_agent.home import read_user_config
@@ -84,6 +85,33 @@ class Notifier(AgentHooks):
     def notify(self, message: str) -> None:
         sys.stdout.write(terminal_notice(message, self.config))
         sys.stdout.flush()
+        live = self.session()
+        if live is not None and live.user_hooks is not None:
+            live.user_hooks.notify(message)
+
+
+class HeadlessNotifier(AgentHooks):
+    """`-p`: the `Notification` hooks hear every task's end; the bell and OSC go to stderr,
+    only when it is a terminal (stdout, the answer or its JSON, never gets them) and the task
+    ran at least `after_seconds` (nobody reports focus here)."""
+
+    def __init__(
+        self,
+        strings: Strings,
+        session: Callable[[], LiveSession | None],
+        config: NotifyConfig | None = None,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.s = strings
+        self.session = session
+        self.config = config or NotifyConfig.from_user_config()
+        self.stream = stream or sys.stderr
+
+    def on_task_end(self, result: TaskResult) -> None:
+        message = self.s.t("notify_done", seconds=round(result.total_seconds))
+        if self.stream.isatty() and result.total_seconds >= self.config.after_seconds:
+            self.stream.write(terminal_notice(message, self.config))
+            self.stream.flush()
         live = self.session()
         if live is not None and live.user_hooks is not None:
             live.user_hooks.notify(message)

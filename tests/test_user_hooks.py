@@ -204,3 +204,15 @@ def test_a_stop_hook_saying_continue_false_ends_the_task(llm, workspace, tmp_pat
     proc = run_p(llm, workspace)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "finished" and len(llm.requests) == 1
+
+
+def test_the_stop_cap_line_reads_in_chinese():
+    from core.agent.loop import MAX_STOP_CONTINUES, STOP_CAP
+    from ui.i18n import Strings
+
+    line = STOP_CAP.format(n=MAX_STOP_CONTINUES, why="not yet")
+    assert Strings("en").line(line) == line
+    assert (
+        Strings("zh").line(line)
+        == "Stop 钩子再次要求继续；已在继续 3 次后停止（它的理由：not yet）"
+    )

@@ -153,3 +153,66 @@ def test_a_hook_that_times_out_is_one_warning_and_the_session_goes_on(llm, works
     assert proc.stderr.count("timed out after 1s") == 1, proc.stderr
     (result,) = tool_results(llm.requests[1].body)
     assert "alpha" in result  # the tool ran as if no hook were there
+
+
+def user_messages(body: dict) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "user"]
+
+
+def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, workspace, tmp_path):
+    log = tmp_path / "stop.jsonl"
+    once = script(
+        tmp_path,
+        "once",
+        "import json, sys\nevent = json.load(sys.stdin)\n"
+        f"open({str(log)!r}, 'a').write(json.dumps(event) + '\\n')\n"
+        "if not event['stop_hook_active']:\n"
+        "    print(json.dumps({'decision': 'block', 'reason': 'run the tests before you stop'}))\n",
+    )
+    settings(workspace / ".claude", {"Stop": [{"hooks": [{"type": "command", "command": once}]}]})
+    llm.reply("all done")
+    llm.reply("tests pass, now done")
+    proc = run_p(llm, workspace, "fix it")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "tests pass, now done"
+    assert len(llm.requests) == 2
+    assert "run the tests before you stop" in user_messages(llm.requests[1].body)[-1]
+    assert "run the tests before you stop" not in json.dumps(llm.requests[0].body)
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["stop_hook_active"] for e in events] == [False, True]  # once per answer, no more
+    assert {e["hook_event_name"] for e in events} == {"Stop"}
+
+
+def test_a_stop_hook_that_always_blocks_is_capped_with_one_line(llm, workspace, tmp_path):
+    nag = script(tmp_path, "nag", "import sys\nsys.stderr.write('not yet')\nsys.exit(2)\n")
+    settings(tmp_path / "unicum-home", {"Stop": [{"hooks": [{"command": nag}]}]})
+    for n in range(1, 5):
+        llm.reply(f"answer {n}")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "answer 4"
+    assert len(llm.requests) == 4  # the task and three continuations
+    assert user_messages(llm.requests[3].body)[-1] == "[Stop hook] not yet"
+    line = "a Stop hook asked to go on again; stopped after 3 continuations (its reason: not yet)"
+    assert proc.stderr.count(line) == 1, proc.stderr
+
+
+def test_a_stop_hook_saying_continue_false_ends_the_task(llm, workspace, tmp_path):
+    halt = script(tmp_path, "halt", 'print(\'{"continue": false, "stopReason": "enough"}\')\n')
+    settings(workspace / ".unicum", {"Stop": [{"hooks": [{"command": halt}]}]})
+    llm.reply("finished")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "finished" and len(llm.requests) == 1
+
+
+def test_the_stop_cap_line_reads_in_chinese():
+    from core.agent.loop import MAX_STOP_CONTINUES, STOP_CAP
+    from ui.i18n import Strings
+
+    line = STOP_CAP.format(n=MAX_STOP_CONTINUES, why="not yet")
+    assert Strings("en").line(line) == line
+    assert (
+        Strings("zh").line(line)
+        == "Stop 钩子再次要求继续；已在继续 3 次后停止（它的理由：not yet）"
+    )

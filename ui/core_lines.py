@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ui.hook_lines import HOOK_PATTERNS
+
 # Why a command is destructive (tools.permissions.RULES and its other reasons) → 中文.
 REASONS: dict[str, str] = {
     "deletes files for good": "会永久删除文件",
@@ -448,23 +450,7 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         re.compile(r"Stopped after (?P<n>\d+) turns without a final answer(?P<rest>.*)", re.S),
         lambda m: f"已运行 {m['n']} 轮仍没有最终答复，已停止（可调大 --max-turns，或让我继续）",
     ),
-    # user hooks (core.agent.user_hooks)
-    (
-        re.compile(r"(?:warning: )?(?P<e>\w+) hook `(?P<c>.*)` timed out after (?P<n>\S+)s", re.S),
-        lambda m: f"警告：{m['e']} 钩子 `{m['c']}` 超时（{m['n']} 秒），已跳过",
-    ),
-    (
-        re.compile(r"(?:warning: )?(?P<e>\w+) hook `(?P<c>.*)` failed(?P<d>.*)", re.S),
-        lambda m: f"警告：{m['e']} 钩子 `{m['c']}` 运行失败{m['d']}",
-    ),
-    (
-        re.compile(r"(?:warning: )?PreToolUse hook blocked (?P<t>\S+): (?P<r>.*)", re.S),
-        lambda m: f"警告：PreToolUse 钩子拦截了 {m['t']}：{m['r']}",
-    ),
-    (
-        re.compile(r"prompt blocked by a UserPromptSubmit hook: (?P<r>.*)", re.S),
-        lambda m: f"提示被 UserPromptSubmit 钩子拦截：{m['r']}",
-    ),
+    *HOOK_PATTERNS,
 ]
 
 

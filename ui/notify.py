@@ -1,8 +1,9 @@
-"""Desktop notifications from the terminal: a bell and OSC 9 / OSC 777 when a long task ends
-or an approval waits, and the user's `Notification` hook.
+"""Desktop notifications from the terminal: a bell and OSC 9 / OSC 777 when a task ends or an
+approval waits while the terminal is not focused, and the user's `Notification` hook.
 
-Terminal focus reporting is not available through prompt_toolkit's input, so "the person
-looked away" is judged by time: a task that ran at least `after_seconds` notifies."""
+Focus comes from the terminal's focus reports (`ui.focus`). A terminal that never reports
+(or a multiplexer that drops the reports) leaves it unknown: then "the person looked away" is
+judged by time, a task that ran at least `after_seconds` notifies."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
 
 from core.agent import AgentHooks, LiveSession, TaskResult
 from my_agent.home import read_user_config
 from ui.i18n import Strings
+
+if TYPE_CHECKING:
+    from ui.focus import Focus
 
 AFTER_SECONDS = 10.0
 
@@ -51,39 +56,72 @@ def terminal_notice(message: str, config: NotifyConfig) -> str:
 
 
 class Notifier(AgentHooks):
-    """Notifies at the end of a long task and when an approval waits during one."""
+    """Notifies when a task ends, or an approval waits during one, with the terminal unfocused
+    (focus unknown: when the task has run `after_seconds`)."""
 
     def __init__(
         self,
         strings: Strings,
         session: Callable[[], LiveSession | None] = lambda: None,
         config: NotifyConfig | None = None,
+        focus: Focus | None = None,
     ) -> None:
         self.s = strings
         self.session = session  # its `Notification` user hooks hear every notification
         self.config = config or NotifyConfig.from_user_config()
+        self.focus = focus
         self.started: float | None = None
 
     def on_task_start(self, task: str) -> None:
         self.started = time.monotonic()
 
     def on_task_end(self, result: TaskResult) -> None:
-        if self._long():
+        if self._looked_away():
             self.notify(self.s.t("notify_done", seconds=round(result.total_seconds)))
         self.started = None
 
     def approval_waits(self) -> None:
-        if self._long():
+        if self._looked_away():
             self.notify(self.s.t("notify_approval"))
 
-    def _long(self) -> bool:
+    def _looked_away(self) -> bool:
         if self.started is None:
             return False
+        away = self.focus.away() if self.focus is not None else None
+        if away is not None:
+            return away
         return time.monotonic() - self.started >= self.config.after_seconds
 
     def notify(self, message: str) -> None:
         sys.stdout.write(terminal_notice(message, self.config))
         sys.stdout.flush()
+        live = self.session()
+        if live is not None and live.user_hooks is not None:
+            live.user_hooks.notify(message)
+
+
+class HeadlessNotifier(AgentHooks):
+    """`-p`: the `Notification` hooks hear every task's end; the bell and OSC go to stderr,
+    only when it is a terminal (stdout, the answer or its JSON, never gets them) and the task
+    ran at least `after_seconds` (nobody reports focus here)."""
+
+    def __init__(
+        self,
+        strings: Strings,
+        session: Callable[[], LiveSession | None],
+        config: NotifyConfig | None = None,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.s = strings
+        self.session = session
+        self.config = config or NotifyConfig.from_user_config()
+        self.stream = stream or sys.stderr
+
+    def on_task_end(self, result: TaskResult) -> None:
+        message = self.s.t("notify_done", seconds=round(result.total_seconds))
+        if self.stream.isatty() and result.total_seconds >= self.config.after_seconds:
+            self.stream.write(terminal_notice(message, self.config))
+            self.stream.flush()
         live = self.session()
         if live is not None and live.user_hooks is not None:
             live.user_hooks.notify(message)

@@ -28,6 +28,7 @@ from my_agent.home import unicum_home
 from my_agent.messages import StreamEvent, ToolCall
 from tools.base import ToolOutput
 from ui.i18n import Strings
+from ui.notify import HeadlessNotifier
 from ui.options import options_from_args
 from ui.stdin import is_piped
 from ui.stream_json import CostHooks, StreamJson, read_user_messages, result_event
@@ -133,7 +134,7 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
     run.session_id = opts.session_id
     run.cost.load(unicum_home())
-    hooks: list[AgentHooks] = [run.progress, run.cost]
+    hooks: list[AgentHooks] = [run.progress, run.cost, HeadlessNotifier(strings, lambda: live)]
     if stream is not None:
         stream.session_id = opts.session_id
         hooks.append(stream)

@@ -18,6 +18,7 @@ from my_agent.errors import ConfigError, Interrupted, UnicumError
 from my_agent.home import check_home, unicum_home
 from ui.attach import images_for
 from ui.fit import fit
+from ui.focus import Focus
 from ui.i18n import Strings
 from ui.options import options_from_args
 from ui.render import Renderer
@@ -67,6 +68,7 @@ class Repl:
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.plan_mode
+        self.focus = Focus()  # the terminal's focus reports (ui.focus), for notifications
 
     @property
     def session(self) -> LiveSession:
@@ -140,7 +142,7 @@ class Repl:
             trusted=self.opts.trusted and workspace is None,  # /cd: the new folder's own trust
         )
         opts = resumed_options(opts, resume)
-        notifier = Notifier(self.s, lambda: self.live)
+        notifier = Notifier(self.s, lambda: self.live, focus=self.focus)
         prompter = ReplPrompter(
             self.s,
             self.renderer.stop_live,
@@ -301,8 +303,9 @@ class Repl:
                 self.wait_until_open()
             except SessionFailed as exc:
                 return self.failed_to_open(exc.args[0])
-            if self.guarded(line):
-                return 0
+            with self.focus.busy():
+                if self.guarded(line):
+                    return 0
 
     def failed_to_open(self, exc: BaseException) -> int:
         """The background session could not open: one line (a traceback only with --debug)."""
@@ -385,7 +388,8 @@ def run_repl(args: argparse.Namespace) -> int:
     elif args.resume == "":  # `--resume` without an id: the picker
         repl.guarded("/resume")
     try:
-        return repl.loop()
+        with repl.focus.reporting():
+            return repl.loop()
     finally:
         if repl._opening is not None:  # left before the first line: let it finish, then close
             repl._opening.join()

@@ -50,6 +50,11 @@ class AgentHooks:
 
     def before_request(self, turn: int) -> None: ...
 
+    def stop_check(self, result: TaskResult, active: bool) -> str | None:
+        """The model answered: a reason to go on instead of stopping (a Stop hook's block),
+        or None to end the task. `active`: the task already went on for such a reason."""
+        return None
+
     def on_stream(self, event: StreamEvent) -> None: ...
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
@@ -73,9 +78,10 @@ class AgentHooks:
 class HookList(AgentHooks):
     """Fans every call out to several hooks, in order.
 
-    Gates (`on_task_start`, `prompt_context`, `before_request`, `check_tool`, `on_tool_start`) stop at the first hook that
-    raises: a raise there stops the task (e.g. a budget), and later hooks must not act as if
-    the step went ahead. Every other event reaches all hooks; the first exception is then
+    Gates (`on_task_start`, `prompt_context`, `before_request`, `check_tool`, `on_tool_start`,
+    `stop_check`) stop at the first hook that raises (`stop_check` also at the first reason):
+    a raise there stops the task (e.g. a budget), and later hooks must not act as if the step
+    went ahead. Every other event reaches all hooks; the first exception is then
     re-raised, so one failing hook cannot keep the transcript or the ledger from hearing it.
     """
 
@@ -106,6 +112,9 @@ class HookList(AgentHooks):
     def on_tool_start(self, call: ToolCall) -> None:
         for hook in self.hooks:
             hook.on_tool_start(call)
+
+    def stop_check(self, result: TaskResult, active: bool) -> str | None:
+        return next((r for h in self.hooks if (r := h.stop_check(result, active))), None)
 
     def on_stream(self, event: StreamEvent) -> None:
         _call_all([hook.on_stream for hook in self.hooks], event)

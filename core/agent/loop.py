@@ -29,6 +29,8 @@ from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
 BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
+STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Agent:
         return result
 
     def _loop(self, result: TaskResult) -> None:
+        continued = 0  # times a Stop hook sent the model back to work
         for turn in range(1, self.max_turns + 1):
             result.turns = turn
             response = self.query(turn)
@@ -87,7 +90,10 @@ class Agent:
             calls = response.message.tool_calls or self._text_calls(result)
             if not calls:
                 result.text = result.text or response.message.text
-                return
+                if not self._goes_on(result, continued):
+                    return
+                continued += 1
+                continue
             started = time.monotonic()
             self.execute(calls)
             result.tool_calls += len(calls)
@@ -100,6 +106,18 @@ class Agent:
             f"Stopped after {self.max_turns} turns without a final answer "
             "(raise --max-turns or ask me to continue)."
         )
+
+    def _goes_on(self, result: TaskResult, continued: int) -> bool:
+        """The model answered: a Stop hook may send it back with a reason (a user message)."""
+        why = self.hooks.stop_check(result, continued > 0) if result.stop == "done" else None
+        if not why:
+            return False
+        if continued >= MAX_STOP_CONTINUES:
+            self.notices.append(STOP_CAP.format(n=continued, why=why))
+            return False
+        self.history.append(Message("user", [TextBlock(f"[Stop hook] {why}")]))
+        result.text = ""
+        return True
 
     def _text_calls(self, result: TaskResult) -> list[ToolCall]:
         """Calls the reply wrote as text (a server that does not parse them): run them as

@@ -3,7 +3,8 @@ events (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`,
 `Notification`), each given the event as JSON on stdin.
 
 Exit code 2 blocks (stderr is the reason); exit 0 may print JSON (`decision`, `reason`,
-`hookSpecificOutput.additionalContext` / `permissionDecision`). A hook that fails or times out
+`hookSpecificOutput.additionalContext` / `permissionDecision`). A Stop hook that blocks sends
+the model back to work with its reason (`stop_hook_active` is then true, capped in the loop). A hook that fails or times out
 is one warning and the session goes on."""
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class Outcome:
 
     block: str | None = None
     approve: bool = False
+    halt: bool = False  # `"continue": false`: stop (a Stop hook's block does not apply then)
     context: list[str] = field(default_factory=list)
 
 
@@ -125,6 +127,7 @@ class UserHooks(AgentHooks):
         self.warn = warn
         self.transcript_path = transcript_path
         self.pending: list[str] = []  # SessionStart context, sent with the first task
+        self.stop_ran = False  # this task's Stop hooks already heard its end (stop_check)
 
     def session_start(self, source: str) -> None:
         self.pending += self.run("SessionStart", {"source": source}).context
@@ -152,8 +155,16 @@ class UserHooks(AgentHooks):
         if notes:  # the model reads it with the result (Claude Code feeds it back too)
             output.content += "\n[PostToolUse hook] " + "\n".join(notes)
 
+    def stop_check(self, result: TaskResult, active: bool) -> str | None:
+        """The model answered: a Stop hook that blocks sends it back with its reason."""
+        self.stop_ran = True
+        outcome = self.run("Stop", {"stop_hook_active": active, "stop_reason": result.stop})
+        return None if outcome.halt else outcome.block
+
     def on_task_end(self, result: TaskResult) -> None:
-        self.run("Stop", {"stop_hook_active": False, "stop_reason": result.stop})
+        ran, self.stop_ran = self.stop_ran, False
+        if not ran:  # it ended another way (turns, an error, Ctrl-C): the hooks hear it, no say
+            self.run("Stop", {"stop_hook_active": False, "stop_reason": result.stop})
 
     def notify(self, message: str) -> None:
         self.run("Notification", {"message": message})
@@ -231,5 +242,7 @@ def _read_stdout(event: str, stdout: str, outcome: Outcome) -> None:
         outcome.approve = True
     if specific.get("additionalContext"):
         outcome.context.append(str(specific["additionalContext"]))
-    if data.get("continue") is False and outcome.block is None:
-        outcome.block = str(data.get("stopReason") or reason or "stopped by a hook")
+    if data.get("continue") is False:
+        outcome.halt = True
+        if outcome.block is None:
+            outcome.block = str(data.get("stopReason") or reason or "stopped by a hook")

@@ -57,6 +57,7 @@ class ContextBudget:
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
+    early_args: str = "writes"  # archived from the next request on: "all", "writes" or "" (events)
     small_result_tokens: int = 300  # results this small stay as they are
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
@@ -93,6 +94,7 @@ class CacheAwareContext:
         self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
+        self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -118,12 +120,18 @@ class CacheAwareContext:
         )
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
         self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
+        early = self.budget.early_args == "all" or (
+            self.budget.early_args == "writes" and fact.kind in ("write", "edit")
+        )
         for name, value in big_args(call, self.budget.arg_chars).items():
-            self.result_tokens[call.id] += self.count(value)  # compacted along with the result
+            if not early:  # compacted along with the result
+                self.result_tokens[call.id] += self.count(value)
             arg_id = self.archive.add(
                 call.name, f"{name} of {fact.target}", value, call_id=f"{call.id}:{name}"
             )
             self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
+            if early:  # never sent cached yet: the next request carries the stand-in for free
+                self.early_args[call.id] = self.arg_ids[call.id]
         self.tracker.update(fact)
         return fact
 
@@ -344,7 +352,7 @@ class CacheAwareContext:
     def _shown(self, state: Compacted) -> Compacted:
         """`state` with the outputs shrunk before first sent (while what they point at shows)."""
         results = {**self.repeats.replacements(state.results), **state.results}
-        return replace(state, results=results)
+        return replace(state, results=results, args={**self.early_args, **state.args})
 
     def view(self, history: list[Message]) -> list[Message]:
         shown = apply(history, self._shown(self.state))

@@ -58,7 +58,8 @@ class ContextBudget:
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
     early_args: str = "writes"  # archived from the next request on: "all", "writes" or "" (events)
-    small_result_tokens: int = 300  # results this small stay as they are
+    small_result_tokens: int = 500  # results this small stay as they are
+    small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
@@ -295,11 +296,13 @@ class CacheAwareContext:
             for b in m.blocks
             if isinstance(b, ToolResult) and b.call_id in self.facts
         ]
-        for call_id in reversed(results):
+        recent = self.budget.small_for_results or len(results)
+        for age, call_id in enumerate(reversed(results)):
             fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
             if call_id in self.state.results:
                 continue
-            if size <= self.budget.small_result_tokens or fact.tool in self.budget.keep_tools:
+            small = size <= self.budget.small_result_tokens and age < recent
+            if small or fact.tool in self.budget.keep_tools:
                 keep.add(call_id)
             elif fact.kind in protect and not fact.ok and size <= 2_000:
                 keep.add(call_id)  # the failure being worked on

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from core.context.archive import Archive
 from core.context.compaction import (
@@ -21,7 +21,7 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
-from core.context.policy import Calibration, Summarizer
+from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
 from core.context.summary import (
     SummaryState,
@@ -37,16 +37,6 @@ from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_
 from my_agent.tokens import estimate_tokens
 
 SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
-
-
-@dataclass
-class SavedOutput:
-    """A tool result as the history holds it, in the shape fact extraction reads of a tool's
-    output (`content`, `is_error`, `data`); a live output carries more `data`."""
-
-    content: str
-    is_error: bool = False
-    data: dict = field(default_factory=dict)
 
 
 @dataclass

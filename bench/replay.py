@@ -130,14 +130,18 @@ def run(
     groups: list[tuple[str, list[Path], bool]],
     per_file: bool = False,
     fixed_seen: dict[str, list[int]] | None = None,
+    only: str = "",
 ) -> dict[str, Table]:
-    """section -> table; each group is (label, paths, split into tune/report halves)."""
+    """section -> table; each group is (label, paths, split into tune/report halves); `only`:
+    that half alone (tuning runs never look at the report half)."""
     sections: dict[str, Table] = {}
     ours_fixed = unicum_fixed_tokens()
     for label, paths, split in groups:
         for name in ("tune", "report") if split else ():
             sections[f"{label} · {name} half"] = {}  # tune first, filled below
         for path in find_files(paths):
+            if split and only and half(path) != only:
+                continue
             try:
                 rows = replay_file(path, ours_fixed, fixed_seen)
             except (ValueError, KeyError, OSError) as exc:
@@ -182,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--no-split", action="store_true", help="no tune/report halves")
     parser.add_argument("--per-file", action="store_true", help="one table per recording too")
+    parser.add_argument("--half", choices=("tune", "report"), default="", help="that half only")
     args = parser.parse_args(argv)
     missing = [p for p in [*args.paths, *args.holdout] if not p.exists()]
     if missing:
@@ -192,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     groups += [(f"holdout {p}", [p], False) for p in args.holdout]
     started = time.monotonic()
     fixed_seen: dict[str, list[int]] = {}
-    sections = run(groups, args.per_file, fixed_seen)
+    sections = run(groups, args.per_file, fixed_seen, args.half)
     if not any(sections.values()):
         print("replay: no trajectories found", file=sys.stderr)
         return 2

@@ -96,6 +96,28 @@ def test_big_written_contents_are_archived_in_compacted_calls():
     assert original.arguments["content"] == _code(0, 60)  # the history itself is untouched
 
 
+def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_at_events():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    script = "python - <<'EOF'\n" + _code(1, 40) + "\nEOF"
+    calls = [
+        ToolCall("w", "write_file", {"path": "pkg/new.py", "content": _code(0, 60)}),
+        ToolCall("r", "terminal", {"command": script}),
+    ]
+    outputs = [ToolOutput("created pkg/new.py (60 lines)"), ToolOutput("ok\n[exit 0]")]
+    history = [user_text(TASK), Message("assistant", calls)]
+    pairs = list(zip(calls, outputs, strict=True))
+    for call, output in pairs:
+        policy.on_tool_result(call, output)
+    history.append(Message("user", [ToolResult(c.id, o.content) for c, o in pairs]))
+    request = policy.messages_for_request(history)
+    assert policy.compactions == 0  # no event: the call had never been sent cached
+    write, run = request[1].tool_calls
+    assert "[60 lines archived #" in write.arguments["content"]
+    arg_id = write.arguments["content"].rsplit("#", 1)[1].rstrip("]")
+    assert policy.archive.get(arg_id).text == _code(0, 60)
+    assert run.arguments["command"] == script  # the model's own command stays until an event
+
+
 def test_summary_near_the_window_fits_and_keeps_the_task():
     seen: list[str] = []
 

@@ -165,3 +165,28 @@ def test_a_resumed_session_points_shortened_texts_at_the_same_entries(tmp_path):
     assert resumed.archive.get(entry_id).text == _reasoning(0)
     texts = [e for e in resumed.archive.entries.values() if e.tool == "assistant"]
     assert len({e.text for e in texts}) == len(texts)  # nothing archived twice
+
+
+def _mixed_run(policy: CacheAwareContext, turns: int) -> str:
+    """Small outputs (~190 tokens), every fifth a big one (~4.8k): the final request's text."""
+    history = [user_text(TASK)]
+    for n in range(turns):
+        policy.messages_for_request(history)
+        call = ToolCall(f"c{n}", "terminal", {"command": f"python step_{n}.py"})
+        output = ToolOutput(_output(n, 300 if n % 5 == 4 else 12) + "\n[exit 0]")
+        history.append(Message("assistant", [TextBlock(f"step {n}"), call]))
+        policy.on_tool_result(call, output)
+        history.append(Message("user", [ToolResult(call.id, output.content)]))
+    return "\n".join(message_text(m) for m in policy.messages_for_request(history))
+
+
+def test_a_small_output_stays_whole_only_among_the_latest_results():
+    """Small outputs (<= 500 tokens) survive events while among the 20 latest results; older
+    ones become fact lines at the next event, with the big ones."""
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    final = _mixed_run(policy, 60)
+    assert policy.compactions >= 1
+    assert "value_2_5 = 10" not in final  # an old small output is archived...
+    assert "value_57_5 = 285" in final  # ...the latest small ones stay whole
+    kept = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, small_for_results=0))
+    assert "value_2_5 = 10" in _mixed_run(kept, 60)

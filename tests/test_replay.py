@@ -333,6 +333,9 @@ def test_split_is_by_file_name_and_holdout_is_reported_whole(tmp_path):
         files = sorted(p.name for p in shipped.iterdir() if bench.half(p) == name)
         assert f"{name} half ({len(files)} files): {', '.join(files)}" in proc.stdout
     assert set(_rows(proc.stdout, "swe-agent", f"holdout {mine}")) == set(POLICIES)
+    tune = replay(str(shipped), "--half", "tune")  # a tuning run never replays the report half
+    assert tune.returncode == 0, tune.stderr
+    assert re.findall(r"=== (.+) ===", tune.stdout) == ["recordings · tune half"]
 
 
 def test_ours_carries_unicums_own_fixed_prompt(tmp_path):

@@ -32,6 +32,16 @@ def test_every_tool_is_discovered_with_a_short_description():
     assert len(json.dumps(specs)) < 450 * len(specs)
 
 
+def test_the_wire_schemas_leave_out_what_only_the_registry_checks(workspace, isolated_home):
+    specs = {s["name"]: s["parameters"] for s in REGISTRY.specs()}
+    text = json.dumps(specs)
+    assert "additionalProperties" not in text and '"minimum": 1' not in text
+    assert "required" not in specs["recall"] and specs["read_file"]["required"] == ["path"]
+    ctx = make_ctx(workspace, isolated_home)  # the registry still enforces them
+    assert "unknown argument 'file'" in run(ctx, "read_file", path="a", file="b").content
+    assert "must be at least 1" in run(ctx, "read_file", path="a", limit=0).content
+
+
 def test_discovery_imports_no_sdk_or_extractor():
     code = (
         "import sys; from tools.registry import Registry; Registry.default(); "

@@ -42,15 +42,14 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "code_map",
-        "Code index, cheaper than reading files: definition, references (call sites), "
-        "impact (dependents, 2 levels), outline(path), rename(name, new_name) = dry run "
-        "listing every line to change.",
+        "Code index, cheaper than reading files: definition, references (call sites), impact "
+        "(dependents), outline (of path), rename (name to new_name: dry run, every line).",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},
             name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
-            path={"type": "string", "description": "file path for outline"},
-            new_name={"type": "string", "description": "the new name, for rename"},
+            path={"type": "string"},
+            new_name={"type": "string"},
         ),
         code_map,
         available=lambda ctx: (

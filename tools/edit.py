@@ -129,8 +129,8 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "edit_file",
-        "Replace old_string with new_string in a file (exact match, indentation included). "
-        "old_string must be unique unless replace_all=true. Returns a diff.",
+        "Replace old_string (exact, indentation included; unique unless replace_all) with "
+        "new_string in a file. Returns a diff.",
         params(
             ["path", "old_string", "new_string"],
             path={"type": "string"},

@@ -127,7 +127,7 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "read_file",
-        "Read a text file with 1-based line numbers (offset: first line; limit: line count).",
+        "Read a text file, lines numbered from 1 (offset: first line; limit: line count).",
         params(
             ["path"],
             path={"type": "string"},
@@ -140,8 +140,8 @@ TOOLS = [
     ),
     Tool(
         "write_file",
-        "Create or overwrite a whole file (folders created); append=true adds to its end. "
-        "Prefer edit_file for changes to an existing file.",
+        "Create or overwrite a file (folders made; append adds to its end). To change an "
+        "existing file prefer edit_file.",
         params(
             ["path", "content"],
             path={"type": "string"},

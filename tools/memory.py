@@ -107,8 +107,8 @@ def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "memory",
-        "Memory across sessions: add a lasting fact; update/remove a stale entry (key = key, id "
-        "or text); list; search (content = query). scope: project (default) or global (user).",
+        "Memory across sessions: add a lasting fact; update/remove an entry (key: its key, id or "
+        "text); list; search (content: query). scope: project (default) or global.",
         params(
             ["action"],
             action={"type": "string", "enum": ACTIONS},

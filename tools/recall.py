@@ -46,8 +46,8 @@ def _full(entry: ArchivedOutput) -> str:
 TOOLS = [
     Tool(
         "recall",
-        "Get back the full text of an archived tool output: by id (as in [archived #a3]) or by "
-        "a query (returns the best match, or a ranked list of ids when several fit).",
+        "Full text of an archived output: by id (as in [archived #a3]) or query (the best "
+        "match, or ranked ids when several fit).",
         params([], id={"type": "string"}, query={"type": "string"}),
         recall,
         key_arg="id",

@@ -112,6 +112,23 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
     return None
 
 
+def wire_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema as sent (every request carries it): without what only the registry needs —
+    `additionalProperties: false`, an empty `required`, a count's `minimum: 1`. The registry
+    still enforces them, and its error names what was expected."""
+    out = {
+        k: v
+        for k, v in schema.items()
+        if not (k == "additionalProperties" and v is False) and not (k == "required" and not v)
+    }
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {
+            name: {k: v for k, v in spec.items() if not (k == "minimum" and v == 1)}
+            for name, spec in out["properties"].items()
+        }
+    return out
+
+
 def _scrub(value: Any, secrets: list[str]) -> Any:
     """Every string in a result with secret values redacted and stray bytes as U+FFFD."""
     if isinstance(value, str):
@@ -138,9 +155,10 @@ class Registry:
             self.tools.setdefault(tool.name, tool)
 
     def specs(self) -> list[dict[str, Any]]:
-        """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable)."""
+        """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable), in
+        their wire form: every request carries them."""
         return [
-            {"name": t.name, "description": t.description, "parameters": t.parameters}
+            {"name": t.name, "description": t.description, "parameters": wire_schema(t.parameters)}
             for t in sorted(self.tools.values(), key=lambda t: t.name)
         ]
 

@@ -188,13 +188,13 @@ def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "search_files",
-        "Regex search of file contents and names (respects .gitignore; skips binaries). "
-        "Results grouped by file with line numbers.",
+        "Regex search of file contents and names (respects .gitignore, skips binaries); "
+        "matches by file, with line numbers.",
         params(
             ["pattern"],
             pattern={"type": "string"},
             path={"type": "string"},
-            file_glob={"type": "string", "description": "e.g. *.py or src/**/*.ts"},
+            file_glob={"type": "string", "description": "e.g. src/**/*.ts"},
             max_results={"type": "integer", "minimum": 1},
             ignore_case={"type": "boolean"},
         ),
@@ -204,8 +204,8 @@ TOOLS = [
     ),
     Tool(
         "list_files",
-        "List a folder as a tree (depth levels), or files matching a glob pattern like "
-        "**/*.py. Respects .gitignore.",
+        "List a folder as a tree (depth: levels) or the files matching a glob pattern "
+        "(**/*.py); respects .gitignore.",
         params(
             [],
             path={"type": "string"},

@@ -195,8 +195,8 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "terminal",
-        "Run a bash command in the project folder (stdin closed; timeout in seconds, max 600). "
-        "Returns the combined output (long output: head and tail) and the exit code.",
+        "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600). "
+        "Returns its output (when long, head and tail) and exit code.",
         params(
             ["command"],
             command={"type": "string"},

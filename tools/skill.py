@@ -27,7 +27,7 @@ def skill(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "skill",
-        "Load the full instructions of a skill listed under Skills in the system prompt.",
+        "Load the instructions of a skill listed under Skills in the system prompt.",
         params(["name"], name={"type": "string"}),
         skill,
         available=lambda ctx: (

@@ -26,7 +26,7 @@ TOOLS = [
     Tool(
         "task",
         "Hand a self-contained job (exploring, a long search) to a sub-agent with a fresh "
-        "context; only its report returns. prompt: all it needs to know; agent: default general.",
+        "context; only its report returns. prompt: all it needs; agent: default general.",
         params(
             ["prompt"],
             prompt={"type": "string"},

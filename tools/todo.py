@@ -49,8 +49,8 @@ def todo(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "todo",
-        "A short checklist for multi-step work: send the whole list each time, each item "
-        "pending, in_progress (one at a time) or done. The user sees it.",
+        "Checklist for multi-step work, shown to the user: send the whole list each time; "
+        "status pending, in_progress (one at a time) or done.",
         params(
             ["todos"],
             todos={

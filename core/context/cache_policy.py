@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from core.context.archive import Archive
 from core.context.compaction import (
@@ -21,7 +21,7 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.phases import PhaseTracker
-from core.context.policy import Calibration, Summarizer
+from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
 from core.context.summary import (
     SummaryState,
@@ -40,16 +40,6 @@ SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the 
 
 
 @dataclass
-class SavedOutput:
-    """A tool result as the history holds it, in the shape fact extraction reads of a tool's
-    output (`content`, `is_error`, `data`); a live output carries more `data`."""
-
-    content: str
-    is_error: bool = False
-    data: dict = field(default_factory=dict)
-
-
-@dataclass
 class ContextBudget:
     window_tokens: int = 128_000
     overhead_tokens: int = 0  # system prompt + tool schemas, counted by the session
@@ -57,7 +47,9 @@ class ContextBudget:
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
     arg_chars: int = 600  # longer string arguments (file contents written) are archived
-    small_result_tokens: int = 300  # results this small stay as they are
+    early_args: str = "writes"  # archived from the next request on: "all", "writes" or "" (events)
+    small_result_tokens: int = 500  # results this small stay as they are
+    small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
@@ -93,6 +85,7 @@ class CacheAwareContext:
         self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
+        self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -118,12 +111,18 @@ class CacheAwareContext:
         )
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
         self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
+        early = self.budget.early_args == "all" or (
+            self.budget.early_args == "writes" and fact.kind in ("write", "edit")
+        )
         for name, value in big_args(call, self.budget.arg_chars).items():
-            self.result_tokens[call.id] += self.count(value)  # compacted along with the result
+            if not early:  # compacted along with the result
+                self.result_tokens[call.id] += self.count(value)
             arg_id = self.archive.add(
                 call.name, f"{name} of {fact.target}", value, call_id=f"{call.id}:{name}"
             )
             self.arg_ids.setdefault(call.id, {})[name] = arg_stand_in(value, arg_id)
+            if early:  # never sent cached yet: the next request carries the stand-in for free
+                self.early_args[call.id] = self.arg_ids[call.id]
         self.tracker.update(fact)
         return fact
 
@@ -287,11 +286,13 @@ class CacheAwareContext:
             for b in m.blocks
             if isinstance(b, ToolResult) and b.call_id in self.facts
         ]
-        for call_id in reversed(results):
+        recent = self.budget.small_for_results or len(results)
+        for age, call_id in enumerate(reversed(results)):
             fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
             if call_id in self.state.results:
                 continue
-            if size <= self.budget.small_result_tokens or fact.tool in self.budget.keep_tools:
+            small = size <= self.budget.small_result_tokens and age < recent
+            if small or fact.tool in self.budget.keep_tools:
                 keep.add(call_id)
             elif fact.kind in protect and not fact.ok and size <= 2_000:
                 keep.add(call_id)  # the failure being worked on
@@ -344,7 +345,7 @@ class CacheAwareContext:
     def _shown(self, state: Compacted) -> Compacted:
         """`state` with the outputs shrunk before first sent (while what they point at shows)."""
         results = {**self.repeats.replacements(state.results), **state.results}
-        return replace(state, results=results)
+        return replace(state, results=results, args={**self.early_args, **state.args})
 
     def view(self, history: list[Message]) -> list[Message]:
         shown = apply(history, self._shown(self.state))

@@ -38,6 +38,16 @@ class Calibration:
         return max(0, int(mean_r - max(0.5, min(2.0, slope)) * mean_e))
 
 
+@dataclass
+class SavedOutput:
+    """A tool result as the history holds it, in the shape fact extraction reads of a tool's
+    output (`content`, `is_error`, `data`); a live output carries more `data`."""
+
+    content: str
+    is_error: bool = False
+    data: dict = field(default_factory=dict)
+
+
 class ContextPolicy(Protocol):
     ratio: float  # provider tokens per locally estimated token
     compactions: int

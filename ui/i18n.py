@@ -311,6 +311,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ut_output": ("output", "输出"),
     "ut_cost": ("cost", "费用"),
     "ut_notes": ("notes", "备注"),
+    "ut_stop": ("stop", "结束"),
     "ut_estimated": ("{n} estimated", "{n} 次估算"),
     "ut_unpriced": ("{n} unpriced", "{n} 次无价格"),
     "model_unknown_guess": (

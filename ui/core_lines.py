@@ -309,6 +309,18 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
             "或用 /new 重新开始"
         ),
     ),
+    (
+        re.compile(
+            r"(?P<warn>warning: )?the server at (?P<u>\S+) did not say its context window within (?P<s>\S+) s; "
+            r"using (?P<src>the context_window setting|the default), (?P<w>[\d,]+) tokens .*",
+            re.S,
+        ),
+        lambda m: (
+            f"{'警告：' if m['warn'] else ''}{m['u']} 的服务器没有在 {m['s']} 秒内告知上下文窗口；使用"
+            f"{' context_window 设置' if 'setting' in m['src'] else '默认值'}，{m['w']} 令牌"
+            "（请在 config.json 的 context_window 或 UNICUM_CONTEXT_WINDOW 中设为服务器的窗口）"
+        ),
+    ),
     # the agent's own stops and notices (core.agent.loop_guard, core.agent.text_calls)
     (
         re.compile(

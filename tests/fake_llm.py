@@ -43,6 +43,8 @@ class ScriptedLLM:
         self.ollama_show: dict[str, Any] | None = None  # Ollama POST /api/show
         self.models: dict[str, Any] | None = None  # vLLM / llama.cpp GET /v1/models
         self.probes: list[str] = []  # paths of those requests, in order
+        self.hang_probes = False  # those requests are read and never answered (until stop)
+        self._released = threading.Event()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -68,6 +70,7 @@ class ScriptedLLM:
         return self
 
     def stop(self) -> None:
+        self._released.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -106,6 +109,8 @@ class ScriptedLLM:
 
             def do_GET(self) -> None:  # noqa: N802
                 server.probes.append(self.path)
+                if server.hang_probes:
+                    return self._hang()
                 served = {"/props": server.props, "/v1/models": server.models}.get(self.path)
                 if served is None:
                     return self._json(404, {"error": {"message": "File Not Found"}})
@@ -116,6 +121,8 @@ class ScriptedLLM:
                 raw = self.rfile.read(length)
                 if self.path == "/api/show":
                     server.probes.append(self.path)
+                    if server.hang_probes:
+                        return self._hang()
                     if server.ollama_show is None:
                         return self._json(404, {"error": "not found"})
                     return self._json(200, server.ollama_show)
@@ -137,6 +144,11 @@ class ScriptedLLM:
                 if body.get("stream") and not isinstance(step, NotStream):
                     return self._stream(rec, reply, cut, step)
                 return self._json(200, _full_body(rec, reply))
+
+            def _hang(self) -> None:
+                """A server that took the request and never answers it."""
+                server._released.wait()
+                self.close_connection = True
 
             def _json(
                 self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None

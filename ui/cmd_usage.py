@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cli.py usage", description="Token use and cost recorded in the ledger."
     )
+    p.add_argument("view", nargs="?", choices=["tasks"], help="`tasks`: the same as --by task")
     p.add_argument(
         "--by",
         choices=["task", "session", "day", "model", "user"],
@@ -97,6 +98,8 @@ def main(argv: list[str]) -> int:
     from my_agent.errors import ConfigError
 
     args = build_parser().parse_args(folder_first(argv))
+    if args.view == "tasks":
+        args.by = "task"
     try:
         url = database_url()
     except ConfigError as exc:  # a broken config.json: one line, like every other subcommand
@@ -210,8 +213,10 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
     from rich.table import Table
 
     table = Table(title=f"Token use by {by}", title_justify="left")
+    stops = by == "task"  # how each task ended: done, max_turns, repeated, budget, ...
     for name in (
         by,
+        *(["stop"] if stops else []),
         "requests",
         "input",
         "cache read",
@@ -221,11 +226,11 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
         "cost",
         "notes",
     ):
-        table.add_column(name, justify="left" if name in (by, "notes") else "right")
+        table.add_column(name, justify="left" if name in (by, "stop", "notes") else "right")
     for g in groups:
-        table.add_row(g.key, *_cells(g.totals))
+        table.add_row(g.key, *([g.stop or "?"] if stops else []), *_cells(g.totals))
     table.add_section()
-    table.add_row("total", *_cells(total), style="bold")
+    table.add_row("total", *([""] if stops else []), *_cells(total), style="bold")
     if hidden > 0:
         table.caption = f"{hidden:,} older {by} rows not shown (--limit)"
     console.print(table)

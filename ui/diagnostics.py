@@ -1,4 +1,9 @@
-"""`--time`: timings of each request and task, on the screen (nothing goes into the project)."""
+"""`--time`: timings of each request and task, on the screen (nothing goes into the project).
+
+Per request: time to first token, total, context building; the first request's wait for the
+SDK (its import) on a line of its own, outside model time. Per task: model + tools + Unicum,
+Unicum's share split into the start (code-map wait, memory, start hooks), the SDK import and
+the end (memory saved, Stop hooks, transcript)."""
 
 from __future__ import annotations
 
@@ -35,11 +40,13 @@ class TimingHooks(AgentHooks):
         self.tools, self.tool_total = 0, 0.0
         self.waited = waited  # seconds the prompter has waited for answers, so far
         self.wait_total, self._wait_mark = 0.0, 0.0
+        self.sdk_total = 0.0  # waited for the SDK client (the session's first request)
 
     def on_task_start(self, task: str) -> None:
         self.requests, self.context_total, self.model_total = 0, 0.0, 0.0
         self.tools, self.tool_total, self.wait_total = 0, 0.0, 0.0
         self._tool_started = None
+        self.sdk_total = 0.0
 
     def on_tool_start(self, call: ToolCall) -> None:
         self._tool_started = time.monotonic()
@@ -61,6 +68,9 @@ class TimingHooks(AgentHooks):
         self._in_flight = time.monotonic()
 
     def on_response(self, response: ModelResponse) -> None:
+        if response.sdk_seconds:
+            self.sdk_total += response.sdk_seconds
+            self._say(self.s.t("time_sdk", total=f"{response.sdk_seconds:.2f}"))
         if response.purpose == "summary":  # a compaction request, not one of the task's turns
             self.model_total += response.duration  # model time, though not a turn
             self._say(self.s.t("time_side_request", total=f"{response.duration:.2f}"))
@@ -86,6 +96,9 @@ class TimingHooks(AgentHooks):
             self._in_flight = None
         if self._tool_started is not None:  # interrupted while a tool ran
             self._tool_done(time.monotonic() - self._tool_started)
+
+    def on_task_timed(self, result: TaskResult) -> None:
+        """The summary, once the end hooks ran (their time is in the total)."""
         tools, tool_s = self.tools, self.tool_total
         own = max(0.0, result.total_seconds - self.model_total - tool_s - self.wait_total)
         waiting = (
@@ -105,6 +118,10 @@ class TimingHooks(AgentHooks):
                 tool_s=f"{tool_s:.2f}",
                 own=f"{own:.2f}",
                 setup=f"{result.setup_seconds:.2f}",
+                sdk=self.s.t("time_sdk_part", total=f"{self.sdk_total:.2f}")
+                if self.sdk_total
+                else "",
+                end=f"{result.end_seconds:.2f}",
                 ctx=f"{self.context_total * 1000:.1f}",
             )
             + waiting

@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import re
 
+from ui.i18n_reports import REPORT_STRINGS
 from ui.i18n_workflow import WORKFLOW_CORE_LINES, WORKFLOW_STRINGS
 
 # key: (English, 中文)
 STRINGS: dict[str, tuple[str, str]] = {
     **WORKFLOW_STRINGS,
+    **REPORT_STRINGS,  # --time lines, /usage tasks
     "welcome": (
         "Unicum · {provider} · {model} · {folder}",
         "Unicum · {provider} · {model} · {folder}",
@@ -227,19 +229,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "confirm_choices": ("[y]es / [n]o / [a]lways: ", "[y] 是 / [n] 否 / [a] 总是: "),
     "ask_choice": ("number or answer: ", "编号或回答："),
-    "time_request": (
-        "request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
-        "请求 {n}：首字 {ttft}，总计 {total} 秒，构建上下文 {ctx} 毫秒",
-    ),
-    "time_side_request": ("summary request: total {total}s", "摘要请求：总计 {total} 秒"),
-    "time_summary": (
-        "{requests} request{rs} · {tools} tool call{ts} · {total}s = model {model}s "
-        "+ tools {tool_s}s + Unicum {own}s (start {setup}s, context {ctx} ms)",
-        "{requests} 次请求 · {tools} 次工具调用 · 共 {total} 秒 = 模型 {model} 秒 + "
-        "工具 {tool_s} 秒 + Unicum {own} 秒（启动 {setup} 秒，上下文 {ctx} 毫秒）",
-    ),
     "max_turns": ("{text}", "{text}"),
-    "time_waiting": (" + waiting for you {wait}s", " + 等待你 {wait} 秒"),
     "indexing": ("indexing the code map…", "正在建立代码地图索引…"),
     "budget_line": ("budget: {text}", "预算：{text}"),
     "cmd_init": (
@@ -280,18 +270,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "refused: the model was told not to retry it",
         "已拒绝：已告知模型不要重试",
     ),
-    "ut_title": ("Tasks in this session", "本会话的任务"),
-    "ut_none": ("No model requests in this session yet.", "本会话还没有模型请求。"),
-    "ut_task": ("task", "任务"),
-    "ut_requests": ("req", "请求"),
-    "ut_input": ("input", "输入"),
-    "ut_cache_read": ("cached", "缓存读"),
-    "ut_cache_write": ("cache wr", "缓存写"),
-    "ut_output": ("output", "输出"),
-    "ut_cost": ("cost", "费用"),
-    "ut_notes": ("notes", "备注"),
-    "ut_estimated": ("{n} estimated", "{n} 次估算"),
-    "ut_unpriced": ("{n} unpriced", "{n} 次无价格"),
     "model_unknown_guess": (
         "{provider} has no model '{model}': did you mean {guess}? (/model lists them)",
         "{provider} 没有模型 '{model}'：你是想用 {guess} 吗？（/model 可列出全部）",

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent import task_text
-from core.ledger import Filter, Totals, flush_open_ledgers, newest_groups, totals
+from core.ledger import STOPS, Filter, Totals, flush_open_ledgers, newest_groups, totals
 from ui.cmd_usage import money, session_ledger
 
 if TYPE_CHECKING:
@@ -49,6 +49,11 @@ def _notes(t: Totals, s: Strings) -> str:
     return ", ".join(notes + ([s.t("ut_unpriced", n=t.unpriced)] if t.unpriced else []))
 
 
+def stop_word(stop: str | None, s: Strings) -> str:
+    """How a task ended, in the UI's language ("?" when the ledger has no record of it)."""
+    return s.t(f"stop_{stop}") if stop in STOPS else "?"
+
+
 def render_session_tasks(console, agent: Agent, s: Strings, home: Path) -> None:
     from rich.table import Table
 
@@ -67,22 +72,24 @@ def render_session_tasks(console, agent: Agent, s: Strings, home: Path) -> None:
     columns = _columns(agent, s)
     with_notes = any(_notes(g.totals, s) for g in groups) or bool(_notes(total, s))
     rows = [
-        [" ".join(task_text(home, g.key).split()) or g.key]
+        [" ".join(task_text(home, g.key).split()) or g.key, stop_word(g.stop, s)]
         + [cell(g.totals) for _, cell in columns]
         + ([_notes(g.totals, s)] if with_notes else [])
         for g in sorted(groups, key=lambda g: g.totals.first_ts)  # in the order typed
     ]
-    last = [s.t("ctx_total"), *(cell(total) for _, cell in columns)]
+    last = [s.t("ctx_total"), "", *(cell(total) for _, cell in columns)]
     last += [_notes(total, s)] if with_notes else []
-    headers = [header for header, _ in columns] + ([s.t("ut_notes")] if with_notes else [])
+    headers = [s.t("ut_stop"), *(header for header, _ in columns)]
+    headers += [s.t("ut_notes")] if with_notes else []
     widths = [
         max(len(h), *(len(row[i]) for row in [*rows, last])) for i, h in enumerate(headers, 1)
     ]
     room = max(10, console.width - sum(widths) - 2 * (len(widths) + 1))  # the task gives way
     table = Table(title=s.t("ut_title"), title_justify="left", box=None, padding=(0, 1))
     table.add_column(s.t("ut_task"), no_wrap=True, overflow="ellipsis", max_width=room)
-    for header, width in zip(headers, widths, strict=True):
-        table.add_column(header, justify="right", no_wrap=True, min_width=width)
+    for n, (header, width) in enumerate(zip(headers, widths, strict=True)):
+        justify = "left" if n == 0 else "right"  # how it ended, then the numbers
+        table.add_column(header, justify=justify, no_wrap=True, min_width=width)
     for row in rows:
         table.add_row(*row)
     table.add_section()

@@ -17,6 +17,7 @@ from core.ledger import (
     Ledger,
     LedgerRow,
     PriceTable,
+    TaskStop,
     Warn,
     day_spend,
     ledger_path,
@@ -129,8 +130,13 @@ class LedgerHooks(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         pending, self._pending = self._pending, None
-        if pending is None or not pending.streamed:
-            return  # no request under way, or it failed before any output (nothing billed)
+        if pending is not None and pending.streamed:  # a request cut short: estimated
+            self._record_cut(pending)
+        self.ledger.record(TaskStop(time.time(), self.session_id, self.task_id, result.stop))
+
+    def _record_cut(self, pending: _Pending) -> None:
+        """A request under way when the task ended, counted locally; one that failed before
+        any output is not recorded (nothing billed)."""
         usage = self._estimate("".join(pending.streamed))
         response = ModelResponse(
             Message("assistant"),

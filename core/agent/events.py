@@ -24,6 +24,7 @@ class TaskResult:
     tool_seconds: float = 0.0
     total_seconds: float = 0.0  # from the task's start, its setup included
     setup_seconds: float = 0.0  # before the first request: prompt (code map wait), start hooks
+    end_seconds: float = 0.0  # the end hooks: memory saved, Stop hooks, transcript (in the total)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,10 @@ class AgentHooks:
     def on_fact(self, fact: Fact) -> None: ...
 
     def on_task_end(self, result: TaskResult) -> None: ...
+
+    def on_task_timed(self, result: TaskResult) -> None:
+        """After every hook's `on_task_end`: the task's times are final, the end hooks' own
+        included (`--time` reports them here)."""
 
     def on_budget_warning(self, warning: BudgetWarning) -> None:
         """A budget crossed 60% or 80% (the UI shows `warning.text`)."""
@@ -133,6 +138,9 @@ class HookList(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         _call_all([hook.on_task_end for hook in self.hooks], result)
+
+    def on_task_timed(self, result: TaskResult) -> None:
+        _call_all([hook.on_task_timed for hook in self.hooks], result)
 
     def on_budget_warning(self, warning: BudgetWarning) -> None:
         _call_all([hook.on_budget_warning for hook in self.hooks], warning)

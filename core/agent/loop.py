@@ -75,8 +75,14 @@ class Agent:
             result.stop = stop_reason(exc)
             raise
         finally:
-            result.total_seconds = time.monotonic() - started
-            self.hooks.on_task_end(result)
+            ending = time.monotonic()
+            result.total_seconds = ending - started
+            try:
+                self.hooks.on_task_end(result)
+            finally:
+                result.end_seconds = time.monotonic() - ending
+                result.total_seconds += result.end_seconds
+                self.hooks.on_task_timed(result)
         return result
 
     def _loop(self, result: TaskResult) -> None:

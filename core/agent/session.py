@@ -116,7 +116,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     workspace = check_workspace(opts.workspace)
     plugins = PluginLoader(warn)  # loaded when first needed
     provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
-    provider = discover_window(provider)  # a local server says its window
+    provider = discover_window(provider, warn)  # a local server says its window (<= 1 s)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
     registry = chosen_tools(

@@ -13,6 +13,7 @@ from core.ledger.report import (
     totals,
 )
 from core.ledger.shared import open_team_ledger, open_team_reports
+from core.ledger.stops import STOPS, TaskStop
 from core.ledger.writer import (
     Ledger,
     LedgerRow,
@@ -34,6 +35,8 @@ __all__ = [
     "LedgerRow",
     "Limit",
     "PriceTable",
+    "STOPS",
+    "TaskStop",
     "Totals",
     "Warn",
     "connect",

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import psycopg
 
-from core.ledger.writer import COLUMNS, FLUSH_INTERVAL_S, Ledger, LedgerRow, Warn
+from core.ledger.stops import PG_UPSERT, TaskStop
+from core.ledger.writer import COLUMNS, FLUSH_INTERVAL_S, Entry, Ledger, LedgerRow, Warn
 from my_agent.team import CONNECT_TIMEOUT_S, describe_url, migrate, one_line
 
 TEAM_FLUSH_INTERVAL_S = FLUSH_INTERVAL_S  # retries of rows the database did not take
@@ -36,7 +37,14 @@ def m001_requests(conn: psycopg.Connection) -> None:
     conn.execute("CREATE INDEX requests_ts ON requests (ts)")
 
 
-MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_requests]
+def m002_task_stops(conn: psycopg.Connection) -> None:
+    """How each task ended (core.ledger.stops), beside its requests."""
+    conn.execute("""CREATE TABLE task_stops (
+        task_id TEXT PRIMARY KEY, user_name TEXT NOT NULL, session_id TEXT NOT NULL,
+        stop TEXT NOT NULL, ts DOUBLE PRECISION NOT NULL)""")
+
+
+MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_requests, m002_task_stops]
 _INSERT = (
     f"INSERT INTO requests (user_name, {', '.join(COLUMNS)}) "
     f"VALUES ({', '.join(['%s'] * (len(COLUMNS) + 1))})"
@@ -60,13 +68,23 @@ def open_reports(url: str) -> psycopg.Connection:
     return connect(url)
 
 
-def insert_rows(conn: psycopg.Connection, rows: list[LedgerRow], user: str) -> None:
-    """One transaction: all of `rows` or none."""
+def insert_rows(conn: psycopg.Connection, rows: list[LedgerRow] | list[Entry], user: str) -> None:
+    """One transaction: all of `rows` (requests and task ends) or none."""
     values = [
-        (r.user_name or user, *(int(v) if type(v) is bool else v for v in _fields(r))) for r in rows
+        (r.user_name or user, *(int(v) if type(v) is bool else v for v in _fields(r)))
+        for r in rows
+        if isinstance(r, LedgerRow)
+    ]
+    stops = [
+        (s.task_id, s.session_id, s.stop, s.ts, s.user_name or user)
+        for s in rows
+        if isinstance(s, TaskStop)
     ]
     with conn.transaction(), conn.cursor() as cur:
-        cur.executemany(_INSERT, values)
+        if values:
+            cur.executemany(_INSERT, values)
+        if stops:
+            cur.executemany(PG_UPSERT, stops)
 
 
 def _fields(row: LedgerRow) -> tuple:
@@ -100,7 +118,7 @@ class TeamLedger(Ledger):
         if not self.failures:
             self.flush()
 
-    def _insert(self, rows: list[LedgerRow]) -> None:
+    def _insert(self, rows: list[Entry]) -> None:
         if self._writer is None or self._writer.closed or self._writer.broken:
             self._writer = connect(self.url)
         insert_rows(self._writer, rows, self.user)

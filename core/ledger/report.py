@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from core.ledger.stops import stops_of
 from core.ledger.writer import Warn, connect
 from my_agent.team import user_name
 
@@ -59,9 +60,11 @@ class Totals:
 class Group:
     key: str
     totals: Totals
+    stop: str | None = None  # a task's: how it ended ("" when not recorded); None for others
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, **self.totals.to_dict()}
+        stop = {} if self.stop is None else {"stop": self.stop}
+        return {"key": self.key, **self.totals.to_dict(), **stop}
 
 
 # (table, aggregates, first-time column): raw rows, or the per-task rollup the trigger keeps
@@ -164,7 +167,12 @@ def newest_groups(
         sql += f" LIMIT {int(limit)}"
     rows = db.execute(sql, params).fetchall()
     count = rows[0][-1] if rows else 0
-    return [Group(str(row[0]), _totals(row[1:-1])) for row in reversed(rows)], count
+    groups = [Group(str(row[0]), _totals(row[1:-1])) for row in reversed(rows)]
+    if by == "task" and groups:
+        ends = stops_of(db, [g.key for g in groups], "%s" if _is_team(db) else "?")
+        for group in groups:
+            group.stop = ends.get(group.key, "")
+    return groups, count
 
 
 def totals(db: sqlite3.Connection, flt: Filter = Filter()) -> Totals:

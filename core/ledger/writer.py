@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from core.ledger.stops import SQLITE_UPSERT, TaskStop, m004_task_stops, stop_values
 from my_agent.team import user_name
 
 Warn = Callable[[str], None]  # where a one-line warning for the user goes
@@ -117,7 +118,12 @@ def m003_rollup(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX rollup_day ON rollup (day)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [m001_requests, m002_indexes, m003_rollup]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    m001_requests,
+    m002_indexes,
+    m003_rollup,
+    m004_task_stops,
+]
 
 
 def migrate(db: sqlite3.Connection) -> None:
@@ -223,10 +229,17 @@ def _enable_wal(db: sqlite3.Connection, attempts: int = 200) -> None:
             time.sleep(0.01 + 0.002 * attempt)
 
 
-def insert_rows(db: sqlite3.Connection, rows: list[LedgerRow]) -> None:
+Entry = LedgerRow | TaskStop  # what the writer queues: a request, or how a task ended
+
+
+def insert_rows(db: sqlite3.Connection, rows: list[LedgerRow] | list[Entry]) -> None:
+    """Requests and task ends in one transaction: all of them or none."""
+    requests = [r for r in rows if isinstance(r, LedgerRow)]
+    stops = [r for r in rows if isinstance(r, TaskStop)]
     db.execute("BEGIN IMMEDIATE")  # take the write lock now: waits (busy timeout), never deadlocks
     try:
-        db.executemany(_INSERT, map(_values, rows))
+        db.executemany(_INSERT, map(_values, requests))
+        db.executemany(SQLITE_UPSERT, stop_values(stops))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -264,8 +277,8 @@ class Ledger:
         self.user = user or user_name()
         self.warn = warn  # the session's warning list: never printed from this thread
         self.flush_interval = flush_interval
-        self._queue: queue.SimpleQueue[LedgerRow] = queue.SimpleQueue()
-        self._unwritten: list[LedgerRow] = []  # drained but not yet committed (write failed)
+        self._queue: queue.SimpleQueue[Entry] = queue.SimpleQueue()
+        self._unwritten: list[Entry] = []  # drained but not yet committed (write failed)
         self._lock = threading.Lock()  # one writer at a time: the flusher or flush()/close()
         self._stop = threading.Event()
         self._db: sqlite3.Connection | None = None
@@ -273,8 +286,8 @@ class Ledger:
         self._closed = False
         self.failures = 0
 
-    def record(self, row: LedgerRow) -> None:
-        """Queue one row; cheap and never blocks on the database."""
+    def record(self, row: Entry) -> None:
+        """Queue one row (a request, or how a task ended); cheap, never blocks on the database."""
         row.user_name = row.user_name or self.user
         if self._thread is None and not self._closed:
             self._start()
@@ -317,7 +330,7 @@ class Ledger:
                 return 0
             return len(rows)
 
-    def _insert(self, rows: list[LedgerRow]) -> None:
+    def _insert(self, rows: list[Entry]) -> None:
         """Insert, opening the file on first use; a file damaged mid-session is set aside
         once and the rows go to a fresh ledger."""
         if self._db is None:

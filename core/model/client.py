@@ -135,6 +135,7 @@ class ModelClient:
         body = self.encode(request)
         if self.on_request:
             self.on_request(request)
+        sdk_seconds = self._sdk_wait()
         start = time.monotonic()
         first: list[float] = []
 
@@ -148,7 +149,21 @@ class ModelClient:
             response.usage = estimate_usage(request, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
+        response.sdk_seconds = sdk_seconds
         return response
+
+    def _sdk_wait(self) -> float:
+        """Seconds this request waited for the SDK client (importing the SDK, or waiting for
+        the REPL's warm-up thread to finish it): 0 once it is built. A failure is left for the
+        request's own attempt to report."""
+        if self._sdk is not None:
+            return 0.0
+        started = time.monotonic()
+        try:
+            self.sdk()
+        except Exception:
+            return 0.0
+        return time.monotonic() - started
 
     def encode(self, request: dict[str, Any]) -> bytes:
         """The request body, serialized once, with the reply's token limit capped to what

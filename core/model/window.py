@@ -3,8 +3,10 @@ the profile's figure; and whether a base URL is the provider's own service.
 
 Local servers say where they can: llama.cpp `GET /props` (`n_ctx`), Ollama `POST /api/show`
 (`num_ctx` among the parameters, else the model's `<arch>.context_length`), vLLM
-`GET /v1/models` (`max_model_len`). Each probe is one short loopback-sized request; a server
-that answers none of them keeps the setting or the profile's figure.
+`GET /v1/models` (`max_model_len`). The probes run one after another in a thread the session
+waits for at most `PROBE_DEADLINE` seconds in all, whatever the server does (accepts and never
+answers, trickles bytes, a slow DNS): past it the setting or the profile's figure applies, with
+one line saying so, and the thread's late answer is dropped.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,7 +27,8 @@ from my_agent.home import read_user_config
 
 WINDOW_ENV = "UNICUM_CONTEXT_WINDOW"
 PRICES_ENV = "UNICUM_PROVIDER_PRICES"
-PROBE_TIMEOUT = 2.0  # seconds per probe: a local server answers at once
+PROBE_DEADLINE = 1.0  # seconds for all probes together: a local server answers in ms
+PROBE_TIMEOUT = PROBE_DEADLINE  # per socket operation, so an abandoned probe ends soon too
 MIN_WINDOW = 512
 
 
@@ -140,28 +146,67 @@ def _positive(value: object) -> int | None:
 PROBES = (("llama.cpp", _llama_cpp), ("ollama", _ollama), ("vllm", _vllm))
 
 
-def server_window(base_url: str, model: str) -> tuple[int, str] | None:
-    """(tokens, which server said it) from the first probe that answers, else None."""
-    root = _root(base_url)
+class ProbeLate(Exception):
+    """The server did not answer the window probes within `PROBE_DEADLINE` seconds."""
+
+
+def _ask(root: str, model: str, give_up: float) -> tuple[int, str] | None:
+    """The probes in turn, none started after `give_up` (nobody waits for them any more)."""
     order = sorted(PROBES, key=lambda p: p[0] != "ollama") if ":11434" in root else PROBES
     for name, probe in order:
+        if time.monotonic() >= give_up:
+            return None
         tokens = probe(root, model)
         if tokens:
             return tokens, name
     return None
 
 
-def discover_window(provider: ResolvedProvider) -> ResolvedProvider:
+def server_window(
+    base_url: str, model: str, deadline: float = PROBE_DEADLINE
+) -> tuple[int, str] | None:
+    """(tokens, which server said it) from the first probe that answers, else None; ProbeLate
+    when the probes together took longer than `deadline` seconds (they go on in a daemon
+    thread, their answer unused)."""
+    answer: list[tuple[int, str] | None] = []
+    root = _root(base_url)
+    give_up = time.monotonic() + deadline
+    probing = threading.Thread(
+        target=lambda: answer.append(_ask(root, model, give_up)), name="unicum-window", daemon=True
+    )
+    probing.start()
+    probing.join(deadline)
+    if not answer:
+        raise ProbeLate(root)
+    return answer[0]
+
+
+def discover_window(
+    provider: ResolvedProvider, warn: Callable[[str], None] | None = None
+) -> ResolvedProvider:
     """`provider` with the window that applies: a server other than the provider's own is
     asked (a smaller `context_window` setting still wins), else the setting, else the
-    profile's figure."""
+    profile's figure. A server too slow to say is told to `warn` in one line."""
     setting = window_setting(read_user_config())
     said = None
     if provider.base_url and not own_host(provider):
-        said = server_window(provider.base_url, provider.model)
+        try:
+            said = server_window(provider.base_url, provider.model)
+        except ProbeLate as late:
+            if warn is not None:
+                warn(late_line(str(late), setting or provider.profile.context_window, setting))
     if said and not (setting and setting < said[0]):
         return with_window(provider, *said)
     return with_window(provider, setting, "setting") if setting else provider
+
+
+def late_line(root: str, tokens: int, setting: int | None) -> str:
+    source = "the context_window setting" if setting else "the default"
+    return (
+        f"the server at {root} did not say its context window within {PROBE_DEADLINE:g} s; "
+        f"using {source}, {tokens:,} tokens (set context_window in config.json or "
+        f"{WINDOW_ENV} to the server's)"
+    )
 
 
 def with_window(provider: ResolvedProvider, tokens: int, source: str) -> ResolvedProvider:

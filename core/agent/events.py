@@ -24,7 +24,7 @@ class TaskResult:
     tool_seconds: float = 0.0
     total_seconds: float = 0.0  # from the task's start, its setup included
     setup_seconds: float = 0.0  # before the first request: prompt (code map wait), start hooks
-    end_seconds: float = 0.0  # the end hooks: memory saved, Stop hooks, transcript (in the total)
+    end_seconds: float = 0.0  # end hooks: Stop hooks, memory saved, transcript (in the total)
 
 
 @dataclass(frozen=True)

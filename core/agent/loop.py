@@ -80,8 +80,9 @@ class Agent:
             try:
                 self.hooks.on_task_end(result)
             finally:
-                result.end_seconds = time.monotonic() - ending
-                result.total_seconds += result.end_seconds
+                tail = time.monotonic() - ending
+                result.end_seconds += tail
+                result.total_seconds += tail
                 self.hooks.on_task_timed(result)
         return result
 
@@ -115,7 +116,9 @@ class Agent:
 
     def _goes_on(self, result: TaskResult, continued: int) -> bool:
         """The model answered: a Stop hook may send it back with a reason (a user message)."""
+        began = time.monotonic()
         why = self.hooks.stop_check(result, continued > 0) if result.stop == "done" else None
+        result.end_seconds += time.monotonic() - began  # Stop hooks are end time too
         if not why:
             return False
         if continued >= MAX_STOP_CONTINUES:

@@ -221,6 +221,23 @@ def test_the_repl_asks_once_with_one_key_and_remembers_a_yes(
     assert is_trusted(hostile, isolated_home) is trusted
 
 
+def test_the_trust_question_wraps_at_words_in_a_narrow_terminal(llm, hostile):
+    from tests.repl_driver import Repl
+
+    repl = Repl("--dir", str(hostile), env=_env(llm), columns=60)
+    try:
+        asked = repl.expect(r"Do you trust[\s\S]*?\[y/n\]").group(0)
+        repl.child.send("n")
+        repl.prompt()
+        repl.send("/exit")
+        repl.wait_exit()
+    finally:
+        repl.close()
+    lines = asked.replace("\r", "").split("\n")
+    assert len(lines) > 1 and all(len(line) < 60 for line in lines)
+    assert "skills." in asked and "skil\n" not in asked  # words stay whole
+
+
 def test_a_pyproject_of_100k_nested_brackets_is_no_crash(hostile):
     from core.memory.from_facts import root_conventions
 

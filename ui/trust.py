@@ -4,7 +4,9 @@ or the REPL's one-key question), then load the `.env` files accordingly."""
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from core.agent import load_dotenv_files
@@ -15,7 +17,7 @@ from ui.i18n import Strings
 
 def read_key(prompt: str) -> str:
     """One key from the terminal (a whole line when stdin is not a terminal)."""
-    print(prompt, end="", file=sys.stderr, flush=True)
+    print(fitted(prompt), end="", file=sys.stderr, flush=True)
     if not sys.stdin.isatty():
         return (sys.stdin.readline() or "n").strip()[:1].lower()
     import termios
@@ -30,6 +32,12 @@ def read_key(prompt: str) -> str:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
     print(key, file=sys.stderr)
     return key.lower()
+
+
+def fitted(text: str) -> str:
+    """The question wrapped at words for the terminal's width (the trailing space kept)."""
+    width = shutil.get_terminal_size((80, 24)).columns - 1
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False)) + " "
 
 
 def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) -> bool:

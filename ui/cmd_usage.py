@@ -193,13 +193,22 @@ def json_report(db, by: str, flt: Filter) -> dict:
         "by": by,
         "since": flt.since_ts,
         "project": flt.project,
-        "groups": [g.to_dict() for g in groups],
+        "groups": [_group(g, by) for g in groups],
         "totals": (totals(db, flt) if db else Totals()).to_dict(),
         "daily": [
             {"day": g.key, "cost_usd": g.totals.cost_usd, "tokens": g.totals.total_tokens}
             for g in daily
         ],
     }
+
+
+def _group(g: Group, by: str) -> dict:
+    """A group as JSON; a task's also carries what the user typed ("" when not found)."""
+    if by != "task":
+        return g.to_dict()
+    from core.agent import task_text
+
+    return g.to_dict() | {"text": " ".join(task_text(unicum_home(), g.key).split())}
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -214,31 +223,40 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
 
     table = Table(title=f"Token use by {by}", title_justify="left")
     stops = by == "task"  # how each task ended: done, max_turns, repeated, budget, ...
-    for name in (
-        by,
-        *(["stop"] if stops else []),
-        "requests",
-        "input",
-        "cache read",
-        "cache write",
-        "output",
-        "cache hit",
-        "cost",
-        "notes",
-    ):
-        table.add_column(name, justify="left" if name in (by, "stop", "notes") else "right")
+    notes = any(_notes(t) for t in [total, *(g.totals for g in groups)])
+    table.add_column(by, justify="left", overflow="ellipsis", max_width=48 if stops else None)
+    for name in ("stop",) if stops else ():
+        table.add_column(name, justify="left")
+    for name in ("requests", "input", "cache read", "cache write", "output", "cache hit", "cost"):
+        table.add_column(name, justify="right")
+    if notes:
+        table.add_column("notes", justify="left")
     for g in groups:
-        table.add_row(g.key, *([g.stop or "?"] if stops else []), *_cells(g.totals))
+        label = task_label(g.key) if stops else g.key
+        extra = [_notes(g.totals)] if notes else []
+        table.add_row(label, *([g.stop or "?"] if stops else []), *_cells(g.totals), *extra)
     table.add_section()
-    table.add_row("total", *([""] if stops else []), *_cells(total), style="bold")
+    extra = [_notes(total)] if notes else []
+    table.add_row("total", *([""] if stops else []), *_cells(total), *extra, style="bold")
     if hidden > 0:
         table.caption = f"{hidden:,} older {by} rows not shown (--limit)"
     console.print(table)
 
 
-def _cells(t: Totals) -> list[str]:
+def task_label(key: str) -> str:
+    """What the user typed for that task (its transcript), else the ledger's task id."""
+    from core.agent import task_text
+
+    return " ".join(task_text(unicum_home(), key).split()) or key
+
+
+def _notes(t: Totals) -> str:
     notes = [f"{t.estimated} estimated"] if t.estimated else []
     notes += [f"{t.unpriced} unpriced"] if t.unpriced else []
+    return ", ".join(notes)
+
+
+def _cells(t: Totals) -> list[str]:
     return [
         f"{t.requests:,}",
         f"{t.input_tokens:,}",
@@ -247,7 +265,6 @@ def _cells(t: Totals) -> list[str]:
         f"{t.output_tokens:,}",
         f"{t.cache_hit_rate:.0%}",
         money(t),
-        ", ".join(notes),
     ]
 
 

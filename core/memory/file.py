@@ -78,8 +78,9 @@ class MemoryFile:
         and the file is saved without them, so they are set aside once."""
         if self._entries is None:
             with contextlib.ExitStack() as stack:
-                with contextlib.suppress(OSError):  # a read-only home: read without it
-                    stack.enter_context(file_lock(self.lock_path))
+                if self.path.exists() or self.journal_path.exists():  # a new one: no lock file
+                    with contextlib.suppress(OSError):  # a read-only home: read without it
+                        stack.enter_context(file_lock(self.lock_path))
                 self._entries = self._read(lazy=False)
         parse_all(self._entries.values())
         self._drop_broken(list(self._entries.values()), self._entries)

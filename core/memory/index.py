@@ -15,15 +15,12 @@ import re
 import sqlite3
 import threading
 from collections.abc import Sequence
-from itertools import compress
+from itertools import compress, islice
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from core.memory.entry import MemoryEntry
 from core.memory.index_cache import IndexCache, new_index
 from core.memory.ranking import entry_text, query_terms
-
-if TYPE_CHECKING:
-    from core.memory.entry import MemoryEntry
 
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
 _TEXT = operator.attrgetter("text")
@@ -59,6 +56,7 @@ class MemoryIndex:
         self._spare = 0  # how many rows that is
         # the last list synced, and its texts: the next call checks only what differs
         self._last: tuple[list[MemoryEntry], list[str]] = ([], [])
+        self._edits = -1  # MemoryEntry.edits at the last call
         self._most = 0  # the most entries one call passed in
         self._added = 0  # rows inserted since the cache was read or saved
         self._next = 1
@@ -120,16 +118,21 @@ class MemoryIndex:
         if not self._opened:
             self._open()
         last, last_texts = self._last
-        texts = list(map(_TEXT, entries))
         size, common = len(entries), min(len(entries), len(last))
-        same = operator.is_
-        if (
-            common == len(last)
-            and all(map(same, entries, last))
-            and all(map(same, texts, last_texts))
-        ):
-            check = list(range(common, size))  # the last list, perhaps with entries added at
-        else:  # its end: the common case
+        edits, self._edits = self._edits, MemoryEntry.edits
+        if common == len(last) and all(map(operator.is_, entries, last)):
+            # the last list, perhaps with entries added at its end (the common case): texts
+            # are compared only if some entry changed since (one pass), else just the new ones
+            texts = [*last_texts, *map(_TEXT, islice(entries, common, None))]
+            check = []
+            if edits != self._edits:
+                now = map(_TEXT, islice(entries, common))
+                check = [*compress(range(common), map(operator.is_not, now, last_texts))]
+                for i in check:
+                    texts[i] = entries[i].text
+            check += range(common, size)
+        else:
+            texts = list(map(_TEXT, entries))
             differ = set(compress(range(common), map(operator.is_not, entries, last)))
             differ.update(compress(range(common), map(operator.is_not, texts, last_texts)))
             check = [*sorted(differ), *range(common, size)]

@@ -15,13 +15,17 @@ class Tracked(dict):
     def __init__(self, entries: dict[str, MemoryEntry]) -> None:
         super().__init__(entries)
         self.before: dict[str, MemoryEntry | None] = {}
+        self.edits = -1  # MemoryEntry.edits when changes() last looked at every entry
 
     def start(self) -> None:
         self.before = {}
 
     def changes(self) -> tuple[list[MemoryEntry], list[str]]:
         """(entries set or changed in place, keys removed) since `start()`."""
-        changed = [e for e in self.values() if e.dirty]  # changed in place: fields set
+        changed = []  # changed in place (fields set): none if no entry anywhere changed
+        if MemoryEntry.edits != self.edits:
+            changed = [e for e in self.values() if e.dirty]
+            self.edits = MemoryEntry.edits
         flagged = {id(e) for e in changed}
         gone = []
         for key, old in self.before.items():

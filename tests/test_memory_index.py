@@ -3,6 +3,7 @@ the near-duplicate lookup of a keyless add among many entries."""
 
 from __future__ import annotations
 
+import operator
 import time
 
 from core.memory import MemoryEntry, MemoryStore, rank
@@ -100,3 +101,20 @@ def test_a_damaged_cache_is_rebuilt(isolated_home, workspace):
         cache.write_bytes(damage)
         fresh = MemoryStore(isolated_home, workspace)
         assert [e.key for _, e in fresh.search("store5213", k=1)] == ["note:401"]
+
+
+def test_an_entry_changed_in_place_is_indexed_again(isolated_home, workspace):
+    store = MemoryStore(isolated_home, workspace)
+    store.merge("project", many_notes(300))
+    entries = [e for _, e in store.entries()]
+
+    def matches(query: str) -> list[str]:
+        return [e.key for e, _ in store.index.scores(entries, query)]
+
+    assert matches("store3887") == ["note:299"]  # the index now holds this very list
+    store.update("project", "note:299", content="service 299 moved to zebradb")
+    after = [e for _, e in store.entries()]
+    assert len(after) == 300 and all(map(operator.is_, after, entries))  # one changed in place
+    assert matches("zebradb") == ["note:299"] and matches("store3887") == []
+    store.count_hits("project", ["note:298"])  # a change that leaves the text as it was
+    assert matches("store3874") == ["note:298"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.memory import MemoryEntry, MemoryStore, consolidate
 from core.memory.file import JOURNAL_FROM
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 SYLLABLES = "ka lo mi ra ne to su pi de fa gu zo be ch sh st tr pl en or".split()
 
@@ -215,3 +215,16 @@ def test_the_journal_folds_when_it_outgrows_its_share(isolated_home: Path, works
     journal = journal_of(store)
     assert not journal.exists() or journal.stat().st_size <= path.stat().st_size // 16
     assert {f"many-{i}" for i in range(200)} <= keys(isolated_home, workspace)
+
+
+def test_the_memory_cli_sees_and_forgets_journaled_entries(isolated_home: Path, workspace: Path):
+    store = big_store(isolated_home, workspace)
+    _, entry = store.add("project", "notes", "the staging database is read-only", key="staging")
+    assert journal_of(store).exists()
+    proc = run_cli("memory", "show", entry.id, "--dir", str(workspace))
+    assert proc.returncode == 0 and "the staging database is read-only" in proc.stdout
+    proc = run_cli("memory", "forget", "staging", "--dir", str(workspace))
+    assert proc.returncode == 0 and "forgot" in proc.stdout
+    assert "staging" not in keys(isolated_home, workspace)
+    proc = run_cli("memory", "consolidate", "--dir", str(workspace))
+    assert proc.returncode == 0 and not journal_of(store).exists()

@@ -1,7 +1,7 @@
 """Memory at scale: 10,000 entries. Targets: top-10 ranking ≤ 20 ms, load + save ≤ 50 ms;
 at 100,000 entries a keyless `add` (near-duplicate lookup and the journal line included) ≤ 50 ms,
-against writing the 21 MB file whole (what a change cost before the journal) in the same run. Then ranking
-quality: precision@5 before/after on the labelled set (bench/memory_quality.py).
+against writing the 21 MB file whole (what a change cost before the journal) in the same run.
+Then ranking quality: precision@5 before/after on the labelled set (bench/memory_quality.py).
 
 Baseline, measured in the same run: a bare `json.loads` + `json.dumps` of the same file; every
 figure is also printed as a ratio to it, which varies less with the machine's load than ms.

@@ -3,9 +3,11 @@
 The index holds each entry's search text (key, content, tags; see `entry_text`) under the
 porter stemmer, so "migrations" finds "migrate" and "tests" finds "testing". CJK characters
 are indexed one by one (a word of its own each, as the character scan did). Each query brings the
-index up to a list of entries by identity: an entry whose text is unchanged costs a dict
-lookup, a changed or new one a row; rows of entries that are gone are skipped at query time
-and dropped when they outnumber the live ones.
+index up to a list of entries by identity: compared with the list of the call before (pointer
+comparisons at C speed), only entries that are new, replaced or changed in place cost a look, a
+changed or new one a row; rows of entries that are gone are skipped at query time and dropped
+when they outnumber the live ones. A store's index starts from its cache on disk
+(index_cache.py) instead of being built at each session start.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ def match_expression(query: str) -> str:
 
 class MemoryIndex:
     """BM25 over the search text of entries (one per store; a lock keeps threads apart). Rows
-    are keyed by entry identity; rows of entries no longer passed in are skipped, and dropped once they
-    outnumber the most entries ever passed in. With a `cache` path the index starts from the
-    rows saved there (see IndexCache) and saves itself when many rows were added."""
+    are keyed by entry identity; rows of entries no longer passed in are skipped, and dropped
+    once they outnumber the most entries ever passed in. With a `cache` path the index starts
+    from the rows saved there (see IndexCache) and saves itself when many rows were added."""
 
     def __init__(self, cache: Path | None = None) -> None:
         self.db = new_index()
@@ -75,6 +77,7 @@ class MemoryIndex:
                 if self.cache is None:
                     raise
                 self.cache = None  # a damaged cache file: build the index from the entries
+                self.db.close()
                 self._opened, self.db = True, new_index()
                 self._forget()
                 return self._scores(entries, query, limit)

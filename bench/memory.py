@@ -1,6 +1,7 @@
 """Memory at scale: 10,000 entries. Targets: top-10 ranking ≤ 20 ms, load + save ≤ 50 ms;
-at 100,000 entries a keyless `add` (near-duplicate lookup included) ≤ 50 ms. Then ranking
-quality: precision@5 before/after on the labelled set (bench/memory_quality.py).
+at 100,000 entries a keyless `add` (near-duplicate lookup and the journal line included) ≤ 50 ms,
+against writing the 21 MB file whole (what a change cost before the journal) in the same run.
+Then ranking quality: precision@5 before/after on the labelled set (bench/memory_quality.py).
 
 Baseline, measured in the same run: a bare `json.loads` + `json.dumps` of the same file; every
 figure is also printed as a ratio to it, which varies less with the machine's load than ms.
@@ -130,6 +131,11 @@ def measure(home: Path, workspace: Path, path: Path, runs: int) -> dict[str, tup
     def session_start() -> None:  # what a session does: load both files, rank, count hits
         memory_section(workspace, TASK, store=MemoryStore(home, workspace))
 
+    cache = path.with_name("index.sqlite")  # the index saved between sessions
+
+    def drop_cache() -> None:
+        cache.unlink(missing_ok=True)
+
     store = MemoryStore(home, workspace)
     entries = [e for _, e in store.entries("project")]
 
@@ -146,6 +152,7 @@ def measure(home: Path, workspace: Path, path: Path, runs: int) -> dict[str, tup
         ),
         "rank top 10 for a task": timings_ms(lambda: store.rank(entries, TASK, 10), runs),
         "session start (load+rank+save)": timings_ms(session_start, runs),
+        "session start, index not cached": timings_ms(session_start, runs, drop_cache),
     }
 
 
@@ -173,12 +180,17 @@ def add_at_scale(runs: int) -> None:
         entries = list(store.file("project").entries().values())
         lookup = timings_ms(lambda: store.near_duplicate("docker compose v2 deploy", entries), runs)
         median, best, cpu = timings_ms(add, runs)
-        save = timings_ms(lambda: store.file("project").change(lambda cur: None), runs)
+        fold = timings_ms(store.file("project").fold, runs, add)  # the file written whole
+        start = time.perf_counter()
+        MemoryStore(home, workspace).search("warm up", "project")
+        cached = time.perf_counter() - start
     print(
-        f"\n{LARGE:,} entries ({size_mb:.0f} MB): index built in {warm * 1000:.0f} ms (load "
-        f"included); keyless add median {median:.1f} ms, best {best:.1f} ms, best CPU {cpu:.1f} "
-        f"ms (target 50 ms: {'met' if median <= 50 else 'missed'}); of which near-duplicate "
-        f"lookup median {lookup[0]:.1f} ms and saving the file (no change) median {save[0]:.1f} ms"
+        f"\n{LARGE:,} entries ({size_mb:.0f} MB): index built in {warm * 1000:.0f} ms, "
+        f"read from its cache in {cached * 1000:.0f} ms (load included); keyless add median "
+        f"{median:.1f} ms, best {best:.1f} ms, best CPU {cpu:.1f} ms (target 50 ms: "
+        f"{'met' if median <= 50 else 'missed'}); of which near-duplicate lookup median "
+        f"{lookup[0]:.1f} ms; writing the file whole instead (a fold) median {fold[0]:.1f} ms, "
+        f"best CPU {fold[2]:.1f} ms ({median / fold[0]:.2f}x)"
     )
 
 

@@ -3,6 +3,7 @@ the near-duplicate lookup of a keyless add among many entries."""
 
 from __future__ import annotations
 
+import operator
 import time
 
 from core.memory import MemoryEntry, MemoryStore, rank
@@ -51,3 +52,69 @@ def test_a_keyless_add_finds_its_near_duplicate_among_many(isolated_home, worksp
     assert (what, found.key) == ("updated", "note:4321")
     what, _ = store.add("project", "notes", "module 4321 talks to billing over http")
     assert what == "added"
+
+
+def many_notes(count: int = 600) -> list[MemoryEntry]:
+    return [
+        MemoryEntry(f"note:{i}", "notes", f"service {i} keeps its state in store{i * 13}")
+        for i in range(count)
+    ]
+
+
+def test_the_index_is_cached_on_disk_between_sessions(isolated_home, workspace):
+    first = MemoryStore(isolated_home, workspace)
+    first.merge("project", many_notes())
+    expected = [e.key for _, e in first.search("store5213 state", k=5)]
+    assert expected[0] == "note:401"
+    cache = first.file("project").path.with_name("index.sqlite")
+    assert cache.is_file() and oct(cache.stat().st_mode & 0o777) == "0o600"
+    second = MemoryStore(isolated_home, workspace)
+    assert [e.key for _, e in second.search("store5213 state", k=5)] == expected
+    assert second.index.db.total_changes == 0  # every row came from the cache, none rebuilt
+
+
+def test_a_stale_cache_is_checked_row_by_row(isolated_home, workspace):
+    MemoryStore(isolated_home, workspace).merge("project", many_notes())
+    MemoryStore(isolated_home, workspace).search("warm", k=1)  # the cache is saved
+    writer = MemoryStore(isolated_home, workspace)
+    writer.update("project", "note:599", content="service 599 moved to zebradb")
+    writer.remove("project", "note:598")
+    fresh = MemoryStore(isolated_home, workspace)  # the cache predates both changes
+    entries = [e for _, e in fresh.entries()]
+
+    def matches(query: str) -> list[str]:
+        return [e.key for e, _ in fresh.index.scores(entries, query)]
+
+    assert matches("zebradb") == ["note:599"]
+    assert matches("store7787") == [] and matches("store7774") == []  # old text, removed
+    assert matches("store7761") == ["note:597"]
+    # the 600 rows read from the cache, one row added (note:599's new text): nothing rebuilt
+    assert fresh.index.db.execute("SELECT count(*) FROM docs").fetchone() == (601,)
+
+
+def test_a_damaged_cache_is_rebuilt(isolated_home, workspace):
+    store = MemoryStore(isolated_home, workspace)
+    store.merge("project", many_notes())
+    store.search("warm", k=1)
+    cache = store.file("project").path.with_name("index.sqlite")
+    for damage in (b"not a database at all" * 100, cache.read_bytes()[: 4096 * 2]):
+        cache.write_bytes(damage)
+        fresh = MemoryStore(isolated_home, workspace)
+        assert [e.key for _, e in fresh.search("store5213", k=1)] == ["note:401"]
+
+
+def test_an_entry_changed_in_place_is_indexed_again(isolated_home, workspace):
+    store = MemoryStore(isolated_home, workspace)
+    store.merge("project", many_notes(300))
+    entries = [e for _, e in store.entries()]
+
+    def matches(query: str) -> list[str]:
+        return [e.key for e, _ in store.index.scores(entries, query)]
+
+    assert matches("store3887") == ["note:299"]  # the index now holds this very list
+    store.update("project", "note:299", content="service 299 moved to zebradb")
+    after = [e for _, e in store.entries()]
+    assert len(after) == 300 and all(map(operator.is_, after, entries))  # one changed in place
+    assert matches("zebradb") == ["note:299"] and matches("store3887") == []
+    store.count_hits("project", ["note:298"])  # a change that leaves the text as it was
+    assert matches("store3874") == ["note:298"]

@@ -1,4 +1,5 @@
-"""Project memory: entries in a JSON-lines file per project, rules, ranking and injection."""
+"""Project memory: entries in a JSON-lines file per project (and its journal of recent changes),
+rules, ranking and injection."""
 
 from core.memory.consolidation import Consolidation, consolidate
 from core.memory.entry import entry_rows

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import Counter, defaultdict
@@ -59,14 +58,13 @@ def consolidate(
     session (what decay is measured in)."""
     now = time.time() if now is None else now
     memory = store.file("project")
-    stored = _stored_count(memory.path)  # 0 unless a local file (the team's is a table)
-    if not stored and not memory.entries():
+    if not memory.entries() and not memory.hidden:
         return Consolidation()  # nothing remembered here yet: write nothing
     sessions, last = store.count_session(session_end, now)
     result = Consolidation(sessions=sessions)
 
     def apply(cur: dict[str, MemoryEntry]) -> list[MemoryEntry]:
-        result.missing = max(0, stored - len(cur))  # a file's read drops entries of missing files
+        result.missing = memory.hidden  # a local file's read drops entries of missing files
         for entry in list(cur.values()):
             if entry.updated > last or "seen" not in entry.meta:
                 _mark_seen(entry, sessions)
@@ -84,26 +82,12 @@ def consolidate(
                     del cur[entry.key]
         return list(cur.values())
 
-    entries = memory.change(apply)
+    entries = memory.change(apply, fold=True)  # the JSON file whole again, journal folded
+    store.file("global").fold()
     result.kept = len(entries)
     result.index = memory.path.with_name(INDEX_NAME)
     atomic_write(result.index, render_index(store.workspace, entries, now).encode("utf-8"))
     return result
-
-
-def _stored_count(path: Path) -> int:
-    """How many entries the file holds as stored (before a read drops any)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return 0
-    if data.startswith(b'{"version":1,"entries":[\n') and data.endswith(b"\n]}\n"):
-        return data.count(b"\n") - 2  # our layout: one entry a line
-    try:
-        value = json.loads(data.decode("utf-8"))
-        return len(value["entries"] if isinstance(value, dict) else value)
-    except (ValueError, KeyError, TypeError):
-        return 0
 
 
 def _mark_seen(entry: MemoryEntry, session: int) -> None:

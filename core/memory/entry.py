@@ -20,6 +20,7 @@ def _field(name: str, default: Any = None, fresh: type | None = None) -> propert
     def set(self: MemoryEntry, value: Any) -> None:
         (self.raw or self.parse())[name] = value
         self.dirty, self.text = True, None
+        MemoryEntry.edits += 1
 
     return property(get, set)
 
@@ -33,6 +34,7 @@ def _head(index: int) -> property:
     def set(self: MemoryEntry, value: Any) -> None:
         (self.raw or self.parse())[("key", "type")[index]] = value
         self.dirty, self.text = True, None
+        MemoryEntry.edits += 1
 
     return property(get, set)
 
@@ -47,6 +49,9 @@ class MemoryEntry:
     __slots__ = ("raw", "dirty", "line", "head", "text", "broken")
     raw: dict[str, Any] | None
     head: tuple[str, ...]
+    # Field changes so far, all entries together: unchanged since a look at a list of entries,
+    # none of them changed in place (how the index and a save skip comparing each entry).
+    edits = 0
 
     key = _head(0)  # unique within its file: "file:src/app.py", "command:test:pytest", ...
     type = _head(1)  # one of TYPES

@@ -89,7 +89,8 @@ class TeamMemoryFile(MemoryFile):
             raise self._failed(exc) from exc
         return self._visible
 
-    def change(self, fn: Callable[[dict[str, MemoryEntry]], Any]) -> Any:
+    def change(self, fn: Callable[[dict[str, MemoryEntry]], Any], fold: bool = False) -> Any:
+        """As MemoryFile.change, in one transaction (rows: nothing to fold)."""
         try:
             conn = self._connection()
             with conn.transaction():

@@ -26,6 +26,7 @@ __all__ = [
     "MemoryStore",
 ]
 SCOPES = ("project", "global")
+INDEX_CACHE = "index.sqlite"  # the memory index saved between sessions (index_cache.py)
 STATE_NAME = "consolidation.json"  # sessions counted for consolidation, next to memory.json
 TYPES = ("user", "feedback", "project", "reference", "files", "commands", "conventions", "notes")
 
@@ -37,13 +38,13 @@ class MemoryStore:
         self.home = home
         self.workspace = workspace.expanduser().resolve()
         base = home / "memory"
+        folder = base / "projects" / project_id(self.workspace)
         self.files = {
             "global": MemoryFile(base / "global.json"),
-            "project": MemoryFile(
-                base / "projects" / project_id(self.workspace) / "memory.json", root=self.workspace
-            ),
+            "project": MemoryFile(folder / "memory.json", root=self.workspace),
         }
-        self.index = MemoryIndex()  # BM25 over the entries of both files, kept in step
+        # BM25 over the entries of both files, kept in step, saved between sessions
+        self.index = MemoryIndex(cache=folder / INDEX_CACHE)
 
     def file(self, scope: str) -> MemoryFile:
         if scope not in self.files:

@@ -1,0 +1,81 @@
+"""The memory index saved on disk between sessions, so a session start need not rebuild it.
+
+The cache is the index's SQLite database as is (FTS5 rows of search text). It is checked row
+by row, not trusted as a whole: a loaded row serves an entry only when its text is the entry's
+text, so a cache older than the memory file (entries added, changed, removed since) is never
+wrong, only less useful: rows no entry claims are skipped, and new rows are added. Once many
+rows were added since it was read (the memory changed a lot, or there was no cache), the index
+saves itself again. A missing, unreadable or other-format cache is rebuilt; a cache that
+cannot be saved is simply not there next time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+FORMAT = 1  # PRAGMA user_version: the schema and tokenizer below
+CREATE = "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='porter unicode61')"
+SAVE_AFTER = 256  # rows added since the cache was read, at the least ...
+SAVE_SHARE = 20  # ... and 1/20 of the rows
+
+
+def new_index() -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute(CREATE)
+    db.execute(f"PRAGMA user_version = {FORMAT}")
+    return db
+
+
+class IndexCache:
+    """One cache file (per memory store: its global and project entries)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> tuple[sqlite3.Connection, list[tuple[int, str]]] | None:
+        """An in-memory copy of the saved index and its rows (rowid, body); None when there
+        is no usable cache."""
+        if not self.path.is_file():
+            return None
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        try:
+            disk = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                disk.backup(db)
+            finally:
+                disk.close()
+            if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT:
+                raise sqlite3.DatabaseError("another format")
+            return db, db.execute("SELECT rowid, body FROM docs").fetchall()
+        except sqlite3.Error:
+            db.close()
+            return None
+
+    def worth_saving(self, added: int, rows: int) -> bool:
+        return added >= SAVE_AFTER and added * SAVE_SHARE >= rows
+
+    def save(self, db: sqlite3.Connection) -> None:
+        """Write the index (temp file, fsync, rename: never half a file); failures are ignored."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.urandom(4).hex()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            disk = sqlite3.connect(tmp)
+            try:
+                os.chmod(tmp, 0o600)  # it holds the entries' text, as memory.json does
+                db.backup(disk)
+            finally:
+                disk.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, self.path)
+        except (OSError, sqlite3.Error):
+            pass  # no cache next time: the index is rebuilt, as without one
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import os
 import shutil
 import statistics
@@ -47,6 +48,7 @@ REF_NAMES = (
     "run",
 )
 OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"),)
+STDLIB_SAMPLE = 200  # targets drawn (seed: bench/codemap_accuracy.py SEED) on the big tree
 PROJECTS = ("rich", "requests", "prompt_toolkit", "pygments")
 TS_MODULES = Path("/tmp/tsbench/node_modules")
 
@@ -241,29 +243,36 @@ def peak_memory(tree: Path, workers: int) -> None:
     )
 
 
-def python_accuracy(tmp: Path, names: list[str], stdlib_tree: Path | None) -> None:
+def python_accuracy(tmp: Path, args: argparse.Namespace, stdlib_tree: Path | None) -> None:
     import importlib.util
 
     print("Accuracy against ground truth (refs = every listed site; >= 0.5 = confident only):")
-    for name in names:
+    for name in args.projects:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             print(f"  {name}: not installed, skipped")
             continue
         root = tmp / f"proj-{name}"
         _copy(Path(next(iter(spec.submodule_search_locations))), root / name)
-        _score(name, root, tmp)
+        _score(name, root, tmp, 0, args.misses)
     if stdlib_tree is not None:
-        _score("stdlib", stdlib_tree, tmp)
+        _score("stdlib", stdlib_tree, tmp, args.sample, args.misses)
 
 
-def _score(name: str, root: Path, tmp: Path) -> None:
+def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None) -> None:
     start = time.perf_counter()
-    truth = compute(str(root))
+    gc.disable()  # a million AST nodes alive: each full collection walks them all (6x slower)
+    try:
+        truth = compute(str(root))
+    finally:
+        gc.enable()
     took = time.perf_counter() - start
     index = CodeIndex(root, tmp / f"acc-{name}.db")
     index.refresh(max_seconds=3600, workers=1)
-    score_project(f"{name} (truth {took:.0f} s)", root, truth, index)
+    start = time.perf_counter()
+    wrong = misses / f"misses-{name}.txt" if misses else None
+    score_project(f"{name} (truth {took:.0f} s)", root, truth, index, sample, wrong)
+    print(f"    scored in {time.perf_counter() - start:.0f} s")
     index.close()
 
 
@@ -287,6 +296,31 @@ def typescript_accuracy(tmp: Path, modules: Path) -> None:
     index.close()
 
 
+def speed(args: argparse.Namespace, tree: Path, tmp: Path) -> None:
+    print(f"Python tree: {args.tree} (copied; site-packages left out)")
+    index, _, _ = build(tree, tmp / "py.db", args.workers)
+    single, _, _ = build(tree, tmp / "py1.db", 1)
+    single.close()
+    refresh_and_update(index, tree)
+    references_speed(index)
+    accuracy(index, tree)
+    index.close()
+    warm_map(tree, tmp / "home")
+    for n, other in enumerate(t for t in args.other if t.is_dir()):
+        print(f"Other tree: {other}")
+        other_index = build(other, tmp / f"other{n}.db", args.workers)[0]
+        langs = other_index.db.execute(
+            "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC"
+        ).fetchall()
+        print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
+        other_index.close()
+    session_start(tree, tmp / "session-home")
+    for big in args.memory:
+        print(f"Memory: {big}")
+        peak_memory(big, 1)
+        peak_memory(big, 2)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
@@ -298,6 +332,11 @@ def main() -> int:
     parser.add_argument("--ts-modules", type=Path, default=TS_MODULES)
     parser.add_argument("--memory", type=Path, nargs="*", default=[], help="e.g. /usr/include")
     parser.add_argument("--quick", action="store_true", help="no ground truth on the big tree")
+    parser.add_argument(
+        "--sample", type=int, default=STDLIB_SAMPLE, help="targets drawn on the big tree"
+    )
+    parser.add_argument("--misses", type=Path, help="write each wrong refs site here")
+    parser.add_argument("--accuracy-only", action="store_true", help="no speed figures")
     args = parser.parse_args()
     print(
         f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
@@ -305,30 +344,10 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as tmp:
         tree = _copy(args.tree, Path(tmp) / "tree")
-        python_accuracy(Path(tmp), args.projects, None if args.quick else tree)
+        python_accuracy(Path(tmp), args, None if args.quick else tree)
         typescript_accuracy(Path(tmp), args.ts_modules)
-        print(f"Python tree: {args.tree} (copied; site-packages left out)")
-        index, _, _ = build(tree, Path(tmp) / "py.db", args.workers)
-        single, _, _ = build(tree, Path(tmp) / "py1.db", 1)
-        single.close()
-        refresh_and_update(index, tree)
-        references_speed(index)
-        accuracy(index, tree)
-        index.close()
-        warm_map(tree, Path(tmp) / "home")
-        for n, other in enumerate(t for t in args.other if t.is_dir()):
-            print(f"Other tree: {other}")
-            other_index = build(other, Path(tmp) / f"other{n}.db", args.workers)[0]
-            langs = other_index.db.execute(
-                "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC"
-            ).fetchall()
-            print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
-            other_index.close()
-        session_start(tree, Path(tmp) / "session-home")
-        for big in args.memory:
-            print(f"Memory: {big}")
-            peak_memory(big, 1)
-            peak_memory(big, 2)
+        if not args.accuracy_only:
+            speed(args, tree, Path(tmp))
     print(
         f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
         f"on {os.cpu_count()} cores"

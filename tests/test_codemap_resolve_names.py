@@ -1,5 +1,5 @@
 """Resolution rules found by the standard-library ground truth (bench/codemap.py): a base class
-or a decorator named through its module, and names that only copy an attribute."""
+or a decorator named through its module, names that only copy an attribute, and a declared type over the assigned value's class."""
 
 from __future__ import annotations
 
@@ -58,6 +58,29 @@ def converter(node):
     build = node.String
     return build
 """,
+    "bindings.py": """
+class KeyBindingsBase:
+    def get_bindings(self, keys):
+        raise NotImplementedError
+
+
+class KeyBindings(KeyBindingsBase):
+    def get_bindings(self, keys):
+        return [keys]
+
+
+class Proxy(KeyBindingsBase):
+    def __init__(self) -> None:
+        self._bindings2: KeyBindingsBase = KeyBindings()
+
+    def get_bindings(self, keys):
+        return self._bindings2.get_bindings(keys)
+
+
+def merged() -> list:
+    found: KeyBindingsBase = KeyBindings()
+    return found.get_bindings(())
+""",
     "tasks.py": """
 def wait(job, other):
     job.result()
@@ -96,3 +119,12 @@ def test_a_name_that_copies_an_attribute_is_not_a_guess_everywhere(index):
     # `result = result.string` is not an alias of String (names are case-sensitive), and
     # `build = node.String` on an untyped node does not make every `x.build()` a String call
     assert _sites(index, "String") == {("dialog.py", 7): 0.95}
+
+
+def test_the_declared_type_wins_over_the_assigned_class(index):
+    # `self._bindings2: KeyBindingsBase = KeyBindings()`: a call of the declared type's method
+    assert _sites(index, "KeyBindingsBase.get_bindings") == {
+        ("bindings.py", 16): 0.9,  # self._bindings2.get_bindings in Proxy
+        ("bindings.py", 21): 0.9,  # found: KeyBindingsBase = KeyBindings()
+    }
+    assert _sites(index, "bindings.py:KeyBindings.get_bindings") == {}

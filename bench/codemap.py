@@ -158,7 +158,7 @@ def session_start(tree: Path, home: Path) -> None:
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
     from core.agent import SessionOptions, open_session
 
-    timings, waits = {}, []
+    timings, waits, shown = {}, [], []
     for enabled in (False, True, True):
         start = time.perf_counter()
         opts = SessionOptions(workspace=tree, provider="openai", codemap=enabled)
@@ -168,6 +168,8 @@ def session_start(tree: Path, home: Path) -> None:
             start = time.perf_counter()
             live.agent.system_prompt.start_task("where is the JSON decoder?")
             waits.append(time.perf_counter() - start)
+            section = live.agent.system_prompt.section
+            shown.append(_overview_note(section.text if section else ""))
             code_map = live.code_map
             code_map.wait()
             code_map.close()
@@ -175,8 +177,17 @@ def session_start(tree: Path, home: Path) -> None:
     print(
         f"  session start: open_session {timings[False] * 1000:.0f} ms without the code map, "
         f"{timings[True] * 1000:.0f} ms with it; the first task waited {waits[0]:.2f} s on a "
-        f"cold index (cap 8 s), {waits[1]:.3f} s on the warm one (target <= 0.3 s)"
+        f"cold index (cap 8 s; overview: {shown[0]}), {waits[1]:.3f} s on the warm one "
+        f"(target <= 0.3 s; overview: {shown[1]})"
     )
+
+
+def _overview_note(text: str) -> str:
+    if not text:
+        return "none"
+    files = sum(1 for line in text.splitlines()[1:] if line and not line.startswith((" ", "(")))
+    partial = ", ranked on the first part" if "still being built" in text else ""
+    return f"{files} files{partial}"
 
 
 def warm_map(tree: Path, home: Path) -> None:

@@ -1,17 +1,22 @@
 """Code map figures on trees nobody here wrote: who-calls-what accuracy against ground truth,
-build speed, refresh, update, query, the warm session map, peak memory.
+build speed, refresh, update, query, the warm session map, peak memory; Aider beside it.
 
-    python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N]
-        [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--quick]
+    python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N] [--sample N]
+        [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--aider PYTHON]
+        [--quick] [--accuracy-only] [--misses DIR]
 
 Accuracy: `references` and `impact` (two levels) scored per site against an independent
-ground truth, with `rg -w NAME` as the baseline: Python from `ast` (bench/truth_py.py) on
-projects from site-packages (copied) and the standard library; TypeScript from the compiler's
-own findReferences (bench/truth_ts.js) on zod's sources, when `--ts-modules` names a
-node_modules holding `typescript` and `zod` (`npm install --prefix /tmp/tsbench typescript@5
-zod@3`). The default tree is this interpreter's standard library (copied to a temp folder so
-the one-file update can edit it); `--other` adds build-only trees in other languages;
-`--memory /usr/include` measures the peak memory of a one-process build in a child process.
+ground truth, with `rg -w NAME` as the baseline (bench/truth_words.py: one pass for every
+name, checked against rg): Python from `ast` (bench/truth_py.py) on projects from
+site-packages (copied; their 15 most called and 25 spread targets) and the standard library
+(200 targets drawn with seed 19: `targets(sample=200)` in bench/codemap_accuracy.py);
+TypeScript from the compiler's own findReferences (bench/truth_ts.js) on zod's sources, when
+`--ts-modules` names a node_modules holding `typescript` and `zod` (`npm install --prefix
+/tmp/tsbench typescript@5 zod@3`). Aider (`--aider`, default /tmp/aider-venv/bin/python, its
+own venv: bench/codemap_aider.py) is measured on the standard library when installed. The
+default tree is this interpreter's standard library (copied to a temp folder so the one-file
+update can edit it); `--other` adds build-only trees in other languages; `--memory
+/usr/include` measures the peak memory of a one-process build in a child process.
 Wall-clock figures: the load average is printed so a busy machine is visible.
 """
 
@@ -31,7 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.codemap_accuracy import TsTruth, score_project, score_typescript
+from bench.codemap_accuracy import SEED, TsTruth, score_project, score_typescript, targets
+from bench.codemap_aider import AIDER_PYTHON, aider_figures
 from bench.truth_walk import compute
 from core.codemap import CodeIndex, CodeMap, definitions, references, render_overview
 
@@ -267,10 +273,11 @@ def python_accuracy(tmp: Path, args: argparse.Namespace, stdlib_tree: Path | Non
         _copy(Path(next(iter(spec.submodule_search_locations))), root / name)
         _score(name, root, tmp, 0, args.misses)
     if stdlib_tree is not None:
-        _score("stdlib", stdlib_tree, tmp, args.sample, args.misses)
+        truth = _score("stdlib", stdlib_tree, tmp, args.sample, args.misses)
+        aider_figures(args.aider, stdlib_tree, tmp, truth, targets(truth, args.sample, SEED))
 
 
-def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None) -> None:
+def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None):
     start = time.perf_counter()
     gc.disable()  # a million AST nodes alive: each full collection walks them all (6x slower)
     try:
@@ -285,6 +292,7 @@ def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None) -
     score_project(f"{name} (truth {took:.0f} s)", root, truth, index, sample, wrong)
     print(f"    scored in {time.perf_counter() - start:.0f} s")
     index.close()
+    return truth
 
 
 def typescript_accuracy(tmp: Path, modules: Path) -> None:
@@ -348,6 +356,9 @@ def main() -> int:
     )
     parser.add_argument("--misses", type=Path, help="write each wrong refs site here")
     parser.add_argument("--accuracy-only", action="store_true", help="no speed figures")
+    parser.add_argument(
+        "--aider", type=Path, default=AIDER_PYTHON, help="the python of aider-chat's own venv"
+    )
     args = parser.parse_args()
     print(
         f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "

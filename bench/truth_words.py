@@ -1,9 +1,9 @@
 """The `rg -w NAME` baseline for many names in one pass over a project's files: the lines
-where NAME stands as a whole word (`\\w+` token), in the files `rg -t py` searches (`*.py`,
-hidden files and folders skipped, files with a NUL byte taken as binary). A per-name `rg`
-costs ~0.1–0.3 s on the standard library, and the two-level impact baseline asks for up to
-200 names per target; one pass answers all of them. `agrees_with_rg` checks it against the
-real `rg` on a few names."""
+where NAME stands as a whole word (a run of word characters and combining marks, as rg's
+`\\w`), in the files `rg -t py` searches (`*.py`; hidden files and folders skipped, files
+with a NUL byte taken as binary). A per-name `rg` costs ~0.1–0.3 s on the standard library,
+and the two-level impact baseline asks for up to 200 names per target; one pass answers all
+of them. `agrees_with_rg` checks it against the real `rg` on a few names."""
 
 from __future__ import annotations
 

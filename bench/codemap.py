@@ -1,17 +1,22 @@
 """Code map figures on trees nobody here wrote: who-calls-what accuracy against ground truth,
-build speed, refresh, update, query, the warm session map, peak memory.
+build speed, refresh, update, query, the warm session map, peak memory; Aider beside it.
 
-    python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N]
-        [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--quick]
+    python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N] [--sample N]
+        [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--aider PYTHON]
+        [--quick] [--accuracy-only] [--misses DIR]
 
 Accuracy: `references` and `impact` (two levels) scored per site against an independent
-ground truth, with `rg -w NAME` as the baseline: Python from `ast` (bench/truth_py.py) on
-projects from site-packages (copied) and the standard library; TypeScript from the compiler's
-own findReferences (bench/truth_ts.js) on zod's sources, when `--ts-modules` names a
-node_modules holding `typescript` and `zod` (`npm install --prefix /tmp/tsbench typescript@5
-zod@3`). The default tree is this interpreter's standard library (copied to a temp folder so
-the one-file update can edit it); `--other` adds build-only trees in other languages;
-`--memory /usr/include` measures the peak memory of a one-process build in a child process.
+ground truth, with `rg -w NAME` as the baseline (bench/truth_words.py: one pass for every
+name, checked against rg): Python from `ast` (bench/truth_py.py) on projects from
+site-packages (copied; their 15 most called and 25 spread targets) and the standard library
+(200 targets drawn with seed 19: `targets(sample=200)` in bench/codemap_accuracy.py);
+TypeScript from the compiler's own findReferences (bench/truth_ts.js) on zod's sources, when
+`--ts-modules` names a node_modules holding `typescript` and `zod` (`npm install --prefix
+/tmp/tsbench typescript@5 zod@3`). Aider (`--aider`, default /tmp/aider-venv/bin/python, its
+own venv: bench/codemap_aider.py) is measured on the standard library when installed. The
+default tree is this interpreter's standard library (copied to a temp folder so the one-file
+update can edit it); `--other` adds build-only trees in other languages; `--memory
+/usr/include` measures the peak memory of a one-process build in a child process.
 Wall-clock figures: the load average is printed so a busy machine is visible.
 """
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import os
 import shutil
 import statistics
@@ -30,7 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.codemap_accuracy import TsTruth, score_project, score_typescript
+from bench.codemap_accuracy import SEED, TsTruth, score_project, score_typescript, targets
+from bench.codemap_aider import AIDER_PYTHON, aider_figures
 from bench.truth_walk import compute
 from core.codemap import CodeIndex, CodeMap, definitions, references, render_overview
 
@@ -47,6 +54,7 @@ REF_NAMES = (
     "run",
 )
 OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"),)
+STDLIB_SAMPLE = 200  # targets drawn (seed: bench/codemap_accuracy.py SEED) on the big tree
 PROJECTS = ("rich", "requests", "prompt_toolkit", "pygments")
 TS_MODULES = Path("/tmp/tsbench/node_modules")
 
@@ -156,7 +164,7 @@ def session_start(tree: Path, home: Path) -> None:
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
     from core.agent import SessionOptions, open_session
 
-    timings, waits = {}, []
+    timings, waits, shown = {}, [], []
     for enabled in (False, True, True):
         start = time.perf_counter()
         opts = SessionOptions(workspace=tree, provider="openai", codemap=enabled)
@@ -166,6 +174,8 @@ def session_start(tree: Path, home: Path) -> None:
             start = time.perf_counter()
             live.agent.system_prompt.start_task("where is the JSON decoder?")
             waits.append(time.perf_counter() - start)
+            section = live.agent.system_prompt.section
+            shown.append(_overview_note(section.text if section else ""))
             code_map = live.code_map
             code_map.wait()
             code_map.close()
@@ -173,8 +183,17 @@ def session_start(tree: Path, home: Path) -> None:
     print(
         f"  session start: open_session {timings[False] * 1000:.0f} ms without the code map, "
         f"{timings[True] * 1000:.0f} ms with it; the first task waited {waits[0]:.2f} s on a "
-        f"cold index (cap 8 s), {waits[1]:.3f} s on the warm one (target <= 0.3 s)"
+        f"cold index (cap 8 s; overview: {shown[0]}), {waits[1]:.3f} s on the warm one "
+        f"(target <= 0.3 s; overview: {shown[1]})"
     )
+
+
+def _overview_note(text: str) -> str:
+    if not text:
+        return "none"
+    files = sum(1 for line in text.splitlines()[1:] if line and not line.startswith((" ", "(")))
+    partial = ", ranked on the first part" if "still being built" in text else ""
+    return f"{files} files{partial}"
 
 
 def warm_map(tree: Path, home: Path) -> None:
@@ -241,30 +260,39 @@ def peak_memory(tree: Path, workers: int) -> None:
     )
 
 
-def python_accuracy(tmp: Path, names: list[str], stdlib_tree: Path | None) -> None:
+def python_accuracy(tmp: Path, args: argparse.Namespace, stdlib_tree: Path | None) -> None:
     import importlib.util
 
     print("Accuracy against ground truth (refs = every listed site; >= 0.5 = confident only):")
-    for name in names:
+    for name in args.projects:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             print(f"  {name}: not installed, skipped")
             continue
         root = tmp / f"proj-{name}"
         _copy(Path(next(iter(spec.submodule_search_locations))), root / name)
-        _score(name, root, tmp)
+        _score(name, root, tmp, 0, args.misses)
     if stdlib_tree is not None:
-        _score("stdlib", stdlib_tree, tmp)
+        truth = _score("stdlib", stdlib_tree, tmp, args.sample, args.misses)
+        aider_figures(args.aider, stdlib_tree, tmp, truth, targets(truth, args.sample, SEED))
 
 
-def _score(name: str, root: Path, tmp: Path) -> None:
+def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None):
     start = time.perf_counter()
-    truth = compute(str(root))
+    gc.disable()  # a million AST nodes alive: each full collection walks them all (6x slower)
+    try:
+        truth = compute(str(root))
+    finally:
+        gc.enable()
     took = time.perf_counter() - start
     index = CodeIndex(root, tmp / f"acc-{name}.db")
     index.refresh(max_seconds=3600, workers=1)
-    score_project(f"{name} (truth {took:.0f} s)", root, truth, index)
+    start = time.perf_counter()
+    wrong = misses / f"misses-{name}.txt" if misses else None
+    score_project(f"{name} (truth {took:.0f} s)", root, truth, index, sample, wrong)
+    print(f"    scored in {time.perf_counter() - start:.0f} s")
     index.close()
+    return truth
 
 
 def typescript_accuracy(tmp: Path, modules: Path) -> None:
@@ -287,6 +315,31 @@ def typescript_accuracy(tmp: Path, modules: Path) -> None:
     index.close()
 
 
+def speed(args: argparse.Namespace, tree: Path, tmp: Path) -> None:
+    print(f"Python tree: {args.tree} (copied; site-packages left out)")
+    index, _, _ = build(tree, tmp / "py.db", args.workers)
+    single, _, _ = build(tree, tmp / "py1.db", 1)
+    single.close()
+    refresh_and_update(index, tree)
+    references_speed(index)
+    accuracy(index, tree)
+    index.close()
+    warm_map(tree, tmp / "home")
+    for n, other in enumerate(t for t in args.other if t.is_dir()):
+        print(f"Other tree: {other}")
+        other_index = build(other, tmp / f"other{n}.db", args.workers)[0]
+        langs = other_index.db.execute(
+            "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC"
+        ).fetchall()
+        print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
+        other_index.close()
+    session_start(tree, tmp / "session-home")
+    for big in args.memory:
+        print(f"Memory: {big}")
+        peak_memory(big, 1)
+        peak_memory(big, 2)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
@@ -298,6 +351,14 @@ def main() -> int:
     parser.add_argument("--ts-modules", type=Path, default=TS_MODULES)
     parser.add_argument("--memory", type=Path, nargs="*", default=[], help="e.g. /usr/include")
     parser.add_argument("--quick", action="store_true", help="no ground truth on the big tree")
+    parser.add_argument(
+        "--sample", type=int, default=STDLIB_SAMPLE, help="targets drawn on the big tree"
+    )
+    parser.add_argument("--misses", type=Path, help="write each wrong refs site here")
+    parser.add_argument("--accuracy-only", action="store_true", help="no speed figures")
+    parser.add_argument(
+        "--aider", type=Path, default=AIDER_PYTHON, help="the python of aider-chat's own venv"
+    )
     args = parser.parse_args()
     print(
         f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
@@ -305,30 +366,10 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as tmp:
         tree = _copy(args.tree, Path(tmp) / "tree")
-        python_accuracy(Path(tmp), args.projects, None if args.quick else tree)
+        python_accuracy(Path(tmp), args, None if args.quick else tree)
         typescript_accuracy(Path(tmp), args.ts_modules)
-        print(f"Python tree: {args.tree} (copied; site-packages left out)")
-        index, _, _ = build(tree, Path(tmp) / "py.db", args.workers)
-        single, _, _ = build(tree, Path(tmp) / "py1.db", 1)
-        single.close()
-        refresh_and_update(index, tree)
-        references_speed(index)
-        accuracy(index, tree)
-        index.close()
-        warm_map(tree, Path(tmp) / "home")
-        for n, other in enumerate(t for t in args.other if t.is_dir()):
-            print(f"Other tree: {other}")
-            other_index = build(other, Path(tmp) / f"other{n}.db", args.workers)[0]
-            langs = other_index.db.execute(
-                "SELECT lang, COUNT(*) FROM files GROUP BY lang ORDER BY 2 DESC"
-            ).fetchall()
-            print("  languages: " + ", ".join(f"{lang} {count}" for lang, count in langs))
-            other_index.close()
-        session_start(tree, Path(tmp) / "session-home")
-        for big in args.memory:
-            print(f"Memory: {big}")
-            peak_memory(big, 1)
-            peak_memory(big, 2)
+        if not args.accuracy_only:
+            speed(args, tree, Path(tmp))
     print(
         f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
         f"on {os.cpu_count()} cores"

@@ -39,7 +39,8 @@ class PromptWithOverview:
     """The session's system prompt; the overview joins it when the first task starts.
 
     The index builds in a background thread from session start, so the REPL prompt appears at
-    once; the first task waits for the build at most `wait_seconds`, then the prompt is frozen
+    once; the first task waits for the build at most `wait_seconds` (a cold build that is still
+    parsing gives the overview of what it ranked first instead), then the prompt is frozen
     for the session (stable across turns, so provider caches keep hitting). The prompt's growth
     is added to the context budget's overhead, which counts the prompt.
     """
@@ -62,10 +63,13 @@ class PromptWithOverview:
             return
         self.section = PromptSection("code map", "")
         try:
-            ready = self.code_map.wait(self.wait_seconds)
+            ready = self.code_map.wait_first_part(self.wait_seconds)
         except KeyboardInterrupt:  # Ctrl-C while waiting: stop this task, keep the session
             raise Interrupted("interrupted while the code map was being built") from None
-        if ready and not self.code_map.error:
+        if ready and not self.code_map.error and not self.code_map.wait(0):
+            # a cold build still parsing: the overview of its first part, not personalised
+            self.section = PromptSection("code map", self.code_map.early_overview)
+        elif ready and not self.code_map.error:
             try:
                 self.section = section_from(self.code_map, task, self.budget_tokens)
             except Exception as exc:  # the overview is a bonus; never fail the task for it

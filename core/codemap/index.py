@@ -110,7 +110,7 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-PARSER = content_hash(("parse 3\n" + "".join(QUERIES.values())).encode())
+PARSER = content_hash(("parse 4\n" + "".join(QUERIES.values())).encode())
 
 
 def _check_parser(db: sqlite3.Connection) -> None:
@@ -146,6 +146,17 @@ def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Pars
     return (rel, stat[0], stat[1], digest, lang, lines, symbols, refs, binds)
 
 
+_TEST_PARTS = frozenset({"test", "tests", "testing", "__tests__", "idle_test"})
+
+
+def _overview_order(rel: str) -> tuple[bool, int, str]:
+    """Parse order: code before tests, shallow files before deep ones, so a build cut off at
+    its deadline has ranked what an overview shows first."""
+    parts = rel.split("/")
+    is_test = any(p in _TEST_PARTS for p in parts[:-1]) or parts[-1].startswith("test_")
+    return (is_test, len(parts), rel)
+
+
 def _parse_chunk(root: str, jobs: list[tuple[str, tuple[int, int], str]]) -> list[Parsed]:
     return [parse_one(root, rel, stat, old) for rel, stat, old in jobs]
 
@@ -158,6 +169,7 @@ class RefreshStats:
     lines: int = 0
     seconds: float = 0.0
     truncated: str = ""
+    stopped: bool = False  # parsing stopped at the deadline with files left
 
 
 class CodeIndex:
@@ -207,11 +219,14 @@ class CodeIndex:
         if not known:
             self._touched = None  # a first build: every edge is computed at the end, at once
         gone = [known[p][0] for p in known if p not in walk.files]
-        jobs = [
-            (rel, st, known[rel][3] if rel in known else "")
-            for rel, st in walk.files.items()
-            if rel not in known or known[rel][1:3] != st
-        ]
+        jobs = sorted(
+            (
+                (rel, st, known[rel][3] if rel in known else "")
+                for rel, st in walk.files.items()
+                if rel not in known or known[rel][1:3] != st
+            ),
+            key=lambda job: _overview_order(job[0]),
+        )
         if gone:
             with self._transaction():
                 self._delete(gone)
@@ -254,7 +269,9 @@ class CodeIndex:
     def _apply(
         self, jobs: list, known: dict, stats: RefreshStats, deadline: float, workers: int | None
     ) -> None:
+        done = 0
         for batch in self._parse_batches(jobs, deadline, workers):
+            done += len(batch)
             with self._transaction():
                 for rel, mtime, size, digest, lang, lines, symbols, refs, binds in batch:
                     old = known.get(rel)
@@ -273,8 +290,9 @@ class CodeIndex:
                     )
                     stats.parsed += 1
                     stats.lines += lines
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline and done < len(jobs):
                 stats.truncated = stats.truncated or "stopped at the time limit; run again"
+                stats.stopped = True
                 return
 
     def _parse_batches(

@@ -53,9 +53,10 @@ PYTHON = """
 (call function: (identifier) @ref.call)
 (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
-(class_definition superclasses: (argument_list (attribute attribute: (identifier) @ref.inherit)))
+(class_definition superclasses: (argument_list
+  (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
 (decorator (identifier) @ref.call)
-(decorator (attribute attribute: (identifier) @ref.call))
+(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (type (identifier) @ref.type)
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))

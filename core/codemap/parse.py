@@ -125,7 +125,7 @@ class _Collector:
         self.defs: dict[tuple[int, str], list[Any]] = {}
         self.refs: list[tuple[int, str, int, str, str]] = []
         self.imports: list[Symbol] = []
-        self.binds: list[tuple[int, str, str, str, int]] = []  # (pos, kind, name, type, line)
+        self.binds: list[tuple[int, int, str, str, str, int]] = []  # (pos, rank, kind, name, …)
 
     def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
         role = _ROLES.get((self.lang, pattern))
@@ -160,7 +160,11 @@ class _Collector:
         else:
             name, type_name = text, type_name_of(_text(caps["type"][0])) if "type" in caps else ""
         if kind == "all" or type_name:
-            self.binds.append((node.start_byte, kind, name, type_name, node.start_point[0] + 1))
+            declared = "type" in caps and _is_annotation(caps["type"][0])
+            rank = 0 if declared else 1  # `x: Base = Derived()`: the declared type comes first
+            self.binds.append(
+                (node.start_byte, rank, kind, name, type_name, node.start_point[0] + 1)
+            )
 
     def _add_def(self, key: str, node: Any, caps: dict[str, list[Any]]) -> None:
         names = caps.get("name")
@@ -237,6 +241,12 @@ class _Collector:
         return _merge_exports(symbols) + self.imports, uses.refs, uses.binds
 
 
+def _is_annotation(node: Any) -> bool:
+    """A type written as a declaration (Python `x: T`, TypeScript `x: T`), not a call's class."""
+    parent = node.parent
+    return node.type == "type" or (parent is not None and parent.type == "type_annotation")
+
+
 class _Uses:
     """References and bindings in source order, each given its scope from the definition stack."""
 
@@ -257,7 +267,7 @@ class _Uses:
                 _, name, line, kind, recv = item
                 self.refs.append((name, line, kind, func, recv))
                 continue
-            _, kind, name, type_name, line = item
+            _, _, kind, name, type_name, line = item
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`

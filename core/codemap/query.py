@@ -11,6 +11,7 @@ from core.codemap.langs import language_family
 from core.codemap.resolve import BUILTIN_METHODS, FAMILIES, Project
 
 CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
+GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
 
@@ -218,8 +219,8 @@ def references(
         alias
         for (alias,) in db.execute(
             "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
-            "UNION SELECT name FROM binds WHERE (type=? OR type LIKE ?) AND name!=?",
-            (name, name, "=" + name, "=%." + name, name),
+            "UNION SELECT name FROM binds WHERE (type=? OR type GLOB ?) AND name!=?",
+            (name, name, "=" + name, "=*." + name, name),
         )
     ]
     sites: list[Site] = []
@@ -238,6 +239,8 @@ def references(
             hits, conf, why = found
             if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
                 continue
+            if local != name and why in GUESSES:
+                continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
     best: dict[tuple[str, int], Site] = {}

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from core.codemap import query, render
 from core.codemap.index import CodeIndex, RefreshStats
+from core.codemap.overview import render_overview
 from core.codemap.rank import ensure_ranks
 from core.codemap.rename import rename_sites
 from core.codemap.walk import MAX_FILES
 from my_agent.home import project_id
 
 QUERY_REFRESH_SECONDS = 10.0  # a huge folder is indexed a slice per question, never hangs
+FIRST_PART_SECONDS = 4.0  # a cold build ranks what it has by then, for the first overview
 
 
 def db_path_for(workspace: Path, home: Path) -> Path:
@@ -32,6 +35,8 @@ class CodeMap:
         self._index: CodeIndex | None = None
         self._open_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._first_part = threading.Event()
+        self.early_overview = ""  # what a build cut short had ranked (start_background)
 
     @property
     def index(self) -> CodeIndex:
@@ -52,21 +57,48 @@ class CodeMap:
         self.last_stats = self.index.refresh(max_seconds, workers)
         return self.last_stats
 
-    def start_background(self, max_seconds: float = 30.0, workers: int | None = None) -> None:
-        """Build or refresh in a daemon thread; `wait()` joins it. Errors are kept, not raised."""
+    def start_background(
+        self,
+        max_seconds: float = 30.0,
+        workers: int | None = None,
+        first_seconds: float = FIRST_PART_SECONDS,
+        overview_tokens: int = 1000,
+    ) -> None:
+        """Build or refresh in a daemon thread; `wait()` joins it. Errors are kept, not raised.
+        A build still parsing after `first_seconds` ranks what it has and keeps an overview of
+        it (`early_overview`) for a first task that cannot wait for the rest."""
         if self._thread is not None:
             return
 
         def build() -> None:
             try:
-                self.refresh(max_seconds, workers)
+                started = time.monotonic()
+                first = self.refresh(min(first_seconds, max_seconds), workers)
+                if first.stopped:
+                    self._rank_early(first.files, overview_tokens)
+                    self.refresh(max(0.0, max_seconds - (time.monotonic() - started)), workers)
                 with self.index.lock:
                     ensure_ranks(self.index.db)
             except Exception as exc:  # a broken index must never break the session
                 self.error = f"{type(exc).__name__}: {exc}"
+            finally:
+                self._first_part.set()
 
         self._thread = threading.Thread(target=build, name="codemap-build", daemon=True)
         self._thread.start()
+
+    def _rank_early(self, files: int, overview_tokens: int) -> None:
+        with self.index.lock:
+            db = self.index.db
+            ensure_ranks(db)
+            text = render_overview(db, "", overview_tokens)
+            done = db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+        if text:
+            self.early_overview = (
+                f"{text}\n(ranked on the first {done:,} of {files:,} files while the index was "
+                "still being built; the code_map tool sees every file)"
+            )
+        self._first_part.set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """True when no background build is running (any longer)."""
@@ -74,6 +106,10 @@ class CodeMap:
             return True
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+    def wait_first_part(self, timeout: float | None = None) -> bool:
+        """True when the background build has finished or ranked its first part."""
+        return self._thread is None or self._first_part.wait(timeout)
 
     # --- answers as prompt text ------------------------------------------------------------
     def _fresh(self):

@@ -210,7 +210,7 @@ def test_the_repl_asks_once_with_one_key_and_remembers_a_yes(
 
     repl = Repl("--dir", str(hostile), env=_env(llm))
     try:
-        repl.expect(r"Do you trust the files in .*\[y/n\]")
+        repl.expect(r"Do you trust the files in [\s\S]*?\[y/n\]")  # wrapped at words
         repl.child.send(key)  # one key, no Enter
         repl.expect("trusted: " if trusted else "not trusted: ")
         repl.prompt()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from core.model.fragments import FragmentCache
 from my_agent.messages import Message, ModelResponse, StreamEvent
 
 
@@ -44,6 +45,18 @@ class WireAdapter(Protocol):
         max_completion_tokens: bool = False,
         with_reasoning: bool = False,
     ) -> dict[str, Any]: ...
+
+    def body_parts(
+        self,
+        model: str,
+        system: str,
+        messages: list[Message],
+        tools: list[dict[str, Any]],
+        cache: FragmentCache,
+        *,
+        max_completion_tokens: bool = False,
+        with_reasoning: bool = False,
+    ) -> tuple[list[bytes], str]: ...
 
 
 def wire_stream(adapter: WireAdapter, client: Any, body: bytes, asm: Assembler) -> ModelResponse:

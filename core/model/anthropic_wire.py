@@ -86,13 +86,14 @@ def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> l
     return out
 
 
-def encode_messages(messages: list[Message], with_reasoning: bool, cache: FragmentCache) -> bytes:
-    """`messages_to_wire` with its cache breakpoints as a serialized JSON array, each message's
-    blocks serialized once per content and joined."""
+def encode_messages(
+    messages: list[Message], with_reasoning: bool, cache: FragmentCache
+) -> list[bytes]:
+    """`messages_to_wire` with its cache breakpoints, serialized: the pieces of its JSON array,
+    joined without copying them. Each message's blocks are serialized once per content."""
     runs: list[list[_Turn]] = []  # same-role messages, merged into one wire message
     for msg in messages:
-        key = message_key(msg)
-        turn = cache.get(key and (with_reasoning, key), _Turn, msg, with_reasoning)
+        turn = cache.get(message_key(msg, with_reasoning), _Turn, msg, with_reasoning)
         if not turn.blocks:
             continue
         if runs and runs[-1][0].role == msg.role:
@@ -102,7 +103,9 @@ def encode_messages(messages: list[Message], with_reasoning: bool, cache: Fragme
     pieces = [run[0].whole if len(run) == 1 else _joined(run, False) for run in runs]
     for index in [i for i, run in enumerate(runs) if run[0].role == "user"][-2:]:
         pieces[index] = _joined(runs[index], True)
-    return b"[" + b",".join(pieces) + b"]"
+    if pieces:
+        pieces[0] = pieces[0][1:]  # each piece leads with its comma but the first
+    return [b"[", *pieces, b"]"]
 
 
 _MARK = b',"cache_control":' + dumps(CACHE) + b"}"
@@ -140,7 +143,8 @@ def _joined(run: list[_Turn], marked: bool) -> bytes:
 
 
 def _message_bytes(role: str, blocks: list[bytes]) -> bytes:
-    return b'{"role":"' + role.encode() + b'","content":[' + b",".join(blocks) + b"]}"
+    """The message as an array element after another (leading with a comma)."""
+    return b',{"role":"' + role.encode() + b'","content":[' + b",".join(blocks) + b"]}"
 
 
 def build_request(
@@ -180,12 +184,9 @@ def body_parts(
 ) -> tuple[list[bytes], str]:
     """`build_request` streamed, serialized but for its token limit, whose key is returned:
     the client fits the value to the window and closes the object."""
-    parts = [
-        dumps(_head(model, system, tools))[:-1],
-        b',"messages":',
-        encode_messages(messages, with_reasoning, cache),
-        b',"stream":true',
-    ]
+    parts = [dumps(_head(model, system, tools))[:-1] + b',"messages":']
+    parts += encode_messages(messages, with_reasoning, cache)
+    parts.append(b',"stream":true')
     return parts, "max_tokens"
 
 

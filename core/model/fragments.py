@@ -48,9 +48,10 @@ def block_key(block: Any) -> Hashable | None:
     return None
 
 
-def message_key(msg: Message) -> Hashable | None:
+def message_key(msg: Message, variant: Hashable) -> Hashable | None:
+    """`msg`'s key as converted one way (`variant`), None when a block has no key."""
     keys = tuple(map(block_key, msg.blocks))
-    return None if None in keys else (msg.role, keys)
+    return None if None in keys else (msg.role, variant, keys)
 
 
 class FragmentCache:

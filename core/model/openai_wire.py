@@ -93,45 +93,52 @@ def messages_to_wire(
 
 def encode_messages(
     system: str, messages: list[Message], with_reasoning: bool, cache: FragmentCache
-) -> bytes:
-    """`messages_to_wire` as a serialized JSON array, each assistant turn and tool result
-    serialized once per content; user text and images are merged as there, then serialized."""
-    done = [dumps({"role": "system", "content": system})]
+) -> list[bytes]:
+    """`messages_to_wire` serialized: the pieces of its JSON array, joined without copying
+    them (each message after the system one leads with its comma). Each assistant turn and
+    tool result is serialized once per content; user text and images merge as there."""
+    done = [b"[" + dumps({"role": "system", "content": system})]
     tail: list[dict[str, Any]] = [_NOT_USER]  # user messages later parts may still merge into
     for msg in messages:
         if msg.role == "assistant":
-            key = message_key(msg)
-            piece = cache.get(key and (with_reasoning, key), _assistant, msg, with_reasoning)
+            piece = cache.get(message_key(msg, with_reasoning), _assistant, msg, with_reasoning)
             if piece:  # an empty turn sends nothing: the user messages around it merge
                 _flush(tail, done)
                 done.append(piece)
             continue
         shown: list[ImageBlock] = []
+        other = False  # text or images besides the results
         for block in msg.blocks:
             if isinstance(block, ToolResult):
                 _flush(tail, done)
                 tool = ("tool", block.call_id, block.content)
                 done.append(cache.get(tool, _tool_piece, block))
                 shown += block.images
-        _add_user_blocks(tail, msg, shown)
+            else:
+                other = True
+        if shown or other:
+            _add_user_blocks(tail, msg, shown)
     _flush(tail, done)
-    return b"[" + b",".join(done) + b"]"
+    done.append(b"]")
+    return done
 
 
 _NOT_USER: dict[str, Any] = {"role": ""}
 
 
 def _assistant(msg: Message, with_reasoning: bool) -> bytes:
-    return dumps(_assistant_to_wire(msg, with_reasoning)) if msg.text or msg.tool_calls else b""
+    return (
+        b"," + dumps(_assistant_to_wire(msg, with_reasoning)) if msg.text or msg.tool_calls else b""
+    )
 
 
 def _tool_piece(block: ToolResult) -> bytes:
-    return dumps(_tool_to_wire(block))
+    return b"," + dumps(_tool_to_wire(block))
 
 
 def _flush(tail: list[dict[str, Any]], done: list[bytes]) -> None:
     if len(tail) > 1:
-        done.extend(map(dumps, tail[1:]))
+        done.extend(b"," + dumps(message) for message in tail[1:])
         del tail[1:]
 
 
@@ -219,12 +226,9 @@ def body_parts(
     head: dict[str, Any] = {"model": model}
     if tools:
         head["tools"] = _wire_tools(tools)
-    parts = [
-        dumps(head)[:-1],
-        b',"messages":',
-        encode_messages(system, messages, with_reasoning, cache),
-        b',"stream_options":{"include_usage":true},"stream":true',
-    ]
+    parts = [dumps(head)[:-1] + b',"messages":']
+    parts += encode_messages(system, messages, with_reasoning, cache)
+    parts.append(b',"stream_options":{"include_usage":true},"stream":true')
     return parts, "max_completion_tokens" if max_completion_tokens else "max_tokens"
 
 

@@ -11,7 +11,7 @@ SDK's `create(stream=True)` path the client used before (its per-call request tr
 Conversations of 40/200/400 messages, tool calls and tool results of realistic size, OpenAI and
 Anthropic wire formats.
 
-    python bench/wire.py [--runs 15]
+    python bench/wire.py [--runs 15] [--cpu]
 """
 
 from __future__ import annotations
@@ -100,20 +100,24 @@ def sessions(n: int, count: int) -> Iterator[list[Message]]:
     return iter([older + turn(10_000 + k) for k in range(count)])
 
 
-def interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
-    """Median ms of each function, run in turn (so load from other work hits all alike)."""
+def interleaved(fns: dict[str, Any], runs: int, clock: Any = time.perf_counter) -> dict[str, float]:
+    """Median ms of each function, run in turn (so load from other work hits all alike); the
+    order rotates every round, so each follows every other equally often (a function runs
+    slower right after one that churned the caches and the allocator)."""
     for fn in fns.values():
         fn()  # warm: connection, imports
     samples: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(runs):
-        for name, fn in fns.items():
-            start = time.perf_counter()
+    order = list(fns.items())
+    for run in range(runs):
+        shift = run % len(order)
+        for name, fn in order[shift:] + order[:shift]:
+            start = clock()
             fn()
-            samples[name].append((time.perf_counter() - start) * 1000)
+            samples[name].append((clock() - start) * 1000)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
+def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, float]:
     import httpx
 
     from core.model import wire_adapter, wire_stream
@@ -144,7 +148,7 @@ def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
                 pass
 
     fresh = sessions(n, runs + 1)
-    return interleaved(
+    measured = interleaved(
         {
             "client": lambda: client.stream("system prompt", next(fresh), tools, lambda e: None),
             "post": lambda: wire_stream(
@@ -152,20 +156,33 @@ def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
             ),
             "httpx": bare,
             "httpx+dumps": lambda: bare(json.dumps({**request, "stream": True}).encode()),
-            "create": transformed,
         },
         runs,
+        clock,
     )
+    # on its own: 10-100x slower, it would slow whatever ran after it
+    return measured | interleaved({"create": transformed}, runs, clock)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the process's CPU instead of the wall clock: steadier on a loaded machine "
+        "(the loopback server's thread runs in this process and counts in every column alike)",
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    print(f"median of {args.runs} interleaved requests, ms (loopback server answers at once)")
+    what = "process CPU" if args.cpu else "wall clock"
+    print(
+        f"median of {args.runs} interleaved requests, ms of {what} "
+        "(loopback server answers at once)"
+    )
     print(
         f"{'wire':10} {'msgs':>5} {'client':>7} {'its post':>8} {'httpx':>6} {'post/httpx':>10}"
         f" {'+dumps':>7} {'client/(httpx+dumps)':>20} {'create()':>9}"
@@ -173,7 +190,7 @@ def main() -> None:
     try:
         for wire in ("openai", "anthropic"):
             for n in (40, 200, 400):
-                m = measure(wire, base, n, args.runs)
+                m = measure(wire, base, n, args.runs, clock)
                 print(
                     f"{wire:10} {n:5d} {m['client']:7.2f} {m['post']:8.2f} {m['httpx']:6.2f}"
                     f" {m['post'] / m['httpx']:9.2f}x {m['httpx+dumps']:7.2f}"

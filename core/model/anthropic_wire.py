@@ -93,7 +93,8 @@ def encode_messages(
     joined without copying them. Each message's blocks are serialized once per content."""
     runs: list[list[_Turn]] = []  # same-role messages, merged into one wire message
     for msg in messages:
-        turn = cache.get(message_key(msg, with_reasoning), _Turn, msg, with_reasoning)
+        key = message_key(msg, ("anthropic", with_reasoning))  # one cache may serve both wires
+        turn = cache.get(key, _Turn, msg, with_reasoning)
         if not turn.blocks:
             continue
         if runs and runs[-1][0].role == msg.role:

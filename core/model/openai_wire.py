@@ -101,7 +101,8 @@ def encode_messages(
     tail: list[dict[str, Any]] = [_NOT_USER]  # user messages later parts may still merge into
     for msg in messages:
         if msg.role == "assistant":
-            piece = cache.get(message_key(msg, with_reasoning), _assistant, msg, with_reasoning)
+            key = message_key(msg, ("openai", with_reasoning))  # one cache may serve both wires
+            piece = cache.get(key, _assistant, msg, with_reasoning)
             if piece:  # an empty turn sends nothing: the user messages around it merge
                 _flush(tail, done)
                 done.append(piece)

@@ -122,3 +122,26 @@ def test_breakpoints_move_to_the_newest_user_turns(llm):
     body = send(llm, client, messages)
     marked = [m["content"][-1].get("cache_control") for m in body["messages"]]
     assert marked == [None, None, {"type": "ephemeral"}, None, {"type": "ephemeral"}]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_every_request_carries_the_sdks_own_headers(llm, provider):
+    """The SDK's request is built once per client and sent with each new body: its auth,
+    version and platform headers on every request, the length of each body its own."""
+    profile = PROFILES[provider]
+    url = llm.url if provider == "anthropic" else llm.openai_url
+    client = ModelClient(ResolvedProvider(profile, "m", url, "fake-test-key"))
+    messages = [user_text("short")]
+    send(llm, client, messages)
+    send(llm, client, [*messages, Message("assistant", [TextBlock("a" * 5000)]), user_text("b")])
+    first, second = llm.requests
+    for rec in (first, second):
+        assert rec.headers["authorization"] == "Bearer fake-test-key"
+        assert rec.headers["content-type"] == "application/json"
+        assert rec.headers["user-agent"].startswith(
+            "Anthropic/" if provider == "anthropic" else "OpenAI/"
+        )
+        assert rec.headers["x-stainless-retry-count"] == "0"
+    if provider == "anthropic":
+        assert first.headers["anthropic-version"] == second.headers["anthropic-version"] != ""
+    assert int(second.headers["content-length"]) > int(first.headers["content-length"]) + 5000

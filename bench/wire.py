@@ -1,14 +1,17 @@
 """Client overhead per model request against a bare httpx POST of the same bytes, same run.
 
 A loopback server answers every POST at once with the same short SSE stream, so what differs
-is the client: `ModelClient.stream` (build the request from the canonical history, serialize
-it, POST through the SDK, parse the stream) against `httpx.Client.post` of the already-built
-body, streamed and read to the end ("its post" is the client's transport alone, on the
-same bytes; "+dumps" is httpx with `json.dumps` of the same request). Also shown: the SDK's `create(stream=True)` path the
-client used before (its per-call request transform). Conversations of 40/200/400 messages,
-tool calls and tool results of realistic size, OpenAI and Anthropic wire formats.
+is the client: `ModelClient.stream` (turn the canonical history into the request body, POST it
+through the SDK, parse the stream into a response) against `httpx.Client.post` of the body,
+streamed and read to the end ("its post" is the client's transport alone, on the same bytes;
+"+dumps" is httpx with `json.dumps` of the already-built request dict). Each client request
+ends with a turn it has never sent (as in a session, where a request adds a call and its
+result), so its cache of serialized messages holds all but the newest turn. Also shown: the
+SDK's `create(stream=True)` path the client used before (its per-call request transform).
+Conversations of 40/200/400 messages, tool calls and tool results of realistic size, OpenAI and
+Anthropic wire formats.
 
-    python bench/wire.py [--runs 15]
+    python bench/wire.py [--runs 15] [--cpu]
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -69,34 +73,51 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(head.encode() + data)  # one write: no delayed-ACK stall
 
 
+def turn(i: int) -> list[Message]:
+    """Turn `i`: a tool call and its result (about 1.5 kB)."""
+    args = {"path": f"src/module_{i}.py", "offset": i * 40, "limit": 120}
+    call = ToolCall(f"call_{i}", "read_file", args, json.dumps(args))
+    body = "\n".join(f"{k:4d}  def function_{k}(x):  return x * {k}  # é" for k in range(30))
+    return [
+        Message("assistant", [TextBlock(f"Reading module {i}."), call]),
+        Message("user", [ToolResult(f"call_{i}", body)]),
+    ]
+
+
 def history(n: int) -> list[Message]:
-    """`n` messages: a task, then tool calls and their results (about 1.5 kB each)."""
+    """`n` messages: a task, then tool calls and their results."""
     out: list[Message] = [user_text("Fix the failing test in the parser and explain the cause.")]
-    i = 0
     while len(out) < n:
-        i += 1
-        args = {"path": f"src/module_{i}.py", "offset": i * 40, "limit": 120}
-        call = ToolCall(f"call_{i}", "read_file", args, json.dumps(args))
-        out.append(Message("assistant", [TextBlock(f"Reading module {i}."), call]))
-        body = "\n".join(f"{k:4d}  def function_{k}(x):  return x * {k}  # é" for k in range(30))
-        out.append(Message("user", [ToolResult(f"call_{i}", body)]))
+        out += turn(len(out) // 2 + 1)
     return out[:n]
 
 
-def interleaved(fns: dict[str, Any], runs: int) -> dict[str, float]:
-    """Median ms of each function, run in turn (so load from other work hits all alike)."""
+def sessions(n: int, count: int) -> Iterator[list[Message]]:
+    """`count` histories of `n` messages as a session sends them: the same older messages,
+    then a turn never sent before (a new call id and result), so the client's cache of
+    serialized messages misses on the newest turn every request, as it does in a session."""
+    older = history(n)[:-2]
+    return iter([older + turn(10_000 + k) for k in range(count)])
+
+
+def interleaved(fns: dict[str, Any], runs: int, clock: Any = time.perf_counter) -> dict[str, float]:
+    """Median ms of each function, run in turn (so load from other work hits all alike); the
+    order rotates every round, so each follows every other equally often (a function runs
+    slower right after one that churned the caches and the allocator)."""
     for fn in fns.values():
         fn()  # warm: connection, imports
     samples: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(runs):
-        for name, fn in fns.items():
-            start = time.perf_counter()
+    order = list(fns.items())
+    for run in range(runs):
+        shift = run % len(order)
+        for name, fn in order[shift:] + order[:shift]:
+            start = clock()
             fn()
-            samples[name].append((time.perf_counter() - start) * 1000)
+            samples[name].append((clock() - start) * 1000)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
+def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, float]:
     import httpx
 
     from core.model import wire_adapter, wire_stream
@@ -107,7 +128,7 @@ def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
     messages = history(n)
     tools = [{"name": "read_file", "description": "Read a file.", "parameters": {"type": "object"}}]
     request = client.build_request("system prompt", messages, tools)
-    body = client.encode(dict(request))
+    body = client.body("system prompt", messages, tools)
     path = "/v1/messages" if wire == "anthropic" else "/v1/chat/completions"
     nodelay = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
     bare_client = httpx.Client(timeout=30, transport=httpx.HTTPTransport(socket_options=nodelay))
@@ -126,28 +147,42 @@ def measure(wire: str, base: str, n: int, runs: int) -> dict[str, float]:
             for _ in events:
                 pass
 
-    return interleaved(
+    fresh = sessions(n, runs + 1)
+    measured = interleaved(
         {
-            "client": lambda: client.stream("system prompt", messages, tools, lambda e: None),
+            "client": lambda: client.stream("system prompt", next(fresh), tools, lambda e: None),
             "post": lambda: wire_stream(
                 adapter, sdk, body, adapter.StreamAssembler(lambda e: None)
             ),
             "httpx": bare,
             "httpx+dumps": lambda: bare(json.dumps({**request, "stream": True}).encode()),
-            "create": transformed,
         },
         runs,
+        clock,
     )
+    # on its own: 10-100x slower, it would slow whatever ran after it
+    return measured | interleaved({"create": transformed}, runs, clock)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the process's CPU instead of the wall clock: steadier on a loaded machine "
+        "(the loopback server's thread runs in this process and counts in every column alike)",
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    print(f"median of {args.runs} interleaved requests, ms (loopback server answers at once)")
+    what = "process CPU" if args.cpu else "wall clock"
+    print(
+        f"median of {args.runs} interleaved requests, ms of {what} "
+        "(loopback server answers at once)"
+    )
     print(
         f"{'wire':10} {'msgs':>5} {'client':>7} {'its post':>8} {'httpx':>6} {'post/httpx':>10}"
         f" {'+dumps':>7} {'client/(httpx+dumps)':>20} {'create()':>9}"
@@ -155,7 +190,7 @@ def main() -> None:
     try:
         for wire in ("openai", "anthropic"):
             for n in (40, 200, 400):
-                m = measure(wire, base, n, args.runs)
+                m = measure(wire, base, n, args.runs, clock)
                 print(
                     f"{wire:10} {n:5d} {m['client']:7.2f} {m['post']:8.2f} {m['httpx']:6.2f}"
                     f" {m['post'] / m['httpx']:9.2f}x {m['httpx+dumps']:7.2f}"

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from core.model.fragments import FragmentCache, dumps, message_key
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -85,6 +86,68 @@ def messages_to_wire(messages: list[Message], with_reasoning: bool = False) -> l
     return out
 
 
+def encode_messages(
+    messages: list[Message], with_reasoning: bool, cache: FragmentCache
+) -> list[bytes]:
+    """`messages_to_wire` with its cache breakpoints, serialized: the pieces of its JSON array,
+    joined without copying them. Each message's blocks are serialized once per content."""
+    runs: list[list[_Turn]] = []  # same-role messages, merged into one wire message
+    for msg in messages:
+        key = message_key(msg, ("anthropic", with_reasoning))  # one cache may serve both wires
+        turn = cache.get(key, _Turn, msg, with_reasoning)
+        if not turn.blocks:
+            continue
+        if runs and runs[-1][0].role == msg.role:
+            runs[-1].append(turn)
+        else:
+            runs.append([turn])
+    pieces = [run[0].whole if len(run) == 1 else _joined(run, False) for run in runs]
+    for index in [i for i, run in enumerate(runs) if run[0].role == "user"][-2:]:
+        pieces[index] = _joined(runs[index], True)
+    if pieces:
+        pieces[0] = pieces[0][1:]  # each piece leads with its comma but the first
+    return [b"[", *pieces, b"]"]
+
+
+_MARK = b',"cache_control":' + dumps(CACHE) + b"}"
+
+
+class _Turn:
+    """One message's wire blocks, serialized: each block, whether it is a tool result, and
+    the whole message as sent when nothing merges into it and it carries no breakpoint."""
+
+    __slots__ = ("blocks", "results", "role", "whole")
+
+    def __init__(self, msg: Message, with_reasoning: bool) -> None:
+        wire = [b for b in (_block_to_wire(b, with_reasoning) for b in msg.blocks) if b]
+        self.role = msg.role
+        self.blocks = [dumps(b) for b in wire]
+        self.results = [b["type"] == "tool_result" for b in wire]
+        self.whole = _message_bytes(msg.role, self.blocks) if wire else b""
+
+    def __len__(self) -> int:  # its size in the cache
+        return 2 * len(self.whole) + 1
+
+
+def _joined(run: list[_Turn], marked: bool) -> bytes:
+    """Merged messages (tool results first, as the API wants them to lead a user turn), with
+    the cache breakpoint on the last block when `marked`."""
+    if len(run) == 1:
+        blocks = list(run[0].blocks)
+    else:
+        pairs = [pair for turn in run for pair in zip(turn.results, turn.blocks, strict=True)]
+        pairs.sort(key=lambda pair: not pair[0])
+        blocks = [block for _, block in pairs]
+    if marked:
+        blocks[-1] = blocks[-1][:-1] + _MARK
+    return _message_bytes(run[0].role, blocks)
+
+
+def _message_bytes(role: str, blocks: list[bytes]) -> bytes:
+    """The message as an array element after another (leading with a comma)."""
+    return b',{"role":"' + role.encode() + b'","content":[' + b",".join(blocks) + b"]}"
+
+
 def build_request(
     model: str,
     system: str,
@@ -101,21 +164,45 @@ def build_request(
     newest message of the previous request, so each request reads what the last one wrote.
     """
     request: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
-    if tools:
-        wire_tools = [
-            {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
-            for t in tools
-        ]
-        wire_tools[-1]["cache_control"] = CACHE
-        request["tools"] = wire_tools
-    if system:
-        request["system"] = [{"type": "text", "text": system, "cache_control": CACHE}]
+    request.update(_head(model, system, tools))
     wire_messages = messages_to_wire(messages, with_reasoning)
     users = [i for i, m in enumerate(wire_messages) if m["role"] == "user"]
     for index in users[-2:]:
         _mark(wire_messages, index)
     request["messages"] = wire_messages
     return request
+
+
+def body_parts(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    cache: FragmentCache,
+    *,
+    max_completion_tokens: bool = False,
+    with_reasoning: bool = False,
+) -> tuple[list[bytes], str]:
+    """`build_request` streamed, serialized but for its token limit, whose key is returned:
+    the client fits the value to the window and closes the object."""
+    parts = [dumps(_head(model, system, tools))[:-1] + b',"messages":']
+    parts += encode_messages(messages, with_reasoning, cache)
+    parts.append(b',"stream":true')
+    return parts, "max_tokens"
+
+
+def _head(model: str, system: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
+    head: dict[str, Any] = {"model": model}
+    if tools:
+        wire_tools = [
+            {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+            for t in tools
+        ]
+        wire_tools[-1]["cache_control"] = CACHE
+        head["tools"] = wire_tools
+    if system:
+        head["system"] = [{"type": "text", "text": system, "cache_control": CACHE}]
+    return head
 
 
 def _mark(wire_messages: list[dict[str, Any]], index: int) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from core.model.fragments import FragmentCache
 from core.model.providers import ResolvedProvider, WireFormat
 from core.model.retry import (
     MAX_HONOURED_WAIT,
@@ -76,6 +77,7 @@ class ModelClient:
         self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
         self.on_request = on_request
         self.on_retry: RetryHook | None = None
+        self._pieces = FragmentCache()  # the history's serialized messages, by content
 
     @property
     def adapter(self):
@@ -131,10 +133,9 @@ class ModelClient:
         on_retry: RetryHook | None = None,
     ) -> ModelResponse:
         """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
-        request = self.build_request(system, messages, tools)
-        body = self.encode(request)
+        body, key, fitted = self._body(system, messages, tools)
         if self.on_request:
-            self.on_request(request)
+            self.on_request(self._request(system, messages, tools, key, fitted))
         sdk_seconds = self._sdk_wait()
         start = time.monotonic()
         first: list[float] = []
@@ -146,6 +147,7 @@ class ModelClient:
 
         response = self._with_retries(body, timed_emit, on_retry or self.on_retry)
         if response.usage.estimated:
+            request = self._request(system, messages, tools, key, fitted)
             response.usage = estimate_usage(request, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
@@ -165,17 +167,43 @@ class ModelClient:
             return 0.0
         return time.monotonic() - started
 
-    def encode(self, request: dict[str, Any]) -> bytes:
-        """The request body, serialized once, with the reply's token limit capped to what
-        the window leaves after the prompt (about 3 characters a token, so rather less than
-        more); `request` is updated to match (debug log, local usage estimate)."""
-        key = "max_completion_tokens" if "max_completion_tokens" in request else "max_tokens"
-        wanted = int(request.pop(key))
-        text = json.dumps({**request, "stream": True}, ensure_ascii=False, separators=(",", ":"))
-        room = self.provider.profile.context_window - len(text) // 3 - REPLY_MARGIN
-        fitted = max(MIN_REPLY, min(wanted, room))
+    def body(self, system: str, messages: list[Message], tools: list[dict[str, Any]]) -> bytes:
+        """The request body exactly as `stream` sends it."""
+        return self._body(system, messages, tools)[0]
+
+    def _body(
+        self, system: str, messages: list[Message], tools: list[dict[str, Any]]
+    ) -> tuple[bytes, str, int]:
+        """The body (`build_request`'s, streamed), serialized from pieces cached by content,
+        with the reply's token limit capped to what the window leaves after the prompt
+        (about 3 bytes a token, so rather less than more); also that limit's key and value."""
+        profile = self.provider.profile
+        parts, key = self.adapter.body_parts(
+            self.model,
+            system,
+            messages,
+            tools,
+            self._pieces,
+            max_completion_tokens=profile.max_completion_tokens,
+            with_reasoning=profile.reasoning_roundtrip,
+        )
+        room = profile.context_window - sum(map(len, parts)) // 3 - REPLY_MARGIN
+        fitted = max(MIN_REPLY, min(self.max_tokens, room))
+        parts.append(f',"{key}":{fitted}}}'.encode())
+        return b"".join(parts), key, fitted
+
+    def _request(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[dict[str, Any]],
+        key: str,
+        fitted: int,
+    ) -> dict[str, Any]:
+        """The request as a dict, with the token limit that was sent (debug log, estimates)."""
+        request = self.build_request(system, messages, tools)
         request[key] = fitted
-        return (text[:-1] + f',"{key}":{fitted}}}').encode()
+        return request
 
     def _with_retries(
         self,

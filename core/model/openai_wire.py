@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from core.model.fragments import FragmentCache, dumps, message_key
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -84,26 +85,85 @@ def messages_to_wire(
         shown: list[ImageBlock] = []  # images tool results returned: a user turn after them
         for block in msg.blocks:
             if isinstance(block, ToolResult):
-                out.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": block.call_id,
-                        "content": block.content or "(no output)",
-                    }
-                )
+                out.append(_tool_to_wire(block))
                 shown += block.images
-        if shown:
-            names = ", ".join(image.name for image in shown)
-            _add_user(out, [{"type": "text", "text": f"[images the tools returned: {names}]"}])
-            _add_user(out, [image_part(image) for image in shown])
-        # text blocks are separate paragraphs (a compaction summary, then the next task)
-        text = "\n\n".join(b.text for b in msg.blocks if isinstance(b, TextBlock) and b.text)
-        if text:
-            _add_user(out, [{"type": "text", "text": text}])
-        images = [image_part(b) for b in msg.blocks if isinstance(b, ImageBlock)]
-        if images:
-            _add_user(out, images)
+        _add_user_blocks(out, msg, shown)
     return out
+
+
+def encode_messages(
+    system: str, messages: list[Message], with_reasoning: bool, cache: FragmentCache
+) -> list[bytes]:
+    """`messages_to_wire` serialized: the pieces of its JSON array, joined without copying
+    them (each message after the system one leads with its comma). Each assistant turn and
+    tool result is serialized once per content; user text and images merge as there."""
+    done = [b"[" + dumps({"role": "system", "content": system})]
+    tail: list[dict[str, Any]] = [_NOT_USER]  # user messages later parts may still merge into
+    for msg in messages:
+        if msg.role == "assistant":
+            key = message_key(msg, ("openai", with_reasoning))  # one cache may serve both wires
+            piece = cache.get(key, _assistant, msg, with_reasoning)
+            if piece:  # an empty turn sends nothing: the user messages around it merge
+                _flush(tail, done)
+                done.append(piece)
+            continue
+        shown: list[ImageBlock] = []
+        other = False  # text or images besides the results
+        for block in msg.blocks:
+            if isinstance(block, ToolResult):
+                _flush(tail, done)
+                tool = ("tool", block.call_id, block.content)
+                done.append(cache.get(tool, _tool_piece, block))
+                shown += block.images
+            else:
+                other = True
+        if shown or other:
+            _add_user_blocks(tail, msg, shown)
+    _flush(tail, done)
+    done.append(b"]")
+    return done
+
+
+_NOT_USER: dict[str, Any] = {"role": ""}
+
+
+def _assistant(msg: Message, with_reasoning: bool) -> bytes:
+    return (
+        b"," + dumps(_assistant_to_wire(msg, with_reasoning)) if msg.text or msg.tool_calls else b""
+    )
+
+
+def _tool_piece(block: ToolResult) -> bytes:
+    return b"," + dumps(_tool_to_wire(block))
+
+
+def _flush(tail: list[dict[str, Any]], done: list[bytes]) -> None:
+    if len(tail) > 1:
+        done.extend(b"," + dumps(message) for message in tail[1:])
+        del tail[1:]
+
+
+def _tool_to_wire(block: ToolResult) -> dict[str, Any]:
+    return {
+        "role": "tool",
+        "tool_call_id": block.call_id,
+        "content": block.content or "(no output)",
+    }
+
+
+def _add_user_blocks(out: list[dict[str, Any]], msg: Message, shown: list[ImageBlock]) -> None:
+    """A user message's images from tool results, its text and its own images."""
+    if shown:
+        names = ", ".join(image.name for image in shown)
+        _add_user(out, [{"type": "text", "text": f"[images the tools returned: {names}]"}])
+        _add_user(out, [image_part(image) for image in shown])
+    # text blocks are separate paragraphs (a compaction summary, then the next task)
+    text = "\n\n".join(b.text for b in msg.blocks if isinstance(b, TextBlock) and b.text)
+    if text:
+        _add_user(out, [{"type": "text", "text": text}])
+    images = [image_part(b) for b in msg.blocks if isinstance(b, ImageBlock)]
+    if images:
+        _add_user(out, images)
 
 
 def image_part(block: ImageBlock) -> dict[str, Any]:
@@ -145,21 +205,46 @@ def build_request(
     prompt, so automatic prefix caches (OpenAI, DeepSeek, Zhipu) keep hitting."""
     request: dict[str, Any] = {"model": model}
     if tools:
-        request["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": t["name"],
-                    "description": t["description"],
-                    "parameters": t["parameters"],
-                },
-            }
-            for t in tools
-        ]
+        request["tools"] = _wire_tools(tools)
     request["messages"] = messages_to_wire(system, messages, with_reasoning)
     request["stream_options"] = {"include_usage": True}
     request["max_completion_tokens" if max_completion_tokens else "max_tokens"] = max_tokens
     return request
+
+
+def body_parts(
+    model: str,
+    system: str,
+    messages: list[Message],
+    tools: list[dict[str, Any]],
+    cache: FragmentCache,
+    *,
+    max_completion_tokens: bool = False,
+    with_reasoning: bool = False,
+) -> tuple[list[bytes], str]:
+    """`build_request` streamed, serialized but for its token limit, whose key is returned:
+    the client fits the value to the window and closes the object."""
+    head: dict[str, Any] = {"model": model}
+    if tools:
+        head["tools"] = _wire_tools(tools)
+    parts = [dumps(head)[:-1] + b',"messages":']
+    parts += encode_messages(system, messages, with_reasoning, cache)
+    parts.append(b',"stream_options":{"include_usage":true},"stream":true')
+    return parts, "max_completion_tokens" if max_completion_tokens else "max_tokens"
+
+
+def _wire_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t["name"],
+                "description": t["description"],
+                "parameters": t["parameters"],
+            },
+        }
+        for t in tools
+    ]
 
 
 def _get(obj: Any, name: str) -> Any:

@@ -128,15 +128,19 @@ class LedgerHooks(AgentHooks):
         self._pending = None
         self.ledger.record(self._row(response, *self.measure(response)))
 
+    def on_child_end(self, result: TaskResult) -> None:
+        self._record_pending()  # the row stays the parent's task; its end is the parent's
+
     def on_task_end(self, result: TaskResult) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None and pending.streamed:  # a request cut short: estimated
-            self._record_cut(pending)
+        self._record_pending()
         self.ledger.record(TaskStop(time.time(), self.session_id, self.task_id, result.stop))
 
-    def _record_cut(self, pending: _Pending) -> None:
+    def _record_pending(self) -> None:
         """A request under way when the task ended, counted locally; one that failed before
         any output is not recorded (nothing billed)."""
+        pending, self._pending = self._pending, None
+        if pending is None or not pending.streamed:
+            return
         usage = self._estimate("".join(pending.streamed))
         response = ModelResponse(
             Message("assistant"),

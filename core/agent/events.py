@@ -72,6 +72,10 @@ class AgentHooks:
 
     def on_task_end(self, result: TaskResult) -> None: ...
 
+    def on_child_end(self, result: TaskResult) -> None:
+        """A sub-agent's task ended (the ledger counts a request it had under way); the
+        parent's own task goes on."""
+
     def on_task_timed(self, result: TaskResult) -> None:
         """After every hook's `on_task_end`: the task's times are final, the end hooks' own
         included (`--time` reports them here)."""
@@ -138,6 +142,9 @@ class HookList(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         _call_all([hook.on_task_end for hook in self.hooks], result)
+
+    def on_child_end(self, result: TaskResult) -> None:
+        _call_all([hook.on_child_end for hook in self.hooks], result)
 
     def on_task_timed(self, result: TaskResult) -> None:
         _call_all([hook.on_task_timed for hook in self.hooks], result)

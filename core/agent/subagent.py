@@ -58,7 +58,7 @@ class ChildHooks(AgentHooks):
         self.parent.on_response(response)
 
     def on_task_end(self, result: TaskResult) -> None:
-        self.parent.on_task_end(result)  # a request cut short is estimated and recorded
+        self.parent.on_child_end(result)  # a request cut short is estimated and recorded
 
 
 @dataclass

@@ -19,7 +19,7 @@ class TaskStop:
     session_id: str
     task_id: str
     stop: str  # one of STOPS
-    user_name: str = ""  # the team ledger stores it; filled in by `record_stop`
+    user_name: str = ""  # the team ledger stores it; filled in when the team ledger records it
 
 
 def m004_task_stops(db: sqlite3.Connection) -> None:

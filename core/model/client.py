@@ -41,11 +41,9 @@ def wire_adapter(wire: WireFormat) -> WireAdapter:
     return mod  # type: ignore[return-value]  (a module implementing the protocol)
 
 
-def estimate_usage(request: dict[str, Any], message: Message) -> Usage:
-    """Local count for a provider that reported no usage; marked as an estimate."""
-    sent = json.dumps(
-        {k: request.get(k) for k in ("system", "messages", "tools")}, ensure_ascii=False
-    )
+def estimate_usage(body: bytes, message: Message) -> Usage:
+    """Local count for a provider that reported no usage (the body as sent); an estimate."""
+    sent = body.decode("utf-8", errors="replace")
     produced = "".join(b.text for b in message.blocks if isinstance(b, ReasoningBlock))
     produced += message.text + "".join(
         c.raw_arguments for c in message.blocks if isinstance(c, ToolCall)
@@ -133,9 +131,9 @@ class ModelClient:
         on_retry: RetryHook | None = None,
     ) -> ModelResponse:
         """One streamed request; Ctrl-C closes the connection and propagates KeyboardInterrupt."""
-        body, key, fitted = self._body(system, messages, tools)
+        body = self.body(system, messages, tools)
         if self.on_request:
-            self.on_request(self._request(system, messages, tools, key, fitted))
+            self.on_request(json.loads(body))  # exactly what is sent
         sdk_seconds = self._sdk_wait()
         start = time.monotonic()
         first: list[float] = []
@@ -147,8 +145,7 @@ class ModelClient:
 
         response = self._with_retries(body, timed_emit, on_retry or self.on_retry)
         if response.usage.estimated:
-            request = self._request(system, messages, tools, key, fitted)
-            response.usage = estimate_usage(request, response.message)
+            response.usage = estimate_usage(body, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
         response.sdk_seconds = sdk_seconds
@@ -168,15 +165,9 @@ class ModelClient:
         return time.monotonic() - started
 
     def body(self, system: str, messages: list[Message], tools: list[dict[str, Any]]) -> bytes:
-        """The request body exactly as `stream` sends it."""
-        return self._body(system, messages, tools)[0]
-
-    def _body(
-        self, system: str, messages: list[Message], tools: list[dict[str, Any]]
-    ) -> tuple[bytes, str, int]:
-        """The body (`build_request`'s, streamed), serialized from pieces cached by content,
-        with the reply's token limit capped to what the window leaves after the prompt
-        (about 3 bytes a token, so rather less than more); also that limit's key and value."""
+        """The request body exactly as `stream` sends it (`build_request`'s, streamed),
+        serialized from pieces cached by content, with the reply's token limit capped to what
+        the window leaves after the prompt (about 3 bytes a token, so rather less than more)."""
         profile = self.provider.profile
         parts, key = self.adapter.body_parts(
             self.model,
@@ -190,20 +181,7 @@ class ModelClient:
         room = profile.context_window - sum(map(len, parts)) // 3 - REPLY_MARGIN
         fitted = max(MIN_REPLY, min(self.max_tokens, room))
         parts.append(f',"{key}":{fitted}}}'.encode())
-        return b"".join(parts), key, fitted
-
-    def _request(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[dict[str, Any]],
-        key: str,
-        fitted: int,
-    ) -> dict[str, Any]:
-        """The request as a dict, with the token limit that was sent (debug log, estimates)."""
-        request = self.build_request(system, messages, tools)
-        request[key] = fitted
-        return request
+        return b"".join(parts)
 
     def _with_retries(
         self,

@@ -80,6 +80,3 @@ class FragmentCache:
                 self._size = len(piece)  # type: ignore[arg-type]
             self._pieces[key] = piece
         return piece
-
-    def __len__(self) -> int:
-        return len(self._pieces)

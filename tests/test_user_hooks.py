@@ -183,6 +183,28 @@ def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, works
     assert {e["hook_event_name"] for e in events} == {"Stop"}
 
 
+def test_a_continued_task_that_ends_by_its_turn_limit_is_still_told_to_stop_hooks(
+    llm, workspace, tmp_path
+):
+    log = tmp_path / "stop.jsonl"
+    once = script(
+        tmp_path,
+        "once",
+        "import json, sys\nevent = json.load(sys.stdin)\n"
+        f"open({str(log)!r}, 'a').write(json.dumps(event) + '\\n')\n"
+        "if not event['stop_hook_active']:\n"
+        "    print(json.dumps({'decision': 'block', 'reason': 'check a.py'}))\n",
+    )
+    settings(workspace / ".unicum", {"Stop": [{"hooks": [{"command": once}]}]})
+    (workspace / "a.py").write_text("x = 1\n")
+    llm.reply("all done")
+    llm.call("read_file", {"path": "a.py"})
+    proc = run_p(llm, workspace, "fix it", "--max-turns", "2")
+    assert proc.returncode != 0 and len(llm.requests) == 2, proc.stderr
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["stop_reason"] for e in events] == ["done", "max_turns"]  # the real end is heard
+
+
 def test_a_stop_hook_that_always_blocks_is_capped_with_one_line(llm, workspace, tmp_path):
     nag = script(tmp_path, "nag", "import sys\nsys.stderr.write('not yet')\nsys.exit(2)\n")
     settings(tmp_path / "unicum-home", {"Stop": [{"hooks": [{"command": nag}]}]})

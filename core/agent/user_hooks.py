@@ -127,7 +127,6 @@ class UserHooks(AgentHooks):
         self.warn = warn
         self.transcript_path = transcript_path
         self.pending: list[str] = []  # SessionStart context, sent with the first task
-        self.stop_ran = False  # this task's Stop hooks already heard its end (stop_check)
 
     def session_start(self, source: str) -> None:
         self.pending += self.run("SessionStart", {"source": source}).context
@@ -157,13 +156,11 @@ class UserHooks(AgentHooks):
 
     def stop_check(self, result: TaskResult, active: bool) -> str | None:
         """The model answered: a Stop hook that blocks sends it back with its reason."""
-        self.stop_ran = True
         outcome = self.run("Stop", {"stop_hook_active": active, "stop_reason": result.stop})
         return None if outcome.halt else outcome.block
 
     def on_task_end(self, result: TaskResult) -> None:
-        ran, self.stop_ran = self.stop_ran, False
-        if not ran:  # it ended another way (turns, an error, Ctrl-C): the hooks hear it, no say
+        if result.stop != "done":  # "done" went through stop_check; any other end is heard
             self.run("Stop", {"stop_hook_active": False, "stop_reason": result.stop})
 
     def notify(self, message: str) -> None:

@@ -55,6 +55,22 @@ def test_undo_turn_takes_back_every_checkpoint_of_the_newest_turn(tmp_path):
     assert store.undo_turn() is None
 
 
+def test_undo_turn_after_a_resume_that_numbers_turns_anew_restores_only_that_run(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    store = CheckpointStore(tmp_path / "cp", root=root)
+    a, b, c = root / "a.py", root / "b.py", root / "c.py"
+    for path in (a, b, c):
+        path.write_text(f"{path.stem}1")
+    for path, turn in ((a, 1), (b, 2), (c, 1)):  # c: turn 1 of the resumed session
+        store.save(path, turn)
+        path.write_text(f"{path.stem}2")
+        store.wrote(path)
+    done = store.undo_turn()
+    assert done is not None and done.paths == ["c.py"]
+    assert (a.read_text(), b.read_text(), c.read_text()) == ("a2", "b2", "c1")
+
+
 def test_store_survives_a_new_instance(tmp_path):
     f = tmp_path / "f.txt"
     f.write_text("before")

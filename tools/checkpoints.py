@@ -6,6 +6,7 @@ import hashlib
 import json
 import shutil
 import time
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,8 @@ class CheckpointStore:
             return None
         metas = [self._meta(n) for n in numbers]
         turn = metas[-1].get("turn", 0)
-        mine = [m for m in metas if m.get("turn", 0) == turn]
+        # the newest run of that turn: what `undo` pops (a resumed session numbers turns anew)
+        mine = list(takewhile(lambda m: m.get("turn", 0) == turn, reversed(metas)))[::-1]
         newest = {m["path"]: m for m in mine}  # the last write of each file
         oldest = {m["path"]: m for m in reversed(mine)}  # what it was before the turn
         clash = [

@@ -11,19 +11,19 @@ from core.codemap.index import CHUNK_FILES
 
 def _project(root: Path, count: int) -> None:
     for n in range(count):
-        pkg = root / "pkg" / f"mod_{n:02d}.py"
+        pkg = root / "zz_pkg" / f"mod_{n:02d}.py"  # sorts after tests/: the order must be ours
         test = root / "tests" / f"test_mod_{n:02d}.py"
         for path in (pkg, test):
             path.parent.mkdir(parents=True, exist_ok=True)
         pkg.write_text(f"def helper_{n}(x):\n    return x + {n}\n")
         test.write_text(
-            f"from pkg.mod_{n:02d} import helper_{n}\n\n\ndef test_{n}():\n"
+            f"from zz_pkg.mod_{n:02d} import helper_{n}\n\n\ndef test_{n}():\n"
             f"    assert helper_{n}(1) == {n + 1}\n"
         )
 
 
 def test_a_build_cut_at_its_first_part_keeps_an_overview_of_it(tmp_path: Path):
-    count = CHUNK_FILES // 2 + 6  # more code and tests than one parse batch holds
+    count = CHUNK_FILES  # the code alone fills the first parse batch
     _project(tmp_path / "proj", count)
     cmap = CodeMap(tmp_path / "proj", tmp_path / "home")
     cmap.start_background(workers=1, first_seconds=0)  # the first part: one batch
@@ -33,7 +33,8 @@ def test_a_build_cut_at_its_first_part_keeps_an_overview_of_it(tmp_path: Path):
         f"(ranked on the first {CHUNK_FILES} of {2 * count} files while the index was still "
         "being built; the code_map tool sees every file)"
     )
-    assert "pkg/mod_" in cmap.early_overview  # code is parsed before tests
+    # code is parsed before tests (a plain sorted walk would parse tests/ first)
+    assert "zz_pkg/mod_" in cmap.early_overview and "tests/" not in cmap.early_overview
     assert cmap.stats()["files"] == 2 * count  # the rest followed in the same thread
     cmap.close()
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT, provider_env
 from tests.test_repl import start, user_texts
 
@@ -148,12 +150,15 @@ def test_repl_notifies_by_the_terminals_focus_reports(llm, workspace, tmp_path, 
     ]
 
 
-def test_repl_without_focus_reports_keeps_the_time_rule(llm, workspace, tmp_path, isolated_home):
-    notification_hook(isolated_home, tmp_path, {"after_seconds": 3600})
+@pytest.mark.parametrize("after, fires", [(3600, False), (0, True)])
+def test_repl_without_focus_reports_keeps_the_time_rule(
+    llm, workspace, tmp_path, isolated_home, after, fires
+):
+    notification_hook(isolated_home, tmp_path, {"after_seconds": after})
     llm.reply("short answer")
     repl = start(llm, workspace, "--no-codemap", provider="openai")
     try:
         repl.command("quick", "short answer")  # the terminal never reported: time decides
     finally:
         repl.close()
-    assert OSC_DONE not in repl.raw
+    assert (OSC_DONE in repl.raw) is fires

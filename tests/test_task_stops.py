@@ -57,7 +57,7 @@ def test_usage_tasks_shows_how_each_task_ended(llm, workspace):
         (f"{sessions[1]}/1", "max_turns", 2),
         (f"{sessions[2]}/1", "repeated", 5),
     ]
-    assert {g["text"] for g in groups} == {"look at a.py"}  # what the user typed
+    assert {g["task"] for g in groups} == {"look at a.py"}  # what the user typed
     text = run_cli("usage", "--by", "task").stdout
     rows = [line for line in text.splitlines() if "look at a.py" in line]  # text, not the id
     assert ["done" in rows[0], "max_turns" in rows[1], "repeated" in rows[2]] == [True] * 3

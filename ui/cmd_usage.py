@@ -203,12 +203,13 @@ def json_report(db, by: str, flt: Filter) -> dict:
 
 
 def _group(g: Group, by: str) -> dict:
-    """A group as JSON; a task's also carries what the user typed ("" when not found)."""
+    """A group as JSON; a task's also carries what the user typed as `task` (as the
+    dashboard's data does; "" when not found)."""
     if by != "task":
         return g.to_dict()
     from core.agent import task_text
 
-    return g.to_dict() | {"text": " ".join(task_text(unicum_home(), g.key).split())}
+    return g.to_dict() | {"task": " ".join(task_text(unicum_home(), g.key).split())}
 
 
 # --- rendering ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ order gives back the history exactly.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -257,18 +258,25 @@ def task_text(home: Path, task_id: str) -> str:
     if not number.isdigit() or not SESSION_ID.fullmatch(session_id) or session_id.startswith("."):
         return ""
     for path in sorted((home / "sessions").glob(f"*/{session_id}.jsonl")):
-        found = _typed_requests(path, int(number))
-        if found:
-            return found
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        typed = _typed_requests(path, stat.st_mtime_ns, stat.st_size)
+        if 0 < int(number) <= len(typed):
+            return typed[int(number) - 1]
     return ""
 
 
-def _typed_requests(path: Path, wanted: int) -> str:
-    seen = 0
+@functools.lru_cache(maxsize=16)
+def _typed_requests(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """The typed requests of one transcript, read once per version of the file (a usage
+    report names many tasks of the same session)."""
     try:
         lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
     except OSError:
-        return ""
+        return ()
+    typed: list[str] = []
     for line in lines:
         try:
             record = json.loads(line)
@@ -276,10 +284,8 @@ def _typed_requests(path: Path, wanted: int) -> str:
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
         if message is not None and message.role == "user" and message.text.strip():
-            seen += 1
-            if seen == wanted:
-                return message.text.strip()
-    return ""
+            typed.append(message.text.strip())
+    return tuple(typed)
 
 
 class TranscriptHooks(AgentHooks):

@@ -120,7 +120,7 @@ def interleaved(fns: dict[str, Any], runs: int, clock: Any = time.perf_counter) 
 def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, float]:
     import httpx
 
-    from core.model import wire_adapter, wire_stream
+    from core.model import sender, wire_adapter, wire_stream
 
     name = "anthropic" if wire == "anthropic" else "openai"
     url = base if wire == "anthropic" else base + "/v1"
@@ -135,6 +135,7 @@ def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, fl
     headers = {"content-type": "application/json", "authorization": "Bearer fake-bench-key"}
     sdk = client.sdk()
     adapter = wire_adapter(PROFILES[name].wire)
+    post_via = sender(adapter, sdk)
     create = sdk.messages.create if wire == "anthropic" else sdk.chat.completions.create
 
     def bare(data: bytes = body) -> None:
@@ -152,7 +153,7 @@ def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, fl
         {
             "client": lambda: client.stream("system prompt", next(fresh), tools, lambda e: None),
             "post": lambda: wire_stream(
-                adapter, sdk, body, adapter.StreamAssembler(lambda e: None)
+                adapter, post_via, body, adapter.StreamAssembler(lambda e: None)
             ),
             "httpx": bare,
             "httpx+dumps": lambda: bare(json.dumps({**request, "stream": True}).encode()),

@@ -10,7 +10,7 @@ from core.model.providers import (
     resolve_provider,
 )
 from core.model.window import discover_window, local_host, own_host, price_mode
-from core.model.wire import WireAdapter, wire_stream
+from core.model.wire import Sender, WireAdapter, sender, wire_stream
 
 __all__ = [
     "PROFILES",
@@ -28,4 +28,6 @@ __all__ = [
     "resolve_provider",
     "wire_adapter",
     "wire_stream",
+    "Sender",
+    "sender",
 ]

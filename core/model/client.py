@@ -21,7 +21,7 @@ from core.model.retry import (
     error_line,
     retry_after,
 )
-from core.model.wire import WireAdapter, wire_stream
+from core.model.wire import Sender, WireAdapter, sender, wire_stream
 from my_agent.errors import ModelError
 from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
 from my_agent.tokens import estimate_tokens
@@ -72,6 +72,7 @@ class ModelClient:
         self.max_tokens = max_tokens or provider.profile.max_output
         self.sleep = sleep
         self._sdk: Any = None
+        self._sender: Sender | None = None  # the SDK client with its request, built with it
         self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
         self.on_request = on_request
         self.on_retry: RetryHook | None = None
@@ -105,8 +106,15 @@ class ModelClient:
             with self._sdk_lock:
                 if self._sdk is None:
                     p = self.provider
-                    self._sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
+                    sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
+                    self._sender = sender(self.adapter, sdk)
+                    self._sdk = sdk
         return self._sdk
+
+    def _built_sender(self) -> Sender:
+        self.sdk()
+        assert self._sender is not None
+        return self._sender
 
     def build_request(
         self, system: str, messages: list[Message], tools: list[dict[str, Any]]
@@ -194,7 +202,9 @@ class ModelClient:
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
-                return _finished(wire_stream(self.adapter, self.sdk(), body, asm), asm, self)
+                return _finished(
+                    wire_stream(self.adapter, self._built_sender(), body, asm), asm, self
+                )
             except ModelError:
                 raise
             except Exception as exc:

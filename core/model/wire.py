@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import importlib
 import sys
-import threading
-import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.model.fragments import FragmentCache
@@ -63,27 +62,42 @@ class WireAdapter(Protocol):
     ) -> tuple[list[bytes], str]: ...
 
 
-def wire_stream(adapter: WireAdapter, client: Any, body: bytes, asm: Assembler) -> ModelResponse:
+@dataclass(frozen=True)
+class Sender:
+    """An SDK client with its request to the adapter's endpoint, built once per client (its
+    headers do not change): URL, headers without the length, extensions; `template` is None
+    when this SDK builds requests differently (then its own `post` sends)."""
+
+    client: Any
+    template: tuple[Any, ...] | None
+    errors: Any  # the SDK's module: its error classes
+
+
+def sender(adapter: WireAdapter, client: Any) -> Sender:
+    sdk = sys.modules[type(client).__module__.partition(".")[0]]
+    return Sender(client, _built_template(adapter, client), sdk)
+
+
+def wire_stream(adapter: WireAdapter, sender: Sender, body: bytes, asm: Assembler) -> ModelResponse:
     """POST the already-encoded request through the SDK's own HTTP client (its connection
     pool, auth and platform headers, timeouts, error classes and SSE parsing) without the SDK's
     per-call request transform, which costs more than the HTTP round trip on long
     conversations; events arrive as plain JSON."""
     # Leaving the `with` (also on KeyboardInterrupt) closes the response and its connection.
-    with _open(adapter, client, body) as events:
+    with _open(adapter, sender, body) as events:
         asm.opened = True
         for event in events:
             asm.feed(event)
     return asm.result()
 
 
-def _open(adapter: WireAdapter, client: Any, body: bytes) -> Any:
-    """The SDK's stream of the POST's events. The request is the SDK's own, built once per
-    client (its headers do not change) and sent with each body through its HTTP client, as
-    the SDK's `post` does but without rebuilding it every time (options copied, headers
-    merged and validated, the URL parsed: about 0.4 ms a request, more than a short
-    conversation's whole body); the SDK's `post` itself where that request cannot be made."""
-    template = _template(adapter, client)
-    if template is None:
+def _open(adapter: WireAdapter, sender: Sender, body: bytes) -> Any:
+    """The SDK's stream of the POST's events: the SDK's own request sent with each body
+    through its HTTP client, as the SDK's `post` does but without rebuilding it every time
+    (options copied, headers merged and validated, the URL parsed: about 0.4 ms a request,
+    more than a short conversation's whole body); the SDK's `post` where it cannot be made."""
+    client = sender.client
+    if sender.template is None:
         return client.post(
             adapter.PATH,
             content=body,
@@ -94,34 +108,20 @@ def _open(adapter: WireAdapter, client: Any, body: bytes) -> Any:
         )
     import httpx2
 
-    url, headers, extensions = template
+    url, headers, extensions = sender.template
     request = httpx2.Request(
         "POST", url, headers=headers, content=body, extensions=dict(extensions)
     )
-    sdk = sys.modules[type(client).__module__.partition(".")[0]]
     try:
         response = client._client.send(request, stream=True)
     except httpx2.TimeoutException as err:  # the SDK's own wrapping of transport errors
-        raise sdk.APITimeoutError(request=request) from err
+        raise sender.errors.APITimeoutError(request=request) from err
     except Exception as err:
-        raise sdk.APIConnectionError(request=request) from err
+        raise sender.errors.APIConnectionError(request=request) from err
     if response.is_error:
         response.read()
         raise client._make_status_error_from_response(response) from None
     return adapter.stream_class()(cast_to=object, response=response, client=client)
-
-
-_TEMPLATES: weakref.WeakKeyDictionary[Any, tuple[Any, ...] | None] = weakref.WeakKeyDictionary()
-_TEMPLATES_LOCK = threading.Lock()  # subagents' clients may start requests at the same time
-
-
-def _template(adapter: WireAdapter, client: Any) -> tuple[Any, ...] | None:
-    """URL, headers (without the length) and extensions of the SDK's request to the adapter's
-    endpoint, once per SDK client; None when this SDK builds requests differently."""
-    with _TEMPLATES_LOCK:
-        if client not in _TEMPLATES:
-            _TEMPLATES[client] = _built_template(adapter, client)
-        return _TEMPLATES[client]
 
 
 def _built_template(adapter: WireAdapter, client: Any) -> tuple[Any, ...] | None:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.memory import journal
 from core.memory.entry import PATH_TYPES, MemoryEntry
-from core.memory.layout import encode, parse_all, read_layout, set_aside_lines
+from core.memory.layout import aside_path, encode, parse_all, read_layout, set_aside_lines
 from core.memory.tracked import Tracked
 from my_agent.files import atomic_write, file_lock
 
@@ -144,24 +143,7 @@ class MemoryFile:
             self._drop_missing(put, entries)
 
     def _keep_journal_lines(self, bad: list[bytes]) -> None:
-        self._purge = True  # the next change folds the journal, without these lines
-        try:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            aside = self.path.with_name(
-                f"{self.journal_path.name}.corrupt-{stamp}-{os.urandom(2).hex()}"
-            )
-            atomic_write(aside, b"".join(line + b"\n" for line in bad))
-        except OSError as exc:
-            self.broken = (
-                f"memory journal {self.journal_path} has unreadable lines that could not be "
-                f"kept aside ({exc}); memory is off for it this session"
-            )
-            self.warnings.append(self.broken)
-            return
-        self.warnings.append(
-            f"memory journal {self.journal_path}: {len(bad)} unreadable "
-            f"line{'' if len(bad) == 1 else 's'} kept as {aside.name}"
-        )
+        self._keep_aside(bad, self.journal_path, "memory journal", "line", "lines")
 
     def _drop_broken(self, seen: list[MemoryEntry], entries: dict[str, MemoryEntry]) -> None:
         """Take out entries whose line proved unreadable, keeping the lines in a side file
@@ -170,25 +152,30 @@ class MemoryFile:
         for entry in broken:
             if entries.get(entry.head[0]) is entry:
                 del entries[entry.head[0]]
-        self._keep_aside(broken)
+        self._keep_entries(broken)
 
-    def _keep_aside(self, broken: list[MemoryEntry]) -> None:
-        if not broken:
+    def _keep_aside(self, lines: list[bytes], of: Path, what: str, one: str, many: str) -> None:
+        """Unreadable lines of `of` kept in a side file (the next change writes without
+        them), with one warning; memory is off for the file when even that fails."""
+        if not lines:
             return
         try:
-            name = set_aside_lines(self.path, broken)
+            name = set_aside_lines(of, lines)
         except OSError as exc:
             self.broken = (
-                f"memory file {self.path} has unreadable entries that could not be "
-                f"kept aside ({exc}); memory is off for it this session"
+                f"{what} {of} has unreadable {many} that could not be kept aside ({exc}); "
+                "memory is off for it this session"
             )
             self.warnings.append(self.broken)
             return
-        self._purge = True  # the file still holds them until it is saved
+        self._purge = True
         self.warnings.append(
-            f"memory file {self.path}: {len(broken)} unreadable "
-            f"entr{'y' if len(broken) == 1 else 'ies'} kept as {name}"
+            f"{what} {of}: {len(lines)} unreadable {one if len(lines) == 1 else many} "
+            f"kept as {name}"
         )
+
+    def _keep_entries(self, broken: list[MemoryEntry]) -> None:
+        self._keep_aside([e.line for e in broken], self.path, "memory file", "entry", "entries")
 
     def _signature(self) -> tuple[int, int, int] | None:
         try:
@@ -224,7 +211,7 @@ class MemoryFile:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryFileError) as exc:
             self._seen = None
             return self._set_aside(exc)
-        self._keep_aside([e for e in loaded if e.broken])
+        self._keep_entries([e for e in loaded if e.broken])
         return {e.head[0]: e for e in loaded if not e.broken}
 
     def _drop_missing(self, among: dict[str, MemoryEntry], entries: dict[str, MemoryEntry]) -> None:
@@ -244,8 +231,7 @@ class MemoryFile:
 
     def _set_aside(self, exc: Exception) -> dict[str, MemoryEntry]:
         """Keep the unreadable file under a new name and start empty, with a warning."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
+        aside = aside_path(self.path)
         try:
             os.replace(self.path, aside)
         except OSError as move_exc:

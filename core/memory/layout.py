@@ -115,9 +115,14 @@ def encode(raw: dict[str, Any]) -> bytes:
     ).encode("utf-8")
 
 
-def set_aside_lines(path: Path, broken: list[MemoryEntry]) -> str:
-    """Write unreadable lines to a new `<file>.corrupt-*` next to `path`; returns its name."""
+def aside_path(path: Path) -> Path:
+    """A new `<file>.corrupt-<time>-<random>` next to `path`, for what could not be read."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
-    atomic_write(aside, b"".join(e.line + b"\n" for e in broken))
+    return path.with_name(f"{path.name}.corrupt-{stamp}-{os.urandom(2).hex()}")
+
+
+def set_aside_lines(path: Path, lines: list[bytes]) -> str:
+    """Write unreadable lines to a new `<file>.corrupt-*` next to `path`; returns its name."""
+    aside = aside_path(path)
+    atomic_write(aside, b"".join(line + b"\n" for line in lines))
     return aside.name

@@ -4,14 +4,13 @@ or the REPL's one-key question), then load the `.env` files accordingly."""
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 from core.agent import load_dotenv_files
 from my_agent.errors import ConfigError
 from my_agent.trust import is_trusted, trust_folder
+from ui.fit import cell_len, terminal_width
 from ui.i18n import Strings
 
 
@@ -35,9 +34,16 @@ def read_key(prompt: str) -> str:
 
 
 def fitted(text: str) -> str:
-    """The question wrapped at words for the terminal's width (the trailing space kept)."""
-    width = shutil.get_terminal_size((80, 24)).columns - 1
-    return "\n".join(textwrap.wrap(text, width, break_long_words=False)) + " "
+    """The question wrapped at spaces for the terminal's width in columns (CJK characters
+    take two; Chinese, with no spaces, is left to the terminal), the trailing space kept."""
+    width, lines = terminal_width() - 1, [""]
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines[-1] else word
+        if lines[-1] and cell_len(joined) > width:
+            lines.append(word)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines) + " "
 
 
 def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) -> bool:

@@ -20,7 +20,7 @@ from core.context.compaction import (
     render_l0,
     shorten_text,
 )
-from core.context.phases import PhaseTracker
+from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
 from core.context.summary import (
@@ -112,7 +112,7 @@ class CacheAwareContext:
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
         self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
         early = self.budget.early_args == "all" or (
-            self.budget.early_args == "writes" and fact.kind in ("write", "edit")
+            self.budget.early_args == "writes" and fact.kind in CHANGES
         )
         for name, value in big_args(call, self.budget.arg_chars).items():
             if not early:  # compacted along with the result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from core.context.phases import CHANGES
 from my_agent.facts import Fact
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult
 
@@ -116,7 +117,7 @@ def render_l0(facts: list[Fact], phase: str, limit_chars: int = 900, pinned: str
     latest: dict[tuple[str, str], Fact] = {}
     for fact in facts:
         key = fact.path or fact.target
-        group = "changed" if fact.kind in ("write", "edit") else fact.kind
+        group = "changed" if fact.kind in CHANGES else fact.kind
         latest.pop((group, key), None)
         latest[(group, key)] = fact
     rows = [L0_HEADER, f"Phase: {phase}"]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import gc
 import os
 import shutil
 import statistics
@@ -279,11 +278,7 @@ def python_accuracy(tmp: Path, args: argparse.Namespace, stdlib_tree: Path | Non
 
 def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None):
     start = time.perf_counter()
-    gc.disable()  # a million AST nodes alive: each full collection walks them all (6x slower)
-    try:
-        truth = compute(str(root))
-    finally:
-        gc.enable()
+    truth = compute(str(root))
     took = time.perf_counter() - start
     index = CodeIndex(root, tmp / f"acc-{name}.db")
     index.refresh(max_seconds=3600, workers=1)

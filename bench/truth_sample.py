@@ -8,7 +8,6 @@ undecided), each with its source line, on the same 200 stdlib targets as bench/c
 from __future__ import annotations
 
 import ast
-import gc
 import linecache
 import random
 import sys
@@ -41,9 +40,7 @@ def _calls(truth, names: set[str]) -> dict[str, set[tuple[str, int]]]:
 
 def main() -> int:
     root = sys.argv[1] if len(sys.argv) > 1 else sysconfig.get_paths()["stdlib"]
-    gc.disable()
     truth = compute(root)
-    gc.enable()
     picked = targets(truth, STDLIB_SAMPLE, SEED)
     sites = sorted((k, p, n) for k in picked for p, n, _ in truth.sites[k])
     print(f"{COUNT} of {len(sites)} true sites (random.Random(30)):")

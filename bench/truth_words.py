@@ -7,6 +7,7 @@ of them. `agrees_with_rg` checks it against the real `rg` on a few names."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -15,6 +16,12 @@ import sys
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
+
+
+@functools.cache
+def _word() -> re.Pattern[str]:
+    """A word as rg's `-w` sees it (built on first use: it walks every code point)."""
+    return re.compile(rf"[\w{_marks()}]+")
 
 
 def _marks() -> str:
@@ -31,7 +38,6 @@ def _marks() -> str:
 
 
 ASCII_WORD = re.compile(r"\w+")
-WORD = re.compile(rf"[\w{_marks()}]+")
 
 
 def word_lines(root: Path, names: set[str], suffix: str = ".py") -> dict[str, set]:
@@ -50,7 +56,7 @@ def word_lines(root: Path, names: set[str], suffix: str = ".py") -> dict[str, se
             if b"\0" in data:
                 continue
             text = data.decode("utf-8", "replace")
-            word = ASCII_WORD if text.isascii() else WORD
+            word = ASCII_WORD if text.isascii() else _word()
             if names.isdisjoint(word.findall(text)):
                 continue
             rel = os.path.relpath(full, root).replace(os.sep, "/")

@@ -200,7 +200,8 @@ class Agent:
             results += [ToolResult(c.id, note, is_error=True) for c in rest]
             self.history.append(Message("user", list(results)))
             if isinstance(exc, KeyboardInterrupt):
-                line = getattr(exc, "line", "") or "interrupted; tool calls were stopped"
+                said = exc.line if isinstance(exc, ToolInterrupted) else ""
+                line = said or "interrupted; tool calls were stopped"
                 raise Interrupted(line) from None
             raise
         self.history.append(Message("user", self.guard.review(calls, results)))

@@ -90,8 +90,7 @@ class SubAgentRunner:
         except Interrupted:  # the parent's call gets what the child had; its task stops too
             raise ToolInterrupted(partial_report(child, hooks), CHILD_STOPPED) from None
         except BudgetExceeded as exc:
-            last = next((m.text for m in reversed(child.history) if m.text), "")
-            return f"[sub-agent stopped: {exc}]\n{last}".strip()
+            return f"[sub-agent stopped: {exc}]\n{last_words(child)}".strip()
         if result.stop != "done":
             return f"[sub-agent stopped: {result.stop}]\n{result.text}".strip()
         return result.text
@@ -128,11 +127,16 @@ class SubAgentRunner:
         return ModelClient(provider, sleep=self.client.sleep)
 
 
+def last_words(child: Agent) -> str:
+    """The child's last finished reply with text ("" when it wrote none)."""
+    return next((m.text for m in reversed(child.history) if m.role == "assistant" and m.text), "")
+
+
 def partial_report(child: Agent, hooks: ChildHooks) -> str:
     """The parent's tool result for a child stopped by Ctrl-C: that it was stopped, how far
     it got, and its last finished words (the reply it was streaming is discarded)."""
     calls = sum(len(m.tool_calls) for m in child.history)
-    last = next((m.text for m in reversed(child.history) if m.role == "assistant" and m.text), "")
+    last = last_words(child)
     head = (
         f"[sub-agent interrupted by the user after {hooks.requests} finished request(s) and "
         f"{calls} tool call(s); its report is incomplete]"

@@ -65,11 +65,13 @@ class Notifier(AgentHooks):
         session: Callable[[], LiveSession | None] = lambda: None,
         config: NotifyConfig | None = None,
         focus: Focus | None = None,
+        stream: TextIO | None = None,
     ) -> None:
         self.s = strings
         self.session = session  # its `Notification` user hooks hear every notification
         self.config = config or NotifyConfig.from_user_config()
         self.focus = focus
+        self.stream = stream or sys.stdout  # where the bell and OSC go
         self.started: float | None = None
 
     def on_task_start(self, task: str) -> None:
@@ -93,14 +95,21 @@ class Notifier(AgentHooks):
         return time.monotonic() - self.started >= self.config.after_seconds
 
     def notify(self, message: str) -> None:
-        sys.stdout.write(terminal_notice(message, self.config))
-        sys.stdout.flush()
+        self.ring(message)
+        self.tell_hooks(message)
+
+    def ring(self, message: str) -> None:
+        """The bell and OSC 9/777 on the terminal."""
+        self.stream.write(terminal_notice(message, self.config))
+        self.stream.flush()
+
+    def tell_hooks(self, message: str) -> None:
         live = self.session()
         if live is not None and live.user_hooks is not None:
             live.user_hooks.notify(message)
 
 
-class HeadlessNotifier(AgentHooks):
+class HeadlessNotifier(Notifier):
     """`-p`: the `Notification` hooks hear every task's end; the bell and OSC go to stderr,
     only when it is a terminal (stdout, the answer or its JSON, never gets them) and the task
     ran at least `after_seconds` (nobody reports focus here)."""
@@ -112,16 +121,10 @@ class HeadlessNotifier(AgentHooks):
         config: NotifyConfig | None = None,
         stream: TextIO | None = None,
     ) -> None:
-        self.s = strings
-        self.session = session
-        self.config = config or NotifyConfig.from_user_config()
-        self.stream = stream or sys.stderr
+        super().__init__(strings, session, config, stream=stream or sys.stderr)
 
     def on_task_end(self, result: TaskResult) -> None:
         message = self.s.t("notify_done", seconds=round(result.total_seconds))
         if self.stream.isatty() and result.total_seconds >= self.config.after_seconds:
-            self.stream.write(terminal_notice(message, self.config))
-            self.stream.flush()
-        live = self.session()
-        if live is not None and live.user_hooks is not None:
-            live.user_hooks.notify(message)
+            self.ring(message)
+        self.tell_hooks(message)

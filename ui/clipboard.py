@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from my_agent.home import project_id
 from my_agent.images import media_type
 from ui.i18n import Strings
 
@@ -116,7 +115,9 @@ def paste(folder: Path, s: Strings, clip: Clip | None) -> tuple[str, str]:
 
 def session_folder(home: Path, workspace: Path, session_id: str) -> Path:
     """The session's own folder in the Unicum home, next to its transcript."""
-    return home / "sessions" / project_id(workspace) / (session_id or "default")
+    from core.agent import sessions_dir
+
+    return sessions_dir(home, workspace) / (session_id or "default")
 
 
 def paste_clipboard(repl: ReplApi) -> tuple[str, str]:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
         find_session,
         last_stop,
         list_sessions,
+        sessions_dir,
         task_text,
     )
 
@@ -66,6 +67,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "find_session": ("core.agent.transcript", "find_session"),
     "last_stop": ("core.agent.transcript", "last_stop"),
     "list_sessions": ("core.agent.transcript", "list_sessions"),
+    "sessions_dir": ("core.agent.transcript", "sessions_dir"),
     "load_dotenv_files": ("core.agent.settings", "load_dotenv_files"),
     "load_plugins": ("core.agent.plugins", "load_plugins"),
     "loaded_instruction_files": ("core.agent.instructions", "loaded_instruction_files"),
@@ -113,6 +115,7 @@ __all__ = [
     "load_plugins",
     "loaded_instruction_files",
     "new_session_id",
+    "sessions_dir",
     "open_session",
     "resume_path",
     "resumed_options",

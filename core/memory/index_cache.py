@@ -12,9 +12,10 @@ cannot be saved is simply not there next time.
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 from pathlib import Path
+
+from my_agent.files import atomic_write
 
 FORMAT = 1  # PRAGMA user_version: the schema and tokenizer below
 CREATE = "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='porter unicode61')"
@@ -38,15 +39,13 @@ class IndexCache:
     def load(self) -> tuple[sqlite3.Connection, list[tuple[int, str]]] | None:
         """An in-memory copy of the saved index and its rows (rowid, body); None when there
         is no usable cache."""
-        if not self.path.is_file():
+        try:
+            data = self.path.read_bytes()
+        except OSError:
             return None
         db = sqlite3.connect(":memory:", check_same_thread=False)
         try:
-            disk = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
-            try:
-                disk.backup(db)
-            finally:
-                disk.close()
+            db.deserialize(data)
             if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT:
                 raise sqlite3.DatabaseError("another format")
             return db, db.execute("SELECT rowid, body FROM docs").fetchall()
@@ -58,24 +57,7 @@ class IndexCache:
         return added >= SAVE_AFTER and added * SAVE_SHARE >= rows
 
     def save(self, db: sqlite3.Connection) -> None:
-        """Write the index (temp file, fsync, rename: never half a file); failures are ignored."""
-        tmp = self.path.with_name(f".{self.path.name}.{os.urandom(4).hex()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            disk = sqlite3.connect(tmp)
-            try:
-                os.chmod(tmp, 0o600)  # it holds the entries' text, as memory.json does
-                db.backup(disk)
-            finally:
-                disk.close()
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, self.path)
-        except (OSError, sqlite3.Error):
-            pass  # no cache next time: the index is rebuilt, as without one
-        finally:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
+        """Write the index whole (never half a file: `atomic_write`), owner-only as
+        memory.json is (it holds the entries' text); failures are ignored."""
+        with contextlib.suppress(OSError, sqlite3.Error):
+            atomic_write(self.path, db.serialize(), mode=0o600)

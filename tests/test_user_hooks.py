@@ -159,7 +159,8 @@ def user_messages(body: dict) -> list[str]:
     return [m["content"] for m in body["messages"] if m["role"] == "user"]
 
 
-def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, workspace, tmp_path):
+def block_once(tmp_path: Path, reason: str) -> tuple[Path, str]:
+    """A Stop hook that logs each event it hears and blocks once, with `reason`."""
     log = tmp_path / "stop.jsonl"
     once = script(
         tmp_path,
@@ -167,8 +168,13 @@ def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, works
         "import json, sys\nevent = json.load(sys.stdin)\n"
         f"open({str(log)!r}, 'a').write(json.dumps(event) + '\\n')\n"
         "if not event['stop_hook_active']:\n"
-        "    print(json.dumps({'decision': 'block', 'reason': 'run the tests before you stop'}))\n",
+        f"    print(json.dumps({{'decision': 'block', 'reason': {reason!r}}}))\n",
     )
+    return log, once
+
+
+def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, workspace, tmp_path):
+    log, once = block_once(tmp_path, "run the tests before you stop")
     settings(workspace / ".claude", {"Stop": [{"hooks": [{"type": "command", "command": once}]}]})
     llm.reply("all done")
     llm.reply("tests pass, now done")
@@ -186,15 +192,7 @@ def test_a_stop_hook_that_blocks_sends_the_model_back_with_its_reason(llm, works
 def test_a_continued_task_that_ends_by_its_turn_limit_is_still_told_to_stop_hooks(
     llm, workspace, tmp_path
 ):
-    log = tmp_path / "stop.jsonl"
-    once = script(
-        tmp_path,
-        "once",
-        "import json, sys\nevent = json.load(sys.stdin)\n"
-        f"open({str(log)!r}, 'a').write(json.dumps(event) + '\\n')\n"
-        "if not event['stop_hook_active']:\n"
-        "    print(json.dumps({'decision': 'block', 'reason': 'check a.py'}))\n",
-    )
+    log, once = block_once(tmp_path, "check a.py")
     settings(workspace / ".unicum", {"Stop": [{"hooks": [{"command": once}]}]})
     (workspace / "a.py").write_text("x = 1\n")
     llm.reply("all done")

@@ -6,8 +6,14 @@ import json
 import subprocess
 import sys
 
+from dataclasses import replace
+
+from core.agent.toolset import choose_tools
+from my_agent.tokens import estimate_tokens
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.tool_helpers import REGISTRY, ScriptedUser, make_ctx, run
+from tools.base import Tool, params
+from tools.registry import Registry
 
 EXPECTED = {
     "read_file",
@@ -25,21 +31,104 @@ EXPECTED = {
 def test_every_tool_is_discovered_with_a_short_description():
     specs = REGISTRY.specs()
     assert {s["name"] for s in specs} >= EXPECTED
+    for tool in REGISTRY.tools.values():
+        assert len(tool.description) < 200, tool.name
     for spec in specs:
-        assert len(spec["description"]) < 200, spec["name"]
         assert spec["parameters"]["type"] == "object"
-        assert len(json.dumps(spec)) < 700, spec["name"]  # sent on every request
-    assert len(json.dumps(specs)) < 450 * len(specs)
+        assert len(json.dumps(spec)) < 500, spec["name"]  # sent on every request
+    assert len(json.dumps(specs)) < 330 * len(specs)
 
 
-def test_the_wire_schemas_leave_out_what_only_the_registry_checks(workspace, isolated_home):
-    specs = {s["name"]: s["parameters"] for s in REGISTRY.specs()}
+def test_the_json_schemas_leave_out_what_only_the_registry_checks(workspace, isolated_home):
+    local = Registry(list(REGISTRY.tools.values()), brief=False)
+    specs = {s["name"]: s["parameters"] for s in local.specs()}
     text = json.dumps(specs)
     assert "additionalProperties" not in text and '"minimum": 1' not in text
     assert "required" not in specs["recall"] and specs["read_file"]["required"] == ["path"]
     ctx = make_ctx(workspace, isolated_home)  # the registry still enforces them
     assert "unknown argument 'file'" in run(ctx, "read_file", path="a", file="b").content
     assert "must be at least 1" in run(ctx, "read_file", path="a", limit=0).content
+
+
+def _split(line: str) -> list[str]:
+    """Top-level `, `-separated parts of a signature (not inside brackets or notes)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(line):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if line.startswith(", ", i) and depth == 0:
+            parts.append(line[start:i])
+            start = i + 2
+    return [*parts, line[start:]] if line else parts
+
+
+def _parsed(spec: dict) -> dict[str, tuple[bool, str]]:
+    """name -> (required, type) read back from a brief spec's `Args:` line."""
+    line = spec["description"].split(" Args: ", 1)[1].removesuffix(".")
+    out = {}
+    for part in _split(line):
+        name, value = part.split(": ", 1)
+        value = value.split(" (", 1)[0] if not value.startswith("[{") else value
+        out[name.removesuffix("?")] = (not name.endswith("?"), value)
+    return out
+
+
+def _said(spec: dict) -> str:
+    kind = spec.get("type")
+    if "enum" in spec:
+        return "|".join(spec["enum"])
+    if kind == "array":
+        item = spec["items"]
+        if item.get("type") == "object":
+            inner = ", ".join(
+                f"{n}{'' if n in item.get('required', []) else '?'}: {_said(s)}"
+                for n, s in item["properties"].items()
+            )
+            return f"[{{{inner}}}]"
+        return f"[{_said(item)}]"
+    return {"string": "str", "integer": "int", "number": "num", "boolean": "bool"}[kind]
+
+
+def test_the_brief_wire_form_says_exactly_what_the_registry_enforces(workspace, isolated_home):
+    brief = {s["name"]: s for s in REGISTRY.specs()}
+    local = Registry(list(REGISTRY.tools.values()), brief=False).specs()
+    tokens = estimate_tokens(json.dumps(list(brief.values())))
+    assert tokens < 0.7 * estimate_tokens(json.dumps(local))  # the fixed prompt's bulk
+    for tool in REGISTRY.tools.values():
+        spec = brief[tool.name]
+        assert spec["parameters"] == {"type": "object"}, tool.name
+        said = _parsed(spec) if tool.parameters["properties"] else {}
+        expected = {
+            name: (name in tool.parameters.get("required", []), _said(s))
+            for name, s in tool.parameters["properties"].items()
+        }
+        assert said == expected, tool.name
+    ctx = make_ctx(workspace, isolated_home)  # a wrong call says the line again
+    out = run(ctx, "edit_file", path="a.py", old="x", new="y").content
+    assert "missing required argument 'old_string'" in out
+    assert "expected edit_file(path: str, old_string: str, new_string: str" in out
+
+
+def test_schemas_the_line_cannot_say_go_as_json():
+    nested = {"type": "object", "properties": {"spec": {"anyOf": [{"type": "string"}]}}}
+    deep = params(where=params(at=params(x={"type": "string"})))
+    plain_tool = Tool("flat", "Flat.", params(["a"], a={"type": "string"}), lambda c, a: "")
+    tools = [plain_tool, replace(plain_tool, name="nested", parameters=nested)]
+    tools += [replace(plain_tool, name="deep", parameters=deep)]
+    tools += [replace(plain_tool, name="theirs", brief=False)]  # an MCP server's schema
+    specs = {s["name"]: s for s in Registry(tools).specs()}
+    assert specs["flat"]["description"] == "Flat. Args: a: str."
+    for name in ("nested", "deep", "theirs"):
+        assert specs[name]["description"] == "Flat.", name
+        assert "properties" in specs[name]["parameters"], name
+
+
+def test_a_local_server_gets_json_schemas_and_a_cloud_model_the_brief_form():
+    for provider, brief in (("ollama", False), ("openai-compatible", False), ("zhipu", True)):
+        chosen = choose_tools(REGISTRY, None, provider, interactive=True)
+        spec = {s["name"]: s for s in chosen.specs()}["read_file"]
+        assert ("properties" not in spec["parameters"]) is brief, provider
+        assert choose_tools(REGISTRY, ["read_file"], provider, True).brief is brief
 
 
 def test_discovery_imports_no_sdk_or_extractor():

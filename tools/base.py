@@ -81,6 +81,7 @@ class Tool:
     available: Callable[[ToolContext], str | None] = _always  # reason it is unavailable, or None
     key_arg: str = ""  # the argument the UI shows on the tool's one line
     read_only: bool = False  # changes nothing: allowed in the plan mode
+    brief: bool = True  # may go in the brief wire form (an MCP server's schema goes as it came)
 
 
 def params(required: list[str] | None = None, **props: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from my_agent.secrets import redact, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
+from tools.signature import brief_spec, signature
 from tools.textfile import printable
 
 TOOLS_DIR = Path(__file__).resolve().parent
@@ -141,8 +142,16 @@ def _scrub(value: Any, secrets: list[str]) -> Any:
 
 
 class Registry:
-    def __init__(self, tools: list[Tool]) -> None:
+    """`brief`: schemas go as one-line signatures (cloud models); False: as JSON (a local
+    server's small model, whose tool-call grammar may be built from them)."""
+
+    def __init__(self, tools: list[Tool], brief: bool = True) -> None:
         self.tools = {t.name: t for t in tools}
+        self.brief = brief
+
+    def only(self, tools: list[Tool]) -> Registry:
+        """Another registry of these tools, in the same wire form."""
+        return Registry(tools, self.brief)
 
     @classmethod
     def default(cls) -> Registry:
@@ -157,10 +166,17 @@ class Registry:
     def specs(self) -> list[dict[str, Any]]:
         """Provider-neutral schemas in a stable order (keeps the prompt prefix cacheable), in
         their wire form: every request carries them."""
-        return [
-            {"name": t.name, "description": t.description, "parameters": wire_schema(t.parameters)}
-            for t in sorted(self.tools.values(), key=lambda t: t.name)
-        ]
+        return [self._spec(t) for t in sorted(self.tools.values(), key=lambda t: t.name)]
+
+    def _spec(self, tool: Tool) -> dict[str, Any]:
+        brief = brief_spec(tool.name, tool.description, tool.parameters)
+        if self.brief and tool.brief and brief is not None:
+            return brief
+        return {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": wire_schema(tool.parameters),
+        }
 
     def availability(self, ctx: ToolContext) -> dict[str, str | None]:
         return {name: tool.available(ctx) for name, tool in sorted(self.tools.items())}
@@ -190,7 +206,9 @@ class Registry:
             args = coerce(tool.parameters, args)
         problem = validate(tool.parameters, args)
         if problem:
-            return ToolOutput(f"{name}: {problem}", is_error=True)
+            expected = signature(tool.parameters)
+            hint = f"; expected {name}({expected})" if expected is not None else ""
+            return ToolOutput(f"{name}: {problem}{hint}", is_error=True)
         if ctx.permission_mode == "plan" and not tool.read_only:
             return ToolOutput(PLAN_REFUSAL.format(name=name), is_error=True)
         reason = tool.available(ctx)

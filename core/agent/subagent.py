@@ -102,7 +102,7 @@ class SubAgentRunner:
             for name, t in self.registry.tools.items()
             if name != "task" and (not spec.tools or name in spec.tools)
         ]
-        registry = Registry(tools)
+        registry = self.registry.only(tools)
         services = replace(parent.services, subagents=None, todos=TodoList())
         context = replace(parent, services=services)  # same prompter, mode and approvals set
         context.approvals = parent.approvals

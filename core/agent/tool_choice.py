@@ -33,7 +33,7 @@ def chosen_tools(
         for name, tool in registry.tools.items()
         if (not allowed or name in allowed) and name not in disallowed
     ]
-    return Registry(keep)
+    return registry.only(keep)
 
 
 def appended_section(text: str) -> list[PromptSection]:

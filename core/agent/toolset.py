@@ -26,6 +26,8 @@ def choose_tools(
 ) -> Registry:
     """`names` (from `--tools`; "all" for every tool), else the provider's default set."""
     wanted = [n.strip() for n in names or () if n.strip()]
+    registry = registry.only(list(registry.tools.values()))
+    registry.brief = provider not in LOCAL_PROFILES  # a local model gets the JSON schemas
     if wanted == ["all"]:
         return registry
     if wanted:
@@ -35,6 +37,6 @@ def choose_tools(
                 f"--tools: no tool named {', '.join(unknown)} "
                 f"(choose from {', '.join(sorted(registry.tools))}, or all)"
             )
-        return Registry([registry.tools[n] for n in dict.fromkeys(wanted)])
+        return registry.only([registry.tools[n] for n in dict.fromkeys(wanted)])
     dropped = left_out(provider, interactive)
-    return Registry([t for name, t in registry.tools.items() if name not in dropped])
+    return registry.only([t for name, t in registry.tools.items() if name not in dropped])

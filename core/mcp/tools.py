@@ -60,6 +60,7 @@ def _tool(hub: McpHub, server: str, listed: dict[str, Any]) -> Tool:
         handler=handler,
         available=lambda ctx: hub.unavailable(server),
         key_arg=first,
+        brief=False,
     )
 
 

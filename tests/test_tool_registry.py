@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-
 from dataclasses import replace
 
 from core.agent.toolset import choose_tools

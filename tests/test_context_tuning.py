@@ -1,5 +1,7 @@
 """What the replay tuning added: older model text shortened (and recallable), repeated calls as
-short lines, repeated definitions grouped, `cat -n` views read, events that wait for a batch."""
+short lines, repeated definitions grouped, `cat -n` views read, events that wait for a batch.
+These drive events alone: the decisions taken before any event (tests/test_context_early.py)
+are off here."""
 
 from __future__ import annotations
 
@@ -15,6 +17,11 @@ TASK = "修复 parser: make tests/test_parse.py pass"
 NUMBERED = "\n".join(
     f"{n:6}\t" + (f"def step_{n}(x):" if n % 10 == 0 else "    x += 1") for n in range(200, 241)
 )
+
+
+def events_only(**budget) -> ContextBudget:
+    """A budget whose only rewrites are compaction events."""
+    return ContextBudget(window_tokens=200_000, early_kinds=(), early_notes=False, **budget)
 
 
 def _reasoning(n: int) -> str:
@@ -49,7 +56,7 @@ def drive(
 
 
 def test_older_model_text_is_shortened_at_events_and_recallable():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     history, requests = drive(policy, 24)
     final = requests[-1]
     assert policy.compactions >= 2
@@ -67,7 +74,7 @@ def test_older_model_text_is_shortened_at_events_and_recallable():
 
 
 def test_text_shortening_only_happens_at_events():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     events, previous = 0, []
     history = [user_text(TASK)]
     for n in range(30):
@@ -83,14 +90,14 @@ def test_text_shortening_only_happens_at_events():
 
 
 def test_no_shortening_when_switched_off():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, old_text_chars=0))
+    policy = CacheAwareContext(Archive(), events_only(old_text_chars=0))
     _, requests = drive(policy, 24)
     assert policy.compactions >= 2
     assert _reasoning(0) in message_text(requests[-1][1])
 
 
 def test_a_repeated_command_leaves_a_short_line_the_latest_says_what_it_showed():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     _, requests = drive(policy, 24, command=lambda n: "python run_checks.py")
     text = "\n".join(message_text(m) for m in requests[-1])
     assert "[archived #a1] (repeated later)" in text and text.count("(repeated later)") >= 2
@@ -98,7 +105,7 @@ def test_a_repeated_command_leaves_a_short_line_the_latest_says_what_it_showed()
 
 
 def test_a_different_view_of_the_same_file_is_not_a_repeat():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     _, requests = drive(
         policy,
         24,
@@ -112,7 +119,7 @@ def test_a_different_view_of_the_same_file_is_not_a_repeat():
 
 
 def test_large_outputs_compact_in_batches_not_on_every_call():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     _, requests = drive(policy, 30, lines=300)  # ~3-4k tokens per output, above a batch
     assert 2 <= policy.compactions <= 30 // 3
     assert max(policy.tokens(r) for r in requests[10:]) < 0.5 * sum(policy.result_tokens.values())
@@ -155,10 +162,10 @@ def test_head_n_still_takes_its_count():
 
 def test_a_resumed_session_points_shortened_texts_at_the_same_entries(tmp_path):
     path = tmp_path / "archive.jsonl"
-    first = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    first = CacheAwareContext(Archive.open(path), events_only())
     history, _ = drive(first, 24)
     history = [Message.from_dict(m.to_dict()) for m in history]  # as saved and loaded
-    resumed = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    resumed = CacheAwareContext(Archive.open(path), events_only())
     after = resumed.messages_for_request(history)
     first_text = next(b.text for b in after[1].blocks if isinstance(b, TextBlock))
     entry_id = first_text.rsplit("#", 1)[1].rstrip("]")
@@ -183,10 +190,10 @@ def _mixed_run(policy: CacheAwareContext, turns: int) -> str:
 def test_a_small_output_stays_whole_only_among_the_latest_results():
     """Small outputs (<= 500 tokens) survive events while among the 20 latest results; older
     ones become fact lines at the next event, with the big ones."""
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), events_only())
     final = _mixed_run(policy, 60)
     assert policy.compactions >= 1
     assert "value_2_5 = 10" not in final  # an old small output is archived...
     assert "value_57_5 = 285" in final  # ...the latest small ones stay whole
-    kept = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, small_for_results=0))
+    kept = CacheAwareContext(Archive(), events_only(small_for_results=0))
     assert "value_2_5 = 10" in _mixed_run(kept, 60)

@@ -1,0 +1,148 @@
+"""Decisions the context policy takes before any compaction event, once a newer turn follows:
+outputs a later step rarely needs become their fact line, and the model's longer notes beside
+its tool calls shorten when that pays. Each is taken once, so the cached prefix stays put."""
+
+from __future__ import annotations
+
+from core.context import Archive, CacheAwareContext, ContextBudget
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text, user_text
+from tests.wire_checks import anthropic_problems, openai_problems
+from tools.base import ToolOutput
+
+TASK = "修复 the report: make tests/test_report.py pass"
+NO_EVENTS = 10_000_000  # batch size no session reaches: only the early decisions rewrite
+
+
+def _lines(tag: str, count: int) -> str:
+    return "\n".join(f"{tag} row {i}: value_{tag}_{i} = {i * 7}" for i in range(count))
+
+
+def _policy(**budget) -> CacheAwareContext:
+    budget = {"window_tokens": 200_000, "batch_tokens": NO_EVENTS, **budget}
+    return CacheAwareContext(Archive(), ContextBudget(**budget))
+
+
+def _turn(policy, history, calls: list[tuple[str, str, ToolOutput]], note: str = "") -> None:
+    """One assistant turn with `calls` as (id, command, output), then its results."""
+    blocks = [TextBlock(note)] if note else []
+    made = [ToolCall(cid, "terminal", {"command": cmd}) for cid, cmd, _ in calls]
+    history.append(Message("assistant", [*blocks, *made]))
+    results = []
+    for call, (_, _, out) in zip(made, calls, strict=True):
+        policy.on_tool_result(call, out)
+        results.append(ToolResult(call.id, out.content, out.is_error))
+    history.append(Message("user", results))
+
+
+def _shown(request: list[Message], call_id: str) -> str:
+    return next(b.content for m in request for b in m.tool_results if b.call_id == call_id)
+
+
+def test_a_long_passing_run_becomes_its_line_once_a_newer_turn_follows():
+    policy, history = _policy(), [user_text(TASK)]
+    long_run = ToolOutput(_lines("run", 200) + "\n[exit 0]")
+    _turn(policy, history, [("c1", "python report.py", long_run)])
+    first = policy.messages_for_request(history)
+    assert _shown(first, "c1") == long_run.content  # the model sees it whole once
+    _turn(policy, history, [("c2", "ls", ToolOutput("a.py\nb.py\n"))])
+    second = policy.messages_for_request(history)
+    line = _shown(second, "c1")
+    assert line.startswith("[archived #") and len(line) < 300
+    entry = line.split("#", 1)[1].split("]", 1)[0]
+    assert policy.archive.get(entry).text == long_run.content  # recall gives it back whole
+    assert anthropic_problems(second) == [] and openai_problems(second) == []
+    for n in range(3, 8):
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
+        assert _shown(policy.messages_for_request(history), "c1") == line  # decided once
+
+
+def test_what_later_steps_use_stays_whole():
+    policy, history = _policy(), [user_text(TASK)]
+    short_run = ToolOutput(_lines("short", 20) + "\n[exit 0]")  # values a later command reuses
+    failing = ToolOutput(_lines("fail", 200) + "\nAssertionError: 3 != 4\n[exit 1]", True)
+    read = ToolOutput(_lines("src", 200))
+    _turn(policy, history, [("c1", "python report.py", short_run)])
+    _turn(policy, history, [("c2", "python -m pytest tests/test_report.py", failing)])
+    _turn(policy, history, [("c3", "cat report.py", read)])
+    for n in range(4, 7):
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
+    request = policy.messages_for_request(history)
+    assert _shown(request, "c1") == short_run.content
+    assert _shown(request, "c2") == failing.content  # the failure being worked on
+    assert _shown(request, "c3") == read.content
+
+
+def test_passing_tests_and_write_receipts_become_lines():
+    policy, history = _policy(), [user_text(TASK)]
+    passed = ToolOutput("\n".join(f"tests/test_{i}.py::test_ok PASSED" for i in range(80)))
+    _turn(policy, history, [("c1", "python -m pytest -v", passed)])
+    _turn(policy, history, [("c2", "ls", ToolOutput("a.py\n"))])
+    assert _shown(policy.messages_for_request(history), "c1").startswith("[archived #")
+    switched_off, history = _policy(early_kinds=()), [user_text(TASK)]
+    _turn(switched_off, history, [("c1", "python -m pytest -v", passed)])
+    _turn(switched_off, history, [("c2", "ls", ToolOutput("a.py\n"))])
+    assert _shown(switched_off.messages_for_request(history), "c1") == passed.content
+
+
+def test_parallel_results_of_the_latest_turn_all_stay_whole():
+    policy, history = _policy(), [user_text(TASK)]
+    outputs = [ToolOutput(_lines(f"p{i}", 200) + "\n[exit 0]") for i in range(3)]
+    _turn(policy, history, [(f"c{i}", f"python job_{i}.py", outputs[i]) for i in range(3)])
+    request = policy.messages_for_request(history)
+    assert [_shown(request, f"c{i}") for i in range(3)] == [o.content for o in outputs]
+
+
+def test_between_events_only_the_turn_before_the_latest_changes():
+    policy, history = _policy(), [user_text(TASK)]
+    previous: list[str] = []
+    for n in range(30):
+        now = [message_text(m) for m in policy.messages_for_request(history)]
+        assert now[: max(0, len(previous) - 2)] == previous[:-2]  # the cached prefix holds
+        previous = now
+        out = ToolOutput(_lines(f"s{n}", 150 if n % 3 else 10) + "\n[exit 0]")
+        _turn(policy, history, [(f"c{n}", f"python step_{n}.py", out)], _note(n))
+    assert policy.compactions == 0 and policy.early.lines and policy.early_texts
+
+
+def _note(n: int) -> str:
+    return f"Turn {n}: the traceback points at the formatter. " * 30 + f"marker_{n} next."
+
+
+def test_a_long_note_beside_a_tool_call_shortens_when_it_pays():
+    policy, history = _policy(), [user_text(TASK)]
+    for n in range(12):
+        policy.messages_for_request(history)  # as the loop asks, once per turn
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
+    request = policy.messages_for_request(history)
+    notes = [
+        b.text
+        for m in request
+        if m.role == "assistant"
+        for b in m.blocks
+        if isinstance(b, TextBlock)
+    ]
+    assert notes[-1] == _note(11)  # the latest note stays whole
+    short = notes[5]
+    assert short.startswith("Turn 5: the traceback") and "marker_5" not in short
+    entry = short.rsplit("#", 1)[1].rstrip("]")
+    assert policy.archive.get(entry).text == _note(5)
+    assert notes[0] == _note(0)  # at the start too few requests were expected to pay it back
+    assert _note(5) in message_text(history[11])  # the history itself is untouched
+
+
+def test_a_note_followed_by_a_big_output_or_ending_the_task_stays_whole():
+    policy, history = _policy(early_kinds=()), [user_text(TASK)]
+    for n in range(10):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
+    big = ToolOutput(_lines("big", 400))
+    policy.messages_for_request(history)
+    _turn(policy, history, [("cb", "cat big.py", big)], _note(10))  # re-sending it would cost more
+    policy.messages_for_request(history)
+    history.append(Message("assistant", [TextBlock(_note(11))]))  # an answer, no tool call
+    history.append(user_text("thanks; and the other report?"))
+    policy.messages_for_request(history)
+    _turn(policy, history, [("cz", "ls", ToolOutput("z.py\n"))], _note(12))
+    texts = [message_text(m) for m in policy.messages_for_request(history)]
+    assert _note(10) in texts[-6] and _note(11) in texts[-4]
+    assert _note(9) not in "\n".join(texts)  # an earlier one did shorten

@@ -101,7 +101,7 @@ def test_between_events_only_the_turn_before_the_latest_changes():
         previous = now
         out = ToolOutput(_lines(f"s{n}", 150 if n % 3 else 10) + "\n[exit 0]")
         _turn(policy, history, [(f"c{n}", f"python step_{n}.py", out)], _note(n))
-    assert policy.compactions == 0 and policy.early.lines and policy.early_texts
+    assert policy.compactions == 0 and policy.early.lines and policy.early.texts
 
 
 def _note(n: int) -> str:
@@ -146,3 +146,36 @@ def test_a_note_followed_by_a_big_output_or_ending_the_task_stays_whole():
     texts = [message_text(m) for m in policy.messages_for_request(history)]
     assert _note(10) in texts[-6] and _note(11) in texts[-4]
     assert _note(9) not in "\n".join(texts)  # an earlier one did shorten
+
+
+def _reread(between: ToolOutput) -> tuple[str, str]:
+    """`cat report.py` before and after an edit, `between` in a turn of its own: what the
+    older and the newer view show."""
+    policy, history = _policy(), [user_text(TASK)]
+    before, after = ToolOutput(_lines("src", 200)), ToolOutput(_lines("new", 200))
+    for n, (command, out) in enumerate(
+        [("cat report.py", before), ("cat other.py", between), ("cat report.py", after)]
+    ):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", command, out)])
+    request = policy.messages_for_request(history)
+    return _shown(request, "c0"), _shown(request, "c2")
+
+
+def test_an_unchanged_view_again_points_at_the_first_which_stays():
+    policy, history = _policy(), [user_text(TASK)]
+    view = ToolOutput(_lines("src", 200))
+    for n in range(3):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "cat report.py", view)])
+    request = policy.messages_for_request(history)
+    assert _shown(request, "c0") == view.content
+    assert _shown(request, "c2").startswith("[200 lines as in #")
+
+
+def test_an_output_whose_call_ran_again_becomes_its_line_when_that_pays():
+    older, newer = _reread(ToolOutput("x = 1\n"))
+    assert older.startswith("[archived #") and "(repeated later)" in older
+    assert newer.startswith("new row 0")  # the latest says what the file holds
+    older, _ = _reread(ToolOutput(_lines("other", 400)))  # re-sending it would cost more
+    assert older.startswith("src row 0")

@@ -20,7 +20,7 @@ from core.context.compaction import (
     render_l0,
     shorten_text,
 )
-from core.context.early import EARLY_KINDS, EarlyOutputs
+from core.context.early import EARLY_KINDS, KEEP_UP_TO, EarlyDecisions, EarlyRules
 from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
@@ -51,8 +51,9 @@ class ContextBudget:
     early_args: str = "writes"  # archived from the next request on: "all", "writes" or "" (events)
     early_kinds: tuple[str, ...] = EARLY_KINDS  # outputs that become facts once a newer follows
     early_age: int = 1  # ... that many results later
-    early_protect: bool = True  # ... except failures
-    early_run_tokens: int = 800  # ... and a program's output up to this size
+    early_keep_failures: bool = True  # ... except failures
+    early_keep_up_to: tuple[tuple[str, int], ...] = KEEP_UP_TO  # ... except shorter ones
+    early_superseded: bool = True  # an output whose call ran again: its line, when it pays
     early_notes: bool = True  # the model's older notes shorten (old_text_chars) when it pays
     small_result_tokens: int = 500  # results this small stay as they are
     small_for_results: int = 20  # ... while among this many latest results (0: always)
@@ -92,11 +93,7 @@ class CacheAwareContext:
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
-        self.early_texts: dict[str, str] = {}  # the model's notes shortened before any event
-        self._notes_at = 0  # history index the next early-notes pass starts from
-        self.early = EarlyOutputs(
-            self.budget.early_kinds, self.budget.early_age, self.budget.early_run_tokens
-        )
+        self.early = EarlyDecisions(self._early_rules(), self)
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -139,8 +136,9 @@ class CacheAwareContext:
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         self._adopt(history)
-        self.early.update(history, self.facts, self.result_tokens.get, self._protected)
-        self._early_notes(history)
+        cited = {c for _, ids in self.repeats.shrunk.values() for c in ids}
+        settled = cited | set(self.state.results)  # archived, or a later repeat points at it
+        self.early.update(history, self.facts, self.result_tokens, self.call_keys, settled)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
         if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
@@ -254,7 +252,7 @@ class CacheAwareContext:
             len(after),
         )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
-        pays = self._pays(saved, resent, sum(m.role == "assistant" for m in history))
+        pays = self.pays(saved, resent, sum(m.role == "assistant" for m in history))
         if saved <= 0 or not (pays or force):
             return False
         self.state, self.frontier = state, frontier
@@ -263,7 +261,7 @@ class CacheAwareContext:
         self.compactions += 1
         return True
 
-    def _pays(self, saved: int, resent: int, turns: int) -> bool:
+    def pays(self, saved: int, resent: int, turns: int) -> bool:
         """An event pays when what it saves on the requests still expected (as many as the
         `turns` so far) outweighs re-sending `resent` past the cached prefix once; `min_gain`
         is the floor."""
@@ -283,41 +281,31 @@ class CacheAwareContext:
                     and len(block.text) > limit + 40
                     and (block.text not in texts)
                 ):
-                    texts[block.text] = self.early_texts.get(block.text) or self._short(block.text)
+                    texts[block.text] = self.early.texts.get(block.text) or self.short_note(
+                        block.text
+                    )
         return texts
 
-    def _short(self, text: str) -> str:
+    def _early_rules(self) -> EarlyRules:
+        b = self.budget
+        return EarlyRules(
+            b.early_kinds,
+            b.early_age,
+            b.early_keep_up_to,
+            b.early_keep_failures,
+            b.early_superseded,
+            b.old_text_chars if b.early_notes else 0,
+        )
+
+    def message_tokens(self, msg: Message) -> int:
+        """One history message's tokens as the request shows it now."""
+        return self._count_msg(apply([msg], self._shown(self.state))[0])
+
+    def short_note(self, text: str) -> str:
         """The opening of one of the model's texts, the whole archived (same id on resume)."""
         digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
         entry = self.archive.add("assistant", "earlier reasoning", text, call_id=f"text:{digest}")
         return shorten_text(text, self.budget.old_text_chars, entry)
-
-    def _early_notes(self, history: list[Message]) -> None:
-        """The model's longer notes beside its tool calls shorten once a newer turn follows,
-        decided once each, when the tokens saved on the requests still expected pay for
-        re-sending the short note and the results after it."""
-        limit = self.budget.old_text_chars
-        if len(history) < self._notes_at:
-            self._notes_at = 0  # the history was replaced
-        turns = [i for i, m in enumerate(history) if m.role == "assistant"]
-        if not limit or not self.budget.early_notes or len(turns) < 2:
-            return
-        for i in (t for t in turns[:-1] if t >= self._notes_at):
-            after = history[i + 1] if i + 1 < len(history) else None
-            for block in history[i].blocks if history[i].tool_calls else ():
-                text = block.text if isinstance(block, TextBlock) else ""
-                if len(text) <= limit + 40 or text in self.early_texts:
-                    continue
-                short = self._short(text)
-                saved = self.count(text) - self.count(short)
-                resent = self.count(short) + (self._count_msg(after) if after else 0)
-                if self._pays(saved, resent, len(turns)):
-                    self.early_texts[text] = short
-        self._notes_at = turns[-1]
-
-    def _protected(self, fact: Fact) -> bool:
-        """Stays whole instead of becoming a line early: a failure (what the work is about)."""
-        return self.budget.early_protect and not fact.ok
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""
@@ -392,7 +380,7 @@ class CacheAwareContext:
             **self.early.lines,
             **state.results,
         }
-        texts = {**self.early_texts, **state.texts}
+        texts = {**self.early.texts, **state.texts}
         return replace(state, results=results, args={**self.early_args, **state.args}, texts=texts)
 
     def view(self, history: list[Message]) -> list[Message]:

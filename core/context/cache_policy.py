@@ -138,7 +138,13 @@ class CacheAwareContext:
         self._adopt(history)
         cited = {c for _, ids in self.repeats.shrunk.values() for c in ids}
         settled = cited | set(self.state.results)  # archived, or a later repeat points at it
+        lined = len(self.early.lines)
         self.early.update(history, self.facts, self.result_tokens, self.call_keys, settled)
+        if len(self.early.lines) > lined:  # later outputs must not point at a line
+            gone = {**self.early.lines, **self.state.results}
+            self.repeats.rebuild(
+                [(b.call_id, b.content) for m in history for b in m.tool_results], gone
+            )
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
         if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
@@ -257,7 +263,7 @@ class CacheAwareContext:
             return False
         self.state, self.frontier = state, frontier
         results = [(b.call_id, b.content) for m in history for b in m.tool_results]
-        self.repeats.rebuild(results, state.results)
+        self.repeats.rebuild(results, {**self.early.lines, **state.results})
         self.compactions += 1
         return True
 
@@ -376,7 +382,7 @@ class CacheAwareContext:
     def _shown(self, state: Compacted) -> Compacted:
         """`state` with the outputs shrunk before first sent (while what they point at shows)."""
         results = {
-            **self.repeats.replacements(state.results),
+            **self.repeats.replacements({**self.early.lines, **state.results}),
             **self.early.lines,
             **state.results,
         }

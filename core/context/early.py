@@ -22,8 +22,9 @@ from my_agent.messages import Message, TextBlock
 
 EARLY_KINDS = ("run", "test", "build", "write", "search")
 # Kinds whose shorter outputs stay whole: a program's values and a narrow search's hits are
-# what later commands reuse; a long log or a broad search is skimmed once.
-KEEP_UP_TO = (("run", 800), ("search", 1000))
+# what later commands reuse; a long log or a broad search is skimmed once. A write's receipt
+# is a few tokens: a longer "write" output is a program run in the same command.
+KEEP_UP_TO = (("run", 800), ("write", 800), ("search", 1000))
 
 
 @dataclass(frozen=True)
@@ -68,19 +69,23 @@ class EarlyDecisions:
         archived: Container[str],
     ) -> None:
         """`sizes`: each output's tokens as sent; `keys`: its call's (name, arguments);
-        `archived`: outputs an event already replaced."""
-        self._outputs(history, facts, sizes)
+        `archived`: outputs an event already replaced or a later repeat points at."""
+        self._outputs(history, facts, sizes, archived)
         self._superseded(history, facts, sizes, keys, archived)
         self._notes(history)
 
     def _outputs(
-        self, history: list[Message], facts: Mapping[str, Fact], sizes: Mapping[str, int]
+        self,
+        history: list[Message],
+        facts: Mapping[str, Fact],
+        sizes: Mapping[str, int],
+        archived: Container[str],
     ) -> None:
         rules, keep = self.rules, dict(self.rules.keep_up_to)
         groups = [[b.call_id for b in m.tool_results if b.call_id in facts] for m in history]
         groups = [g for g in groups if g]  # one per turn: parallel results age together
         for call_id in (c for g in groups[: max(0, len(groups) - rules.age)] for c in g):
-            if call_id in self._decided:
+            if call_id in self._decided or call_id in archived:
                 continue
             self._decided.add(call_id)
             fact, size = facts[call_id], sizes.get(call_id, 0)

@@ -179,3 +179,16 @@ def test_an_output_whose_call_ran_again_becomes_its_line_when_that_pays():
     assert newer.startswith("new row 0")  # the latest says what the file holds
     older, _ = _reread(ToolOutput(_lines("other", 400)))  # re-sending it would cost more
     assert older.startswith("src row 0")
+
+
+def test_a_later_output_never_points_at_one_that_became_its_line():
+    policy, history = _policy(), [user_text(TASK)]
+    log = ToolOutput(_lines("log", 200) + "\n[exit 0]")
+    policy.messages_for_request(history)
+    _turn(policy, history, [("c1", "python report.py", log)])
+    for n, out in enumerate([ToolOutput("a.py\n"), ToolOutput(_lines("log", 200))], start=2):
+        policy.messages_for_request(history)  # c1 becomes its line here
+        _turn(policy, history, [(f"c{n}", f"cat run_{n}.log", out)])
+    request = policy.messages_for_request(history)
+    assert _shown(request, "c1").startswith("[archived #")
+    assert _shown(request, "c3").startswith("log row 0")  # whole, not "as in #… above"

@@ -113,3 +113,29 @@ def test_an_unwritable_archive_keeps_working_in_memory(tmp_path):
     folder.mkdir()
     unreadable = Archive.open(folder)
     assert unreadable.persist_error and unreadable.add("terminal", "pwd", "/x") == "a1"
+
+
+def test_recall_returns_only_the_lines_asked_for(tmp_path):
+    archive = Archive()
+    text = "\n".join(f"def step_{n}(x):  # 步骤 {n}" for n in range(1, 301))
+    entry = archive.add("read_file", "pkg/steps.py", text, "[read_file] pkg/steps.py", "c1")
+    registry, ctx = Registry.default(), _ctx(tmp_path, archive)
+    span = registry.execute("recall", {"id": entry, "lines": "120-122"}, ctx)
+    assert not span.is_error
+    assert span.content.splitlines() == [
+        "[#a1 read_file pkg/steps.py: 3 of 300 lines]",
+        "   120\tdef step_120(x):  # 步骤 120",
+        "   121\tdef step_121(x):  # 步骤 121",
+        "   122\tdef step_122(x):  # 步骤 122",
+    ]
+    hits = registry.execute("recall", {"id": entry, "grep": "STEP_25"}, ctx).content.splitlines()
+    assert (
+        hits[0].endswith(": 11 of 300 lines]") and hits[1] == "    25\tdef step_25(x):  # 步骤 25"
+    )
+    both = registry.execute("recall", {"id": entry, "lines": "200-300", "grep": "step_25"}, ctx)
+    assert [r.split("\t")[0].strip() for r in both.content.splitlines()[1:]] == [
+        str(n) for n in range(250, 260)
+    ]
+    bad = registry.execute("recall", {"id": entry, "lines": "the end"}, ctx)
+    assert bad.is_error and "40-80" in bad.content
+    assert len(registry.execute("recall", {"id": entry}, ctx).content) > len(text)  # whole

@@ -8,6 +8,7 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.services import ArchivedOutput
 
 MAX_CHARS = 30_000
+MAX_MATCHES = 200  # lines a `grep` recall returns, at most
 
 
 def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
@@ -22,7 +23,7 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         if entry is None:
             known = ", ".join(list(archive.entries)[-5:]) or "none yet"
             raise ToolError(f"no archived output #{entry_id.lstrip('#')} (latest: {known})")
-        return ToolOutput(_full(entry), data={"id": entry.id})
+        return ToolOutput(_part(entry, args), data={"id": entry.id})
     hits = archive.search(query)
     if not hits:
         raise ToolError(f"nothing archived matches '{query}'")
@@ -33,6 +34,26 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         "Several archived outputs match; recall one by id:\n" + "\n".join(rows),
         data={"ids": [e.id for _, e in hits]},
     )
+
+
+def _part(entry: ArchivedOutput, args: dict[str, Any]) -> str:
+    """The whole output, or only `lines` (1-based "A-B") or the lines containing `grep`,
+    numbered: a recall costs what the model asked for."""
+    span, needle = str(args.get("lines") or "").strip(), str(args.get("grep") or "")
+    if not span and not needle:
+        return _full(entry)
+    rows = list(enumerate(entry.text.splitlines(), start=1))
+    if span:
+        first, _, last = span.replace(" ", "").partition("-")
+        if not first.isdigit() or not (last or first).isdigit():
+            raise ToolError(f"recall: lines must look like 40-80, got '{span}'")
+        low, high = int(first), int(last or first)
+        rows = [(n, line) for n, line in rows if low <= n <= high]
+    if needle:
+        rows = [(n, line) for n, line in rows if needle.lower() in line.lower()][:MAX_MATCHES]
+    total = entry.text.count("\n") + 1
+    head = f"[#{entry.id} {entry.tool} {entry.target}: {len(rows)} of {total} lines]"
+    return "\n".join([head, *(f"{n:6}\t{line}" for n, line in rows)])[:MAX_CHARS]
 
 
 def _full(entry: ArchivedOutput) -> str:
@@ -46,9 +67,15 @@ def _full(entry: ArchivedOutput) -> str:
 TOOLS = [
     Tool(
         "recall",
-        "Full text of an archived output: by id (as in [archived #a3]) or query (the best "
-        "match, or ranked ids when several fit).",
-        params([], id={"type": "string"}, query={"type": "string"}),
+        "Text of an archived output: by id (as in [archived #a3]) or query (the best match, "
+        "or ranked ids when several fit); with an id, lines or grep return only those lines.",
+        params(
+            [],
+            id={"type": "string"},
+            query={"type": "string"},
+            lines={"type": "string", "description": "of the output, e.g. 40-80"},
+            grep={"type": "string", "description": "lines containing it"},
+        ),
         recall,
         key_arg="id",
         read_only=True,

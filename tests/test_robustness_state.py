@@ -107,6 +107,11 @@ def test_usage_sets_a_damaged_ledger_aside(isolated_home):
     (kept,) = isolated_home.glob("ledger.db.corrupt-*")
     assert kept.read_text() == "not sqlite at all" * 100
     assert "No model requests" in proc.stdout
+    (isolated_home / "ledger.db").write_text("still not sqlite" * 100)
+    zh = run_cli("usage", env={"LANG": "zh_CN.UTF-8", "LC_ALL": ""})
+    assert zh.returncode == 0 and zh.stderr.count("\n") == 1, zh.stderr
+    assert f"令牌账本 {isolated_home / 'ledger.db'} 已损坏" in zh.stderr
+    assert "损坏的文件另存为" in zh.stderr and "ledger.db.corrupt-" in zh.stderr
 
 
 def test_unreadable_ledger_in_usage_is_one_line(isolated_home):

@@ -113,6 +113,12 @@ def main(argv: list[str]) -> int:
         return 1
 
 
+def _warn(text: str) -> None:
+    from ui.i18n import Strings
+
+    print(f"unicum: warning: {Strings().line(text)}", file=sys.stderr)
+
+
 def report(args: argparse.Namespace, url: str = "") -> int:
     """The report, from the team ledger when `url` (the team database) is set."""
     path = describe_url(url) if url else ledger_path(unicum_home())
@@ -121,7 +127,7 @@ def report(args: argparse.Namespace, url: str = "") -> int:
     if url:
         db = open_team_reports(url)
     else:
-        db = open_ledger(path, lambda text: print(f"unicum: warning: {text}", file=sys.stderr))
+        db = open_ledger(path, _warn)
     if args.html:
         return write_html(db, flt, Path(args.html))
     if args.json:

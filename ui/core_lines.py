@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ui.core_lines_model import MODEL_PATTERNS
 from ui.hook_lines import HOOK_PATTERNS
+from ui.store_lines import STORE_PATTERNS
 
 # Why a command is destructive (tools.permissions.RULES and its other reasons) → 中文.
 REASONS: dict[str, str] = {
@@ -322,6 +323,7 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         lambda m: f"已运行 {m['n']} 轮仍没有最终答复，已停止（可调大 --max-turns，或让我继续）",
     ),
     *HOOK_PATTERNS,
+    *STORE_PATTERNS,
 ]
 
 

@@ -1,7 +1,8 @@
 """Context: what each request carries (policy, cache-aware compaction, summary, phases, archive)."""
 
 from core.context.archive import Archive, archive_path
-from core.context.cache_policy import CacheAwareContext, ContextBudget, session_budget
+from core.context.budget import ContextBudget, session_budget
+from core.context.cache_policy import CacheAwareContext
 from core.context.compaction import L0_HEADER, big_args, render_l0
 from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase

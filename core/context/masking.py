@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from core.context.archive import Archive
-from core.context.cache_policy import CacheAwareContext, ContextBudget
+from core.context.budget import ContextBudget
+from core.context.cache_policy import CacheAwareContext
 from core.context.policy import Calibration, Summarizer
 from core.context.summary import crop_to_fit
 from core.facts import RULES, Rule

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT, provider_env
+from tests.conftest import ROOT, provider_env, run_cli
 
 USAGE = {"input": 1000, "cache_read": 0, "cache_write": 0, "output": 100}
 
@@ -180,3 +180,55 @@ def test_max_budget_usd_stops_with_a_budget_result(llm, workspace):
     result = events(proc.stdout)[-1]
     assert result["subtype"] == "error_max_budget_usd" and result["is_error"]
     assert "budget reached" in result["error"]
+
+
+def test_resume_unknown_id_is_one_line(workspace):
+    proc = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "hi",
+        "--provider",
+        "openai",
+        "--resume",
+        "nope",
+        env={"OPENAI_API_KEY": "fake-key-x"},
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "nope" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_print_continue_resumes_the_last_session(llm, workspace):
+    llm.reply("first answer")
+    llm.reply("second answer")
+    env = provider_env(llm, "openai")
+    first = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "first task",
+        "--output-format",
+        "json",
+        "--provider",
+        "openai",
+        env=env,
+    )
+    assert first.returncode == 0, first.stderr
+    second = run_cli(
+        "--dir",
+        str(workspace),
+        "-p",
+        "second task",
+        "--continue",
+        "--output-format",
+        "json",
+        "--provider",
+        "openai",
+        env=env,
+    )
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout)["session_id"] == json.loads(first.stdout)["session_id"]
+    messages = llm.requests[1].body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[2]["content"] == "first answer" and messages[3]["content"] == "second task"

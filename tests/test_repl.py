@@ -290,58 +290,6 @@ def test_print_json_output_and_transcript(llm, workspace, isolated_home):
     assert "hi" in history[2].tool_results[0].content
 
 
-def test_resume_unknown_id_is_one_line(workspace):
-    proc = run_cli(
-        "--dir",
-        str(workspace),
-        "-p",
-        "hi",
-        "--provider",
-        "openai",
-        "--resume",
-        "nope",
-        env={"OPENAI_API_KEY": "fake-key-x"},
-    )
-    assert proc.returncode == 2
-    assert proc.stderr.strip().count("\n") == 0 and "nope" in proc.stderr
-    assert "Traceback" not in proc.stderr
-
-
-def test_print_continue_resumes_the_last_session(llm, workspace):
-    llm.reply("first answer")
-    llm.reply("second answer")
-    env = provider_env(llm, "openai")
-    first = run_cli(
-        "--dir",
-        str(workspace),
-        "-p",
-        "first task",
-        "--output-format",
-        "json",
-        "--provider",
-        "openai",
-        env=env,
-    )
-    assert first.returncode == 0, first.stderr
-    second = run_cli(
-        "--dir",
-        str(workspace),
-        "-p",
-        "second task",
-        "--continue",
-        "--output-format",
-        "json",
-        "--provider",
-        "openai",
-        env=env,
-    )
-    assert second.returncode == 0, second.stderr
-    assert json.loads(second.stdout)["session_id"] == json.loads(first.stdout)["session_id"]
-    messages = llm.requests[1].body["messages"]
-    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
-    assert messages[2]["content"] == "first answer" and messages[3]["content"] == "second task"
-
-
 def test_repl_without_a_key_is_one_line_exit_2(workspace):
     proc = run_cli("--dir", str(workspace))
     assert proc.returncode == 2

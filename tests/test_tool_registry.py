@@ -13,6 +13,8 @@ from tests.conftest import ROOT, provider_env, run_cli
 from tests.tool_helpers import REGISTRY, ScriptedUser, make_ctx, run
 from tools.base import Tool, params
 from tools.registry import Registry
+from tools.services import ToolServices
+from tools.todo import TodoList
 
 EXPECTED = {
     "read_file",
@@ -148,6 +150,15 @@ def test_bad_calls_come_back_as_errors(workspace, isolated_home):
     assert "unknown argument 'file'" in run(ctx, "read_file", path="a", file="b").content
     assert "must be integer" in run(ctx, "read_file", path="a", limit="many").content
     assert "choices[]" in run(ctx, "clarify", question="q", choices=[1, 2]).content
+
+
+def test_a_list_sent_as_its_json_text_is_accepted(workspace, isolated_home):
+    ctx = replace(make_ctx(workspace, isolated_home), services=ToolServices(todos=TodoList()))
+    todos = '[{"content": "写测试", "status": "in_progress"}]'
+    out = REGISTRY.execute("todo", {"todos": todos}, ctx)
+    assert not out.is_error and "写测试" in out.content
+    bad = REGISTRY.execute("todo", {"todos": "[not json"}, ctx)
+    assert bad.is_error and "must be array" in bad.content and "expected todo(todos:" in bad.content
 
 
 def test_numbers_and_booleans_sent_as_strings_are_accepted(workspace, isolated_home):

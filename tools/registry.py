@@ -58,7 +58,8 @@ def discover(folder: Path = TOOLS_DIR) -> list[Tool]:
 
 
 def coerce(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """Fix what models often send as strings: "5" for an integer, "true" for a boolean."""
+    """Fix what models often send as strings: "5" for an integer, "true" for a boolean, a
+    list or object as its JSON text."""
     props = schema.get("properties", {})
     fixed = dict(args)
     for name, value in args.items():
@@ -72,7 +73,19 @@ def coerce(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
             fixed[name] = float(text)
         elif expected == "boolean" and text.lower() in ("true", "false"):
             fixed[name] = text.lower() == "true"
+        elif expected in ("array", "object") and text[:1] in "[{":
+            fixed[name] = _json_as(text, list if expected == "array" else dict, value)
     return fixed
+
+
+def _json_as(text: str, kind: type, otherwise: Any) -> Any:
+    """`text` parsed when it is JSON of that kind; else the value as it came (validation then
+    names what was expected)."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return otherwise
+    return parsed if isinstance(parsed, kind) else otherwise
 
 
 def _check_value(name: str, spec: dict[str, Any], value: Any) -> str | None:

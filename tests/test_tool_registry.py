@@ -110,18 +110,33 @@ def test_the_brief_wire_form_says_exactly_what_the_registry_enforces(workspace, 
     assert "expected edit_file(path: str, old_string: str, new_string: str" in out
 
 
-def test_schemas_the_line_cannot_say_go_as_json():
-    nested = {"type": "object", "properties": {"spec": {"anyOf": [{"type": "string"}]}}}
-    deep = params(where=params(at=params(x={"type": "string"})))
+UNSAYABLE = {
+    "nested": {"type": "object", "properties": {"spec": {"anyOf": [{"type": "string"}]}}},
+    "deep": params(where=params(at=params(x={"type": "string"}))),
+    "nullable": {"type": "object", "properties": {"a": {"type": ["string", "null"]}}},
+    "no_choice": params(a={"type": "string", "enum": []}),
+    "blurred": params(a={"type": "string", "enum": ["x, y: z", "w"]}),
+    "typed_enum": params(a={"type": "integer", "enum": [1, 2]}),
+    "item_note": params(a={"type": "array", "items": {"type": "string", "description": "an id"}}),
+    "odd_minimum": params(a={"type": "string", "minimum": 1}),
+    "open_object": {"type": "object", "properties": {}, "additionalProperties": {"type": "string"}},
+    "missing": {"type": "object", "properties": {"o": params(["gone"], x={"type": "string"})}},
+}
+
+
+def test_schemas_the_line_cannot_say_go_as_json(workspace, isolated_home):
     plain_tool = Tool("flat", "Flat.", params(["a"], a={"type": "string"}), lambda c, a: "")
-    tools = [plain_tool, replace(plain_tool, name="nested", parameters=nested)]
-    tools += [replace(plain_tool, name="deep", parameters=deep)]
-    tools += [replace(plain_tool, name="theirs", brief=False)]  # an MCP server's schema
+    tools = [plain_tool, replace(plain_tool, name="theirs", brief=False)]  # an MCP server's
+    tools += [replace(plain_tool, name=name, parameters=p) for name, p in UNSAYABLE.items()]
     specs = {s["name"]: s for s in Registry(tools).specs()}
     assert specs["flat"]["description"] == "Flat. Args: a: str."
-    for name in ("nested", "deep", "theirs"):
+    for name in ("theirs", *UNSAYABLE):
         assert specs[name]["description"] == "Flat.", name
-        assert "properties" in specs[name]["parameters"], name
+        assert specs[name]["parameters"] != {"type": "object"}, name
+    assert len(Registry(tools, brief=False).specs()) == len(tools)  # never raises
+    ctx = make_ctx(workspace, isolated_home)
+    out = Registry(tools).execute("deep", {"where": 3}, ctx)  # the error has no line to repeat
+    assert out.content == "deep: argument 'where' must be object, got int"
 
 
 def test_a_local_server_gets_json_schemas_and_a_cloud_model_the_brief_form():

@@ -182,9 +182,10 @@ class Registry:
         return [self._spec(t) for t in sorted(self.tools.values(), key=lambda t: t.name)]
 
     def _spec(self, tool: Tool) -> dict[str, Any]:
-        brief = brief_spec(tool.name, tool.description, tool.parameters)
-        if self.brief and tool.brief and brief is not None:
-            return brief
+        if self.brief and tool.brief:
+            brief = brief_spec(tool.name, tool.description, tool.parameters)
+            if brief is not None:
+                return brief
         return {
             "name": tool.name,
             "description": tool.description,

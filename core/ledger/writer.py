@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import operator
+import os
 import queue
 import sqlite3
 import threading
@@ -184,7 +185,8 @@ def start_over(path: Path, exc: sqlite3.Error, warn: Warn | None) -> None:
 def set_aside(path: Path) -> Path | None:
     """Rename a damaged ledger (and its WAL files) out of the way; None if another process
     already did."""
-    kept = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(2).hex()}"  # two in a second differ
+    kept = path.with_name(f"{path.name}.corrupt-{stamp}")
     try:
         path.rename(kept)
     except FileNotFoundError:

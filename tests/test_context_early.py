@@ -52,24 +52,29 @@ def test_a_long_passing_run_becomes_its_line_once_a_newer_turn_follows():
     assert policy.archive.get(entry).text == long_run.content  # recall gives it back whole
     assert anthropic_problems(second) == [] and openai_problems(second) == []
     for n in range(3, 8):
-        _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
+        _turn(policy, history, [(f"c{n}", f"cat part_{n}.txt", ToolOutput(_lines(f"p{n}", 30)))])
         assert _shown(policy.messages_for_request(history), "c1") == line  # decided once
+    assert policy.compact_facts(history, force=True)  # an event archives everything else
+    assert (
+        _shown(policy.view(history), "c1") == line
+        and _shown(policy.view(history), "c3") != "a.py\n"
+    )
 
 
 def test_what_later_steps_use_stays_whole():
     policy, history = _policy(), [user_text(TASK)]
     short_run = ToolOutput(_lines("short", 20) + "\n[exit 0]")  # values a later command reuses
     failing = ToolOutput(_lines("fail", 200) + "\nAssertionError: 3 != 4\n[exit 1]", True)
-    read = ToolOutput(_lines("src", 200))
+    hits = ToolOutput("\n".join(f"report.py:{n}: total_{n} = 0" for n in range(40)))  # narrow
     _turn(policy, history, [("c1", "python report.py", short_run)])
     _turn(policy, history, [("c2", "python -m pytest tests/test_report.py", failing)])
-    _turn(policy, history, [("c3", "cat report.py", read)])
+    _turn(policy, history, [("c3", "grep -n total report.py", hits)])
     for n in range(4, 7):
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
     request = policy.messages_for_request(history)
     assert _shown(request, "c1") == short_run.content
     assert _shown(request, "c2") == failing.content  # the failure being worked on
-    assert _shown(request, "c3") == read.content
+    assert _shown(request, "c3") == hits.content
 
 
 def test_passing_tests_and_write_receipts_become_lines():
@@ -192,3 +197,51 @@ def test_a_later_output_never_points_at_one_that_became_its_line():
     request = policy.messages_for_request(history)
     assert _shown(request, "c1").startswith("[archived #")
     assert _shown(request, "c3").startswith("log row 0")  # whole, not "as in #… above"
+
+
+def test_parallel_runs_of_one_command_each_keep_the_line_they_got():
+    policy, history = _policy(), [user_text(TASK)]
+    first, second = (ToolOutput(_lines(tag, 200) + "\n[exit 0]") for tag in ("one", "two"))
+    _turn(policy, history, [("x", "python gen.py", first), ("y", "python gen.py", second)])
+    request = policy.messages_for_request(history)
+    assert [_shown(request, c) for c in "xy"] == [first.content, second.content]  # both seen
+    seen = []
+    for n in range(4):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
+        seen.append(_shown(policy.messages_for_request(history), "x"))
+    assert seen[0].startswith("[archived #") and len(set(seen)) == 1
+
+
+def test_a_line_after_an_answer_and_a_new_question_pays_for_re_sending_them():
+    """The answer and the question after an output were sent once already: lining the output
+    then re-sends them, so a long answer keeps it whole."""
+    for answer, lined in (("Done: the report is fixed.", True), (_lines("answer", 600), False)):
+        policy, history = _policy(), [user_text(TASK)]
+        for n in range(6):
+            policy.messages_for_request(history)
+            _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))])
+        policy.messages_for_request(history)
+        _turn(policy, history, [("run", "python report.py", ToolOutput(_lines("r", 200)))])
+        policy.messages_for_request(history)
+        history.append(Message("assistant", [TextBlock(answer)]))
+        history.append(user_text("and the summary table?"))
+        before = [message_text(m) for m in policy.messages_for_request(history)]
+        _turn(policy, history, [("z", "ls", ToolOutput("z.py\n"))])
+        after = policy.messages_for_request(history)
+        assert _shown(after, "run").startswith("[archived #") is lined, answer[:20]
+        if not lined:
+            assert [message_text(m) for m in after[: len(before)]] == before
+
+
+def test_after_a_rewind_older_notes_are_not_judged_again():
+    policy, history = _policy(), [user_text(TASK)]
+    for n in range(12):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
+    previous = [message_text(m) for m in policy.messages_for_request(history)]
+    cut = 13  # back to the end of the sixth turn, as /rewind does
+    del history[cut:]
+    history.append(user_text("不对，换一种做法"))
+    now = [message_text(m) for m in policy.messages_for_request(history)]
+    assert now[:cut] == previous[:cut]  # the note that stayed whole at first stays whole

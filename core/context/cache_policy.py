@@ -119,7 +119,7 @@ class CacheAwareContext:
                 [(b.call_id, b.content) for m in history for b in m.tool_results], gone
             )
         rules = self.tracker.rules
-        pending = pending_tokens(history, self.frontier, self.state, self.result_tokens)
+        pending = pending_tokens(history, self.frontier, self.state, self._sizes())
         if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
             self._new_results(history) >= self.budget.batch_results
         ):
@@ -150,8 +150,15 @@ class CacheAwareContext:
             1
             for m in history[self.frontier :]
             for b in m.blocks
-            if isinstance(b, ToolResult) and b.call_id not in self.state.results
+            if isinstance(b, ToolResult)
+            and b.call_id not in self.state.results
+            and b.call_id not in self.early.lines
         )
+
+    def _sizes(self) -> dict[str, int]:
+        """Each output's tokens as the request shows it (an early line's, once it is one)."""
+        lined = {cid: self.count(line) for cid, line in self.early.lines.items()}
+        return {**self.result_tokens, **lined}
 
     def _adopt(self, history: list[Message]) -> None:
         """Facts for results this policy never saw (a resumed session's history); with the
@@ -183,9 +190,7 @@ class CacheAwareContext:
         frontier = (
             len(history)
             if force
-            else choose_frontier(
-                history, self.result_tokens, self._keep_tokens, rules.keep_recent_min
-            )
+            else choose_frontier(history, self._sizes(), self._keep_tokens, rules.keep_recent_min)
         )
         if frontier <= self.frontier:
             return False
@@ -276,9 +281,9 @@ class CacheAwareContext:
             b.old_text_chars if b.early_notes else 0,
         )
 
-    def message_tokens(self, msg: Message) -> int:
-        """One history message's tokens as the request shows it now."""
-        return self._count_msg(apply([msg], self._shown(self.state))[0])
+    def shown_tokens(self, history: list[Message]) -> list[int]:
+        """Each history message's tokens as the request shows it now."""
+        return [self._count_msg(m) for m in apply(history, self._shown(self.state))]
 
     def short_note(self, text: str) -> str:
         """The opening of one of the model's texts, the whole archived (same id on resume)."""
@@ -322,13 +327,13 @@ class CacheAwareContext:
     def compact(self, history: list[Message], summarize: Summarizer) -> str:
         """LLM summary of everything before the last few turns (`/compact`, or near the window)."""
         keep = max(2_000, self.budget.window_tokens // 10)
-        upto = boundary_before(history, choose_frontier(history, self.result_tokens, keep, 1))
+        upto = boundary_before(history, choose_frontier(history, self._sizes(), keep, 1))
         if upto <= 1:
             upto = boundary_before(history, len(history) - 1)
         if upto <= max(1, self.summary.upto):
             return ""  # nothing new since the last summary
         room = self.budget.window_tokens - self.budget.reserve_tokens - self.budget.overhead_tokens
-        shown = apply(history, self.state)
+        shown = apply(history, self._shown(self.state))  # what the model saw
         requests = self.summary.requests + user_texts(shown[self.summary.upto or 0 : upto])
         older = self.summary.apply(shown[:upto])
         self.summary = summarize_history(older, upto, summarize, room, self._count_msg, requests)

@@ -44,21 +44,39 @@ class Costs(Protocol):
 
     def pays(self, saved: int, resent: int, turns: int) -> bool: ...
 
-    def message_tokens(self, msg: Message) -> int: ...
+    def shown_tokens(self, history: list[Message]) -> list[int]: ...
 
     def short_note(self, text: str) -> str: ...
 
 
+class _Sent:
+    """Tokens of history[i:j] as shown now, for the messages an earlier request carried (the
+    last two, the newest turn or a new question and the answer before it, are new anyway)."""
+
+    def __init__(self, history: list[Message], costs: Costs) -> None:
+        self.history, self.costs = history, costs
+        self._sums: list[int] | None = None
+
+    def after(self, index: int) -> int:
+        """What was already sent after message `index`."""
+        if self._sums is None:  # priced lazily: most requests decide nothing that needs it
+            self._sums = [0]
+            for tokens in self.costs.shown_tokens(self.history):
+                self._sums.append(self._sums[-1] + tokens)
+        end = len(self.history) - 2
+        return self._sums[end] - self._sums[index + 1] if end > index + 1 else 0
+
+
 class EarlyDecisions:
     """`lines`: call id -> the line shown instead of its output; `texts`: note -> its opening.
-    Neither changes back, so the prefix stays cached."""
+    Each is decided once and never changes back, so the prefix stays cached."""
 
     def __init__(self, rules: EarlyRules, costs: Costs) -> None:
         self.rules, self.costs = rules, costs
         self.lines: dict[str, str] = {}
         self.texts: dict[str, str] = {}
-        self._decided: set[str] = set()
-        self._notes_at = 0  # history index the next pass over notes starts from
+        self._decided: set[str] = set()  # outputs judged, and "again:<id>" for repeated calls
+        self._notes: set[str] = set()  # notes judged (a rewind does not judge them again)
 
     def update(
         self,
@@ -70,9 +88,18 @@ class EarlyDecisions:
     ) -> None:
         """`sizes`: each output's tokens as sent; `keys`: its call's (name, arguments);
         `archived`: outputs an event already replaced or a later repeat points at."""
-        self._outputs(history, facts, sizes, archived)
-        self._superseded(history, facts, sizes, keys, archived)
-        self._notes(history)
+        sent = _Sent(history, self.costs)
+        turns = sum(m.role == "assistant" for m in history)
+        self._outputs(history, facts, sizes, archived, sent, turns)
+        self._superseded(history, facts, sizes, keys, archived, sent, turns)
+        self._shorten_notes(history, sent, turns)
+
+    def _worth(self, saved: int, line: str, resent: int, turns: int) -> bool:
+        """A rewrite re-sends its line and what was sent after it; with nothing after it
+        (the usual case, one turn on) it only has to be clearly shorter."""
+        if resent == 0:
+            return saved > self.costs.count(line) + 20
+        return saved > 0 and self.costs.pays(saved, resent + self.costs.count(line), turns)
 
     def _outputs(
         self,
@@ -80,20 +107,29 @@ class EarlyDecisions:
         facts: Mapping[str, Fact],
         sizes: Mapping[str, int],
         archived: Container[str],
+        sent: _Sent,
+        turns: int,
     ) -> None:
         rules, keep = self.rules, dict(self.rules.keep_up_to)
-        groups = [[b.call_id for b in m.tool_results if b.call_id in facts] for m in history]
-        groups = [g for g in groups if g]  # one per turn: parallel results age together
-        for call_id in (c for g in groups[: max(0, len(groups) - rules.age)] for c in g):
-            if call_id in self._decided or call_id in archived:
-                continue
-            self._decided.add(call_id)
-            fact, size = facts[call_id], sizes.get(call_id, 0)
-            if fact.kind not in rules.kinds or (rules.keep_failures and not fact.ok):
-                continue
-            line = archived_line(fact)
-            if size > keep.get(fact.kind, 0) and size > self.costs.count(line) * 2 + 20:
-                self.lines[call_id] = line
+        groups = [
+            (i, [b.call_id for b in m.tool_results if b.call_id in facts])
+            for i, m in enumerate(history)
+        ]
+        groups = [(i, g) for i, g in groups if g]  # one per turn: parallel results age together
+        for index, group in groups[: max(0, len(groups) - rules.age)]:
+            for call_id in group:
+                if call_id in self._decided or call_id in archived or call_id in self.lines:
+                    continue
+                self._decided.add(call_id)
+                fact, size = facts[call_id], sizes.get(call_id, 0)
+                if fact.kind not in rules.kinds or (rules.keep_failures and not fact.ok):
+                    continue
+                line = archived_line(fact)
+                saved = size - self.costs.count(line)
+                if size > keep.get(fact.kind, 0) and self._worth(
+                    saved, line, sent.after(index), turns
+                ):
+                    self.lines[call_id] = line
 
     def _superseded(
         self,
@@ -102,11 +138,13 @@ class EarlyDecisions:
         sizes: Mapping[str, int],
         keys: Mapping[str, tuple[str, str]],
         archived: Container[str],
+        sent: _Sent,
+        turns: int,
     ) -> None:
         if not self.rules.superseded:
             return
         where = {b.call_id: i for i, m in enumerate(history) for b in m.tool_results}
-        turns = sum(m.role == "assistant" for m in history)
+        newest = max(where.values(), default=-1)  # the results the model has not seen yet
         latest: dict[tuple[str, str], str] = {}
         for call_id in sorted(where, key=where.__getitem__):
             key = keys.get(call_id)
@@ -115,34 +153,28 @@ class EarlyDecisions:
                 latest[key] = call_id
             if older is None or older in self.lines or older in archived:
                 continue
-            if f"again:{older}" in self._decided:
+            if where[older] == newest or f"again:{older}" in self._decided:
                 continue
             self._decided.add(f"again:{older}")
             line = archived_line(facts[older], superseded=True)
             saved = sizes.get(older, 0) - self.costs.count(line)
-            sent = history[where[older] + 1 : len(history) - 2]  # the latest turn is new anyway
-            resent = sum(map(self.costs.message_tokens, sent)) + self.costs.count(line)
-            if saved > 0 and self.costs.pays(saved, resent, turns):
+            resent = sent.after(where[older])
+            if saved > 0 and self.costs.pays(saved, resent + self.costs.count(line), turns):
                 self.lines[older] = line
 
-    def _notes(self, history: list[Message]) -> None:
+    def _shorten_notes(self, history: list[Message], sent: _Sent, turns: int) -> None:
         limit = self.rules.note_chars
-        if len(history) < self._notes_at:
-            self._notes_at = 0  # the history was replaced
-        turns = [i for i, m in enumerate(history) if m.role == "assistant"]
-        if not limit or len(turns) < 2:
+        assistant = [i for i, m in enumerate(history) if m.role == "assistant"]
+        if not limit:
             return
-        for i in (t for t in turns[:-1] if t >= self._notes_at):
-            after = history[i + 1] if i + 1 < len(history) else None
+        for i in assistant[:-1]:  # the latest note stays whole
             for block in history[i].blocks if history[i].tool_calls else ():
                 text = block.text if isinstance(block, TextBlock) else ""
-                if len(text) <= limit + 40 or text in self.texts:
+                if len(text) <= limit + 40 or text in self._notes:
                     continue
+                self._notes.add(text)
                 short = self.costs.short_note(text)
                 saved = self.costs.count(text) - self.costs.count(short)
-                resent = self.costs.count(short) + (
-                    self.costs.message_tokens(after) if after else 0
-                )
-                if self.costs.pays(saved, resent, len(turns)):
+                resent = sent.after(i) + self.costs.count(short)
+                if saved > 0 and self.costs.pays(saved, resent, turns):
                     self.texts[text] = short
-        self._notes_at = turns[-1]

@@ -219,3 +219,20 @@ def test_an_unreadable_line_replaced_by_a_change_is_still_kept(
     (aside,) = path.parent.glob("memory.json.corrupt-*")
     assert aside.read_text(encoding="utf-8") == bad + "\n"
     assert "unreadable entry kept as" in store.take_warnings()[0]
+
+
+def test_the_warning_reads_in_chinese_when_the_home_has_a_space(tmp_path: Path, workspace: Path):
+    home = tmp_path / "My Home"
+    store = MemoryStore(home, workspace)
+    path = write_layout(
+        store,
+        [line("a", "first"), '{"key":"bad","type":"notes","content":"cut off', line("c", "third")],
+    )
+    reader = MemoryStore(home, workspace)
+    assert [e.key for _, e in reader.entries("project")] == ["a", "c"]
+    (warning,) = reader.take_warnings()
+    (aside,) = path.parent.glob("memory.json.corrupt-*")
+    assert (
+        " " in str(path)
+        and to_zh(warning) == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
+    )

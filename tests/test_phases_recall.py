@@ -136,6 +136,17 @@ def test_recall_returns_only_the_lines_asked_for(tmp_path):
     assert [r.split("\t")[0].strip() for r in both.content.splitlines()[1:]] == [
         str(n) for n in range(250, 260)
     ]
-    bad = registry.execute("recall", {"id": entry, "lines": "the end"}, ctx)
-    assert bad.is_error and "40-80" in bad.content
+    for bad in ("the end", "80-40", "5-", "0-3"):
+        out = registry.execute("recall", {"id": entry, "lines": bad}, ctx)
+        assert out.is_error and "40-80" in out.content, bad
+    one = registry.execute("recall", {"id": entry, "lines": "7"}, ctx).content.splitlines()
+    assert one == [
+        "[#a1 read_file pkg/steps.py: 1 of 300 lines]",
+        "     7\tdef step_7(x):  # 步骤 7",
+    ]
+    cut = registry.execute("recall", {"id": entry, "grep": "def"}, ctx).content.splitlines()
+    assert cut[0] == "[#a1 read_file pkg/steps.py: 300 of 300 lines; 100 more cut, ask for fewer]"
+    assert len(cut) == 201
+    found = registry.execute("recall", {"query": "steps.py", "lines": "2"}, ctx)  # by query too
+    assert found.content.splitlines()[1] == "     2\tdef step_2(x):  # 步骤 2"
     assert len(registry.execute("recall", {"id": entry}, ctx).content) > len(text)  # whole

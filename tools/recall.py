@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
@@ -28,7 +29,7 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if not hits:
         raise ToolError(f"nothing archived matches '{query}'")
     if len(hits) == 1 or hits[0][0] >= 2 * hits[1][0]:
-        return ToolOutput(_full(hits[0][1]), data={"id": hits[0][1].id})
+        return ToolOutput(_part(hits[0][1], args), data={"id": hits[0][1].id})
     rows = [f"#{e.id} {e.fact or e.tool + ' ' + e.target}" for _, e in hits]
     return ToolOutput(
         "Several archived outputs match; recall one by id:\n" + "\n".join(rows),
@@ -36,24 +37,35 @@ def recall(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     )
 
 
+_SPAN = re.compile(r"(\d+)(?:-(\d+))?")
+
+
 def _part(entry: ArchivedOutput, args: dict[str, Any]) -> str:
-    """The whole output, or only `lines` (1-based "A-B") or the lines containing `grep`,
-    numbered: a recall costs what the model asked for."""
-    span, needle = str(args.get("lines") or "").strip(), str(args.get("grep") or "")
+    """The whole output, or only `lines` (1-based "A-B" or "A") or the lines containing
+    `grep`, numbered: a recall costs what the model asked for."""
+    span, needle = str(args.get("lines") or "").replace(" ", ""), str(args.get("grep") or "")
     if not span and not needle:
         return _full(entry)
     rows = list(enumerate(entry.text.splitlines(), start=1))
+    total = len(rows)
     if span:
-        first, _, last = span.replace(" ", "").partition("-")
-        if not first.isdigit() or not (last or first).isdigit():
-            raise ToolError(f"recall: lines must look like 40-80, got '{span}'")
-        low, high = int(first), int(last or first)
-        rows = [(n, line) for n, line in rows if low <= n <= high]
+        match = _SPAN.fullmatch(span)
+        low, high = (int(match[1]), int(match[2] or match[1])) if match else (0, -1)
+        if not match or not 1 <= low <= high:
+            raise ToolError(f"recall: lines must look like 40-80 (first <= last), got '{span}'")
+        rows = rows[low - 1 : high]
     if needle:
-        rows = [(n, line) for n, line in rows if needle.lower() in line.lower()][:MAX_MATCHES]
-    total = entry.text.count("\n") + 1
-    head = f"[#{entry.id} {entry.tool} {entry.target}: {len(rows)} of {total} lines]"
-    return "\n".join([head, *(f"{n:6}\t{line}" for n, line in rows)])[:MAX_CHARS]
+        rows = [(n, line) for n, line in rows if needle.lower() in line.lower()]
+    shown, size, cut = [], 0, len(rows) > MAX_MATCHES
+    for n, line in rows[:MAX_MATCHES]:
+        size += len(line) + 8
+        if size > MAX_CHARS:
+            cut = True
+            break
+        shown.append(f"{n:6}\t{line}")
+    more = f"; {len(rows) - len(shown)} more cut, ask for fewer" if cut else ""
+    head = f"[#{entry.id} {entry.tool} {entry.target}: {len(rows)} of {total} lines{more}]"
+    return "\n".join([head, *shown])
 
 
 def _full(entry: ArchivedOutput) -> str:

@@ -11,14 +11,14 @@ _UNIT = {"entry": "条记录", "entries": "条记录", "line": "行", "lines": "
 STORE_PATTERNS = [
     (
         re.compile(
-            r"(?P<w>memory file|memory journal) (?P<p>\S+): (?P<n>\d+) unreadable "
+            r"(?P<w>memory file|memory journal) (?P<p>.+?): (?P<n>\d+) unreadable "
             r"(?P<u>entry|entries|line|lines) kept as (?P<k>\S+)"
         ),
         lambda m: f"{_WHAT[m['w']]} {m['p']}：{m['n']} {_UNIT[m['u']]}无法读取，已另存为 {m['k']}",
     ),
     (
         re.compile(
-            r"(?P<w>memory file|memory journal) (?P<p>\S+) has unreadable (?P<u>entries|lines) "
+            r"(?P<w>memory file|memory journal) (?P<p>.+?) has unreadable (?P<u>entries|lines) "
             r"that could not be kept aside \((?P<e>.+)\); memory is off for it this session",
             re.S,
         ),
@@ -29,7 +29,7 @@ STORE_PATTERNS = [
     ),
     (
         re.compile(
-            r"memory file (?P<p>\S+) was unreadable \((?P<e>.+)\); kept as (?P<k>\S+); "
+            r"memory file (?P<p>.+?) was unreadable \((?P<e>.+)\); kept as (?P<k>\S+); "
             r"starting with empty memory",
             re.S,
         ),
@@ -37,7 +37,7 @@ STORE_PATTERNS = [
     ),
     (
         re.compile(
-            r"memory file (?P<p>\S+) is unreadable \((?P<e>.+)\) and could not be moved aside "
+            r"memory file (?P<p>.+?) is unreadable \((?P<e>.+)\) and could not be moved aside "
             r"\((?P<x>.+)\); memory is off for it this session",
             re.S,
         ),
@@ -47,7 +47,7 @@ STORE_PATTERNS = [
     ),
     (
         re.compile(
-            r"the token ledger (?P<p>\S+) was damaged \((?P<e>.+?)\); started a new one"
+            r"the token ledger (?P<p>.+?) was damaged \((?P<e>.+?)\); started a new one"
             r"(?:; the damaged file is kept as (?P<k>\S+))?",
             re.S,
         ),

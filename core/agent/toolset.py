@@ -26,8 +26,8 @@ def choose_tools(
 ) -> Registry:
     """`names` (from `--tools`; "all" for every tool), else the provider's default set."""
     wanted = [n.strip() for n in names or () if n.strip()]
-    registry = registry.only(list(registry.tools.values()))
-    registry.brief = provider not in LOCAL_PROFILES  # a local model gets the JSON schemas
+    # a local server's model gets the JSON schemas (its tool-call grammar may be built from them)
+    registry = Registry(list(registry.tools.values()), brief=provider not in LOCAL_PROFILES)
     if wanted == ["all"]:
         return registry
     if wanted:

@@ -273,12 +273,12 @@ class CacheAwareContext:
     def _early_rules(self) -> EarlyRules:
         b = self.budget
         return EarlyRules(
-            b.early_kinds,
-            b.early_age,
-            b.early_keep_up_to,
-            b.early_keep_failures,
-            b.early_superseded,
-            b.old_text_chars if b.early_notes else 0,
+            kinds=b.early_kinds,
+            age=b.early_age,
+            keep_up_to=b.early_keep_up_to,
+            keep_failures=b.early_keep_failures,
+            superseded=b.early_superseded,
+            note_chars=b.old_text_chars if b.early_notes else 0,
         )
 
     def shown_tokens(self, history: list[Message]) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from core.context.early import EARLY_KINDS, KEEP_UP_TO
+from core.context.early import EARLY_KINDS, KEEP_UP_TO, EarlyRules
 from core.model import ProviderProfile
 from my_agent.tokens import estimate_tokens
 
@@ -35,6 +35,17 @@ class ContextBudget:
     keep_recent_tokens: int = 0  # overrides the phase's verbatim tail (0: the phase's)
     cache_read: float = 0.1  # price of cached input, relative to fresh (break-even of events)
     cache_write: float = 1.25  # price of input re-sent past the cached prefix
+
+    def early_rules(self) -> EarlyRules:
+        """What the decisions taken after one turn may do (core/context/early.py)."""
+        return EarlyRules(
+            kinds=self.early_kinds,
+            age=self.early_age,
+            keep_up_to=self.early_keep_up_to,
+            keep_failures=self.early_keep_failures,
+            superseded=self.early_superseded,
+            note_chars=self.old_text_chars if self.early_notes else 0,
+        )
 
 
 def session_budget(

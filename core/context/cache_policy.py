@@ -21,7 +21,7 @@ from core.context.compaction import (
     render_l0,
     shorten_text,
 )
-from core.context.early import EarlyDecisions, EarlyRules
+from core.context.early import EarlyDecisions
 from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
@@ -66,7 +66,7 @@ class CacheAwareContext:
         self.result_tokens: dict[str, int] = {}
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
-        self.early = EarlyDecisions(self._early_rules(), self)
+        self.early = EarlyDecisions(self.budget.early_rules(), self)
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -269,17 +269,6 @@ class CacheAwareContext:
                         block.text
                     )
         return texts
-
-    def _early_rules(self) -> EarlyRules:
-        b = self.budget
-        return EarlyRules(
-            kinds=b.early_kinds,
-            age=b.early_age,
-            keep_up_to=b.early_keep_up_to,
-            keep_failures=b.early_keep_failures,
-            superseded=b.early_superseded,
-            note_chars=b.old_text_chars if b.early_notes else 0,
-        )
 
     def shown_tokens(self, history: list[Message]) -> list[int]:
         """Each history message's tokens as the request shows it now."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from core.context.compaction import archived_line
@@ -49,16 +50,28 @@ class Costs(Protocol):
     def short_note(self, text: str) -> str: ...
 
 
-class _Sent:
-    """Tokens of history[i:j] as shown now, for the messages an earlier request carried (the
-    last two, the newest turn or a new question and the answer before it, are new anyway)."""
+@dataclass
+class _Now:
+    """What one request's decisions are taken on. `sizes`: each output's tokens as sent;
+    `keys`: its call's (name, arguments); `archived`: outputs an event already replaced or a
+    later repeat points at."""
 
-    def __init__(self, history: list[Message], costs: Costs) -> None:
-        self.history, self.costs = history, costs
-        self._sums: list[int] | None = None
+    history: list[Message]
+    facts: Mapping[str, Fact]
+    sizes: Mapping[str, int]
+    keys: Mapping[str, tuple[str, str]]
+    archived: Container[str]
+    costs: Costs
+    _sums: list[int] | None = None
 
-    def after(self, index: int) -> int:
-        """What was already sent after message `index`."""
+    @cached_property
+    def turns(self) -> int:
+        return sum(m.role == "assistant" for m in self.history)
+
+    def sent_after(self, index: int) -> int:
+        """Tokens an earlier request already carried after message `index`, as shown now
+        (the last two messages, the newest turn or a new question and the answer before it,
+        are new anyway)."""
         if self._sums is None:  # priced lazily: most requests decide nothing that needs it
             self._sums = [0]
             for tokens in self.costs.shown_tokens(self.history):
@@ -86,13 +99,11 @@ class EarlyDecisions:
         keys: Mapping[str, tuple[str, str]],
         archived: Container[str],
     ) -> None:
-        """`sizes`: each output's tokens as sent; `keys`: its call's (name, arguments);
-        `archived`: outputs an event already replaced or a later repeat points at."""
-        sent = _Sent(history, self.costs)
-        turns = sum(m.role == "assistant" for m in history)
-        self._outputs(history, facts, sizes, archived, sent, turns)
-        self._superseded(history, facts, sizes, keys, archived, sent, turns)
-        self._shorten_notes(history, sent, turns)
+        """Decide what is due now (see `_Now` for the arguments)."""
+        now = _Now(history, facts, sizes, keys, archived, self.costs)
+        self._outputs(now)
+        self._superseded(now)
+        self._shorten_notes(now)
 
     def _worth(self, saved: int, line: str, resent: int, turns: int) -> bool:
         """A rewrite re-sends its line and what was sent after it; with nothing after it
@@ -101,69 +112,52 @@ class EarlyDecisions:
             return saved > self.costs.count(line) + 20
         return saved > 0 and self.costs.pays(saved, resent + self.costs.count(line), turns)
 
-    def _outputs(
-        self,
-        history: list[Message],
-        facts: Mapping[str, Fact],
-        sizes: Mapping[str, int],
-        archived: Container[str],
-        sent: _Sent,
-        turns: int,
-    ) -> None:
-        rules, keep = self.rules, dict(self.rules.keep_up_to)
+    def _outputs(self, now: _Now) -> None:
+        rules, keep, facts = self.rules, dict(self.rules.keep_up_to), now.facts
         groups = [
             (i, [b.call_id for b in m.tool_results if b.call_id in facts])
-            for i, m in enumerate(history)
+            for i, m in enumerate(now.history)
         ]
         groups = [(i, g) for i, g in groups if g]  # one per turn: parallel results age together
         for index, group in groups[: max(0, len(groups) - rules.age)]:
             for call_id in group:
-                if call_id in self._decided or call_id in archived or call_id in self.lines:
+                if call_id in self._decided or call_id in now.archived or call_id in self.lines:
                     continue
                 self._decided.add(call_id)
-                fact, size = facts[call_id], sizes.get(call_id, 0)
+                fact, size = facts[call_id], now.sizes.get(call_id, 0)
                 if fact.kind not in rules.kinds or (rules.keep_failures and not fact.ok):
                     continue
                 line = archived_line(fact)
                 saved = size - self.costs.count(line)
                 if size > keep.get(fact.kind, 0) and self._worth(
-                    saved, line, sent.after(index), turns
+                    saved, line, now.sent_after(index), now.turns
                 ):
                     self.lines[call_id] = line
 
-    def _superseded(
-        self,
-        history: list[Message],
-        facts: Mapping[str, Fact],
-        sizes: Mapping[str, int],
-        keys: Mapping[str, tuple[str, str]],
-        archived: Container[str],
-        sent: _Sent,
-        turns: int,
-    ) -> None:
+    def _superseded(self, now: _Now) -> None:
         if not self.rules.superseded:
             return
-        where = {b.call_id: i for i, m in enumerate(history) for b in m.tool_results}
+        where = {b.call_id: i for i, m in enumerate(now.history) for b in m.tool_results}
         newest = max(where.values(), default=-1)  # the results the model has not seen yet
         latest: dict[tuple[str, str], str] = {}
         for call_id in sorted(where, key=where.__getitem__):
-            key = keys.get(call_id)
+            key = now.keys.get(call_id)
             older = latest.get(key) if key is not None else None
             if key is not None:
                 latest[key] = call_id
-            if older is None or older in self.lines or older in archived:
+            if older is None or older in self.lines or older in now.archived:
                 continue
             if where[older] == newest or f"again:{older}" in self._decided:
                 continue
             self._decided.add(f"again:{older}")
-            line = archived_line(facts[older], superseded=True)
-            saved = sizes.get(older, 0) - self.costs.count(line)
-            resent = sent.after(where[older])
-            if saved > 0 and self.costs.pays(saved, resent + self.costs.count(line), turns):
+            line = archived_line(now.facts[older], superseded=True)
+            saved = now.sizes.get(older, 0) - self.costs.count(line)
+            resent = now.sent_after(where[older]) + self.costs.count(line)
+            if saved > 0 and self.costs.pays(saved, resent, now.turns):
                 self.lines[older] = line
 
-    def _shorten_notes(self, history: list[Message], sent: _Sent, turns: int) -> None:
-        limit = self.rules.note_chars
+    def _shorten_notes(self, now: _Now) -> None:
+        limit, history = self.rules.note_chars, now.history
         assistant = [i for i, m in enumerate(history) if m.role == "assistant"]
         if not limit:
             return
@@ -175,6 +169,6 @@ class EarlyDecisions:
                 self._notes.add(text)
                 short = self.costs.short_note(text)
                 saved = self.costs.count(text) - self.costs.count(short)
-                resent = sent.after(i) + self.costs.count(short)
-                if saved > 0 and self.costs.pays(saved, resent, turns):
+                resent = now.sent_after(i) + self.costs.count(short)
+                if saved > 0 and self.costs.pays(saved, resent, now.turns):
                     self.texts[text] = short

@@ -23,6 +23,7 @@ class Reply:
     signature: str = "sig=="  # Anthropic thinking signature; "" streams unsigned thinking (GLM)
     delta_usage: dict[str, Any] | None = None  # Anthropic: usage sent in message_delta
     omit_usage: bool = False  # OpenAI format: send no usage chunk (like some local servers)
+    omit_call_ids: bool = False  # OpenAI format: tool calls with an empty id (some servers)
 
 
 @dataclass
@@ -330,7 +331,7 @@ def _openai_events(rec: Recorded, reply: Reply):
                 "tool_calls": [
                     {
                         "index": i,
-                        "id": f"call_{next(_ids)}",
+                        "id": "" if reply.omit_call_ids else f"call_{next(_ids)}",
                         "type": "function",
                         "function": {"name": name, "arguments": ""},
                     }

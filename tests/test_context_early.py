@@ -245,3 +245,72 @@ def test_after_a_rewind_older_notes_are_not_judged_again():
     history.append(user_text("不对，换一种做法"))
     now = [message_text(m) for m in policy.messages_for_request(history)]
     assert now[:cut] == previous[:cut]  # the note that stayed whole at first stays whole
+
+
+def _live_then_resumed(turns: int, path) -> tuple[list[Message], list[Message]]:
+    """The same session's last request, from the live policy and from a fresh one that takes
+    the saved history and archive in (a resumed process)."""
+    budget = ContextBudget(window_tokens=200_000, batch_tokens=NO_EVENTS)
+    policy, history = CacheAwareContext(Archive.open(path), budget), [user_text(TASK)]
+    for n in range(turns):
+        policy.messages_for_request(history)
+        out = ToolOutput(_lines(f"t{n}", 150) + "\n[exit 0]")
+        _turn(policy, history, [(f"c{n}", f"python step_{n}.py", out)], _note(n))
+    live = policy.messages_for_request(history)
+    history = [Message.from_dict(m.to_dict()) for m in history]  # as saved and loaded
+    return live, CacheAwareContext(Archive.open(path), budget).messages_for_request(history)
+
+
+def test_a_resumed_session_takes_the_decisions_the_live_one_took(tmp_path):
+    """The outputs the live session turned into lines are lines after a restart too (its
+    first request carried nothing, so nothing is priced as re-sent; notes may shorten more,
+    judged with all the turns so far)."""
+    live, resumed = _live_then_resumed(12, tmp_path / "archive.jsonl")
+    assert [b.content for m in resumed for b in m.tool_results] == [
+        b.content for m in live for b in m.tool_results
+    ]
+    assert sum(b.content.startswith("[archived #") for m in live for b in m.tool_results) >= 10
+
+
+def test_a_note_before_an_output_that_becomes_its_line_is_priced_against_the_line():
+    policy, history = _policy(), [user_text(TASK)]
+    for n in range(10):
+        policy.messages_for_request(history)
+        big = ToolOutput(_lines(f"b{n}", 300) + "\n[exit 0]")  # becomes its line one turn on
+        _turn(policy, history, [(f"c{n}", f"python big_{n}.py", big)], _note(n))
+    request = policy.messages_for_request(history)
+    notes = [
+        b.text
+        for m in request
+        if m.role == "assistant"
+        for b in m.blocks
+        if isinstance(b, TextBlock)
+    ]
+    assert "marker_6" not in notes[6] and notes[6].startswith("Turn 6")
+
+
+def test_a_short_output_of_a_command_with_a_long_script_stays_whole():
+    policy, history = _policy(), [user_text(TASK)]
+    script = "python - <<'EOF'\n" + "\n".join(f"print({i} * 7)" for i in range(120)) + "\nEOF"
+    values = ToolOutput("\n".join(str(i * 7) for i in range(120)) + "\n[exit 0]")
+    _turn(policy, history, [("c1", script, values)])
+    for n in range(2, 4):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
+    assert _shown(policy.messages_for_request(history), "c1") == values.content
+
+
+def test_an_output_only_a_pointer_no_longer_shown_cites_is_still_decided():
+    """A later copy of a log points at it; once that copy is its line, the log is judged."""
+    policy, history = _policy(), [user_text(TASK)]
+    rows = [f"tests/test_{i}.py::test_ok PASSED" for i in range(150)]
+    log = ToolOutput("\n".join(rows))
+    more = ToolOutput("\n".join(rows + [f"tests/test_{i}.py::test_new PASSED" for i in range(150)]))
+    steps = [("a", "python -m pytest -v", log), ("y", "python -m pytest -v tests/", more)]
+    steps += [(f"w{n}", "ls", ToolOutput("a.py\n")) for n in range(3)]
+    for call_id, command, out in steps:
+        policy.messages_for_request(history)
+        _turn(policy, history, [(call_id, command, out)])
+    request = policy.messages_for_request(history)
+    assert _shown(request, "y").startswith("[archived #")
+    assert _shown(request, "a").startswith("[archived #")

@@ -10,7 +10,7 @@ import pytest
 
 from core.agent.transcript import last_stop, sessions_dir
 from tests.conftest import provider_env, run_cli
-from tests.fake_llm import HttpError, llama_cpp_overflow
+from tests.fake_llm import HttpError, Reply, llama_cpp_overflow
 
 
 def run_json(llm, workspace, provider: str = "openai", *extra: str, env: dict | None = None):
@@ -96,6 +96,21 @@ def test_a_tool_call_written_as_text_is_run_and_the_fix_named_once(reply, llm, w
     assert out["result"] == "Wrote a.py." and out["stop"] == "done"
     assert proc.stderr.count("does not parse tool calls") == 1 and "--jinja" in proc.stderr
     assert "x = 2" in tool_texts(llm.requests[2].body)[-1]
+
+
+def test_calls_a_server_sends_without_ids_get_ids_of_their_own(llm, workspace):
+    """Each call needs an id no other call in the session has: the context policy keeps what
+    it decided about an output by it."""
+    (workspace / "a.py").write_text("x = 1\n")
+    for _ in range(3):
+        llm.add(Reply(tool_calls=[("read_file", {"path": "a.py"})], omit_call_ids=True))
+    llm.reply("read it")
+    proc, out = run_json(llm, workspace, "openai-compatible", "--yes")
+    assert proc.returncode == 0, proc.stderr
+    messages = llm.requests[-1].body["messages"]
+    ids = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+    calls = [c["id"] for m in messages for c in m.get("tool_calls") or []]
+    assert len(ids) == 3 and len(set(ids)) == 3 and ids == calls
 
 
 def test_a_text_call_of_an_unknown_tool_is_an_error_exit_1(llm, workspace):

@@ -136,7 +136,7 @@ def test_recall_returns_only_the_lines_asked_for(tmp_path):
     assert [r.split("\t")[0].strip() for r in both.content.splitlines()[1:]] == [
         str(n) for n in range(250, 260)
     ]
-    for bad in ("the end", "80-40", "5-", "0-3"):
+    for bad in ("the end", "80-40", "5-", "0-3", 0):
         out = registry.execute("recall", {"id": entry, "lines": bad}, ctx)
         assert out.is_error and "40-80" in out.content, bad
     one = registry.execute("recall", {"id": entry, "lines": "7"}, ctx).content.splitlines()
@@ -150,3 +150,17 @@ def test_recall_returns_only_the_lines_asked_for(tmp_path):
     found = registry.execute("recall", {"query": "steps.py", "lines": "2"}, ctx)  # by query too
     assert found.content.splitlines()[1] == "     2\tdef step_2(x):  # 步骤 2"
     assert len(registry.execute("recall", {"id": entry}, ctx).content) > len(text)  # whole
+
+
+def test_recall_of_a_very_long_line_shows_its_start_and_the_rows_that_fit(tmp_path):
+    archive = Archive()
+    text = "short one\n" + "x" * 50_000 + "\nshort two"
+    entry = archive.add("terminal", "cat data.json", text, "[terminal] cat data.json", "c1")
+    registry, ctx = Registry.default(), _ctx(tmp_path, archive)
+    rows = registry.execute("recall", {"id": entry, "lines": "2"}, ctx).content.splitlines()
+    assert rows[0] == "[#a1 terminal cat data.json: 1 of 3 lines]"
+    assert rows[1].startswith("     2\txxxx") and rows[1].endswith(" […]")
+    assert len(rows[1]) < 30_000
+    every = registry.execute("recall", {"id": entry, "lines": "1-3"}, ctx).content.splitlines()
+    assert every[0].endswith("3 of 3 lines; 1 more cut, ask for fewer]")
+    assert every[1:] == ["     1\tshort one", "     3\tshort two"]

@@ -121,6 +121,8 @@ UNSAYABLE = {
     "odd_minimum": params(a={"type": "string", "minimum": 1}),
     "open_object": {"type": "object", "properties": {}, "additionalProperties": {"type": "string"}},
     "missing": {"type": "object", "properties": {"o": params(["gone"], x={"type": "string"})}},
+    "boolean_sub": {"type": "object", "properties": {"any": True, "never": False}},
+    "null_parts": {"type": "object", "properties": None, "required": None},
 }
 
 
@@ -137,6 +139,10 @@ def test_schemas_the_line_cannot_say_go_as_json(workspace, isolated_home):
     ctx = make_ctx(workspace, isolated_home)
     out = Registry(tools).execute("deep", {"where": 3}, ctx)  # the error has no line to repeat
     assert out.content == "deep: argument 'where' must be object, got int"
+    assert not Registry(tools).execute("boolean_sub", {"any": [1]}, ctx).is_error
+    never = Registry(tools).execute("boolean_sub", {"never": 1}, ctx)
+    assert never.content == "boolean_sub: argument 'never' is not allowed"
+    assert not Registry(tools).execute("null_parts", {"x": "1"}, ctx).is_error
 
 
 def test_a_local_server_gets_json_schemas_and_a_cloud_model_the_brief_form():

@@ -43,7 +43,8 @@ _SPAN = re.compile(r"(\d+)(?:-(\d+))?")
 def _part(entry: ArchivedOutput, args: dict[str, Any]) -> str:
     """The whole output, or only `lines` (1-based "A-B" or "A") or the lines containing
     `grep`, numbered: a recall costs what the model asked for."""
-    span, needle = str(args.get("lines") or "").replace(" ", ""), str(args.get("grep") or "")
+    span = "" if args.get("lines") is None else str(args["lines"]).replace(" ", "")
+    needle = str(args.get("grep") or "")
     if not span and not needle:
         return _full(entry)
     rows = list(enumerate(entry.text.splitlines(), start=1))
@@ -56,14 +57,16 @@ def _part(entry: ArchivedOutput, args: dict[str, Any]) -> str:
         rows = rows[low - 1 : high]
     if needle:
         rows = [(n, line) for n, line in rows if needle.lower() in line.lower()]
-    shown, size, cut = [], 0, len(rows) > MAX_MATCHES
+    shown, size = [], 0
     for n, line in rows[:MAX_MATCHES]:
+        if size + len(line) + 8 > MAX_CHARS:
+            if shown:
+                continue  # a shorter row after it may still fit
+            line = line[: MAX_CHARS - 40] + " […]"  # one very long line: its start
         size += len(line) + 8
-        if size > MAX_CHARS:
-            cut = True
-            break
         shown.append(f"{n:6}\t{line}")
-    more = f"; {len(rows) - len(shown)} more cut, ask for fewer" if cut else ""
+    missing = len(rows) - len(shown)
+    more = f"; {missing} more cut, ask for fewer" if missing else ""
     head = f"[#{entry.id} {entry.tool} {entry.target}: {len(rows)} of {total} lines{more}]"
     return "\n".join([head, *shown])
 
@@ -80,7 +83,7 @@ TOOLS = [
     Tool(
         "recall",
         "Text of an archived output: by id (as in [archived #a3]) or query (the best match, "
-        "or ranked ids when several fit); with an id, lines or grep return only those lines.",
+        "or ranked ids when several fit); lines or grep return only those lines of it.",
         params(
             [],
             id={"type": "string"},

@@ -60,10 +60,11 @@ def discover(folder: Path = TOOLS_DIR) -> list[Tool]:
 def coerce(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     """Fix what models often send as strings: "5" for an integer, "true" for a boolean, a
     list or object as its JSON text."""
-    props = schema.get("properties", {})
+    props = schema.get("properties") or {}
     fixed = dict(args)
     for name, value in args.items():
-        expected = props.get(name, {}).get("type")
+        spec = props.get(name) if isinstance(props, dict) else None
+        expected = spec.get("type") if isinstance(spec, dict) else None
         if not isinstance(value, str):
             continue
         text = value.strip()
@@ -110,14 +111,17 @@ def validate(schema: dict[str, Any], args: Any) -> str | None:
     """Return a one-line problem with `args`, or None when they fit the schema."""
     if not isinstance(args, dict):
         return "arguments must be a JSON object"
-    props = schema.get("properties", {})
-    for name in schema.get("required", []):
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    for name in schema.get("required") or []:
         if name not in args:
             return f"missing required argument '{name}'"
     for name, value in args.items():
         spec = props.get(name)
-        if spec is None:
-            if schema.get("additionalProperties", True) is False:
+        if not isinstance(spec, dict):  # absent, or `true` (anything goes)
+            if spec is False:
+                return f"argument '{name}' is not allowed"
+            if spec is None and schema.get("additionalProperties", True) is False:
                 return f"unknown argument '{name}' (expected: {', '.join(props) or 'none'})"
             continue
         problem = _check_value(name, spec, value)
@@ -137,7 +141,11 @@ def wire_schema(schema: dict[str, Any]) -> dict[str, Any]:
     }
     if isinstance(out.get("properties"), dict):
         out["properties"] = {
-            name: {k: v for k, v in spec.items() if not (k == "minimum" and v == 1)}
+            name: (
+                {k: v for k, v in spec.items() if not (k == "minimum" and v == 1)}
+                if isinstance(spec, dict)
+                else spec  # `true` / `false` subschemas go as they are
+            )
             for name, spec in out["properties"].items()
         }
     return out

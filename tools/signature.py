@@ -57,7 +57,7 @@ def _value(spec: dict[str, Any], nested: bool) -> str | None:
 
 def _fields(schema: dict[str, Any], nested: bool = False) -> str | None:
     """`a: str, b?: int (note)`, or None when some part would not be exact."""
-    props = schema.get("properties") or {}
+    props = schema.get("properties", {})
     required = schema.get("required") or []
     if not isinstance(props, dict) or not isinstance(required, list):
         return None
@@ -77,6 +77,8 @@ def _fields(schema: dict[str, Any], nested: bool = False) -> str | None:
 def signature(schema: dict[str, Any]) -> str | None:
     """`path: str, offset?: int` for a flat object schema; None when it would not be exact."""
     if not isinstance(schema, dict) or schema.get("type") != "object" or set(schema) - _TOP_KEYS:
+        return None
+    if not isinstance(schema.get("properties", {}), dict):
         return None
     return _fields(schema)
 

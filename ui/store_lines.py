@@ -48,7 +48,7 @@ STORE_PATTERNS = [
     (
         re.compile(
             r"the token ledger (?P<p>.+?) was damaged \((?P<e>.+?)\); started a new one"
-            r"(?:; the damaged file is kept as (?P<k>\S+))?",
+            r"(?:; the damaged file is kept as (?P<k>.+))?",
             re.S,
         ),
         lambda m: (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -132,7 +133,8 @@ class Agent:
         """Calls the reply wrote as text (a server that does not parse them): run them as
         calls; a call of a tool that does not exist ends the task as an error."""
         known = set(self.registry.tools)
-        found = read_text_calls(self.history[-1].text, known, f"text_call_{len(self.history)}")
+        prefix = f"text_call_{uuid.uuid4().hex[:12]}"  # unique even after a /rewind
+        found = read_text_calls(self.history[-1].text, known, prefix)
         if found is None:
             return []
         if found.unknown:

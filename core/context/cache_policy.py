@@ -63,7 +63,8 @@ class CacheAwareContext:
         self.tracker = PhaseTracker()
         self.facts: dict[str, Fact] = {}
         self.call_keys: dict[str, tuple[str, str]] = {}  # the same call repeated: same key
-        self.result_tokens: dict[str, int] = {}
+        self.result_tokens: dict[str, int] = {}  # output, and arguments archived with it
+        self.output_tokens: dict[str, int] = {}  # the output alone, as first sent
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
@@ -91,7 +92,8 @@ class CacheAwareContext:
             json.dumps(call.arguments, sort_keys=True, default=str),
         )
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
-        self.result_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
+        self.output_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
+        self.result_tokens[call.id] = self.output_tokens[call.id]
         early = self.budget.early_args == "all" or (
             self.budget.early_args == "writes" and fact.kind in CHANGES
         )
@@ -109,10 +111,12 @@ class CacheAwareContext:
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         self._adopt(history)
-        cited = {c for _, ids in self.repeats.shrunk.values() for c in ids}
-        settled = cited | set(self.state.results)  # archived, or a later repeat points at it
+        gone = {**self.early.lines, **self.state.results}
+        shrunk = self.repeats.shrunk
+        cited = {c for cid in self.repeats.replacements(gone) for c in shrunk[cid][1]}
+        settled = cited | set(self.state.results)  # archived, or a pointer shown points at it
         lined = len(self.early.lines)
-        self.early.update(history, self.facts, self.result_tokens, self.call_keys, settled)
+        self.early.update(history, self.facts, self.output_tokens, self.call_keys, settled)
         if len(self.early.lines) > lined:  # later outputs must not point at a line
             gone = {**self.early.lines, **self.state.results}
             self.repeats.rebuild(
@@ -157,8 +161,10 @@ class CacheAwareContext:
 
     def _sizes(self) -> dict[str, int]:
         """Each output's tokens as the request shows it (an early line's, once it is one)."""
-        lined = {cid: self.count(line) for cid, line in self.early.lines.items()}
-        return {**self.result_tokens, **lined}
+        sizes = dict(self.result_tokens)
+        for cid, line in self.early.lines.items():  # its arguments still show
+            sizes[cid] += self.count(line) - self.output_tokens.get(cid, 0)
+        return sizes
 
     def _adopt(self, history: list[Message]) -> None:
         """Facts for results this policy never saw (a resumed session's history); with the
@@ -271,8 +277,9 @@ class CacheAwareContext:
         return texts
 
     def shown_tokens(self, history: list[Message]) -> list[int]:
-        """Each history message's tokens as the request shows it now."""
-        return [self._count_msg(m) for m in apply(history, self._shown(self.state))]
+        """Each history message's tokens as the request shows it now, in `count`'s unit (as
+        the savings they are weighed against)."""
+        return [self._count_msg(m, scaled=False) for m in apply(history, self._shown(self.state))]
 
     def short_note(self, text: str) -> str:
         """The opening of one of the model's texts, the whole archived (same id on resume)."""
@@ -369,11 +376,11 @@ class CacheAwareContext:
     def tokens(self, messages: list[Message]) -> int:
         return sum(self._count_msg(m) for m in messages)
 
-    def _count_msg(self, msg: Message) -> int:
+    def _count_msg(self, msg: Message, scaled: bool = True) -> int:
         text = message_text(msg)
         if text not in self._memo:
             self._memo[text] = self.count(text) + 4
-        return int(self._memo[text] * self.ratio)
+        return int(self._memo[text] * (self.ratio if scaled else 1.0))
 
     def observe_usage(self, reported_input: int) -> None:
         """Calibrate the estimator against what the provider billed for the last request."""

@@ -62,6 +62,7 @@ class _Now:
     keys: Mapping[str, tuple[str, str]]
     archived: Container[str]
     costs: Costs
+    carried: int  # how many history messages the previous request carried
     _sums: list[int] | None = None
 
     @cached_property
@@ -69,15 +70,18 @@ class _Now:
         return sum(m.role == "assistant" for m in self.history)
 
     def sent_after(self, index: int) -> int:
-        """Tokens an earlier request already carried after message `index`, as shown now
-        (the last two messages, the newest turn or a new question and the answer before it,
-        are new anyway)."""
+        """Tokens the previous request already carried after message `index`, as shown now
+        (what came since is new anyway; a resumed session's first request carried nothing)."""
         if self._sums is None:  # priced lazily: most requests decide nothing that needs it
             self._sums = [0]
             for tokens in self.costs.shown_tokens(self.history):
                 self._sums.append(self._sums[-1] + tokens)
-        end = len(self.history) - 2
+        end = min(self.carried, len(self.history))
         return self._sums[end] - self._sums[index + 1] if end > index + 1 else 0
+
+    def changed(self) -> None:
+        """Lines were added: what follows is priced as the request now shows it."""
+        self._sums = None
 
 
 class EarlyDecisions:
@@ -90,6 +94,7 @@ class EarlyDecisions:
         self.texts: dict[str, str] = {}
         self._decided: set[str] = set()  # outputs judged, and "again:<id>" for repeated calls
         self._notes: set[str] = set()  # notes judged (a rewind does not judge them again)
+        self._carried = 0  # history messages the previous request carried
 
     def update(
         self,
@@ -100,10 +105,14 @@ class EarlyDecisions:
         archived: Container[str],
     ) -> None:
         """Decide what is due now (see `_Now` for the arguments)."""
-        now = _Now(history, facts, sizes, keys, archived, self.costs)
-        self._outputs(now)
-        self._superseded(now)
+        now = _Now(history, facts, sizes, keys, archived, self.costs, self._carried)
+        for decide in (self._outputs, self._superseded):
+            before = len(self.lines)
+            decide(now)
+            if len(self.lines) > before:
+                now.changed()
         self._shorten_notes(now)
+        self._carried = len(history)
 
     def _worth(self, saved: int, line: str, resent: int, turns: int) -> bool:
         """A rewrite re-sends its line and what was sent after it; with nothing after it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -318,7 +319,7 @@ class StreamAssembler:
                 args = {}
             blocks.append(
                 ToolCall(
-                    c["id"] or f"call_{index}",
+                    c["id"] or f"call_{uuid.uuid4().hex[:12]}_{index}",  # unique in a session
                     c["name"],
                     args if isinstance(args, dict) else {},
                     c["args"],

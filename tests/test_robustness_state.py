@@ -231,3 +231,14 @@ def test_only_sqlite_corruption_codes_set_a_ledger_aside(tmp_path):
         assert is_corruption(exc)
     else:
         raise AssertionError("expected a DatabaseError")
+
+
+def test_a_damaged_ledger_line_reads_in_chinese_when_the_home_has_a_space(tmp_path):
+    home = tmp_path / "My Home"
+    home.mkdir()
+    (home / "ledger.db").write_text("not sqlite at all" * 100)
+    zh = run_cli("usage", env={"UNICUM_HOME": str(home), "LANG": "zh_CN.UTF-8", "LC_ALL": ""})
+    assert zh.returncode == 0, zh.stderr
+    (kept,) = home.glob("ledger.db.corrupt-*")
+    assert f"令牌账本 {home / 'ledger.db'} 已损坏" in zh.stderr
+    assert zh.stderr.rstrip().endswith(f"，损坏的文件另存为 {kept}")

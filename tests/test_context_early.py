@@ -262,14 +262,25 @@ def _live_then_resumed(turns: int, path) -> tuple[list[Message], list[Message]]:
 
 
 def test_a_resumed_session_takes_the_decisions_the_live_one_took(tmp_path):
-    """The outputs the live session turned into lines are lines after a restart too (its
-    first request carried nothing, so nothing is priced as re-sent; notes may shorten more,
-    judged with all the turns so far)."""
+    """After a restart the request is the live session's, byte for byte: the outputs it made
+    lines are lines (the first request carried nothing, so nothing is priced as re-sent), and
+    a note is short exactly when the live session archived it."""
     live, resumed = _live_then_resumed(12, tmp_path / "archive.jsonl")
-    assert [b.content for m in resumed for b in m.tool_results] == [
-        b.content for m in live for b in m.tool_results
-    ]
+    assert [message_text(m) for m in resumed] == [message_text(m) for m in live]
     assert sum(b.content.startswith("[archived #") for m in live for b in m.tool_results) >= 10
+    notes = [
+        b.text for m in live if m.role == "assistant" for b in m.blocks if isinstance(b, TextBlock)
+    ]
+    assert "[… archived #" in notes[8] and "[… archived #" not in notes[0]  # both kinds
+
+
+def test_a_note_kept_whole_is_not_archived():
+    policy, history = _policy(), [user_text(TASK)]
+    for n in range(3):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
+    policy.messages_for_request(history)
+    assert not [e for e in policy.archive.entries.values() if e.tool == "assistant"]
 
 
 def test_a_note_before_an_output_that_becomes_its_line_is_priced_against_the_line():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -65,7 +66,7 @@ class Archive:
     def add(self, tool: str, target: str, text: str, fact: str = "", call_id: str = "") -> str:
         if call_id and call_id in self._by_call:
             return self._by_call[call_id]
-        entry_id = f"a{len(self.entries) + 1}"
+        entry_id = self.next_id
         entry = ArchiveEntry(entry_id, tool, target, text, fact, call_id)
         self._put(entry)
         if self.path is not None:
@@ -76,6 +77,18 @@ class Archive:
             except OSError as exc:  # disk full, read-only home: keep working in memory
                 self.persist_error, self.path = f"{self.path}: {exc.strerror or exc}", None
         return entry_id
+
+    @property
+    def next_id(self) -> str:
+        return f"a{len(self.entries) + 1}"
+
+    def add_note(self, text: str) -> str:
+        """One of the model's longer notes, kept whole (the same id on resume)."""
+        return self.add("assistant", "earlier reasoning", text, call_id=_note_key(text))
+
+    def note_entry(self, text: str) -> str | None:
+        """The id a note was archived under, if it was."""
+        return self._by_call.get(_note_key(text))
 
     def get(self, entry_id: str) -> ArchiveEntry | None:
         return self.entries.get(entry_id.strip().lstrip("#"))
@@ -131,3 +144,7 @@ class Archive:
 def archive_path(home: Path, project: str, session_id: str) -> Path:
     """Where a session's archive lives: next to the project's other per-project data."""
     return home / "projects" / project / "archives" / f"{session_id}.jsonl"
+
+
+def _note_key(text: str) -> str:
+    return f"text:{hashlib.sha1(text.encode('utf-8')).hexdigest()[:16]}"

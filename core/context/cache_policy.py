@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -266,14 +265,9 @@ class CacheAwareContext:
             if msg.role != "assistant" or not limit:
                 continue
             for block in msg.blocks:
-                if (
-                    isinstance(block, TextBlock)
-                    and len(block.text) > limit + 40
-                    and (block.text not in texts)
-                ):
-                    texts[block.text] = self.early.texts.get(block.text) or self.short_note(
-                        block.text
-                    )
+                text = block.text if isinstance(block, TextBlock) else ""
+                if len(text) > limit + 40 and text not in texts:
+                    texts[text] = self.early.texts.get(text) or self.short_note(text)
         return texts
 
     def shown_tokens(self, history: list[Message]) -> list[int]:
@@ -281,11 +275,16 @@ class CacheAwareContext:
         the savings they are weighed against)."""
         return [self._count_msg(m, scaled=False) for m in apply(history, self._shown(self.state))]
 
-    def short_note(self, text: str) -> str:
-        """The opening of one of the model's texts, the whole archived (same id on resume)."""
-        digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
-        entry = self.archive.add("assistant", "earlier reasoning", text, call_id=f"text:{digest}")
+    def short_note(self, text: str, archive: bool = True) -> str:
+        """The opening of one of the model's texts, the whole archived; `archive=False`: only
+        what it would look like."""
+        found = self.archive.note_entry(text) or self.archive.next_id
+        entry = self.archive.add_note(text) if archive else found
         return shorten_text(text, self.budget.old_text_chars, entry)
+
+    def note_archived(self, text: str) -> bool:
+        """An earlier process shortened this note (its whole is in the archive)."""
+        return self.archive.note_entry(text) is not None
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
         """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""

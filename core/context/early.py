@@ -47,7 +47,9 @@ class Costs(Protocol):
 
     def shown_tokens(self, history: list[Message]) -> list[int]: ...
 
-    def short_note(self, text: str) -> str: ...
+    def short_note(self, text: str, archive: bool = True) -> str: ...
+
+    def note_archived(self, text: str) -> bool: ...
 
 
 @dataclass
@@ -170,14 +172,19 @@ class EarlyDecisions:
         assistant = [i for i, m in enumerate(history) if m.role == "assistant"]
         if not limit:
             return
+        resumed = now.carried == 0  # a new process: what the earlier one decided is archived
         for i in assistant[:-1]:  # the latest note stays whole
             for block in history[i].blocks if history[i].tool_calls else ():
                 text = block.text if isinstance(block, TextBlock) else ""
                 if len(text) <= limit + 40 or text in self._notes:
                     continue
                 self._notes.add(text)
-                short = self.costs.short_note(text)
+                if resumed:
+                    if self.costs.note_archived(text):
+                        self.texts[text] = self.costs.short_note(text)
+                    continue
+                short = self.costs.short_note(text, archive=False)  # archived only when used
                 saved = self.costs.count(text) - self.costs.count(short)
                 resent = now.sent_after(i) + self.costs.count(short)
                 if saved > 0 and self.costs.pays(saved, resent, now.turns):
-                    self.texts[text] = short
+                    self.texts[text] = self.costs.short_note(text)

@@ -109,6 +109,17 @@ def test_between_events_only_the_turn_before_the_latest_changes():
     assert policy.compactions == 0 and policy.early.lines and policy.early.texts
 
 
+def _notes(request: list[Message]) -> list[str]:
+    """The model's texts in a request, in order."""
+    return [
+        b.text
+        for m in request
+        if m.role == "assistant"
+        for b in m.blocks
+        if isinstance(b, TextBlock)
+    ]
+
+
 def _note(n: int) -> str:
     return f"Turn {n}: the traceback points at the formatter. " * 30 + f"marker_{n} next."
 
@@ -119,13 +130,7 @@ def test_a_long_note_beside_a_tool_call_shortens_when_it_pays():
         policy.messages_for_request(history)  # as the loop asks, once per turn
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
     request = policy.messages_for_request(history)
-    notes = [
-        b.text
-        for m in request
-        if m.role == "assistant"
-        for b in m.blocks
-        if isinstance(b, TextBlock)
-    ]
+    notes = _notes(request)
     assert notes[-1] == _note(11)  # the latest note stays whole
     short = notes[5]
     assert short.startswith("Turn 5: the traceback") and "marker_5" not in short
@@ -268,9 +273,7 @@ def test_a_resumed_session_takes_the_decisions_the_live_one_took(tmp_path):
     live, resumed = _live_then_resumed(12, tmp_path / "archive.jsonl")
     assert [message_text(m) for m in resumed] == [message_text(m) for m in live]
     assert sum(b.content.startswith("[archived #") for m in live for b in m.tool_results) >= 10
-    notes = [
-        b.text for m in live if m.role == "assistant" for b in m.blocks if isinstance(b, TextBlock)
-    ]
+    notes = _notes(live)
     assert "[… archived #" in notes[8] and "[… archived #" not in notes[0]  # both kinds
 
 
@@ -290,13 +293,7 @@ def test_a_note_before_an_output_that_becomes_its_line_is_priced_against_the_lin
         big = ToolOutput(_lines(f"b{n}", 300) + "\n[exit 0]")  # becomes its line one turn on
         _turn(policy, history, [(f"c{n}", f"python big_{n}.py", big)], _note(n))
     request = policy.messages_for_request(history)
-    notes = [
-        b.text
-        for m in request
-        if m.role == "assistant"
-        for b in m.blocks
-        if isinstance(b, TextBlock)
-    ]
+    notes = _notes(request)
     assert "marker_6" not in notes[6] and notes[6].startswith("Turn 6")
 
 

@@ -322,3 +322,24 @@ def test_an_output_only_a_pointer_no_longer_shown_cites_is_still_decided():
     request = policy.messages_for_request(history)
     assert _shown(request, "y").startswith("[archived #")
     assert _shown(request, "a").startswith("[archived #")
+
+
+def test_outputs_already_lines_count_at_their_size_in_the_kept_tail():
+    """A read, then passing logs that became lines one turn on: the verbatim tail is measured
+    by what it shows, so the read is still in it and no event archives it (measured at full
+    size, the logs alone filled the tail and the read was archived)."""
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    history = [user_text(TASK)]
+    policy.messages_for_request(history)
+    _turn(policy, history, [("r", "cat big.py", ToolOutput(_lines("src", 700)))])
+    for n in range(8):
+        passed = ToolOutput("\n".join(f"tests/test_{n}_{i}.py::test_ok PASSED" for i in range(400)))
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"t{n}", f"python -m pytest -v -k part{n}", passed)])
+    for n in range(3):  # enough results not yet archived for an event to be considered
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"l{n}", f"ls dir_{n}", ToolOutput("a.py\n"))])
+    request = policy.messages_for_request(history)
+    assert policy.compactions == 0
+    assert _shown(request, "r").startswith("src row 0")
+    assert all(_shown(request, f"t{n}").startswith("[archived #") for n in range(8))

@@ -280,17 +280,22 @@ def rounded(record: dict) -> dict:
     return {k: round(v, 9) if isinstance(v, float) else v for k, v in record.items()}
 
 
-def test_a_newer_migration_backfills_an_older_ledger(tmp_path):
-    path = tmp_path / "ledger.db"
+def old_ledger(path: Path, version: int, rows: list[LedgerRow]) -> None:
+    """A ledger file as schema `version` left it, holding `rows`."""
     old = sqlite3.connect(path, isolation_level=None)
-    for number, step in enumerate(MIGRATIONS[:2], start=1):  # a ledger from before the rollup
+    for number, step in enumerate(MIGRATIONS[:version], start=1):
         step(old)
         old.execute(f"PRAGMA user_version = {number}")
     old.executemany(
         f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
-        [tuple(getattr(r, c) for c in COLUMNS) for r in sample_rows(40)],
+        [tuple(getattr(r, c) for c in COLUMNS) for r in rows],
     )
     old.close()
+
+
+def test_a_newer_migration_backfills_an_older_ledger(tmp_path):
+    path = tmp_path / "ledger.db"
+    old_ledger(path, 2, sample_rows(40))  # a ledger from before the rollup
     db = connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     by_task = grouped(db, "task", Filter())

@@ -13,7 +13,7 @@ from core.ledger.writer import COLUMNS, MIGRATIONS
 from tests import pg_server as pg
 from tests.conftest import provider_env, run_cli
 from tests.repl_driver import Repl
-from tests.test_ledger import sample_rows
+from tests.test_ledger import old_ledger, sample_rows
 
 pg_server, pg_url = pg.pg_server, pg.pg_url  # the fixtures
 USAGE = {"input": 100, "cache_read": 0, "cache_write": 0, "output": 10}
@@ -95,15 +95,7 @@ def test_slash_usage_tasks_has_a_stop_column(llm, workspace):
 
 def test_an_old_ledger_upgrades_in_place_and_keeps_its_rows(llm, workspace, isolated_home):
     path = isolated_home / "ledger.db"
-    old = sqlite3.connect(path, isolation_level=None)
-    for number, step in enumerate(MIGRATIONS[:3], start=1):  # before task stops were kept
-        step(old)
-        old.execute(f"PRAGMA user_version = {number}")
-    old.executemany(
-        f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
-        [tuple(getattr(r, c) for c in COLUMNS) for r in sample_rows(40)],
-    )
-    old.close()
+    old_ledger(path, 3, sample_rows(40))  # before task stops were kept
     (workspace / "a.py").write_text("x = 1\n")
     llm.reply("a.py sets x", usage=USAGE)
     new = task(llm, workspace)

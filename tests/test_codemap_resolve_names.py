@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.codemap import CodeIndex, query
+from tests.test_codemap_resolve import _index as make_index
+from tests.test_codemap_resolve import _sites
 
 PROJECT = {
     "servers.py": """
@@ -91,19 +92,9 @@ def wait(job, other):
 
 @pytest.fixture
 def index(tmp_path: Path):
-    root = tmp_path / "proj"
-    for rel, text in PROJECT.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text.lstrip("\n"))
-    idx = CodeIndex(root, tmp_path / "map.db")
-    idx.refresh()
+    idx = make_index(tmp_path / "proj", PROJECT, tmp_path)
     yield idx
     idx.close()
-
-
-def _sites(idx: CodeIndex, target: str) -> dict[tuple[str, int], float]:
-    _, sites = query.references(idx.db, target)
-    return {(s.path, s.line): s.confidence for s in sites}
 
 
 def test_a_base_class_and_a_decorator_named_through_their_module(index):

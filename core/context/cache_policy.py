@@ -110,17 +110,7 @@ class CacheAwareContext:
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
         self._adopt(history)
-        gone = {**self.early.lines, **self.state.results}
-        shrunk = self.repeats.shrunk
-        cited = {c for cid in self.repeats.replacements(gone) for c in shrunk[cid][1]}
-        settled = cited | set(self.state.results)  # archived, or a pointer shown points at it
-        lined = len(self.early.lines)
-        self.early.update(history, self.facts, self.output_tokens, self.call_keys, settled)
-        if len(self.early.lines) > lined:  # later outputs must not point at a line
-            gone = {**self.early.lines, **self.state.results}
-            self.repeats.rebuild(
-                [(b.call_id, b.content) for m in history for b in m.tool_results], gone
-            )
+        self._decide_early(history)
         rules = self.tracker.rules
         pending = pending_tokens(history, self.frontier, self.state, self._sizes())
         if pending > self._keep_tokens + (self.budget.batch_tokens or rules.batch_tokens) and (
@@ -147,6 +137,19 @@ class CacheAwareContext:
             view = crop_to_fit(view, room, self._count_msg)
         self.last_estimate = self.tokens(view)
         return view
+
+    def _decide_early(self, history: list[Message]) -> None:
+        """The decisions due one turn on (core/context/early.py); one pointed at waits."""
+        cited = self.repeats.pointed_at({**self.early.lines, **self.state.results})
+        lined, settled = len(self.early.lines), cited | set(self.state.results)
+        self.early.update(history, self.facts, self.output_tokens, self.call_keys, settled)
+        if len(self.early.lines) > lined:  # later outputs must not point at a line
+            self._rebuild_repeats(history, self.state)
+
+    def _rebuild_repeats(self, history: list[Message], state: Compacted) -> None:
+        """Only outputs still shown whole may be pointed at."""
+        results = [(b.call_id, b.content) for m in history for b in m.tool_results]
+        self.repeats.rebuild(results, {**self.early.lines, **state.results})
 
     def _new_results(self, history: list[Message]) -> int:
         return sum(
@@ -245,8 +248,7 @@ class CacheAwareContext:
         if saved <= 0 or not (pays or force):
             return False
         self.state, self.frontier = state, frontier
-        results = [(b.call_id, b.content) for m in history for b in m.tool_results]
-        self.repeats.rebuild(results, {**self.early.lines, **state.results})
+        self._rebuild_repeats(history, state)
         self.compactions += 1
         return True
 

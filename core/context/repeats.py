@@ -61,6 +61,10 @@ class Repeats:
             if cid not in archived and not cited & archived.keys()
         }
 
+    def pointed_at(self, archived: dict[str, str]) -> set[str]:
+        """Outputs a pointer still shown points at."""
+        return {c for cid in self.replacements(archived) for c in self.shrunk[cid][1]}
+
     def rebuild(self, results: list[tuple[str, str]], archived: dict[str, str]) -> None:
         """After a compaction event: only outputs still shown whole may be pointed at."""
         valid = self.replacements(archived)

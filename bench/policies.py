@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bench.replay_metrics import refs
 from core.context import (
@@ -156,7 +157,8 @@ class DropAll(Masking):
 class Ours(CacheAwareContext):
     name = "ours"
 
-    def __init__(self, overhead_tokens: int = 0, **budget: int) -> None:
+    def __init__(self, overhead_tokens: int = 0, name: str = "ours", **budget: Any) -> None:
+        self.name = name
         super().__init__(
             budget=ContextBudget(window_tokens=200_000, overhead_tokens=overhead_tokens, **budget)
         )

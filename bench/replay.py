@@ -21,6 +21,7 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -108,21 +109,31 @@ def half(path: Path) -> str:
     return "tune" if hashlib.sha1(path.name.encode()).digest()[0] % 2 else "report"
 
 
+Settings = dict[str, dict]  # name -> ContextBudget fields that differ from the default
+OURS: Settings = {"ours": {}}
+
+
 def replay_file(
-    path: Path, ours_fixed: int, fixed_seen: dict[str, list[int]] | None = None
+    path: Path,
+    ours_fixed: int,
+    fixed_seen: dict[str, list[int]] | None = None,
+    ours: Settings = OURS,
+    others: Callable[[], list] = baselines,
 ) -> list[tuple[str, str, Tally]]:
-    """(source, policy, tally) for every recording in one file; `fixed_seen` collects each
-    recording's own fixed prompt per source."""
+    """(source, policy, tally) for every recording in one file: the `others` with the
+    recording's own fixed prompt, ours in each of its settings with Unicum's; `fixed_seen`
+    collects each recording's own fixed prompt per source."""
     rows = []
     for rec in load(path):
         rec.overhead_tokens = measured_overhead(rec)
         fixed = estimate_tokens(rec.system) + rec.overhead_tokens
         if fixed_seen is not None:
             fixed_seen.setdefault(rec.source, []).append(fixed)
-        for policy in baselines():
+        for policy in others():
             rows.append((rec.source, policy.name, replay(rec, policy, fixed)))
-        ours = Ours(overhead_tokens=ours_fixed)
-        rows.append((rec.source, ours.name, replay(rec, ours, ours_fixed)))
+        for name, budget in ours.items():
+            policy = Ours(overhead_tokens=ours_fixed, name=name, **budget)
+            rows.append((rec.source, name, replay(rec, policy, ours_fixed)))
     return rows
 
 
@@ -131,9 +142,12 @@ def run(
     per_file: bool = False,
     fixed_seen: dict[str, list[int]] | None = None,
     only: str = "",
+    ours: Settings = OURS,
+    others: Callable[[], list] = baselines,
 ) -> dict[str, Table]:
     """section -> table; each group is (label, paths, split into tune/report halves); `only`:
-    that half alone (tuning runs never look at the report half)."""
+    that half alone (tuning runs never look at the report half); `ours` and `others` as in
+    `replay_file`."""
     sections: dict[str, Table] = {}
     ours_fixed = unicum_fixed_tokens()
     for label, paths, split in groups:
@@ -143,7 +157,7 @@ def run(
             if split and only and half(path) != only:
                 continue
             try:
-                rows = replay_file(path, ours_fixed, fixed_seen)
+                rows = replay_file(path, ours_fixed, fixed_seen, ours, others)
             except (ValueError, KeyError, OSError) as exc:
                 print(f"skipped {path}: {exc}", file=sys.stderr)
                 continue

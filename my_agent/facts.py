@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+KINDS = (
+    "read", "write", "edit", "search", "list", "test", "run", "git", "build", "web", "ask",
+    "recall", "memory", "other",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Fact:
     tool: str  # tool name: read_file, terminal, ...
-    kind: str  # read | write | edit | search | list | test | run | git | build | web | ask | recall | memory | other
+    kind: str  # one of KINDS
     target: str  # path, command or query the call was about
     ok: bool = True
     summary: str = ""  # short human text: "120 lines, Python: class Auth, def login"

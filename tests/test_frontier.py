@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
-from tests.conftest import ROOT
-from tests.test_replay import _bench, _rows, replay, write_claude_code, write_mini, write_needy
+from tests.test_replay import (
+    _bench,
+    _rows,
+    bench_cli,
+    replay,
+    write_claude_code,
+    write_mini,
+    write_needy,
+)
 
 SETTINGS = ("ours", "no-events", "free-events", "no-early", "no-notes", "small-8", "floor")
 
 
 def frontier(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "frontier.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return bench_cli("frontier.py", *args)
 
 
 def test_frontier_prints_every_setting_and_its_default_is_the_replays_ours(tmp_path):

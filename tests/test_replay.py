@@ -104,13 +104,17 @@ def write_claude_code(path: Path) -> None:
     path.write_text("\n".join(json.dumps(line) for line in lines))
 
 
-def replay(*args: str) -> subprocess.CompletedProcess[str]:
+def bench_cli(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "replay.py"), *args],
+        [sys.executable, str(ROOT / "bench" / script), *args],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def replay(*args: str) -> subprocess.CompletedProcess[str]:
+    return bench_cli("replay.py", *args)
 
 
 def _rows(stdout: str, source: str, section: str = "") -> dict[str, list[str]]:

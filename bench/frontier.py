@@ -20,14 +20,14 @@ from bench.policies import Masking, Naive, Ours  # noqa: E402
 from bench.replay import (  # noqa: E402
     Settings,
     half,
-    measured_overhead,
+    recordings,
     replay,
     run,
     unicum_fixed_tokens,
 )
 from bench.replay_metrics import ANTHROPIC  # noqa: E402
 from bench.replay_report import render  # noqa: E402
-from bench.trajectories import find_files, load  # noqa: E402
+from bench.trajectories import find_files  # noqa: E402
 from my_agent.facts import KINDS  # noqa: E402
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult  # noqa: E402
 from my_agent.tokens import estimate_tokens  # noqa: E402
@@ -105,8 +105,11 @@ def composition(paths: list[Path], only: str) -> dict[str, dict[str, Composition
     for path in find_files(paths):
         if only and half(path) != only:
             continue
-        for rec in load(path):
-            rec.overhead_tokens = measured_overhead(rec)
+        try:
+            found = recordings(path)
+        except (ValueError, KeyError, OSError):
+            continue  # the replay above said why
+        for rec in found:
             own = estimate_tokens(rec.system) + rec.overhead_tokens
             for policy, fixed in ((Naive(), own), (Ours(overhead_tokens=ours_fixed), ours_fixed)):
                 wrapped = Composition(policy, fixed)

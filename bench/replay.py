@@ -109,6 +109,17 @@ def half(path: Path) -> str:
     return "tune" if hashlib.sha1(path.name.encode()).digest()[0] % 2 else "report"
 
 
+def recordings(path: Path) -> list[Recording]:
+    """The recordings in one file that made API calls, each with its measured overhead;
+    ValueError when there are none (nothing to replay)."""
+    found = [r for r in load(path) if any(m.role == "assistant" for m in r.messages)]
+    if not found:
+        raise ValueError("no API calls in it")
+    for rec in found:
+        rec.overhead_tokens = measured_overhead(rec)
+    return found
+
+
 Settings = dict[str, dict]  # name -> ContextBudget fields that differ from the default
 OURS: Settings = {"ours": {}}
 
@@ -124,8 +135,7 @@ def replay_file(
     recording's own fixed prompt, ours in each of its settings with Unicum's; `fixed_seen`
     collects each recording's own fixed prompt per source."""
     rows = []
-    for rec in load(path):
-        rec.overhead_tokens = measured_overhead(rec)
+    for rec in recordings(path):
         fixed = estimate_tokens(rec.system) + rec.overhead_tokens
         if fixed_seen is not None:
             fixed_seen.setdefault(rec.source, []).append(fixed)

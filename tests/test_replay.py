@@ -157,6 +157,21 @@ def test_replay_errors_are_one_line(tmp_path):
     assert proc.returncode == 2 and "skipped" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_a_recording_without_api_calls_is_skipped_not_divided_by(tmp_path):
+    empty = tmp_path / "empty.traj.json"
+    empty.write_text(json.dumps({"messages": [{"role": "user", "content": "Fix it"}]}))
+    proc = replay(str(empty), "--no-split")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"skipped {empty}: no API calls in it",
+        "replay: no trajectories found",
+    ]
+    write_mini(tmp_path / "task.traj.json", steps=4)
+    proc = replay(str(tmp_path), "--no-split")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert _rows(proc.stdout, "mini-swe-agent")["naive"][1] == "100%"
+
+
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shipped trajectories not next to the repo")
 def test_replay_on_shipped_trajectories():
     files = [

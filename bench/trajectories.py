@@ -193,26 +193,50 @@ def answer_in_order(messages: list[Message]) -> list[Message]:
     return out
 
 
+NOT_A_TRAJECTORY = "not a mini-swe-agent, SWE-agent or Claude Code trajectory"
+
+
 def load(path: Path) -> list[Recording]:
-    """Every recording in one file; ValueError names the file when its format is unknown."""
-    recordings = _load(path)
+    """Every recording in one file; ValueError says why when the file is not one of the
+    formats (unknown, not JSON, or a field of the wrong shape)."""
+    try:
+        recordings = _load(path)
+    except (AttributeError, TypeError, KeyError, IndexError) as exc:
+        why = f"no {exc.args[0]!r} field" if isinstance(exc, KeyError) else str(exc)
+        raise ValueError(f"{NOT_A_TRAJECTORY} ({why})") from None
     for rec in recordings:
         rec.messages = answer_in_order(rec.messages)
     return recordings
 
 
 def _load(path: Path) -> list[Recording]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
     if path.suffix == ".jsonl":
-        return load_claude_code(
-            path, [json.loads(line) for line in text.splitlines() if line.strip()]
-        )
-    data = json.loads(text)
+        return load_claude_code(path, _json_lines(text))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON (line {exc.lineno}, column {exc.colno})") from None
     if isinstance(data, dict) and "messages" in data:
         return load_mini(path, data)
     if isinstance(data, dict) and "trajectory" in data:
         return load_swe_agent(path, data)
-    raise ValueError(f"{path}: not a mini-swe-agent, SWE-agent or Claude Code trajectory")
+    raise ValueError(NOT_A_TRAJECTORY)
+
+
+def _json_lines(text: str) -> list[Any]:
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            raise ValueError(f"line {number} is not JSON") from None
+    return rows
 
 
 def find_files(paths: list[Path]) -> list[Path]:

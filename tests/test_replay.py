@@ -157,6 +157,35 @@ def test_replay_errors_are_one_line(tmp_path):
     assert proc.returncode == 2 and "skipped" in proc.stderr and "Traceback" not in proc.stderr
 
 
+BAD_FILES = {
+    "bin.traj": (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    "cut.traj.json": (b'{"messages": [', "not JSON (line 1, column 15)"),
+    "ints.traj.json": (b'{"messages": [1, 2]}', "not a mini-swe-agent, SWE-agent or Claude"),
+    "shape.traj": (b'{"trajectory": "x"}', "not a mini-swe-agent, SWE-agent or Claude"),
+    "noid.traj.json": (
+        b'{"messages": [{"role": "assistant", "content": "", "tool_calls": '
+        b'[{"function": {"name": "bash", "arguments": "{}"}}]}]}',
+        "(no 'id' field)",
+    ),
+    "torn.jsonl": (
+        b'{"type": "user", "message": {"role": "user", "content": "hi"}}\n{"ty',
+        "line 2 is not JSON",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_file_of_the_wrong_shape_is_skipped_with_its_reason(tmp_path, name):
+    body, reason = BAD_FILES[name]
+    bad = tmp_path / name
+    bad.write_bytes(body)
+    proc = replay(str(bad), "--no-split")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    first, last = proc.stderr.splitlines()
+    assert first.startswith(f"skipped {bad}: ") and reason in first
+    assert last == "replay: no trajectories found"
+
+
 def test_a_recording_without_api_calls_is_skipped_not_divided_by(tmp_path):
     empty = tmp_path / "empty.traj.json"
     empty.write_text(json.dumps({"messages": [{"role": "user", "content": "Fix it"}]}))

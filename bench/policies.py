@@ -155,8 +155,6 @@ class DropAll(Masking):
 
 
 class Ours(CacheAwareContext):
-    name = "ours"
-
     def __init__(self, overhead_tokens: int = 0, name: str = "ours", **budget: Any) -> None:
         self.name = name
         super().__init__(

@@ -47,7 +47,7 @@ def targets(truth, sample: int = 0, seed: int = 0) -> list[tuple[str, str]]:
         k
         for k, sites in truth.sites.items()
         if sites
-        and not k[1].rsplit(".", 1)[-1].startswith("__")
+        and not _short(k[1]).startswith("__")
         and truth.defs.get((k[0], k[1].rpartition(".")[0]), "class") == "class"
     ]
     keys.sort(key=lambda k: (-len(truth.sites[k]), k))
@@ -174,7 +174,7 @@ def score_typescript(name: str, root: Path, truth: TsTruth, index: CodeIndex) ->
     picked = targets(truth)
     scores = defaultdict(Score)
     for key in picked:
-        short = key[1].rsplit(".", 1)[-1]
+        short = _short(key[1])
         expected = {(p, n) for p, n, _ in truth.sites[key]}
         _, sites = references(index.db, f"{key[0]}:{key[1]}")
         listed = [s for s in sites if s.kind != "type"]

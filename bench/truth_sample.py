@@ -43,7 +43,7 @@ def main() -> int:
     truth = compute(root)
     picked = targets(truth, STDLIB_SAMPLE, SEED)
     sites = sorted((k, p, n) for k in picked for p, n, _ in truth.sites[k])
-    print(f"{COUNT} of {len(sites)} true sites (random.Random(30)):")
+    print(f"{min(COUNT, len(sites))} of {len(sites)} true sites (random.Random(30)):")
     for key, path, line in random.Random(30).sample(sites, min(COUNT, len(sites))):
         text = linecache.getline(f"{root}/{path}", line).strip()[:100]
         print(f"  {key[0]}:{key[1]} <- {path}:{line}: {text}")
@@ -53,8 +53,9 @@ def main() -> int:
         short = _short(key[1])
         keep = {(p, n) for p, n, _ in truth.sites[key]} | truth.undecided.get(short, set())
         rejected |= {(key, p, n) for p, n in calls[short] if (p, n) not in keep}
-    print(f"{COUNT} of {len(rejected)} calls of a target's name the truth rejects (Random(31)):")
-    for key, path, line in random.Random(31).sample(sorted(rejected), COUNT):
+    count = min(COUNT, len(rejected))
+    print(f"{count} of {len(rejected)} calls of a target's name the truth rejects (Random(31)):")
+    for key, path, line in random.Random(31).sample(sorted(rejected), count):
         text = linecache.getline(f"{root}/{path}", line).strip()[:100]
         print(f"  {key[0]}:{key[1]} X {path}:{line}: {text}")
     return 0

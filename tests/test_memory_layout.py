@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,24 @@ def test_the_warning_reads_in_chinese_when_the_home_has_a_space(tmp_path: Path, 
         " " in str(path)
         and to_zh(warning) == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
     )
+
+
+def test_a_file_that_cannot_be_moved_aside_warns_once_and_stays_as_it_was(
+    isolated_home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+):
+    path = MemoryStore(isolated_home, workspace).file("project").path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b'{"version":1,"entries":[{not json')
+    real = os.replace
+
+    def stuck(src, dst, *args, **kwargs):  # a folder the user cannot change (chattr +i, say)
+        if Path(src) == path:
+            raise PermissionError(1, "Operation not permitted")
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", stuck)
+    store = MemoryStore(isolated_home, workspace)
+    assert store.entries("project") == [] and store.entries("project") == []
+    (warning,) = store.take_warnings()
+    assert "could not be moved aside" in warning and "memory is off" in warning
+    assert path.read_bytes() == b'{"version":1,"entries":[{not json'

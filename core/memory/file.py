@@ -191,8 +191,8 @@ class MemoryFile:
             self._seen = self._signature()
             entries = Tracked(self._read_file(lazy) if self._seen is not None else {})
             log = journal.read(self.journal_path)
-            if log is not None and self._signature() == self._seen:
-                break
+            if self.broken or self._signature() == self._seen:
+                break  # unreadable and stuck in place, or not replaced meanwhile
         self._logged, self.hidden, self._lazy = set(), 0, lazy
         if log is not None:
             self._replay(entries, log)
@@ -239,7 +239,8 @@ class MemoryFile:
                 f"memory file {self.path} is unreadable ({str(exc)[:80]}) and could "
                 f"not be moved aside ({move_exc}); memory is off for it this session"
             )
-            self.warnings.append(self.broken)
+            if self.broken not in self.warnings:  # said once, however often it is read
+                self.warnings.append(self.broken)
             return {}
         self.warnings.append(
             f"memory file {self.path} was unreadable ({str(exc)[:80]}); "

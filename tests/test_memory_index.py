@@ -4,6 +4,7 @@ the near-duplicate lookup of a keyless add among many entries."""
 from __future__ import annotations
 
 import operator
+import sqlite3
 import time
 
 from core.memory import MemoryEntry, MemoryStore, rank
@@ -76,9 +77,9 @@ def test_the_index_is_cached_on_disk_between_sessions(isolated_home, workspace):
 def test_a_stale_cache_is_checked_row_by_row(isolated_home, workspace):
     MemoryStore(isolated_home, workspace).merge("project", many_notes())
     MemoryStore(isolated_home, workspace).search("warm", k=1)  # the cache is saved
-    writer = MemoryStore(isolated_home, workspace)
-    writer.update("project", "note:599", content="service 599 moved to zebradb")
-    writer.remove("project", "note:598")
+    writer = MemoryStore(isolated_home, workspace)  # rules re-merging one, adding another
+    writer.merge("project", [MemoryEntry("note:599", "notes", "service 599 moved to zebradb")])
+    writer.add("project", "notes", "service 600 keeps its state in store7800", key="note:600")
     fresh = MemoryStore(isolated_home, workspace)  # the cache predates both changes
     entries = [e for _, e in fresh.entries()]
 
@@ -86,10 +87,19 @@ def test_a_stale_cache_is_checked_row_by_row(isolated_home, workspace):
         return [e.key for e, _ in fresh.index.scores(entries, query)]
 
     assert matches("zebradb") == ["note:599"]
-    assert matches("store7787") == [] and matches("store7774") == []  # old text, removed
-    assert matches("store7761") == ["note:597"]
-    # the 600 rows read from the cache, one row added (note:599's new text): nothing rebuilt
-    assert fresh.index.db.execute("SELECT count(*) FROM docs").fetchone() == (601,)
+    assert matches("store7787") == []  # the old text's row is there, claimed by no entry
+    assert matches("store7800") == ["note:600"] and matches("store7774") == ["note:598"]
+    # the 600 rows read from the cache, two added (note:599's new text, note:600): no rebuild
+    assert fresh.index.db.execute("SELECT count(*) FROM docs").fetchone() == (602,)
+
+
+def _gutted(cache) -> bytes:
+    """The cache with its FTS5 term data deleted: it loads, and its first query fails."""
+    db = sqlite3.connect(":memory:")
+    db.deserialize(cache.read_bytes())
+    with db:
+        db.execute("DELETE FROM docs_data WHERE id > 10")
+    return db.serialize()
 
 
 def test_a_damaged_cache_is_rebuilt(isolated_home, workspace):
@@ -97,10 +107,33 @@ def test_a_damaged_cache_is_rebuilt(isolated_home, workspace):
     store.merge("project", many_notes())
     store.search("warm", k=1)
     cache = store.file("project").path.with_name("index.sqlite")
-    for damage in (b"not a database at all" * 100, cache.read_bytes()[: 4096 * 2]):
+    for damage in (b"not a database at all" * 100, cache.read_bytes()[: 4096 * 2], _gutted(cache)):
         cache.write_bytes(damage)
         fresh = MemoryStore(isolated_home, workspace)
         assert [e.key for _, e in fresh.search("store5213", k=1)] == ["note:401"]
+        assert cache.read_bytes() != damage  # a sound cache was saved in its place ...
+        again = MemoryStore(isolated_home, workspace)
+        assert [e.key for _, e in again.search("store5213", k=1)] == ["note:401"]
+        assert again.index.db.total_changes == 0  # ... and the next session reads it whole
+
+
+def test_text_that_leaves_memory_leaves_the_index_cache(isolated_home, workspace):
+    store = MemoryStore(isolated_home, workspace)
+    store.merge("project", many_notes())
+    store.add("project", "notes", "the staging password is hunter2secret", key="pw")
+    store.add("project", "notes", "the deploy key is in vault path kv/ops/deploy", key="key")
+    store.search("warm", k=1)
+    cache = store.file("project").path.with_name("index.sqlite")
+    assert b"hunter2secret" in cache.read_bytes()  # saved with every entry's text
+    store.remove("project", "pw")
+    store.update("project", "key", content="the deploy key moved to the hsm")
+    assert not cache.exists()
+    store.merge("project", many_notes(1200))  # enough new rows that a save would be due ...
+    store.search("warm", k=1)
+    assert not cache.exists()  # ... but this index still holds the old text: never saved
+    MemoryStore(isolated_home, workspace).search("warm", k=1)  # the next session saves one
+    assert b"kv/ops/deploy" not in cache.read_bytes()
+    assert b"hunter2secret" not in cache.read_bytes() and b"hsm" in cache.read_bytes()
 
 
 def test_an_entry_changed_in_place_is_indexed_again(isolated_home, workspace):

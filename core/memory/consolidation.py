@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import Counter, defaultdict
@@ -83,7 +84,10 @@ def consolidate(
         return list(cur.values())
 
     entries = memory.change(apply, fold=True)  # the JSON file whole again, journal folded
-    store.file("global").fold()
+    if result.missing or result.decayed or result.merged:
+        store.index.forget_saved()  # forgotten text must not outlive it in the index cache
+    with contextlib.suppress(OSError):  # a read-only global file keeps its journal
+        store.file("global").fold()
     result.kept = len(entries)
     result.index = memory.path.with_name(INDEX_NAME)
     atomic_write(result.index, render_index(store.workspace, entries, now).encode("utf-8"))

@@ -64,6 +64,8 @@ class MemoryIndex:
         self._next = 1
         self._lock = threading.Lock()
         self._opened = False
+        self._from_cache = False  # the rows came from the cache file
+        self._tainted = False  # text that left memory may be in it: never saved again
 
     def scores(
         self, entries: Sequence[MemoryEntry], query: str, limit: int | None = None
@@ -74,13 +76,21 @@ class MemoryIndex:
             try:
                 return self._scores(entries, query, limit)
             except sqlite3.DatabaseError:
-                if self.cache is None:
+                if self.cache is None or not self._from_cache:
                     raise
-                self.cache = None  # a damaged cache file: build the index from the entries
-                self.db.close()
-                self._opened, self.db = True, new_index()
+                self.cache.delete()  # a damaged cache file: build the index from the entries,
+                self.db.close()  # which saves a sound one once it is worth it
+                self._opened, self._from_cache, self.db = True, False, new_index()
                 self._forget()
+                self._added = 0
                 return self._scores(entries, query, limit)
+
+    def forget_saved(self) -> None:
+        """Text left memory: the saved cache may hold it, so it goes now, and this index, which
+        may hold it too, is never saved again (see index_cache)."""
+        self._tainted = True
+        if self.cache is not None:
+            self.cache.delete()
 
     def _scores(
         self, entries: Sequence[MemoryEntry], query: str, limit: int | None
@@ -183,7 +193,9 @@ class MemoryIndex:
             self.db.executemany("DELETE FROM docs WHERE rowid = ?", gone)
             self.db.executemany("INSERT INTO docs (rowid, body) VALUES (?, ?)", added)
         self._added += len(added)
-        if self.cache is not None and self.cache.worth_saving(self._added, len(self._rows)):
+        if self._tainted or self.cache is None:
+            return
+        if self.cache.worth_saving(self._added, len(self._rows)):
             self.cache.save(self.db)
             self._added = 0
 
@@ -194,6 +206,7 @@ class MemoryIndex:
         if loaded is None:
             return
         self.db, rows = loaded
+        self._from_cache = True
         for rowid, body in rows:
             self._unclaimed.setdefault(body, []).append(rowid)
         self._spare = self._most = len(rows)  # as many entries as the cache was saved for

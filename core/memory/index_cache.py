@@ -6,7 +6,10 @@ text, so a cache older than the memory file (entries added, changed, removed sin
 wrong, only less useful: rows no entry claims are skipped, and new rows are added. Once many
 rows were added since it was read (the memory changed a lot, or there was no cache), the index
 saves itself again. A missing, unreadable or other-format cache is rebuilt; a cache that
-cannot be saved is simply not there next time.
+cannot be saved is simply not there next time. Text that leaves memory (an entry removed,
+forgotten by consolidation, or its content changed) takes the cache with it: the file is
+deleted, and an index that held the text is not saved again (the next session saves one
+built from the entries left).
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ class IndexCache:
 
     def worth_saving(self, added: int, rows: int) -> bool:
         return added >= SAVE_AFTER and added * SAVE_SHARE >= rows
+
+    def delete(self) -> None:
+        with contextlib.suppress(OSError):
+            self.path.unlink(missing_ok=True)
 
     def save(self, db: sqlite3.Connection) -> None:
         """Write the index whole (never half a file: `atomic_write`), owner-only as

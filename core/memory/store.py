@@ -114,7 +114,10 @@ class MemoryStore:
         return matches[0] if len(matches) == 1 else None
 
     def remove(self, scope: str, key: str) -> bool:
-        return bool(self.file(scope).change(lambda cur: cur.pop(key, None) is not None))
+        removed = bool(self.file(scope).change(lambda cur: cur.pop(key, None) is not None))
+        if removed:
+            self.index.forget_saved()  # its text must not outlive it in the index cache
+        return removed
 
     def add(
         self,
@@ -176,8 +179,9 @@ class MemoryStore:
             entry = cur.get(key)
             if entry is None:
                 return None
-            if content is not None:
+            if content is not None and " ".join(content.split()) != entry.content:
                 entry.content = " ".join(content.split())
+                self.index.forget_saved()  # the old text must not outlive it in the cache
             if type_ is not None:
                 entry.type = type_
             entry.updated, entry.source = time.time(), source or entry.source

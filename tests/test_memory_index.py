@@ -122,11 +122,16 @@ def test_text_that_leaves_memory_leaves_the_index_cache(isolated_home, workspace
     store.merge("project", many_notes())
     store.add("project", "notes", "the staging password is hunter2secret", key="pw")
     store.add("project", "notes", "the deploy key is in vault path kv/ops/deploy", key="key")
+    store.add("project", "notes", "the ci token is tok_9f8e7d", key="ci")
     store.search("warm", k=1)
     cache = store.file("project").path.with_name("index.sqlite")
     assert b"hunter2secret" in cache.read_bytes()  # saved with every entry's text
     store.remove("project", "pw")
     store.update("project", "key", content="the deploy key moved to the hsm")
+    assert not cache.exists()
+    MemoryStore(isolated_home, workspace).search("warm", k=1)  # saved again, then ...
+    store = MemoryStore(isolated_home, workspace)
+    store.add("project", "notes", "the ci token was revoked", key="ci")  # ... an add updates it
     assert not cache.exists()
     store.merge("project", many_notes(1200))  # enough new rows that a save would be due ...
     store.search("warm", k=1)
@@ -134,6 +139,7 @@ def test_text_that_leaves_memory_leaves_the_index_cache(isolated_home, workspace
     MemoryStore(isolated_home, workspace).search("warm", k=1)  # the next session saves one
     assert b"kv/ops/deploy" not in cache.read_bytes()
     assert b"hunter2secret" not in cache.read_bytes() and b"hsm" in cache.read_bytes()
+    assert b"tok_9f8e7d" not in cache.read_bytes() and b"revoked" in cache.read_bytes()
 
 
 def test_an_entry_changed_in_place_is_indexed_again(isolated_home, workspace):

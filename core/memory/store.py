@@ -139,6 +139,8 @@ class MemoryStore:
             now = time.time()
             old = cur.get(key) if key else self.near_duplicate(content, list(cur.values()))
             if old is not None:
+                if old.content != content:
+                    self.index.forget_saved()  # the old text must not outlive it in the cache
                 old.content, old.type, old.updated = content, type_, now
                 old.tags = sorted(set(old.tags) | set(tags))
                 old.source = source or old.source

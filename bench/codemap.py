@@ -272,11 +272,11 @@ def python_accuracy(tmp: Path, args: argparse.Namespace, stdlib_tree: Path | Non
         _copy(Path(next(iter(spec.submodule_search_locations))), root / name)
         _score(name, root, tmp, 0, args.misses)
     if stdlib_tree is not None:
-        truth = _score("stdlib", stdlib_tree, tmp, args.sample, args.misses)
-        aider_figures(args.aider, stdlib_tree, tmp, truth, targets(truth, args.sample, SEED))
+        truth = _score("stdlib", stdlib_tree, tmp, args.sample, args.misses, args.seed)
+        aider_figures(args.aider, stdlib_tree, tmp, truth, targets(truth, args.sample, args.seed))
 
 
-def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None):
+def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None, seed: int = SEED):
     start = time.perf_counter()
     truth = compute(str(root))
     took = time.perf_counter() - start
@@ -284,7 +284,7 @@ def _score(name: str, root: Path, tmp: Path, sample: int, misses: Path | None):
     index.refresh(max_seconds=3600, workers=1)
     start = time.perf_counter()
     wrong = misses / f"misses-{name}.txt" if misses else None
-    score_project(f"{name} (truth {took:.0f} s)", root, truth, index, sample, wrong)
+    score_project(f"{name} (truth {took:.0f} s)", root, truth, index, sample, wrong, seed)
     print(f"    scored in {time.perf_counter() - start:.0f} s")
     index.close()
     return truth
@@ -349,6 +349,10 @@ def main() -> int:
     parser.add_argument(
         "--sample", type=int, default=STDLIB_SAMPLE, help="targets drawn on the big tree"
     )
+    parser.add_argument(
+        "--seed", type=int, default=SEED,
+        help=f"the big tree's draw (default {SEED}, the one the rules were fixed on)",
+    )  # fmt: skip
     parser.add_argument("--misses", type=Path, help="write each wrong refs site here")
     parser.add_argument("--accuracy-only", action="store_true", help="no speed figures")
     parser.add_argument(

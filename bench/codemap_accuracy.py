@@ -16,7 +16,7 @@ from core.codemap import CodeIndex, impact, references
 
 MOST_CALLED = 15
 SPREAD = 25
-SEED = 19  # the sample of a big tree (`targets(sample=…)`), fixed so runs compare
+SEED = 19  # the big tree's draw (`targets(sample=…)`) the resolution rules were fixed on
 
 
 @dataclass
@@ -120,11 +120,17 @@ def truth_impact(truth, key: tuple[str, str]) -> set[tuple[str, str]]:
 
 
 def score_project(
-    name: str, root: Path, truth, index: CodeIndex, sample: int = 0, misses: Path | None = None
+    name: str,
+    root: Path,
+    truth,
+    index: CodeIndex,
+    sample: int = 0,
+    misses: Path | None = None,
+    seed: int = SEED,
 ) -> None:
-    """P/R of refs and impact on the picked targets (`targets`); `misses` gets every wrong
-    refs site, one line each, to read."""
-    picked = targets(truth, sample, seed=SEED)
+    """P/R of refs and impact on the picked targets (`targets`, drawn with `seed` when
+    `sample`); `misses` gets every wrong refs site, one line each, to read."""
+    picked = targets(truth, sample, seed=seed)
     scores = defaultdict(Score)
     baseline = Baseline(truth, root, picked)
     wrong: list[str] = []
@@ -147,7 +153,7 @@ def score_project(
         scores["rg refs"].add(baseline.lines.get(short, set()), expected, undecided)
         scores["rg impact"].add(baseline.impact(key), depends, unsure)
     total = sum(len(truth.sites[k]) for k in picked)
-    how = f"{sample} drawn with seed {SEED}" if sample else "most called and a spread"
+    how = f"{sample} drawn with seed {seed}" if sample else "most called and a spread"
     print(f"  {name}: {len(picked)} targets ({how}), {total} true sites")
     for label, score in scores.items():
         extra = f", {score.undecided} undecided listed" if label != "refs >= 0.5" else ""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, provider_env
+from tests.conftest import ROOT, provider_env, run_cli
 from tests.test_repl import start, user_texts
 
 OSC_DONE = "\x1b]9;Unicum: task finished"
@@ -56,6 +56,26 @@ def test_headless_task_end_runs_the_notification_hook_and_keeps_json_clean(
     assert event["hook_event_name"] == "Notification"
     assert event["message"].startswith("Unicum: task finished")
     assert event["cwd"] == str(workspace.resolve()) and event["session_id"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bad_notifications_setting_is_one_line_before_any_request(
+    llm, workspace, isolated_home, lang
+):
+    (isolated_home / "config.json").write_text(
+        json.dumps({"notifications": {"after_seconds": "soon"}})
+    )
+    proc = run_cli(
+        "--dir", str(workspace), "--no-codemap", "--provider", "openai", "-p", "go",
+        "--lang", lang, env=provider_env(llm, "openai"),
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == "" and not llm.requests
+    said = {
+        "en": "notifications.after_seconds must be a number of seconds, 0 or more (got 'soon')",
+        "zh": "notifications.after_seconds 必须是秒数（0 或更大，当前为 'soon'）",
+    }
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"unicum: {said[lang]}")
 
 
 def test_headless_bell_and_osc_go_to_stderr_only_when_it_is_a_terminal(

@@ -108,6 +108,25 @@ PATTERNS: list[tuple[re.Pattern[str], object]] = [
         lambda m: f"服务商 {m['p']} 需要接口地址：请设置 {m['v']}",
     ),
     (
+        re.compile(
+            r"notifications\.after_seconds must be a number of seconds, 0 or more "
+            r"\(got (?P<v>.*)\): fix it in config\.json"
+        ),
+        lambda m: (
+            f"notifications.after_seconds 必须是秒数（0 或更大，当前为 {m['v']}）：请在 config.json 中修改"
+        ),
+    ),
+    (
+        re.compile(
+            r"context_window must be a whole number of tokens, at least (?P<n>\d+) "
+            r"\(got (?P<v>.*)\): fix (?P<e>\S+) or 'context_window' in config\.json"
+        ),
+        lambda m: (
+            f"context_window 必须是整数令牌数，至少 {m['n']}（当前为 {m['v']}）："
+            f"请修改 {m['e']} 或 config.json 中的 'context_window'"
+        ),
+    ),
+    (
         re.compile(r"provider (?P<p>\S+) needs a model: pass --model or set UNICUM_MODEL"),
         lambda m: f"服务商 {m['p']} 需要指定模型：请用 --model 或设置 UNICUM_MODEL",
     ),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from core.agent import AgentHooks, LiveSession, TaskResult
+from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from ui.i18n import Strings
 
@@ -38,11 +39,13 @@ class NotifyConfig:
             raw = {}
         if not isinstance(raw, dict):
             return cls()
-        return cls(
-            bool(raw.get("bell", True)),
-            bool(raw.get("osc", True)),
-            float(raw.get("after_seconds", AFTER_SECONDS)),
-        )
+        after = raw.get("after_seconds", AFTER_SECONDS)
+        if isinstance(after, bool) or not isinstance(after, int | float) or after < 0:
+            raise ConfigError(
+                f"notifications.after_seconds must be a number of seconds, 0 or more "
+                f"(got {after!r}): fix it in config.json"
+            )
+        return cls(bool(raw.get("bell", True)), bool(raw.get("osc", True)), float(after))
 
 
 def terminal_notice(message: str, config: NotifyConfig) -> str:

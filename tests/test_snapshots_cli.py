@@ -242,3 +242,20 @@ def test_undo_by_turn_from_checkpoints_when_git_is_missing(llm, workspace, tmp_p
         repl.command("/undo", r"nothing to undo")
     finally:
         repl.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_undo_line_reads_in_the_ui_language(lang):
+    from tools.restored import Restored, turn_text
+    from ui.cmd_undo import undo_line
+    from ui.i18n import Strings
+
+    s = Strings(lang)
+    failed = undo_line(s, Restored("snapshot skipped: git not found", done=False))
+    unnumbered = undo_line(s, Restored(turn_text(0, ["a.py"], []), ["a.py"], turn=0))
+    if lang == "zh":
+        assert failed.startswith("警告：未能建立快照") and "git not found" in failed
+        assert "a.py" in unnumbered and not any(w in unnumbered for w in ("undid", "restored"))
+    else:
+        assert failed == "warning: snapshot skipped: git not found"
+        assert "a.py" in unnumbered

@@ -74,8 +74,8 @@ def undo_line(s: Strings, restored: Restored) -> str:
     """The user's line for one undo: the turn and its files, or why it was refused."""
     if restored.clash:
         return s.t("undo_clash", paths=_names(restored.clash), n=restored.turn)
-    if not restored.turn:  # a snapshot failure (git missing or slow)
-        return s.line(restored.text)
+    if not restored.done:  # a snapshot failure (git missing or slow)
+        return s.line(f"warning: {restored.text}")
     parts = []
     for key, paths in (("undo_restored", restored.restored), ("undo_removed", restored.removed)):
         if paths:

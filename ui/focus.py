@@ -4,7 +4,7 @@ iTerm2, kitty, WezTerm, foot, Ghostty, Windows Terminal, VS Code; tmux with `foc
 
 prompt_toolkit's parser knows neither report: it would type `[O` into the line, or take the
 ESC for the Esc key and answer an approval "n". So every prompt reads through
-`ui.prompt.FocusInput`, which takes the reports out. While the REPL is busy (a task, a
+`ui.focus_input.FocusInput`, which takes the reports out. While the REPL is busy (a task, a
 command) nothing reads the terminal: `Focus.busy` turns echo and line editing off (Ctrl-C
 still interrupts) so a report does not print as `^[[O`, and `Focus.away` reads what waits
 when a notification must decide; other keys typed meanwhile reach the next prompt."""
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ui.prompt import FocusInput
+    from ui.focus_input import FocusInput
 
 REPORTING_ON, REPORTING_OFF = "\x1b[?1004h", "\x1b[?1004l"
 _REPORT = re.compile("\x1b\\[([IO])")
@@ -54,12 +54,12 @@ class Focus:
     def reporting(self) -> Iterator[None]:
         """For the REPL's life: reports on, every prompt reading through `FocusInput`;
         reports off at the end, however it ends."""
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if os.name != "posix" or not (sys.stdin.isatty() and sys.stdout.isatty()):
             yield
             return
         from prompt_toolkit.application.current import create_app_session
 
-        from ui.prompt import FocusInput
+        from ui.focus_input import FocusInput
 
         self.input = FocusInput(sys.stdin, self.take_reports)
         _write(REPORTING_ON)

@@ -6,17 +6,12 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
-from prompt_toolkit.input.posix_utils import PosixStdinReader
-from prompt_toolkit.input.typeahead import store_typeahead
-from prompt_toolkit.input.vt100 import Vt100Input
-from prompt_toolkit.input.vt100_parser import Vt100Parser
-from prompt_toolkit.key_binding import KeyBindings, KeyPress
+from prompt_toolkit.key_binding import KeyBindings
 
 from ui.i18n import Strings
 from ui.screen import styled
@@ -64,32 +59,6 @@ class ReplCompleter(Completer):
                 continue
             name = entry.name + ("/" if is_dir else "")
             yield Completion(name, start_position=-len(stem), display=name)
-
-
-class FocusInput(Vt100Input):
-    """The terminal as prompt_toolkit reads it, its focus reports taken out by `take_reports`
-    (`ui.focus.Focus.take_reports`: text in, text without the reports out)."""
-
-    def __init__(self, stdin: TextIO, take_reports: Callable[[str], str]) -> None:
-        super().__init__(stdin)
-        self.stdin_reader = _ReportsOut(stdin.fileno(), stdin.encoding, take_reports)
-
-    def type_ahead(self, text: str) -> None:
-        """Keys read while no prompt was up: the next prompt starts with them."""
-        keys: list[KeyPress] = []
-        parser = Vt100Parser(keys.append)
-        parser.feed(text)
-        parser.flush()
-        store_typeahead(self, keys)
-
-
-class _ReportsOut(PosixStdinReader):
-    def __init__(self, fd: int, encoding: str, take_reports: Callable[[str], str]) -> None:
-        super().__init__(fd, encoding=encoding)
-        self.take_reports = take_reports
-
-    def read(self, count: int = 1024) -> str:
-        return self.take_reports(super().read(count))
 
 
 def key_bindings(

@@ -63,7 +63,7 @@ def one_round(files: int) -> dict[str, float]:
         for n in range(10):
             (repo / f"pkg{n:03d}" / "mod000.py").write_text(f"changed {n}\n")
         figures["ten changed"] = timed(lambda: snaps.after(step))
-        figures["undo"] = timed(lambda: snaps.undo())
+        figures["undo"] = timed(lambda: snaps.undo_turn())
         assert (repo / "pkg000" / "mod000.py").read_text().startswith("# module 0")
         figures["MB"] = size_of(home / "snapshots") / 1e6
         tracked = snaps.git.git("ls-files").decode().count("\n")

@@ -93,22 +93,26 @@ def test_get_checkpoints_is_lazy_and_per_session(workspace, isolated_home):
 
 def test_undo_refuses_to_overwrite_later_changes_unless_forced(workspace, isolated_home):
     from tests.tool_helpers import run
-    from tools.snapshots import undo_last
+    from tools.snapshots import get_snapshots, undo_turn
 
     ctx = make_ctx(workspace, isolated_home)
     (workspace / "a.txt").write_text("one\n")
+    snaps = get_snapshots(ctx)
+    snaps.begin_turn()
     run(ctx, "edit_file", path="a.txt", old_string="one", new_string="two")
+    snaps.begin_turn()
     run(ctx, "write_file", path="new.txt", content="fresh\n")
     (workspace / "new.txt").write_text("the user's own text\n")
-    refused = undo_last(ctx)
-    assert not refused.done and refused.text.startswith("not undone: new.txt changed after")
+    refused = undo_turn(ctx)
+    assert not refused.done and refused.clash == ["new.txt"]
+    assert refused.text.startswith("not undone: new.txt changed after turn 2")
     assert (workspace / "new.txt").read_text() == "the user's own text\n"
-    assert undo_last(ctx, force=True).text == "undid write_file new.txt: removed new.txt"
+    assert undo_turn(ctx, force=True).text == "undid turn 2: removed new.txt"
     assert not (workspace / "new.txt").exists()
-    again = undo_last(ctx)  # unchanged since the edit: no force needed
-    assert again.text == "undid edit_file a.txt: restored a.txt" and again.paths == ["a.txt"]
+    again = undo_turn(ctx)  # unchanged since the edit: no force needed
+    assert again.text == "undid turn 1: restored a.txt" and again.paths == ["a.txt"]
     assert (workspace / "a.txt").read_text() == "one\n"
-    assert undo_last(ctx) is None
+    assert undo_turn(ctx) is None
 
 
 def test_old_sessions_checkpoints_are_pruned_when_a_store_is_created(workspace, isolated_home):

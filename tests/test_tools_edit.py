@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tool_helpers import make_ctx, run
-from tools.snapshots import undo_last
+from tools.snapshots import undo_turn
 
 SOURCE = """import os
 
@@ -114,7 +114,7 @@ def test_bad_inputs(ctx, workspace):
 def test_checkpoint_before_edit(ctx, workspace):
     run(ctx, "edit_file", path="io_util.py", old_string="import os", new_string="import sys")
     assert "import sys" in (workspace / "io_util.py").read_text()
-    assert undo_last(ctx).text == "undid edit_file io_util.py: restored io_util.py"
+    assert undo_turn(ctx).text == "undid turn 0: restored io_util.py"
     assert (workspace / "io_util.py").read_text() == SOURCE
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tool_helpers import make_ctx, run
-from tools.snapshots import get_snapshots, undo_last
+from tools.snapshots import get_snapshots, undo_turn
 
 
 @pytest.fixture
@@ -93,17 +93,18 @@ def test_write_to_directory_is_refused(ctx, workspace):
 
 
 def test_snapshot_taken_around_every_write(ctx, workspace):
-    run(ctx, "write_file", path="f.txt", content="one\n")
-    run(ctx, "write_file", path="f.txt", content="two\n")
-    run(ctx, "write_file", path="f.txt", content="three\n", append=True)
-    assert len(get_snapshots(ctx).steps) == 3
-    assert undo_last(ctx).text == "undid write_file f.txt: restored f.txt"
+    snaps = get_snapshots(ctx)
+    for text, append in (("one\n", False), ("two\n", False), ("three\n", True)):
+        snaps.begin_turn()
+        run(ctx, "write_file", path="f.txt", content=text, append=append)
+    assert len(snaps.steps) == 3
+    assert undo_turn(ctx).text == "undid turn 3: restored f.txt"
     assert (workspace / "f.txt").read_text() == "two\n"
-    assert undo_last(ctx).text == "undid write_file f.txt: restored f.txt"
+    assert undo_turn(ctx).text == "undid turn 2: restored f.txt"
     assert (workspace / "f.txt").read_text() == "one\n"
-    assert undo_last(ctx).text == "undid write_file f.txt: removed f.txt"
+    assert undo_turn(ctx).text == "undid turn 1: removed f.txt"
     assert not (workspace / "f.txt").exists()
-    assert undo_last(ctx) is None
+    assert undo_turn(ctx) is None
 
 
 def test_append_to_a_binary_file_is_refused_and_changes_nothing(ctx, workspace):

@@ -103,31 +103,6 @@ class Snapshots:
             return step.after
         return self.steps[index + 1].before if index + 1 < len(self.steps) else now
 
-    def undo(self, force: bool = False) -> Restored | None:
-        """Take back the newest step that changed files; None when there is none. Files changed
-        again since that step are left alone (a refusal naming them) unless `force`."""
-        now = self._tree()
-        if not now:
-            return Restored(self.warning, done=False)
-        for index in range(len(self.steps) - 1, -1, -1):
-            step, after = self.steps[index], self._after_of(index, now)
-            if after == step.before:
-                continue
-            changed = self.git.changes(step.before, after)
-            later = {c.path for c in self.git.changes(after, now)}
-            clash = sorted(later & {c.path for c in changed})
-            if clash and not force:
-                return Restored(
-                    f"not undone: {', '.join(clash[:5])} changed after {step.label}; undo again "
-                    "with force (/undo force) to overwrite those changes",
-                    done=False,
-                )
-            changed = self.git.restore(step.before, changed, step.time)
-            del self.steps[index:]
-            self._save()
-            return Restored(f"undid {step.label}: {_summary(changed)}", [c.path for c in changed])
-        return None
-
     def undo_turn(self, force: bool = False) -> Restored | None:
         """Take back every file change of the newest turn that changed files, in one step;
         None when no turn did. Files changed again since are left alone (a refusal naming
@@ -230,17 +205,6 @@ def recorded(ctx: ToolContext, label: str, path: Path | None = None) -> Iterator
         snaps.after(step)
         if checkpoints is not None and path is not None:
             checkpoints.wrote(path)
-
-
-def undo_last(ctx: ToolContext, force: bool = False) -> Restored | None:
-    """`/undo`: the newest snapshot step, else the newest per-file checkpoint."""
-    found = get_snapshots(ctx).undo(force)
-    if found is not None and (found.done or found.text.startswith("not undone")):
-        return found
-    text = get_checkpoints(ctx).undo(force)  # also when no snapshot can be made now
-    if text is None:
-        return found
-    return Restored(text, done=not text.startswith("not undone"))
 
 
 def undo_turn(ctx: ToolContext, force: bool = False) -> Restored | None:

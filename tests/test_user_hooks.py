@@ -203,6 +203,19 @@ def test_a_continued_task_that_ends_by_its_turn_limit_is_still_told_to_stop_hook
     assert [e["stop_reason"] for e in events] == ["done", "max_turns"]  # the real end is heard
 
 
+def test_a_stop_hook_blocking_the_last_turn_keeps_the_answer_with_one_line(
+    llm, workspace, tmp_path
+):
+    _, once = block_once(tmp_path, "run the tests")
+    settings(workspace / ".unicum", {"Stop": [{"hooks": [{"command": once}]}]})
+    llm.reply("all done")
+    proc = run_p(llm, workspace, "fix it", "--max-turns", "1")
+    assert proc.returncode == 0 and proc.stdout.strip() == "all done", proc.stderr
+    assert len(llm.requests) == 1
+    line = "a Stop hook asked to go on, but no turns are left (--max-turns 1; its reason: run the tests)"
+    assert proc.stderr.count(line) == 1, proc.stderr
+
+
 def test_a_stop_hook_that_always_blocks_is_capped_with_one_line(llm, workspace, tmp_path):
     nag = script(tmp_path, "nag", "import sys\nsys.stderr.write('not yet')\nsys.exit(2)\n")
     settings(tmp_path / "unicum-home", {"Stop": [{"hooks": [{"command": nag}]}]})
@@ -235,4 +248,15 @@ def test_the_stop_cap_line_reads_in_chinese():
     assert (
         Strings("zh").line(line)
         == "Stop 钩子再次要求继续；已在继续 3 次后停止（它的理由：not yet）"
+    )
+
+
+def test_the_no_turns_left_line_reads_in_chinese():
+    from core.agent.loop import STOP_NO_TURNS
+    from ui.i18n import Strings
+
+    line = STOP_NO_TURNS.format(n=1, why="run the tests")
+    assert Strings("en").line(line) == line
+    assert Strings("zh").line(line) == (
+        "Stop 钩子要求继续，但已没有剩余轮次（--max-turns 1；它的理由：run the tests）"
     )

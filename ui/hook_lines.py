@@ -30,4 +30,14 @@ HOOK_PATTERNS: list[tuple[re.Pattern[str], object]] = [
         ),
         lambda m: f"Stop 钩子再次要求继续；已在继续 {m['n']} 次后停止（它的理由：{m['r']}）",
     ),
+    (
+        re.compile(
+            r"a Stop hook asked to go on, but no turns are left \(--max-turns (?P<n>\d+); "
+            r"its reason: (?P<r>.*)\)",
+            re.S,
+        ),
+        lambda m: (
+            f"Stop 钩子要求继续，但已没有剩余轮次（--max-turns {m['n']}；它的理由：{m['r']}）"
+        ),
+    ),
 ]

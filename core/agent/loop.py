@@ -32,6 +32,9 @@ INTERRUPTED = "interrupted by the user before this tool finished"
 BLOCKED = "blocked by a PreToolUse hook; the call did not run"
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
+STOP_NO_TURNS = (
+    "a Stop hook asked to go on, but no turns are left (--max-turns {n}; its reason: {why})"
+)
 
 
 @dataclass
@@ -98,7 +101,7 @@ class Agent:
             calls = response.message.tool_calls or self._text_calls(result)
             if not calls:
                 result.text = result.text or response.message.text
-                if not self._goes_on(result, continued):
+                if not self._goes_on(result, continued, last=turn == self.max_turns):
                     return
                 continued += 1
                 continue
@@ -115,15 +118,17 @@ class Agent:
             "(raise --max-turns or ask me to continue)."
         )
 
-    def _goes_on(self, result: TaskResult, continued: int) -> bool:
-        """The model answered: a Stop hook may send it back with a reason (a user message)."""
+    def _goes_on(self, result: TaskResult, continued: int, last: bool) -> bool:
+        """The model answered: a Stop hook may send it back with a reason (a user message),
+        unless that was the `last` turn allowed (the answer stands, with a notice)."""
         began = time.monotonic()
         why = self.hooks.stop_check(result, continued > 0) if result.stop == "done" else None
         result.end_seconds += time.monotonic() - began  # Stop hooks are end time too
         if not why:
             return False
-        if continued >= MAX_STOP_CONTINUES:
-            self.notices.append(STOP_CAP.format(n=continued, why=why))
+        if continued >= MAX_STOP_CONTINUES or last:
+            cap = STOP_NO_TURNS if last else STOP_CAP
+            self.notices.append(cap.format(n=self.max_turns if last else continued, why=why))
             return False
         self.history.append(Message("user", [TextBlock(f"[Stop hook] {why}")]))
         result.text = ""

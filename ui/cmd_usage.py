@@ -213,9 +213,7 @@ def _group(g: Group, by: str) -> dict:
     dashboard's data does; "" when not found)."""
     if by != "task":
         return g.to_dict()
-    from core.agent import task_text
-
-    return g.to_dict() | {"task": " ".join(task_text(unicum_home(), g.key).split())}
+    return g.to_dict() | {"task": task_words(g.key)}
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -250,11 +248,16 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
     console.print(table)
 
 
-def task_label(key: str) -> str:
-    """What the user typed for that task (its transcript), else the ledger's task id."""
+def task_words(key: str, home: Path | None = None) -> str:
+    """What the user typed for that task (its transcript) on one line; "" when not found."""
     from core.agent import task_text
 
-    return " ".join(task_text(unicum_home(), key).split()) or key
+    return " ".join(task_text(home or unicum_home(), key).split())
+
+
+def task_label(key: str, home: Path | None = None) -> str:
+    """What the user typed for that task, else the ledger's task id."""
+    return task_words(key, home) or key
 
 
 def _notes(t: Totals) -> str:

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.agent import task_text
 from core.ledger import STOPS, Filter, Totals, flush_open_ledgers, newest_groups, totals
-from ui.cmd_usage import money, session_ledger
+from ui.cmd_usage import money, session_ledger, task_label
 
 if TYPE_CHECKING:
     from core.agent import Agent
@@ -72,7 +71,7 @@ def render_session_tasks(console, agent: Agent, s: Strings, home: Path) -> None:
     columns = _columns(agent, s)
     with_notes = any(_notes(g.totals, s) for g in groups) or bool(_notes(total, s))
     rows = [
-        [" ".join(task_text(home, g.key).split()) or g.key, stop_word(g.stop, s)]
+        [task_label(g.key, home), stop_word(g.stop, s)]
         + [cell(g.totals) for _, cell in columns]
         + ([_notes(g.totals, s)] if with_notes else [])
         for g in sorted(groups, key=lambda g: g.totals.first_ts)  # in the order typed

@@ -12,7 +12,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from tools.base import ToolContext
-from tools.restored import Restored, clash_text, turn_text
+from tools.restored import Restored, clash_text, undone_turn
 from tools.services import Checkpoints
 
 KEEP_DAYS = 14  # checkpoints of sessions untouched for longer are pruned
@@ -62,11 +62,10 @@ class CheckpointStore:
         """After the write: remember what the tool left, so `undo` notices later changes."""
         path = Path(path).absolute()
         for number in reversed(self._numbers()):
-            meta_file = self.folder / f"{number:06d}.json"
-            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+            meta = self._meta(number)
             if meta["path"] == str(path):
                 meta["written"] = fingerprint(path)
-                meta_file.write_text(json.dumps(meta), encoding="utf-8")
+                (self.folder / f"{number:06d}.json").write_text(json.dumps(meta), encoding="utf-8")
                 return
 
     def undo(self, force: bool = False) -> str | None:
@@ -77,7 +76,7 @@ class CheckpointStore:
         if not numbers:
             return None
         stem = self.folder / f"{numbers[-1]:06d}"
-        meta = json.loads(stem.with_suffix(".json").read_text(encoding="utf-8"))
+        meta = self._meta(numbers[-1])
         path = Path(meta["path"])
         written = meta.get("written")
         if not force and written and fingerprint(path) != written:
@@ -124,7 +123,7 @@ class CheckpointStore:
         shown = {p: self._show(Path(p)) for p in oldest}
         removed = sorted(shown[p] for p, m in oldest.items() if not m["existed"])
         kept = sorted(shown[p] for p, m in oldest.items() if m["existed"])
-        return Restored(turn_text(turn, kept, removed), kept + removed, turn=turn, removed=removed)
+        return undone_turn(turn, kept + removed, removed)
 
     def _show(self, path: Path) -> str:
         if self.root is not None:

@@ -34,6 +34,12 @@ def turn_text(turn: int, restored: list[str], removed: list[str]) -> str:
     return f"undid turn {turn}: " + ("; ".join(parts) or "no file changed")
 
 
+def undone_turn(turn: int, paths: list[str], removed: list[str]) -> Restored:
+    """A turn taken back: `paths` put back or removed, `removed` those the turn had created."""
+    kept = [p for p in paths if p not in removed]
+    return Restored(turn_text(turn, kept, removed), paths, turn=turn, removed=removed)
+
+
 def clash_text(turn: int, clash: list[str]) -> str:
     return (
         f"not undone: {', '.join(clash[:5])} changed after turn {turn}; undo again with force "

@@ -18,7 +18,7 @@ from pathlib import Path
 from my_agent.home import project_id
 from tools.base import ToolContext
 from tools.checkpoints import get_checkpoints
-from tools.restored import Restored, clash_text, turn_text
+from tools.restored import Restored, clash_text, undone_turn
 from tools.shadow_git import Change, ShadowGit, SnapshotError
 
 
@@ -126,10 +126,7 @@ class Snapshots:
             changed = self.git.restore(first.before, changed, first.time)
             del self.steps[mine[0] :]
             self._save()
-            removed = [c.path for c in changed if c.status == "A"]
-            kept = [p for p in _paths(changed) if p not in removed]
-            text = turn_text(turn, kept, removed)
-            return Restored(text, _paths(changed), turn=turn, removed=removed)
+            return undone_turn(turn, _paths(changed), [c.path for c in changed if c.status == "A"])
         return None
 
     def turns(self) -> list[tuple[int, str]]:

@@ -22,7 +22,7 @@ from ui.i18n import Strings
 if TYPE_CHECKING:
     from ui.repl_api import ReplApi
 
-TIMEOUT = 5.0  # seconds for one clipboard program
+TIMEOUT = 2.0  # seconds for one clipboard program (Ctrl-V waits for it)
 MAX_BYTES = 50 * 1024 * 1024
 OSA_PNG = "the clipboard as «class PNGf»"
 OSA_DATA = re.compile(r"«data PNGf([0-9A-Fa-f]+)»")

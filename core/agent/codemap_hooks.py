@@ -66,15 +66,18 @@ class PromptWithOverview:
             ready = self.code_map.wait_first_part(self.wait_seconds)
         except KeyboardInterrupt:  # Ctrl-C while waiting: stop this task, keep the session
             raise Interrupted("interrupted while the code map was being built") from None
-        if ready and not self.code_map.error and not self.code_map.wait(0):
-            # a cold build still parsing: the overview of its first part, not personalised
-            self.section = PromptSection("code map", self.code_map.early_overview)
-        elif ready and not self.code_map.error:
-            try:
-                self.section = section_from(self.code_map, task, self.budget_tokens)
-            except Exception as exc:  # the overview is a bonus; never fail the task for it
-                self.code_map.error = f"{type(exc).__name__}: {exc}"
+        if ready and not self.code_map.error:
+            self.section = self._overview(task)
         if self.section.text:
             prompt = self.rebuild(self.section)
             self.budget.overhead_tokens += estimate_tokens(prompt) - estimate_tokens(self.text)
             self.text = prompt
+
+    def _overview(self, task: str) -> PromptSection:
+        if not self.code_map.wait(0):  # a cold build still parsing: its first part's overview
+            return PromptSection("code map", self.code_map.early_overview)
+        try:
+            return section_from(self.code_map, task, self.budget_tokens)
+        except Exception as exc:  # the overview is a bonus; never fail the task for it
+            self.code_map.error = f"{type(exc).__name__}: {exc}"
+            return PromptSection("code map", "")

@@ -290,10 +290,9 @@ class CodeIndex:
                     )
                     stats.parsed += 1
                     stats.lines += lines
-            if time.monotonic() > deadline and done < len(jobs):
-                stats.truncated = stats.truncated or "stopped at the time limit; run again"
-                stats.stopped = True
-                return
+        if done < len(jobs):  # the batches stop at the deadline (_parse_batches)
+            stats.truncated = stats.truncated or "stopped at the time limit; run again"
+            stats.stopped = True
 
     def _parse_batches(
         self, jobs: list, deadline: float, workers: int | None

@@ -174,8 +174,9 @@ def session_start(tree: Path, home: Path) -> None:
             live.agent.system_prompt.start_task("where is the JSON decoder?")
             waits.append(time.perf_counter() - start)
             section = live.agent.system_prompt.section
-            shown.append(_overview_note(section.text if section else ""))
             code_map = live.code_map
+            text = section.text if section else ""
+            shown.append(_overview_note(text, bool(text) and text == code_map.early_overview))
             code_map.wait()
             code_map.close()
             _complete(tree, home)  # a cold build may stop at its deadline: finish it
@@ -187,12 +188,11 @@ def session_start(tree: Path, home: Path) -> None:
     )
 
 
-def _overview_note(text: str) -> str:
+def _overview_note(text: str, partial: bool) -> str:
     if not text:
         return "none"
     files = sum(1 for line in text.splitlines()[1:] if line and not line.startswith((" ", "(")))
-    partial = ", ranked on the first part" if "still being built" in text else ""
-    return f"{files} files{partial}"
+    return f"{files} files" + (", ranked on the first part" if partial else "")
 
 
 def warm_map(tree: Path, home: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from core.codemap import CodeMap, render_overview
+from core.codemap import OVERVIEW_TOKENS, CodeMap, render_overview
 from core.context import ContextBudget
 from my_agent.errors import Interrupted
 from my_agent.home import unicum_home
@@ -15,7 +15,10 @@ from my_agent.tokens import estimate_tokens
 
 
 def overview_section(
-    workspace: Path, task_hint: str = "", budget_tokens: int = 1000, home: Path | None = None
+    workspace: Path,
+    task_hint: str = "",
+    budget_tokens: int = OVERVIEW_TOKENS,
+    home: Path | None = None,
 ) -> PromptSection:
     """Build (or refresh) the project's index and render the overview as a prompt section."""
     code_map = CodeMap(workspace, home or unicum_home())
@@ -27,7 +30,7 @@ def overview_section(
 
 
 def section_from(
-    code_map: CodeMap, task_hint: str = "", budget_tokens: int = 1000
+    code_map: CodeMap, task_hint: str = "", budget_tokens: int = OVERVIEW_TOKENS
 ) -> PromptSection:
     index = code_map.index
     with index.lock:
@@ -51,7 +54,7 @@ class PromptWithOverview:
         code_map: CodeMap,
         rebuild: Callable[[PromptSection], str],
         budget: ContextBudget,
-        budget_tokens: int = 1000,
+        budget_tokens: int = OVERVIEW_TOKENS,
         wait_seconds: float = 8.0,
     ) -> None:
         self.text, self.code_map, self.rebuild, self.budget = text, code_map, rebuild, budget

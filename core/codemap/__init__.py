@@ -3,10 +3,11 @@
 from core.codemap.index import CodeIndex
 from core.codemap.overview import render_overview
 from core.codemap.query import definitions, impact, references
-from core.codemap.service import CodeMap
+from core.codemap.service import OVERVIEW_TOKENS, CodeMap
 from core.codemap.walk import walk_sources
 
 __all__ = [
+    "OVERVIEW_TOKENS",
     "CodeIndex",
     "CodeMap",
     "definitions",

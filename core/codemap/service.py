@@ -16,6 +16,7 @@ from my_agent.home import project_id
 
 QUERY_REFRESH_SECONDS = 10.0  # a huge folder is indexed a slice per question, never hangs
 FIRST_PART_SECONDS = 4.0  # a cold build ranks what it has by then, for the first overview
+OVERVIEW_TOKENS = 1000  # the overview the system prompt carries
 
 
 def db_path_for(workspace: Path, home: Path) -> Path:
@@ -62,7 +63,7 @@ class CodeMap:
         max_seconds: float = 30.0,
         workers: int | None = None,
         first_seconds: float = FIRST_PART_SECONDS,
-        overview_tokens: int = 1000,
+        overview_tokens: int = OVERVIEW_TOKENS,
     ) -> None:
         """Build or refresh in a daemon thread; `wait()` joins it. Errors are kept, not raised.
         A build still parsing after `first_seconds` ranks what it has and keeps an overview of

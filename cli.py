@@ -7,21 +7,18 @@ on an import): only the standard library at the top, nothing of ours before `pyt
 """
 
 import argparse
-import importlib
 import os
 import sys
 from pathlib import Path
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
-SUBCOMMANDS = {
-    "codemap": "ui.cmd_codemap",
-    "mcp": "ui.cmd_mcp",
-    "memory": "ui.cmd_memory",
-    "plugins": "ui.cmd_plugins",
-    "serve": "ui.cmd_serve",
-    "usage": "ui.cmd_usage",
-}
+
+
+def subcommand_names() -> "tuple[str, ...]":
+    from ui.subcommands import NAMES
+
+    return NAMES
 
 
 def _positive(kind: type):
@@ -50,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cli.py",
         description="Unicum: a token-frugal coding agent. "
-        f"Subcommands: {', '.join(SUBCOMMANDS)} (python cli.py SUBCOMMAND --help).",
+        f"Subcommands: {', '.join(subcommand_names())} (python cli.py SUBCOMMAND --help).",
     )
     p.add_argument("--version", action="version", version=f"unicum {__version__}")
     p.add_argument("--dir", default=".", help="project folder to work in (default: .)")
@@ -185,16 +182,18 @@ def _main(argv: "list[str] | None") -> int:
         print(problem, file=sys.stderr)
         return 2
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in SUBCOMMANDS:
-        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
+    if argv and argv[0] in subcommand_names():
+        from ui.subcommands import run
+
+        return run(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
-    from ui.trust import prepare_folder
+    from ui.launch import prepare_folder
 
     failed = prepare_folder(args)  # trusted folder? then the .env files
     if failed is not None:
         return failed
-    from ui.stdin import is_piped
+    from ui.launch import is_piped
 
     if args.prompt is None and is_piped():
         args.stdin_text = sys.stdin.read()  # `echo hi | unicum`: stdin is the task, as -p -
@@ -205,7 +204,7 @@ def _main(argv: "list[str] | None") -> int:
         print("unicum: -p needs a task (it was empty)", file=sys.stderr)
         return 2
     if args.prompt is not None:
-        from ui.printmode import run_print
+        from ui.headless import run_print
 
         return run_print(args)
     from ui.repl import run_repl

@@ -141,7 +141,7 @@ def fill(path: Path, rows: int) -> None:
 
 
 def bench_report(folder: Path, rows: int) -> None:
-    from ui.cmd_usage import report_text
+    from ui.subcommands import report_text
 
     path = folder / "report.db"
     fill(path, rows)

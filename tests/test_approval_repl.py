@@ -76,7 +76,7 @@ def test_the_same_choices_in_chinese(llm, workspace):
 
 def test_new_lines_read_in_chinese():
     from tools.registry import PLAN_REFUSAL
-    from ui.i18n import Strings
+    from ui.words.strings import Strings
 
     zh = Strings("zh")
     assert zh.line("Edit calc.py?") == "修改 calc.py？"

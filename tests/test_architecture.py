@@ -121,6 +121,86 @@ def test_ui_and_bench_use_only_the_public_faces():
     assert violations(rule) == []
 
 
+# The screen side's rooms and what each may use of the others (lower rooms first).
+UI_ROOMS: dict[str, set[str]] = {
+    "words": set(),
+    "terminal": {"words"},
+    "views": {"words", "terminal"},
+    "launch": {"words", "terminal"},
+    "subcommands": {"words", "terminal", "views"},
+    "commands": {"words", "terminal", "views", "launch", "subcommands"},
+    "headless": {"words", "terminal", "views", "launch"},
+    "repl": {"words", "terminal", "views", "launch", "subcommands", "commands"},
+}
+# The agent shell's rooms; options.py and events.py stay flat: the vocabulary all of them speak.
+AGENT_ROOMS: dict[str, set[str]] = {
+    "prompts": set(),
+    "loop": {"prompts"},
+    "records": {"prompts"},
+    "extensions": {"prompts", "loop"},
+    "session": {"prompts", "loop", "records", "extensions"},
+}
+AGENT_FLAT = {"core.agent", "core.agent.options", "core.agent.events"}
+
+
+def room(name: str, top: str) -> str | None:
+    """`ui.repl.loop` → "repl" for top "ui"; None outside `top` or for its face."""
+    parts = name.split(".")
+    depth = len(top.split("."))
+    return parts[depth] if within(name, top) and len(parts) > depth else None
+
+
+def test_every_ui_module_lives_in_a_room():
+    loose = [n for n in MODULES if within(n, "ui") and n != "ui" and room(n, "ui") not in UI_ROOMS]
+    assert loose == []
+
+
+def test_every_agent_module_lives_in_a_room_or_is_the_shared_vocabulary():
+    loose = [
+        n
+        for n in MODULES
+        if within(n, "core.agent")
+        and n not in AGENT_FLAT
+        and room(n, "core.agent") not in AGENT_ROOMS
+    ]
+    assert loose == []
+
+
+def test_ui_rooms_meet_only_at_their_faces():
+    """Outside a room, `ui.repl`, never `ui.repl.loop` (cli.py and bench/ included)."""
+
+    def rule(src: str, dst: str) -> bool:
+        there = room(dst, "ui")
+        return there is not None and room(src, "ui") != there and dst != f"ui.{there}"
+
+    assert violations(rule) == []
+
+
+@pytest.mark.parametrize(
+    ("top", "rooms"), [("ui", UI_ROOMS), ("core.agent", AGENT_ROOMS)], ids=["ui", "agent"]
+)
+def test_rooms_depend_only_on_the_rooms_below_them(top, rooms):
+    def rule(src: str, dst: str) -> bool:
+        here, there = room(src, top), room(dst, top)
+        return here in rooms and there in rooms and here != there and there not in rooms[here]
+
+    assert violations(rule) == []
+
+
+def test_no_file_over_400_lines():
+    long = [
+        f"{name}: {n} lines"
+        for name, path in MODULES.items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    ]
+    long += [
+        f"{path.name}: {n} lines"
+        for path in (ROOT / "tests").rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    ]
+    assert long == []
+
+
 def test_only_ui_and_cli_import_the_terminal_libraries():
     def rule(src: str, dst: str) -> bool:
         return dst.split(".")[0] in TERMINAL_UI and not (within(src, "ui") or src == "cli")
@@ -140,7 +220,7 @@ def test_the_service_and_dashboard_never_import_the_agent_tools_or_ui():
 def test_only_the_service_and_its_subcommand_import_the_web_stack():
     def rule(src: str, dst: str) -> bool:
         return dst.split(".")[0] in WEB_STACK and not (
-            within(src, "core.serve") or src == "ui.cmd_serve"
+            within(src, "core.serve") or src == "ui.subcommands.serve"
         )
 
     assert violations(rule) == []
@@ -167,7 +247,8 @@ def test_only_the_mcp_room_imports_the_mcp_sdk():
 
 
 def test_every_face_lists_its_public_names():
-    for face in (*DOMAINS, "core.codemap", "core.agent", "core.mcp", *SERVICE_ROOMS):
+    ui_faces = tuple(f"ui.{r}" for r in UI_ROOMS)
+    for face in (*DOMAINS, "core.codemap", "core.agent", "core.mcp", *SERVICE_ROOMS, *ui_faces):
         tree = ast.parse(MODULES[face].read_text(encoding="utf-8"))
         listed = [
             node
@@ -220,15 +301,15 @@ def test_no_import_cycles_lazy_imports_included():
 
 def test_the_checker_sees_a_cycle_and_a_lazy_import():
     """The rules above must be able to fail: a lazy import inside a function is an edge."""
-    source = "def f():\n    from ui.repl import Repl\n"
+    source = "def f():\n    from ui.repl.loop import Repl\n"
     tree_imports = {
         node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
     }
-    assert tree_imports == {"ui.repl"}
+    assert tree_imports == {"ui.repl.loop"}
     saved = dict(GRAPH)
     try:
-        GRAPH["core.model.client"] = {*GRAPH["core.model.client"], "ui.repl"}
-        GRAPH["ui.repl"] = {*GRAPH["ui.repl"], "core.model.client"}
+        GRAPH["core.model.client"] = {*GRAPH["core.model.client"], "ui.repl.loop"}
+        GRAPH["ui.repl.loop"] = {*GRAPH["ui.repl.loop"], "core.model.client"}
         assert violations(lambda s, d: within(s, "core") and within(d, "ui"))
         assert any("core.model.client" in group for group in cycles())
     finally:

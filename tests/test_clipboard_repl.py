@@ -14,7 +14,7 @@ from tests.conftest import provider_env
 from tests.repl_driver import Repl
 from tests.test_images import decoded_size, make_png
 from tests.test_repl import user_texts
-from ui.clipboard import Clip, read_clipboard
+from ui.repl.clipboard import Clip, read_clipboard
 
 CTRL_V = "\x16"
 

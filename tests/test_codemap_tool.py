@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.agent.codemap_hooks import overview_section
-from core.agent.services import tool_services
+from core.agent.session.codemap_hooks import overview_section
+from core.agent.session.services import tool_services
 from core.codemap.render import MAX_SITES
 from my_agent.tokens import estimate_tokens
 from tests.conftest import provider_env, run_cli

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.agent.instructions import instructions_section, load_instructions
-from core.agent.skills import discover_skills, skills_section
+from core.agent.extensions.skills import discover_skills, skills_section
+from core.agent.prompts.instructions import instructions_section, load_instructions
 from tests.conftest import provider_env, run_cli
 from tests.tool_helpers import make_ctx, run
 

@@ -224,7 +224,7 @@ def test_combine_across_sessions_keeps_modified_and_general_command():
 
 def test_hooks_write_at_task_end_and_session_end(isolated_home: Path, workspace: Path):
     from core.agent import TaskResult
-    from core.agent.memory_hooks import MemoryHooks
+    from core.agent.session.memory_hooks import MemoryHooks
     from core.memory import MemoryStore
 
     (workspace / "main.py").write_text("print(1)\n" * 9)

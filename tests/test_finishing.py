@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from core.agent.transcript import last_stop, sessions_dir
+from core.agent.records.transcript import last_stop, sessions_dir
 from tests.conftest import provider_env, run_cli
 from tests.fake_llm import HttpError, Reply, llama_cpp_overflow
 

@@ -133,7 +133,7 @@ def test_trusted_folder_still_never_takes_keys_urls_or_code_from_its_env(
 
 
 def test_the_alias_bomb_and_100k_brackets_are_refused_fast(hostile, isolated_home):
-    from core.agent.skills import discover_skills
+    from core.agent.extensions.skills import discover_skills
 
     nested = hostile / ".unicum" / "skills" / "nested"
     nested.mkdir()
@@ -186,7 +186,7 @@ def test_without_yes_credentials_git_internals_and_global_memory_are_refused(llm
 
 
 def test_user_level_imports_never_read_private_home_files(tmp_path, isolated_home):
-    from core.agent.instructions import instructions_section
+    from core.agent.prompts.instructions import instructions_section
 
     user = tmp_path / "user-home"
     (user / ".claude").mkdir(parents=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from core.agent import loaded_instruction_files
-from core.agent.instructions import instructions_section, load_instructions
-from core.agent.services import tool_services
-from core.agent.skills import discover_skills, skills_section
+from core.agent.extensions.skills import discover_skills, skills_section
+from core.agent.prompts.instructions import instructions_section, load_instructions
+from core.agent.session.services import tool_services
 from tools.base import ToolContext
 from tools.registry import Registry
 

@@ -113,11 +113,11 @@ def test_no_streamed_usage_is_estimated_locally(llm):
 
 
 def test_new_lines_in_chinese():
-    from core.agent.loop import still_too_long
-    from core.agent.loop_guard import stop_line
-    from core.agent.text_calls import server_fix, unknown_tool_line
+    from core.agent.loop.agent import still_too_long
+    from core.agent.loop.guard import stop_line
+    from core.agent.loop.text_calls import server_fix, unknown_tool_line
     from core.model.retry import Failure, Target, error_line
-    from ui.i18n import Strings
+    from ui.words.strings import Strings
 
     zh, en = Strings("zh"), Strings("en")
     target = Target("ollama", "qwen", None, "http://127.0.0.1:1/v1", "OLLAMA_BASE_URL", 60)

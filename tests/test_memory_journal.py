@@ -15,7 +15,7 @@ from pathlib import Path
 from core.memory import MemoryEntry, MemoryStore, consolidate
 from core.memory.file import JOURNAL_FROM
 from tests.conftest import ROOT, run_cli
-from ui.core_lines import to_zh
+from ui.words.core_lines import to_zh
 
 SYLLABLES = "ka lo mi ra ne to su pi de fa gu zo be ch sh st tr pl en or".split()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.memory import MemoryEntry, MemoryStore, rank
-from ui.core_lines import to_zh
+from ui.words.core_lines import to_zh
 
 HEAD, TAIL = '{"version":1,"entries":[', "]}"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.agent.services import tool_services
+from core.agent.session.services import tool_services
 from core.memory import MemoryEntry, MemoryStore
 from core.memory.store import SCHEMA_VERSION
 from tests.conftest import ROOT, run_cli

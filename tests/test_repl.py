@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from core.agent.transcript import read_history, sessions_dir
+from core.agent.records.transcript import read_history, sessions_dir
 from tests.conftest import provider_env, run_cli
 from tests.fake_llm import HttpError, Reply
 from tests.repl_driver import Repl
@@ -298,8 +298,8 @@ def test_repl_without_a_key_is_one_line_exit_2(workspace):
 
 
 PROMPTER_SCRIPT = """
-from ui.i18n import Strings
-from ui.prompt import ReplPrompter
+from ui.words.strings import Strings
+from ui.repl.prompt import ReplPrompter
 p = ReplPrompter(Strings("en"), lambda: None, print)
 print("CONFIRM=" + p.confirm("run rm -rf build?"))
 print("ASK=" + p.ask("which database?", ["sqlite", "postgres"]))

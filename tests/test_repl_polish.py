@@ -14,8 +14,8 @@ from my_agent.errors import BudgetExceeded
 from my_agent.messages import Message, ModelResponse, Usage
 from tests.test_repl import start
 from tools.permissions import check_command
-from ui.core_lines import relative_paths
-from ui.i18n import Strings
+from ui.words.core_lines import relative_paths
+from ui.words.strings import Strings
 
 
 def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace):

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from core.agent import close_open_tool_calls
-from core.agent.session_lock import SessionLock
-from core.agent.transcript import Transcript, find_session
+from core.agent.records.session_lock import SessionLock
+from core.agent.records.transcript import Transcript, find_session
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 from tests.conftest import provider_env, run_cli
 from tests.fake_llm import NotStream, Reply, Truncated

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.agent.debug_log import DebugLog
-from core.agent.transcript import Transcript
+from core.agent.records.debug_log import DebugLog
+from core.agent.records.transcript import Transcript
 from my_agent.messages import Message, TextBlock, user_text
 from my_agent.secrets import holds_secret, redact, secret_values
 

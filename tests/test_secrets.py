@@ -3,7 +3,7 @@ and Unicum's own files behind an approval."""
 
 from __future__ import annotations
 
-from core.agent.debug_log import DebugLog
+from core.agent.records.debug_log import DebugLog
 from my_agent.secrets import REDACTED, secret_values
 from tests.tool_helpers import ScriptedUser, make_ctx, run
 

@@ -266,7 +266,7 @@ def test_help_and_the_repl_never_import_the_web_stack():
         "import sys, runpy; sys.argv = ['cli.py', '--help']\n"
         "try:\n    runpy.run_path('cli.py', run_name='__main__')\n"
         "except SystemExit:\n    pass\n"
-        "import ui.repl\n"
+        "import ui.repl.loop\n"
         "print(sorted(m for m in ('fastapi', 'uvicorn', 'starlette', 'plotly') if m in sys.modules))"
     )
     proc = subprocess.run(

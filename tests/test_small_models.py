@@ -4,7 +4,7 @@ alternative; through the real CLI and the scripted server."""
 from __future__ import annotations
 
 from tests.conftest import provider_env, run_cli
-from ui.i18n import Strings
+from ui.words.strings import Strings
 
 
 def offered(llm) -> set[str]:
@@ -62,7 +62,7 @@ def test_a_refused_write_outside_names_the_in_project_path(llm, workspace, tmp_p
 def test_the_spinner_ticks_seconds_and_tokens_and_says_how_to_stop():
     import time
 
-    from ui.render import Waiting
+    from ui.views.render import Waiting
 
     waiting = Waiting(Strings("en"), 3420, started=time.monotonic() - 12.4)
     assert waiting.text() == "thinking… 12s · 3,420 tokens so far · Ctrl-C to stop"

@@ -247,8 +247,8 @@ def test_undo_by_turn_from_checkpoints_when_git_is_missing(llm, workspace, tmp_p
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_undo_line_reads_in_the_ui_language(lang):
     from tools.restored import Restored, turn_text
-    from ui.cmd_undo import undo_line
-    from ui.i18n import Strings
+    from ui.commands.undo import undo_line
+    from ui.words.strings import Strings
 
     s = Strings(lang)
     failed = undo_line(s, Restored("snapshot skipped: git not found", done=False))

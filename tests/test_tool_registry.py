@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from core.agent.toolset import choose_tools
+from core.agent.session.toolset import choose_tools
 from my_agent.tokens import estimate_tokens
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.tool_helpers import REGISTRY, ScriptedUser, make_ctx, run

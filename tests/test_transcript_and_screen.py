@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from core.agent import TranscriptError, close_open_tool_calls, find_session, list_sessions
-from core.agent.debug_log import DebugLog, redact
-from core.agent.transcript import Transcript, read_history, sessions_dir
+from core.agent.records.debug_log import DebugLog, redact
+from core.agent.records.transcript import Transcript, read_history, sessions_dir
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
-from ui.i18n import STRINGS, Strings, detect_lang
-from ui.render import split_stable
+from ui.views.render import split_stable
+from ui.words.strings import STRINGS, Strings, detect_lang
 
 
 def call_message() -> Message:
@@ -122,7 +122,7 @@ def test_strings_cover_both_languages():
 
 
 def test_tail_view_shows_newest_lines_of_a_tall_block():
-    from ui.render import tail_view
+    from ui.views.render import tail_view
 
     block = "```py\n" + "\n".join(f"line{i}" for i in range(50))
     view = tail_view(block, 10).splitlines()
@@ -131,7 +131,7 @@ def test_tail_view_shows_newest_lines_of_a_tall_block():
 
 
 def test_tool_line_shows_the_declared_key_argument():
-    from ui.render import key_argument
+    from ui.views.render import key_argument
 
     call = ToolCall("c", "search_files", {"path": "src", "pattern": "def  main"})
     assert key_argument(call, "pattern") == "def main"

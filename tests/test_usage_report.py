@@ -13,7 +13,7 @@ from rich.console import Console
 from core.ledger import Ledger, LedgerRow, local_day
 from my_agent.home import project_id
 from tests.conftest import run_cli
-from ui.cmd_usage import main, session_report
+from ui.subcommands.usage import main, session_report
 
 NOW = time.time()
 

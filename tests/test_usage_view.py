@@ -10,8 +10,8 @@ from rich.console import Console
 from core.agent import SessionOptions, create_agent
 from core.model.providers import PROFILES
 from tests.conftest import provider_env
-from ui.i18n import Strings
-from ui.usage_view import render_usage
+from ui.commands.usage import render_usage
+from ui.words.strings import Strings
 
 
 def test_profiles_say_which_cache_fields_they_report():

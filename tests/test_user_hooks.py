@@ -240,8 +240,8 @@ def test_a_stop_hook_saying_continue_false_ends_the_task(llm, workspace, tmp_pat
 
 
 def test_the_stop_cap_line_reads_in_chinese():
-    from core.agent.loop import MAX_STOP_CONTINUES, STOP_CAP
-    from ui.i18n import Strings
+    from core.agent.loop.agent import MAX_STOP_CONTINUES, STOP_CAP
+    from ui.words.strings import Strings
 
     line = STOP_CAP.format(n=MAX_STOP_CONTINUES, why="not yet")
     assert Strings("en").line(line) == line
@@ -252,8 +252,8 @@ def test_the_stop_cap_line_reads_in_chinese():
 
 
 def test_the_no_turns_left_line_reads_in_chinese():
-    from core.agent.loop import STOP_NO_TURNS
-    from ui.i18n import Strings
+    from core.agent.loop.agent import STOP_NO_TURNS
+    from ui.words.strings import Strings
 
     line = STOP_NO_TURNS.format(n=1, why="run the tests")
     assert Strings("en").line(line) == line

@@ -9,7 +9,7 @@ import json
 from core.model import ResolvedProvider, discover_window
 from core.model.providers import PROFILES
 from tests.conftest import provider_env, run_cli
-from ui.i18n import Strings
+from ui.words.strings import Strings
 
 LATE = "did not say its context window"
 

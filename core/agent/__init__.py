@@ -6,28 +6,24 @@ opens the session loads the rest. The names and where they live are listed once,
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from my_agent.lazy import lazy_face
 
 if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test)
-    from core.agent.accounting import BudgetHooks, LedgerHooks
-    from core.agent.agent_defs import AgentDef, find_agents
-    from core.agent.compact import compact_session
-    from core.agent.context_report import breakdown, status
-    from core.agent.custom_commands import CommandTools, CustomCommand, discover_commands
     from core.agent.events import AgentHooks, HookList, TaskResult
-    from core.agent.init_doc import agents_md
-    from core.agent.instructions import loaded_instruction_files
-    from core.agent.live import end_session, resume_path, start_notes
-    from core.agent.loop import INTERRUPTED, Agent
+    from core.agent.extensions.agent_defs import AgentDef, find_agents
+    from core.agent.extensions.commands import CommandTools, CustomCommand, discover_commands
+    from core.agent.extensions.plugins import GROUPS as PLUGIN_GROUPS
+    from core.agent.extensions.plugins import Plugins, load_plugins
+    from core.agent.loop.agent import INTERRUPTED, Agent
+    from core.agent.loop.compact import compact_session
+    from core.agent.loop.context_report import breakdown, status
     from core.agent.options import SessionOptions, check_workspace, new_session_id
-    from core.agent.plugins import GROUPS as PLUGIN_GROUPS
-    from core.agent.plugins import Plugins, load_plugins
-    from core.agent.prompts import build_system_prompt
-    from core.agent.safety import after_restore, rewind_conversation
-    from core.agent.session import LiveSession, create_agent, open_session, resumed_options
-    from core.agent.settings import load_dotenv_files
-    from core.agent.transcript import (
+    from core.agent.prompts.instructions import loaded_instruction_files
+    from core.agent.prompts.system import build_system_prompt
+    from core.agent.records.accounting import BudgetHooks, LedgerHooks
+    from core.agent.records.transcript import (
         TranscriptError,
         close_open_tool_calls,
         find_session,
@@ -36,49 +32,54 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
         sessions_dir,
         task_text,
     )
+    from core.agent.session.assembly import LiveSession, create_agent, open_session, resumed_options
+    from core.agent.session.dotenv import load_dotenv_files
+    from core.agent.session.init_doc import agents_md
+    from core.agent.session.live import end_session, resume_path, start_notes
+    from core.agent.session.safety import after_restore, rewind_conversation
 
-_WHERE: dict[str, tuple[str, str]] = {
-    "Agent": ("core.agent.loop", "Agent"),
-    "AgentDef": ("core.agent.agent_defs", "AgentDef"),
-    "AgentHooks": ("core.agent.events", "AgentHooks"),
-    "BudgetHooks": ("core.agent.accounting", "BudgetHooks"),
-    "CommandTools": ("core.agent.custom_commands", "CommandTools"),
-    "CustomCommand": ("core.agent.custom_commands", "CustomCommand"),
-    "HookList": ("core.agent.events", "HookList"),
-    "INTERRUPTED": ("core.agent.loop", "INTERRUPTED"),
-    "LedgerHooks": ("core.agent.accounting", "LedgerHooks"),
-    "LiveSession": ("core.agent.session", "LiveSession"),
-    "PLUGIN_GROUPS": ("core.agent.plugins", "GROUPS"),
-    "Plugins": ("core.agent.plugins", "Plugins"),
-    "SessionOptions": ("core.agent.options", "SessionOptions"),
-    "TaskResult": ("core.agent.events", "TaskResult"),
-    "TranscriptError": ("core.agent.transcript", "TranscriptError"),
-    "after_restore": ("core.agent.safety", "after_restore"),
-    "agents_md": ("core.agent.init_doc", "agents_md"),
-    "breakdown": ("core.agent.context_report", "breakdown"),
-    "build_system_prompt": ("core.agent.prompts", "build_system_prompt"),
-    "check_workspace": ("core.agent.options", "check_workspace"),
-    "close_open_tool_calls": ("core.agent.transcript", "close_open_tool_calls"),
-    "compact_session": ("core.agent.compact", "compact_session"),
-    "create_agent": ("core.agent.session", "create_agent"),
-    "discover_commands": ("core.agent.custom_commands", "discover_commands"),
-    "end_session": ("core.agent.live", "end_session"),
-    "find_agents": ("core.agent.agent_defs", "find_agents"),
-    "find_session": ("core.agent.transcript", "find_session"),
-    "last_stop": ("core.agent.transcript", "last_stop"),
-    "list_sessions": ("core.agent.transcript", "list_sessions"),
-    "sessions_dir": ("core.agent.transcript", "sessions_dir"),
-    "load_dotenv_files": ("core.agent.settings", "load_dotenv_files"),
-    "load_plugins": ("core.agent.plugins", "load_plugins"),
-    "loaded_instruction_files": ("core.agent.instructions", "loaded_instruction_files"),
-    "new_session_id": ("core.agent.options", "new_session_id"),
-    "open_session": ("core.agent.session", "open_session"),
-    "resume_path": ("core.agent.live", "resume_path"),
-    "resumed_options": ("core.agent.session", "resumed_options"),
-    "rewind_conversation": ("core.agent.safety", "rewind_conversation"),
-    "start_notes": ("core.agent.live", "start_notes"),
-    "status": ("core.agent.context_report", "status"),
-    "task_text": ("core.agent.transcript", "task_text"),
+_WHERE = {
+    "Agent": "core.agent.loop.agent",
+    "AgentDef": "core.agent.extensions.agent_defs",
+    "AgentHooks": "core.agent.events",
+    "BudgetHooks": "core.agent.records.accounting",
+    "CommandTools": "core.agent.extensions.commands",
+    "CustomCommand": "core.agent.extensions.commands",
+    "HookList": "core.agent.events",
+    "INTERRUPTED": "core.agent.loop.agent",
+    "LedgerHooks": "core.agent.records.accounting",
+    "LiveSession": "core.agent.session.assembly",
+    "PLUGIN_GROUPS": "core.agent.extensions.plugins:GROUPS",
+    "Plugins": "core.agent.extensions.plugins",
+    "SessionOptions": "core.agent.options",
+    "TaskResult": "core.agent.events",
+    "TranscriptError": "core.agent.records.transcript",
+    "after_restore": "core.agent.session.safety",
+    "agents_md": "core.agent.session.init_doc",
+    "breakdown": "core.agent.loop.context_report",
+    "build_system_prompt": "core.agent.prompts.system",
+    "check_workspace": "core.agent.options",
+    "close_open_tool_calls": "core.agent.records.transcript",
+    "compact_session": "core.agent.loop.compact",
+    "create_agent": "core.agent.session.assembly",
+    "discover_commands": "core.agent.extensions.commands",
+    "end_session": "core.agent.session.live",
+    "find_agents": "core.agent.extensions.agent_defs",
+    "find_session": "core.agent.records.transcript",
+    "last_stop": "core.agent.records.transcript",
+    "list_sessions": "core.agent.records.transcript",
+    "sessions_dir": "core.agent.records.transcript",
+    "load_dotenv_files": "core.agent.session.dotenv",
+    "load_plugins": "core.agent.extensions.plugins",
+    "loaded_instruction_files": "core.agent.prompts.instructions",
+    "new_session_id": "core.agent.options",
+    "open_session": "core.agent.session.assembly",
+    "resume_path": "core.agent.session.live",
+    "resumed_options": "core.agent.session.assembly",
+    "rewind_conversation": "core.agent.session.safety",
+    "start_notes": "core.agent.session.live",
+    "status": "core.agent.loop.context_report",
+    "task_text": "core.agent.records.transcript",
 }
 
 __all__ = [
@@ -124,11 +125,4 @@ __all__ = [
     "status",
     "task_text",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    try:
-        module, attr = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module 'core.agent' has no attribute {name!r}") from None
-    return getattr(importlib.import_module(module), attr)
+__getattr__, __dir__ = lazy_face(__name__, _WHERE)

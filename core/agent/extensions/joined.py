@@ -1,0 +1,85 @@
+"""What joins a session from outside: plugin tools and rules, and MCP servers' tools. The tool
+list is fixed at the session's first request (provider prompt caches keep hitting): plugins
+are waited for then, and MCP servers still starting are waited for until their start-up
+deadline; a server that comes up later brings its tools to the next session (`/new`). A server
+that dies keeps its tools listed, each unavailable with the server's reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.agent.events import AgentHooks
+from core.agent.extensions.plugins import MemoryRule, PluginLoader, Plugins
+from core.facts import Rule
+from core.mcp import McpHub, hub_tools, load_servers, server_prefix
+from tools.base import ToolContext
+from tools.registry import Registry
+
+JOINS = "joins at the first request"
+LATE = "up after the tool list was fixed: /new brings its tools"
+
+
+@dataclass
+class Extensions(AgentHooks):
+    registry: Registry
+    fact_rules: dict[str, Rule]  # the session's own table (the built-in rows and the plugins')
+    plugins: PluginLoader
+    mcp: McpHub
+    frozen: bool = False
+
+    def before_request(self, turn: int) -> None:
+        self.freeze()
+
+    def freeze(self) -> None:
+        """Fix the tool list once: plugins' tools and rules, then the MCP servers' tools."""
+        if self.frozen:
+            return
+        self.frozen = True
+        found = self.plugins.get()
+        self.registry.extend(found.tools)
+        for name, rule in found.fact_rules.items():
+            self.fact_rules.setdefault(name, rule)
+        self.mcp.settle()
+        self.registry.extend(hub_tools(self.mcp))
+
+    def memory_rules(self) -> list[MemoryRule]:
+        return self.plugins.get().memory_rules
+
+    def found(self) -> Plugins:
+        return self.plugins.get()
+
+    def pending(self, ctx: ToolContext) -> list[tuple[str, str | None]]:
+        """Rows for `/tools` beyond the registry: tools not joined yet, servers without tools."""
+        rows: list[tuple[str, str | None]] = []
+        if not self.frozen:
+            rows += [(t.name, JOINS) for t in self.plugins.get().tools]
+            rows += [(t.name, JOINS) for t in hub_tools(self.mcp)]
+        for name in sorted(self.mcp.servers):
+            if any(n.startswith(server_prefix(name)) for n in self.registry.tools):
+                continue
+            reason = self.mcp.unavailable(name)
+            if reason is None:
+                reason = LATE if self.frozen else JOINS
+            if reason != JOINS or not hub_tools(self.mcp):
+                rows.append((server_prefix(name) + "*", reason))
+        return rows
+
+    def close(self) -> None:
+        self.mcp.close()
+
+
+def open_extensions(
+    workspace: Path,
+    home: Path,
+    registry: Registry,
+    fact_rules: dict[str, Rule],
+    warn: Callable[[str], None],
+    plugins: PluginLoader | None = None,
+) -> Extensions:
+    """Start loading plugins and starting MCP servers in the background; returns at once."""
+    hub = McpHub(load_servers(workspace, home, warn), workspace, home / "logs", warn)
+    hub.start()
+    loader = plugins or PluginLoader(warn)
+    return Extensions(registry, fact_rules, loader, hub)

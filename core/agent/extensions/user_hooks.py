@@ -1,0 +1,245 @@
+"""Hooks the user configures, in Claude Code's settings schema: shell commands run on agent
+events (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`,
+`Notification`), each given the event as JSON on stdin.
+
+Exit code 2 blocks (stderr is the reason); exit 0 may print JSON (`decision`, `reason`,
+`hookSpecificOutput.additionalContext` / `permissionDecision`). A Stop hook that blocks sends
+the model back to work with its reason (`stop_hook_active` is then true, capped in the loop). A hook that fails or times out
+is one warning and the session goes on."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.agent.events import AgentHooks, TaskResult, ToolVerdict
+from core.agent.extensions.gate import project_extensions_allowed
+from core.agent.prompts.instructions import project_root
+from my_agent.errors import UnicumError
+from my_agent.messages import ToolCall
+from tools.base import ToolOutput
+
+EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+DEFAULT_TIMEOUT = 60.0
+# Claude Code's tool names, so matchers written for it match Unicum's tools too
+CLAUDE_NAMES = {
+    "terminal": "Bash",
+    "read_file": "Read",
+    "write_file": "Write",
+    "edit_file": "Edit",
+    "list_files": "LS",
+    "search_files": "Grep",
+    "web_read": "WebFetch",
+    "web_search": "WebSearch",
+}
+
+
+class PromptBlocked(UnicumError):
+    """A UserPromptSubmit hook refused the prompt (the message says why)."""
+
+
+@dataclass(frozen=True)
+class HookCommand:
+    event: str
+    matcher: str  # "" or "*" matches every tool; otherwise a regex over the tool name
+    command: str
+    timeout: float
+    source: Path
+
+    def matches(self, tool: str) -> bool:
+        if self.matcher in ("", "*"):
+            return True
+        names = (tool, CLAUDE_NAMES.get(tool, ""))
+        try:
+            return any(n and re.fullmatch(self.matcher, n) for n in names)
+        except re.error:
+            return self.matcher in names
+
+
+@dataclass
+class Outcome:
+    """What the hooks of one event said, together."""
+
+    block: str | None = None
+    approve: bool = False
+    halt: bool = False  # `"continue": false`: stop (a Stop hook's block does not apply then)
+    context: list[str] = field(default_factory=list)
+
+
+def settings_files(workspace: Path, home: Path) -> list[Path]:
+    """User settings first, then the project's (only where project extensions may load)."""
+    files = [home / "settings.json"]
+    if project_extensions_allowed(workspace):
+        root = project_root(workspace)
+        files += [root / ".unicum" / "settings.json", root / ".claude" / "settings.json"]
+    return files
+
+
+def load_hooks(workspace: Path, home: Path, warn: Callable[[str], None]) -> list[HookCommand]:
+    """Every command hook in the settings files, in file order; a broken entry is a warning."""
+    found: list[HookCommand] = []
+    for path in settings_files(workspace, home):
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found += _hooks_of(data.get("hooks") or {}, path, warn)
+        except (OSError, ValueError, AttributeError, TypeError) as exc:
+            warn(f"hooks in {path} skipped: {exc}")
+    return found
+
+
+def _hooks_of(table: dict, path: Path, warn: Callable[[str], None]) -> list[HookCommand]:
+    found = []
+    for event, groups in table.items():
+        if event not in EVENTS:
+            warn(f"hooks in {path}: unknown event {event!r} skipped")
+            continue
+        for group in groups:
+            for hook in group.get("hooks") or []:
+                if hook.get("type", "command") != "command" or not hook.get("command"):
+                    continue
+                timeout = float(hook.get("timeout") or DEFAULT_TIMEOUT)
+                matcher = str(group.get("matcher") or "")
+                found.append(HookCommand(event, matcher, str(hook["command"]), timeout, path))
+    return found
+
+
+class UserHooks(AgentHooks):
+    """Runs the configured hook commands on the agent's events."""
+
+    def __init__(
+        self,
+        hooks: list[HookCommand],
+        workspace: Path,
+        session_id: str,
+        warn: Callable[[str], None],
+        transcript_path: Path | None = None,
+    ) -> None:
+        self.hooks = hooks
+        self.workspace = workspace
+        self.session_id = session_id
+        self.warn = warn
+        self.transcript_path = transcript_path
+        self.pending: list[str] = []  # SessionStart context, sent with the first task
+
+    def session_start(self, source: str) -> None:
+        self.pending += self.run("SessionStart", {"source": source}).context
+
+    def prompt_context(self, task: str) -> str:
+        outcome = self.run("UserPromptSubmit", {"prompt": task})
+        if outcome.block is not None:
+            raise PromptBlocked(f"prompt blocked by a UserPromptSubmit hook: {outcome.block}")
+        context, self.pending = [*self.pending, *outcome.context], []
+        return "\n\n".join(context)
+
+    def check_tool(self, call: ToolCall) -> ToolVerdict | None:
+        outcome = self.run("PreToolUse", _tool_fields(call), call.name)
+        if outcome.block is not None:
+            self.warn(f"PreToolUse hook blocked {call.name}: {outcome.block}")  # the user sees it
+            return ToolVerdict("block", outcome.block)
+        return ToolVerdict("approve") if outcome.approve else None
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        response = {"content": output.content, "is_error": output.is_error}
+        outcome = self.run(
+            "PostToolUse", {**_tool_fields(call), "tool_response": response}, call.name
+        )
+        notes = ([outcome.block] if outcome.block else []) + outcome.context
+        if notes:  # the model reads it with the result (Claude Code feeds it back too)
+            output.content += "\n[PostToolUse hook] " + "\n".join(notes)
+
+    def stop_check(self, result: TaskResult, active: bool) -> str | None:
+        """The model answered: a Stop hook that blocks sends it back with its reason."""
+        outcome = self.run("Stop", {"stop_hook_active": active, "stop_reason": result.stop})
+        return None if outcome.halt else outcome.block
+
+    def on_task_end(self, result: TaskResult) -> None:
+        if result.stop != "done":  # "done" went through stop_check; any other end is heard
+            self.run("Stop", {"stop_hook_active": False, "stop_reason": result.stop})
+
+    def notify(self, message: str) -> None:
+        self.run("Notification", {"message": message})
+
+    # --- running ---------------------------------------------------------------------------
+    def run(self, event: str, fields: dict, tool: str = "") -> Outcome:
+        outcome = Outcome()
+        for hook in self.hooks:
+            if hook.event == event and (event not in TOOL_EVENTS or hook.matches(tool)):
+                self._one(hook, {**self._common(event), **fields}, outcome)
+                if outcome.block is not None:
+                    break
+        return outcome
+
+    def _common(self, event: str) -> dict:
+        return {
+            "session_id": self.session_id,
+            "transcript_path": str(self.transcript_path or ""),
+            "cwd": str(self.workspace),
+            "hook_event_name": event,
+        }
+
+    def _one(self, hook: HookCommand, payload: dict, outcome: Outcome) -> None:
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": str(self.workspace)}
+        env["UNICUM_PROJECT_DIR"] = str(self.workspace)
+        import subprocess  # not before the prompt: only when a hook runs
+
+        try:
+            proc = subprocess.run(
+                hook.command,
+                shell=True,
+                input=json.dumps(payload, ensure_ascii=False),
+                capture_output=True,
+                text=True,
+                timeout=hook.timeout,
+                cwd=self.workspace,
+                env=env,
+            )
+        except subprocess.TimeoutExpired:
+            self.warn(f"{hook.event} hook `{hook.command}` timed out after {hook.timeout:g}s")
+            return
+        except OSError as exc:
+            self.warn(f"{hook.event} hook `{hook.command}` failed: {exc}")
+            return
+        if proc.returncode == 2:
+            outcome.block = proc.stderr.strip() or "blocked by a hook"
+        elif proc.returncode != 0:
+            why = (proc.stderr.strip().splitlines() or [""])[-1]
+            self.warn(f"{hook.event} hook `{hook.command}` failed (exit {proc.returncode}) {why}")
+        else:
+            _read_stdout(hook.event, proc.stdout, outcome)
+
+
+def _tool_fields(call: ToolCall) -> dict:
+    return {"tool_name": call.name, "tool_input": call.arguments}
+
+
+def _read_stdout(event: str, stdout: str, outcome: Outcome) -> None:
+    """Exit 0: JSON decides; plain text is context for the prompt events (as in Claude Code)."""
+    text = stdout.strip()
+    try:
+        data = json.loads(text) if text.startswith("{") else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        if text and event in ("UserPromptSubmit", "SessionStart"):
+            outcome.context.append(text)
+        return
+    specific = data.get("hookSpecificOutput") or {}
+    decision = data.get("decision") or specific.get("permissionDecision")
+    reason = str(data.get("reason") or specific.get("permissionDecisionReason") or "")
+    if decision in ("block", "deny"):
+        outcome.block = reason or "blocked by a hook"
+    elif decision in ("approve", "allow"):
+        outcome.approve = True
+    if specific.get("additionalContext"):
+        outcome.context.append(str(specific["additionalContext"]))
+    if data.get("continue") is False:
+        outcome.halt = True
+        if outcome.block is None:
+            outcome.block = str(data.get("stopReason") or reason or "stopped by a hook")

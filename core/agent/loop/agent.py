@@ -1,0 +1,252 @@
+"""The agent loop: ask the model, run the tools it calls, repeat until it answers."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from core.agent.events import AgentHooks, TaskResult
+from core.agent.loop.guard import LoopGuard
+from core.agent.loop.text_calls import read_text_calls, server_fix, unknown_tool_line
+from core.agent.options import MAX_TURNS
+from core.agent.prompts.system import SystemPrompt
+from core.context import ContextPolicy, FullHistory
+from core.facts import RULES, Rule
+from core.facts import extract as extract_fact
+from core.model import ModelClient
+from my_agent.errors import BudgetExceeded, Interrupted, ModelError, ToolInterrupted
+from my_agent.messages import (
+    ImageBlock,
+    Message,
+    ModelResponse,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+)
+from tools.base import NoPrompter, ToolContext, ToolOutput
+from tools.registry import Registry
+
+INTERRUPTED = "interrupted by the user before this tool finished"
+BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
+STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
+STOP_NO_TURNS = (
+    "a Stop hook asked to go on, but no turns are left (--max-turns {n}; its reason: {why})"
+)
+
+
+@dataclass
+class Agent:
+    client: ModelClient
+    registry: Registry
+    tool_context: ToolContext
+    system_prompt: SystemPrompt
+    hooks: AgentHooks = field(default_factory=AgentHooks)
+    context: ContextPolicy = field(default_factory=FullHistory)
+    history: list[Message] = field(default_factory=list)
+    max_turns: int = MAX_TURNS
+    fact_rules: Mapping[str, Rule] = field(default_factory=lambda: RULES)
+    context_seconds: float = 0.0  # time the last request's context took to build (--time)
+    guard: LoopGuard = field(default_factory=LoopGuard)
+    notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
+    text_calls_noted: bool = False
+
+    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+        """Run one user task (with images the user attached) to its end; Ctrl-C raises
+        Interrupted with the history left valid."""
+        started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
+        self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
+        self.hooks.on_task_start(task)
+        self.guard.start_task()
+        message = Message("user", [TextBlock(task), *images])
+        if context:
+            message.blocks.append(TextBlock(f"\n\n{context}"))
+        self.history.append(message)
+        return self._run_task(started, time.monotonic() - started)
+
+    def resume(self) -> TaskResult:
+        """Continue the current task from its history (e.g. after a budget was extended)."""
+        return self._run_task(time.monotonic())
+
+    def _run_task(self, started: float, setup: float = 0.0) -> TaskResult:
+        result = TaskResult(text="", setup_seconds=setup)
+        try:
+            self._loop(result)
+        except BaseException as exc:
+            result.stop = stop_reason(exc)
+            raise
+        finally:
+            ending = time.monotonic()
+            result.total_seconds = ending - started
+            try:
+                self.hooks.on_task_end(result)
+            finally:
+                tail = time.monotonic() - ending
+                result.end_seconds += tail
+                result.total_seconds += tail
+                self.hooks.on_task_timed(result)
+        return result
+
+    def _loop(self, result: TaskResult) -> None:
+        continued = 0  # times a Stop hook sent the model back to work
+        for turn in range(1, self.max_turns + 1):
+            result.turns = turn
+            response = self.query(turn)
+            result.usage = result.usage + response.usage
+            result.model_seconds += response.duration
+            self.history.append(response.message)
+            calls = response.message.tool_calls or self._text_calls(result)
+            if not calls:
+                result.text = result.text or response.message.text
+                if not self._goes_on(result, continued, last=turn == self.max_turns):
+                    return
+                continued += 1
+                continue
+            started = time.monotonic()
+            self.execute(calls)
+            result.tool_calls += len(calls)
+            result.tool_seconds += time.monotonic() - started
+            if self.guard.stopped:
+                result.stop, result.text = "repeated", self.guard.stopped
+                return
+        result.stop = "max_turns"
+        result.text = (
+            f"Stopped after {self.max_turns} turns without a final answer "
+            "(raise --max-turns or ask me to continue)."
+        )
+
+    def _goes_on(self, result: TaskResult, continued: int, last: bool) -> bool:
+        """The model answered: a Stop hook may send it back with a reason (a user message),
+        unless that was the `last` turn allowed (the answer stands, with a notice)."""
+        began = time.monotonic()
+        why = self.hooks.stop_check(result, continued > 0) if result.stop == "done" else None
+        result.end_seconds += time.monotonic() - began  # Stop hooks are end time too
+        if not why:
+            return False
+        if continued >= MAX_STOP_CONTINUES or last:
+            cap = STOP_NO_TURNS if last else STOP_CAP
+            self.notices.append(cap.format(n=self.max_turns if last else continued, why=why))
+            return False
+        self.history.append(Message("user", [TextBlock(f"[Stop hook] {why}")]))
+        result.text = ""
+        return True
+
+    def _text_calls(self, result: TaskResult) -> list[ToolCall]:
+        """Calls the reply wrote as text (a server that does not parse them): run them as
+        calls; a call of a tool that does not exist ends the task as an error."""
+        known = set(self.registry.tools)
+        prefix = f"text_call_{uuid.uuid4().hex[:12]}"  # unique even after a /rewind
+        found = read_text_calls(self.history[-1].text, known, prefix)
+        if found is None:
+            return []
+        if found.unknown:
+            result.stop, result.text = "error", unknown_tool_line(found.unknown, known)
+            return []
+        self.history[-1] = Message("assistant", list(found.calls))
+        if not self.text_calls_noted:
+            self.text_calls_noted = True
+            provider = self.client.provider
+            self.notices.append(server_fix(provider.profile.name, provider.base_url))
+        return found.calls
+
+    def query(self, turn: int) -> ModelResponse:
+        self.hooks.before_request(turn)
+        started = time.monotonic()
+        messages = self.context.messages_for_request(self.history)
+        self.context_seconds = time.monotonic() - started
+        try:
+            response = self._request_fitting(messages)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted; the reply so far was discarded") from None
+        self.hooks.on_response(response)
+        self.context.observe_usage(response.usage.total_input)
+        return response
+
+    def _request_fitting(self, messages: list[Message]) -> ModelResponse:
+        """One request; when the server says it is too long, compact and try once more."""
+        try:
+            return self._request(messages)
+        except ModelError as exc:
+            if not exc.too_long or not self.context.on_overflow(self.history):
+                raise
+        try:
+            return self._request(self.context.messages_for_request(self.history))
+        except ModelError as again:
+            if again.too_long:
+                raise ModelError(still_too_long(self.client), again.status) from again
+            raise
+
+    def _request(self, messages: list[Message]) -> ModelResponse:
+        return self.client.stream(
+            self.system_prompt.text,
+            messages,
+            self.registry.specs(),
+            self.hooks.on_stream,
+            on_retry=self.hooks.on_retry,
+        )
+
+    def execute(self, calls: list[ToolCall]) -> None:
+        """Run each call; every call gets a result, even when interrupted or a hook fails."""
+        results: list[ToolResult] = []
+        try:
+            for call in calls:
+                results.append(self.run_tool(call))
+        except BaseException as exc:
+            note = (
+                INTERRUPTED
+                if isinstance(exc, KeyboardInterrupt)
+                else (f"tool call not completed: {type(exc).__name__}: {exc}")
+            )
+            done = {r.call_id for r in results}
+            rest = [c for c in calls if c.id not in done]
+            if isinstance(exc, ToolInterrupted) and rest:  # the running call's own words
+                results.append(ToolResult(rest.pop(0).id, exc.result, is_error=True))
+            results += [ToolResult(c.id, note, is_error=True) for c in rest]
+            self.history.append(Message("user", list(results)))
+            if isinstance(exc, KeyboardInterrupt):
+                said = exc.line if isinstance(exc, ToolInterrupted) else ""
+                line = said or "interrupted; tool calls were stopped"
+                raise Interrupted(line) from None
+            raise
+        self.history.append(Message("user", self.guard.review(calls, results)))
+
+    def run_tool(self, call: ToolCall) -> ToolResult:
+        verdict = self.hooks.check_tool(call)
+        if verdict is not None and verdict.decision == "block":
+            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        context = self.tool_context
+        if verdict is not None:  # approved by a hook: nobody is asked for this call
+            context = replace(context, prompter=NoPrompter(approve_all=True))
+        self.hooks.on_tool_start(call)
+        started = time.monotonic()
+        args: object = call.arguments
+        if not call.arguments and call.raw_arguments.strip():
+            args = call.raw_arguments  # let the registry report bad JSON
+        output: ToolOutput = self.registry.execute(call.name, args, context)
+        seconds = time.monotonic() - started
+        fact = self.context.on_tool_result(call, output) or extract_fact(
+            call, output, self.fact_rules
+        )
+        self.hooks.on_tool_end(call, output, seconds)
+        self.hooks.on_fact(fact)
+        return ToolResult(call.id, output.content, output.is_error, images=output.images)
+
+
+def stop_reason(exc: BaseException) -> str:
+    """The true reason a task ended early: interrupted | budget | error."""
+    if isinstance(exc, Interrupted | KeyboardInterrupt):
+        return "interrupted"
+    return "budget" if isinstance(exc, BudgetExceeded) else "error"
+
+
+def still_too_long(client: ModelClient) -> str:
+    p = client.provider
+    return (
+        f"the conversation is still too long for {client.model} on {p.profile.name} after "
+        f"compacting (window {p.profile.context_window:,} tokens): give the server a larger "
+        "context (llama.cpp -c, Ollama num_ctx, LM Studio context length) and set "
+        "context_window, or start over with /new"
+    )

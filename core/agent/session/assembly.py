@@ -1,0 +1,341 @@
+"""Builds a session in one pass from its options: provider, tools and their services, the
+system prompt, hooks, context policy and resumed history; then the agent, left alone."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from core.agent.events import AgentHooks, HookList
+from core.agent.extensions.agent_defs import agents_section
+from core.agent.extensions.joined import Extensions, open_extensions
+from core.agent.extensions.plugins import PluginLoader
+from core.agent.extensions.skills import skills_section
+from core.agent.extensions.subagent import SubAgentRunner
+from core.agent.extensions.user_hooks import UserHooks, load_hooks
+from core.agent.loop.agent import INTERRUPTED, Agent
+from core.agent.loop.compact import make_summarizer
+from core.agent.options import SessionOptions, check_workspace
+from core.agent.prompts.instructions import instructions_section
+from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
+from core.agent.records.accounting import request_text, setup_accounting
+from core.agent.records.debug_log import DebugHooks, DebugLog
+from core.agent.records.team import open_memory
+from core.agent.records.transcript import (
+    Transcript,
+    TranscriptHooks,
+    claim_session,
+    close_open_tool_calls,
+    read_history,
+    transcript_path,
+)
+from core.agent.session.codemap_hooks import PromptWithOverview
+from core.agent.session.memory_hooks import MemoryHooks
+from core.agent.session.safety import attach_safety
+from core.agent.session.services import tool_services
+from core.agent.session.tool_choice import appended_section, chosen_tools
+from core.agent.session.toolset import choose_tools
+from core.codemap import CodeMap
+from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
+from core.facts import RULES
+from core.ledger import Ledger
+from core.memory import MemoryStore, memory_section
+from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
+from my_agent.home import check_home, project_id, unicum_home
+from my_agent.messages import Message
+from my_agent.secrets import secret_values
+from my_agent.trust import is_trusted
+from tools.base import NoPrompter, Prompter, ToolContext
+from tools.registry import Registry
+from tools.todo import TodoList
+
+
+@dataclass
+class LiveSession:
+    """A ready agent and what the session keeps beside it: memory saved at the end, the
+    ledger, the code map, its warnings, and (when recorded) transcript and debug log."""
+
+    agent: Agent
+    memory_hooks: MemoryHooks
+    ledger: Ledger
+    code_map: CodeMap
+    notices: list[str]  # the ledger thread and the transcript reader append here
+    extensions: Extensions  # plugins and MCP servers
+    transcript: Transcript | None = None
+    debug_log: DebugLog | None = None
+    resumed: int = 0  # messages restored from a saved session
+    user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+
+    def save(self) -> None:
+        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        if self.transcript is not None:
+            self.transcript.sync(self.agent.history)
+
+    def warnings(self) -> list[str]:
+        """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
+        that cannot be written, skipped transcript lines); each shown once."""
+        found = [self.notices.pop(0) for _ in range(len(self.notices))]  # the ledger may append
+        return self.memory_hooks.take_warnings() + found
+
+    def close(self) -> None:
+        """Session end: save memory the last task left behind and consolidate it, flush the ledger (a write
+        failure becomes a warning the caller shows now)."""
+        self.memory_hooks.close()
+        self.memory_hooks.consolidate()
+        self.ledger.flush()
+        self.extensions.close()
+        if self.transcript is not None:
+            self.transcript.close()  # another process may continue the session now
+
+
+def resumed_options(opts: SessionOptions, resume: Path | None) -> SessionOptions:
+    """A resumed session keeps the id of the transcript it continues."""
+    return opts if resume is None else replace(opts, session_id=resume.stem)
+
+
+@dataclass
+class _Ground:
+    """What the rest of a session is built on."""
+
+    workspace: Path
+    home: Path
+    provider: ResolvedProvider
+    registry: Registry
+    store: MemoryStore
+    code_map: CodeMap
+    archive: Archive
+    team_url: str  # the team database ("" when local)
+    extensions: Extensions
+    trusted: bool  # the folder's .env, imports and skills are loaded
+
+
+def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
+    workspace = check_workspace(opts.workspace)
+    plugins = PluginLoader(warn)  # loaded when first needed
+    provider = resolve_provider(opts.provider, opts.model, lambda: plugins.get().providers)
+    provider = discover_window(provider, warn)  # a local server says its window (<= 1 s)
+    home = check_home(unicum_home())
+    store, team_url = open_memory(home, workspace, warn)
+    registry = chosen_tools(
+        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
+        opts.allowed_tools,
+        opts.disallowed_tools,
+    )
+    return _Ground(
+        workspace,
+        home,
+        provider,
+        registry,
+        store,
+        CodeMap(workspace, home),
+        session_archive(home, workspace, opts.session_id, resume),
+        team_url,
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
+        opts.trusted or is_trusted(workspace, home),
+    )
+
+
+def open_session(
+    opts: SessionOptions,
+    hooks: Sequence[AgentHooks] = (),
+    prompter: Prompter | None = None,
+    resume: Path | None = None,
+    *,
+    debug: bool = False,
+    record: bool = True,
+    sleep: Callable[[float], None] = time.sleep,
+    sections: Sequence[PromptSection] = (),
+) -> LiveSession:
+    """The whole session from its options. `hooks`, `prompter` and `sleep` (the wait between
+    retries) come from the UI; `record` keeps a transcript, `debug` a debug log. The system
+    prompt holds project memory, so `/new` and `/cd` (a new session) re-inject it."""
+    opts = resumed_options(opts, resume)
+    notices: list[str] = []
+    g = _ground(opts, resume, notices.append)
+    lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
+    memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
+    sections = [*sections, agents_section(g.workspace, g.home)]
+    sections = [*sections, *appended_section(opts.append_system_prompt)]
+    prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
+    saved = read_history(resume, notices) if resume is not None else []
+    history = list(saved)
+    close_open_tool_calls(history, INTERRUPTED)
+    accounting = setup_accounting(
+        opts,
+        g.provider,
+        g.workspace,
+        g.home,
+        HookList(list(hooks)),  # budget warnings go to the UI
+        notices.append,
+        lambda: request_text(prompt, history),
+        g.team_url,
+    )
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
+    writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
+    transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
+    log = DebugLog(g.home, opts.session_id, secrets) if debug else None
+    todos = TodoList()
+    tool_context = _tool_context(opts, g, prompter, todos)
+    safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
+    user_hooks = _user_hooks(opts, g, transcript, notices.append)
+    listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
+    listeners += [safety]
+    listeners += [user_hooks] if user_hooks else []
+    listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    listeners += [DebugHooks(log)] if log else []
+    every = HookList(listeners)
+    client = ModelClient(
+        g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
+    )
+    tool_context.services.subagents = SubAgentRunner(
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
+    )
+    agent = Agent(
+        client=client,
+        registry=g.registry,
+        tool_context=tool_context,
+        system_prompt=prompt,
+        hooks=every,
+        context=context_policy(
+            opts.context_policy,
+            g.archive,
+            budget,
+            make_summarizer(client, every),
+            g.extensions.fact_rules,
+            pinned=todos.render,
+        ),
+        history=history,
+        max_turns=opts.max_turns,
+        fact_rules=g.extensions.fact_rules,
+        notices=notices,  # e.g. a server that does not parse tool calls
+    )
+    safety.history = lambda: agent.history
+    if opts.codemap:
+        g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
+    if user_hooks:
+        user_hooks.session_start("resume" if resume is not None else "startup")
+    return LiveSession(
+        agent,
+        memory_hooks,
+        accounting.ledger,
+        g.code_map,
+        notices,
+        g.extensions,
+        transcript,
+        log,
+        len(saved),
+        user_hooks,
+    )
+
+
+def _user_hooks(
+    opts: SessionOptions, g: _Ground, transcript: Transcript | None, warn: Callable[[str], None]
+) -> UserHooks | None:
+    """The settings' hook commands (None when there are none, so they cost nothing)."""
+    found = load_hooks(g.workspace, g.home, warn)
+    if not found:
+        return None
+    path = transcript.path if transcript is not None else None
+    return UserHooks(found, g.workspace, opts.session_id, warn, path)
+
+
+def _tool_context(
+    opts: SessionOptions, g: _Ground, prompter: Prompter | None, todos: TodoList
+) -> ToolContext:
+    services = tool_services(g.workspace, g.home, g.store, g.code_map, g.archive, trusted=g.trusted)
+    services.todos = todos
+    return ToolContext(
+        workspace=g.workspace,
+        home=g.home,
+        prompter=prompter or NoPrompter(approve_all=opts.yes),
+        permission_mode=opts.permission_mode,
+        session_id=opts.session_id,
+        image_limits=g.provider.image_limits,
+        services=services,
+    )
+
+
+def _prompt(
+    opts: SessionOptions, g: _Ground, sections: list[PromptSection], warnings: list[str]
+) -> tuple[SystemPrompt, ContextBudget]:
+    """The system prompt, and the context budget that counts it; with the code map on, the
+    map's overview joins the prompt at the first task (the budget grows with it)."""
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
+    budget = session_budget(g.provider.profile, text, g.registry.specs())
+    if not opts.codemap:
+        return FixedPrompt(text), budget
+
+    def rebuild(section: PromptSection) -> str:
+        return session_prompt(
+            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted
+        )
+
+    return PromptWithOverview(text, g.code_map, rebuild, budget), budget
+
+
+def _transcript(
+    opts: SessionOptions,
+    g: _Ground,
+    resume: Path | None,
+    saved: list[Message],
+    history: list[Message],
+    writing: dict,
+) -> Transcript:
+    """The saved session continued, or a new one (its file appears with the first message).
+    `writing`: the secrets redacted on disk, the warning callback and the session's lock."""
+    if resume is None:
+        return Transcript.create(
+            g.home,
+            g.workspace,
+            opts.session_id,
+            provider=g.provider.profile.name,
+            model=g.provider.model,
+            **writing,
+        )
+    transcript = Transcript(resume, history=saved, **writing)
+    transcript.sync(history)  # tool calls an interruption left open are answered on disk too
+    return transcript
+
+
+def create_agent(
+    opts: SessionOptions,
+    hooks: AgentHooks | None = None,
+    prompter: Prompter | None = None,
+    sections: Sequence[PromptSection] = (),
+) -> Agent:
+    """A session's agent with no transcript (tests, benchmarks, embedding)."""
+    listeners = [hooks] if hooks is not None else []
+    return open_session(opts, listeners, prompter, record=False, sections=sections).agent
+
+
+def session_archive(home: Path, workspace: Path, session_id: str, resume: Path | None) -> Archive:
+    """The session's archive, persisted per project and session so a resumed one recalls. A
+    session resumed from another folder's saved sessions keeps its own (stored under the
+    project it was saved in: sessions/<project id>/<session id>.jsonl)."""
+    project = resume.parent.name if resume is not None else project_id(workspace)
+    return Archive.open(archive_path(home, project, session_id))
+
+
+def session_prompt(
+    workspace: Path,
+    store: MemoryStore,
+    task_hint: str = "",
+    sections: list[PromptSection] | None = None,
+    warnings: list[str] | None = None,
+    trusted: bool | None = None,
+) -> str:
+    """The system prompt: the stable base, instruction files, skills, the caller's sections,
+    then memory last so provider prompt caches keep hitting. An untrusted folder gives no
+    imports and no skills (`trusted` None: as remembered in the Unicum home)."""
+    return build_system_prompt(
+        workspace,
+        [
+            instructions_section(workspace, store.home, trusted=trusted),
+            skills_section(workspace, store.home, warnings, trusted),  # a malformed SKILL.md
+            *(sections or []),
+            memory_section(workspace, task_hint, store),
+        ],
+    )

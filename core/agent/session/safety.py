@@ -1,0 +1,101 @@
+"""The session's safety net: the OS sandbox for commands and the workspace snapshots behind
+`/undo`, `/rewind` and `/diff` (tools/sandbox.py, tools/snapshots.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from core.agent.events import AgentHooks, TaskResult
+from core.agent.options import SessionOptions
+from core.agent.records.transcript import close_open_tool_calls
+from core.memory import MemoryStore, unmark_modified
+from my_agent.errors import ConfigError
+from my_agent.home import read_user_config
+from my_agent.messages import Message
+from tools.base import ToolContext
+from tools.restored import Restored
+from tools.sandbox import Sandbox, SandboxPolicy
+from tools.snapshots import Snapshots, get_snapshots
+
+if TYPE_CHECKING:
+    from core.agent.loop.agent import Agent
+
+REWOUND = "[rewound by the user before this call finished]"
+
+UNSANDBOXED = (
+    "sandbox unavailable ({why}): commands run unsandboxed and the permission prompts guard "
+    "them (see --sandbox)"
+)
+
+
+class SnapshotHooks(AgentHooks):
+    """Numbers the turns the snapshots belong to (and where each began in the conversation),
+    and reports a skipped snapshot once."""
+
+    def __init__(self, snapshots: Snapshots, warn: list[str]) -> None:
+        self.snapshots = snapshots
+        self.warn = warn
+        self.history: Callable[[], list[Message]] = list  # set once the agent exists
+
+    def on_task_start(self, task: str) -> None:
+        turn = self.snapshots.begin_turn(task)
+        self.snapshots.marks[turn] = len(self.history())
+
+    def on_task_end(self, result: TaskResult) -> None:
+        warning = self.snapshots.take_warning()
+        if warning:
+            self.warn.append(warning)
+
+
+def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) -> SnapshotHooks:
+    """Sandbox (probed once, here) and snapshots into the tool context; the hooks to add."""
+    try:
+        policy = SandboxPolicy.from_settings(read_user_config(), opts.sandbox, opts.sandbox_network)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
+    sandbox = Sandbox(policy, ctx.workspace, ctx.home)
+    if sandbox.problem:
+        notices.append(UNSANDBOXED.format(why=sandbox.problem))
+    snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
+    ctx.services.sandbox = sandbox
+    ctx.services.snapshots = snapshots
+    return SnapshotHooks(snapshots, notices)
+
+
+def after_restore(agent: Agent, restored: Restored) -> str:
+    """Files put back by `/undo` or `/rewind`: memory no longer calls them modified. Returns
+    a warning when memory could not be updated, else ""."""
+    store = agent.tool_context.services.memory
+    if restored.paths and isinstance(store, MemoryStore):
+        try:
+            unmark_modified(store, restored.paths)
+        except (OSError, ValueError) as exc:
+            return f"memory not updated after the restore: {exc}"
+    return ""
+
+
+def rewind_conversation(agent: Agent, turn: int) -> bool:
+    """Cut the conversation back to just before `turn`'s task; False when that point is not
+    in it any more (compacted away, or a turn of an earlier process). What is left is a valid
+    history: every tool call keeps its result (an unanswered last call gets one)."""
+    snapshots = get_snapshots(agent.tool_context)
+    task, cut = snapshots.tasks.get(turn), snapshots.marks.get(turn)
+    history = agent.history
+    if task is None:
+        return False
+    if cut is None or cut >= len(history) or not _is_task(history[cut], task):
+        found = [i for i, m in enumerate(history) if _is_task(m, task)]
+        if not found:
+            return False
+        cut = found[-1]
+    del history[cut:]
+    close_open_tool_calls(history, REWOUND)
+    for later in [t for t in snapshots.tasks if t >= turn]:
+        snapshots.tasks.pop(later)
+        snapshots.marks.pop(later, None)
+    return True
+
+
+def _is_task(message: Message, task: str) -> bool:
+    return message.role == "user" and not message.tool_results and message.text == task

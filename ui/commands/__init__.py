@@ -1,0 +1,36 @@
+"""The REPL's slash commands: one module per command family behind one registry."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from my_agent.lazy import lazy_face
+
+if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
+    from ui.commands.api import ReplApi
+    from ui.commands.custom import custom_commands
+    from ui.commands.plan import apply_mode, prompt_text, run_task, toggle
+    from ui.commands.registry import COMMANDS, dispatch
+
+_WHERE = {
+    "COMMANDS": "ui.commands.registry",
+    "ReplApi": "ui.commands.api",
+    "apply_mode": "ui.commands.plan",
+    "custom_commands": "ui.commands.custom",
+    "dispatch": "ui.commands.registry",
+    "prompt_text": "ui.commands.plan",
+    "run_task": "ui.commands.plan",
+    "toggle": "ui.commands.plan",
+}
+
+__all__ = [
+    "COMMANDS",
+    "ReplApi",
+    "apply_mode",
+    "custom_commands",
+    "dispatch",
+    "prompt_text",
+    "run_task",
+    "toggle",
+]
+__getattr__, __dir__ = lazy_face(__name__, _WHERE)

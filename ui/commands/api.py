@@ -1,0 +1,33 @@
+"""What the extension commands (custom commands, `/init`, `!`, `@`) use of the REPL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from core.agent import Agent, CommandTools, LiveSession, SessionOptions
+    from ui.terminal import LazyConsole
+    from ui.views import Renderer
+    from ui.words import Strings
+
+
+class ReplApi(Protocol):
+    s: Strings
+    console: LazyConsole
+    renderer: Renderer
+    opts: SessionOptions
+    home: Path
+    command_tools: CommandTools  # a custom command's allowed-tools
+
+    @property
+    def session(self) -> LiveSession: ...
+
+    @property
+    def agent(self) -> Agent: ...
+
+    def say(self, line: str, style: str = "") -> None: ...
+
+    def ask(self, message: str) -> str: ...
+
+    def run_task(self, text: str) -> None: ...

@@ -1,0 +1,253 @@
+"""Slash commands, as a table: name → (help key, handler). A handler returns True to quit."""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from rich.table import Table
+from rich.text import Text
+
+from core.agent import list_sessions
+from ui.commands.agents import cmd_agents
+from ui.commands.custom import help_rows, run_custom
+from ui.commands.init import cmd_init
+from ui.commands.model import cmd_model
+from ui.commands.plan import cmd_plan
+from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
+from ui.commands.usage import context_tokens, render_context, render_usage
+
+if TYPE_CHECKING:
+    from core.agent import Agent, LiveSession, SessionOptions
+    from ui.terminal import LazyConsole
+    from ui.views import Renderer
+    from ui.words import Strings
+
+
+class Repl(Protocol):
+    """What a command uses of the REPL: its screen, its options and its session."""
+
+    s: Strings
+    console: LazyConsole
+    renderer: Renderer
+    opts: SessionOptions
+    home: Path
+
+    @property
+    def session(self) -> LiveSession: ...
+
+    @property
+    def agent(self) -> Agent: ...
+
+    def say(self, line: str, style: str = "") -> None: ...
+
+    def ask(self, message: str) -> str: ...
+
+    def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None: ...
+
+    def recap(self) -> None: ...
+
+    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+
+
+Handler = Callable[[Repl, str], "bool | None"]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help_key: str
+    handler: Handler
+    args: str = ""  # how the argument is written in /help
+
+
+def cmd_help(repl: Repl, arg: str) -> None:
+    table = Table(
+        title=repl.s.t("help_title"),
+        show_header=False,
+        box=None,
+        padding=(0, 2),
+        title_justify="left",
+    )
+    for command in COMMANDS.values():
+        if command.name != "/exit":
+            name = Text(f"{command.name} {command.args}".strip())  # `[tasks]` is no markup
+            table.add_row(name, repl.s.t(command.help_key))
+    for row in help_rows(repl, set(COMMANDS)):
+        table.add_row(*row)
+    repl.console.print(table)
+    repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
+
+
+def cmd_quit(repl: Repl, arg: str) -> bool:
+    return True
+
+
+def cmd_new(repl: Repl, arg: str) -> None:
+    repl.new_session()
+    repl.say(repl.s.t("new_session", id=repl.opts.session_id))
+
+
+def cmd_cd(repl: Repl, arg: str) -> None:
+    if not arg:
+        repl.say(repl.s.t("cd_usage"))
+        return
+    target = Path(arg).expanduser()
+    if not target.is_absolute():
+        target = repl.agent.tool_context.workspace / target
+    if not target.is_dir():
+        repl.say(repl.s.t("cd_missing", path=arg), style="red")
+        return
+    repl.new_session(workspace=target.resolve())
+    repl.say(repl.s.t("cd_done", path=repl.agent.tool_context.workspace))
+
+
+def cmd_tools(repl: Repl, arg: str) -> None:
+    agent = repl.agent
+    table = Table(
+        title=repl.s.t("tools_title"),
+        show_header=False,
+        box=None,
+        padding=(0, 1),
+        title_justify="left",
+    )
+    rows = list(agent.registry.availability(agent.tool_context).items())
+    rows += repl.session.extensions.pending(agent.tool_context)  # plugins', MCP servers'
+    for name, reason in rows:
+        joins = reason is not None and reason.startswith("joins")
+        mark = Text("✗", style="red") if reason and not joins else Text("✓", style="green")
+        table.add_row(mark, name, Text(reason or "", style="dim"))
+    repl.console.print(table)
+
+
+def cmd_mcp(repl: Repl, arg: str) -> None:
+    hub = repl.session.extensions.mcp
+    if not hub.servers:
+        repl.say(repl.s.t("mcp_none"))
+        return
+    hub.refresh()
+    styles = {"ready": "green", "starting": "yellow"}
+    for name, state in sorted(hub.servers.items()):
+        config = state.config
+        status = Text(state.status, style=styles.get(state.status, "red"))
+        line = Text.assemble(
+            (name, "bold"), f"  {config.transport} {config.target}  ({config.source})  ", status
+        )
+        if state.reason:
+            line.append(f": {state.reason}", style="dim")
+        repl.console.print(line)
+        tools = ", ".join(t["name"] for t in state.tools)
+        if tools:
+            repl.console.print(Text(f"    {tools}", style="dim"))
+
+
+def cmd_usage(repl: Repl, arg: str) -> None:
+    if arg == "tasks":
+        from ui.commands.usage_tasks import render_session_tasks
+
+        render_session_tasks(repl.console, repl.agent, repl.s, repl.home)
+        return
+    render_usage(repl.console, repl.s, repl.agent)
+
+
+def cmd_compact(repl: Repl, arg: str) -> None:
+    from core.agent import compact_session
+
+    before = context_tokens(repl.agent)
+    repl.renderer.spin(repl.s.t("compacting"))
+    try:
+        summary = compact_session(repl.agent)
+    finally:
+        repl.renderer.stop_live()
+    if not summary:
+        repl.say(repl.s.t("compact_nothing"))
+        return
+    repl.say(
+        repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}")
+    )
+
+
+def cmd_context(repl: Repl, arg: str) -> None:
+    render_context(repl.console, repl.s, repl.agent)
+
+
+def cmd_memory(repl: Repl, arg: str) -> None:
+    """Memory entries and the instruction files loaded into the prompt (`cli.py memory list`)."""
+    from ui.subcommands import memory_main
+
+    memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)], repl.s)
+
+
+def cmd_resume(repl: Repl, arg: str) -> None:
+    sessions = [
+        s
+        for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
+        if s.messages and s.session_id != repl.opts.session_id
+    ][:15]
+    if not sessions:
+        repl.say(repl.s.t("resume_none"))
+        return
+    if arg:
+        choice = arg
+    else:
+        for n, info in enumerate(sessions, 1):
+            when = time.strftime("%m-%d %H:%M", time.localtime(info.modified))
+            repl.console.print(
+                Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
+                + Text(f"({info.messages}) {info.session_id}", style="dim")
+            )
+        choice = repl.ask(repl.s.t("resume_pick"))
+    if not choice:
+        return
+    picked = next((s for s in sessions if s.session_id == choice), None)
+    if picked is None and choice.isdigit() and 1 <= int(choice) <= len(sessions):
+        picked = sessions[int(choice) - 1]
+    if picked is None:
+        repl.say(repl.s.t("resume_bad", n=choice))
+        return
+    repl.new_session(resume=picked.path)
+    repl.recap()
+
+
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("/help", "cmd_help", cmd_help),
+        Command("/new", "cmd_new", cmd_new),
+        Command("/cd", "cmd_cd", cmd_cd, "DIR"),
+        Command("/tools", "cmd_tools", cmd_tools),
+        Command("/mcp", "cmd_mcp", cmd_mcp),
+        Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
+        Command("/model", "cmd_model", cmd_model, "[NAME]"),
+        Command("/compact", "cmd_compact", cmd_compact),
+        Command("/context", "cmd_context", cmd_context),
+        Command("/memory", "cmd_memory", cmd_memory),
+        Command("/init", "cmd_init", cmd_init),
+        Command("/undo", "cmd_undo", cmd_undo, "[N] [force]"),
+        Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
+        Command("/diff", "cmd_diff", cmd_diff, "[stat]"),
+        Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
+        Command("/plan", "cmd_plan", cmd_plan, "[TASK]"),
+        Command("/agents", "cmd_agents", cmd_agents),
+        Command("/quit", "cmd_quit", cmd_quit),
+        Command("/exit", "cmd_quit", cmd_quit),
+    )
+}
+
+
+def dispatch(repl: Repl, line: str) -> bool:
+    """Run one slash command line; True means quit."""
+    name, _, arg = line.strip().partition(" ")
+    command = COMMANDS.get(name.lower())
+    if command is None and run_custom(repl, name, arg.strip()):
+        return False
+    if command is None:
+        guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
+        key = "did_you_mean" if guess else "unknown_command"
+        repl.say(repl.s.t(key, name=name, guess=guess[0] if guess else ""), style="yellow")
+        return False
+    return bool(command.handler(repl, arg.strip()))

@@ -1,0 +1,165 @@
+"""`/undo`, `/rewind` and `/diff`: the session's snapshots from the REPL (tools/snapshots.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from core.agent import after_restore, rewind_conversation
+from my_agent.messages import user_text
+from tools.restored import Restored
+from tools.snapshots import get_snapshots, undo_turn
+
+if TYPE_CHECKING:
+    from core.agent import Agent, LiveSession
+    from ui.terminal import LazyConsole
+    from ui.words import Strings
+
+
+class Repl(Protocol):
+    """What these commands use of the REPL."""
+
+    s: Strings
+    console: LazyConsole
+
+    @property
+    def session(self) -> LiveSession: ...
+
+    @property
+    def agent(self) -> Agent: ...
+
+    def say(self, line: str, style: str = "") -> None: ...
+
+    def ask(self, message: str) -> str: ...
+
+
+UNDO_NOTE = (
+    "[The user ran /undo: {what}. Those files are back as they were before; read them again "
+    "before relying on their content.]"
+)
+REWIND_NOTE = "[The user ran /rewind: {what}. Read files again before relying on their content.]"
+WHAT = {"f": "files", "c": "chat", "b": "both"}
+MAX_PATCH_LINES = 400
+
+
+def _tell_model(repl: Repl, note: str) -> None:
+    """The model must not go on believing its edits are still there (sent with the next task)."""
+    repl.agent.history.append(user_text(note))
+    repl.session.save()
+
+
+def _after_restore(repl: Repl, restored: Restored) -> None:
+    warning = after_restore(repl.agent, restored)
+    if warning:
+        repl.say(f"warning: {warning}", style="yellow")
+
+
+def _undo_words(arg: str) -> tuple[int, bool] | None:
+    """(how many turns, force) from `/undo [N] [force]`; None for anything else."""
+    count, force = 1, False
+    for word in arg.lower().split():
+        if word in ("force", "--force", "!"):  # over files changed since
+            force = True
+        elif word.isdigit() and int(word) > 0:
+            count = int(word)
+        else:
+            return None
+    return count, force
+
+
+def _names(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f", +{len(paths) - 5}" if len(paths) > 5 else "")
+
+
+def undo_line(s: Strings, restored: Restored) -> str:
+    """The user's line for one undo: the turn and its files, or why it was refused."""
+    if restored.clash:
+        return s.t("undo_clash", paths=_names(restored.clash), n=restored.turn)
+    if not restored.done:  # a snapshot failure (git missing or slow)
+        return s.line(f"warning: {restored.text}")
+    parts = []
+    for key, paths in (("undo_restored", restored.restored), ("undo_removed", restored.removed)):
+        if paths:
+            one = "_one" if len(paths) == 1 else ""
+            parts.append(s.t(key + one, n=len(paths), paths=_names(paths)))
+    what = ("; " if s.lang != "zh" else "；").join(parts) or s.t("undo_nothing")
+    return s.t("undo_turn", n=restored.turn, what=what)
+
+
+def cmd_undo(repl: Repl, arg: str) -> None:
+    """`/undo [N] [force]`: take back all file changes of the last N turns that made any."""
+    words = _undo_words(arg)
+    if words is None:
+        repl.say(repl.s.t("undo_bad", arg=arg.strip()), style="red")
+        return
+    count, force = words
+    done: list[Restored] = []
+    while len(done) < count:
+        restored = undo_turn(repl.agent.tool_context, force=force)
+        if restored is None:
+            repl.say(repl.s.t("undo_fewer", n=len(done)) if done else repl.s.t("undo_none"))
+            break
+        repl.say(undo_line(repl.s, restored), style="" if restored.done else "yellow")
+        if not restored.done:
+            break
+        _after_restore(repl, restored)
+        done.append(restored)
+    if done:
+        _tell_model(repl, UNDO_NOTE.format(what="; ".join(r.text for r in done)))
+
+
+def cmd_rewind(repl: Repl, arg: str) -> None:
+    """`/rewind [N] [files|chat|both]`: back to before turn N of this session."""
+    snaps = get_snapshots(repl.agent.tool_context)
+    turns = dict(snaps.turns())
+    turns.update({t: text for t, text in snaps.tasks.items()})
+    if not turns:
+        repl.say(repl.s.t("rewind_none"))
+        return
+    words = arg.split()
+    pick = next((w for w in words if w.isdigit()), "")
+    if not pick:
+        for turn in sorted(turns):
+            repl.say(f"{turn:>3}. {' '.join(turns[turn].split())[:70]}")
+        pick = repl.ask(repl.s.t("rewind_pick"))
+    if not pick.isdigit() or int(pick) not in turns:
+        repl.say(repl.s.t("resume_bad", n=pick))
+        return
+    what = next((w[0] for w in words if w[:1] in WHAT and not w.isdigit()), "")
+    what = what or (repl.ask(repl.s.t("rewind_what")) or "b")[:1].lower()
+    if what not in WHAT:
+        return
+    turn, lines = int(pick), []
+    if what in "fb":
+        restored = snaps.rewind(turn)
+        repl.say(restored.text)
+        if restored.done:
+            _after_restore(repl, restored)
+            lines.append(restored.text)
+    if what in "cb":
+        if rewind_conversation(repl.agent, turn):
+            repl.session.save()
+            repl.say(repl.s.t("rewind_chat", n=turn))
+        else:
+            repl.say(repl.s.t("rewind_chat_gone", n=turn))
+    if lines and what == "f":  # with the conversation rewound too, the model's view holds
+        _tell_model(repl, REWIND_NOTE.format(what="; ".join(lines)))
+
+
+def cmd_diff(repl: Repl, arg: str) -> None:
+    """`/diff`: every file the session changed (snapshot at its first step → now), with the patch."""
+    changes, patch = get_snapshots(repl.agent.tool_context).diff()
+    if not changes:
+        repl.say(patch or repl.s.t("diff_none"))
+        return
+    for change in changes:
+        repl.say(f"{change.status} {change.path}")
+    if arg == "stat":
+        return
+    from rich.text import Text
+
+    lines = patch.splitlines()
+    for line in lines[:MAX_PATCH_LINES]:
+        style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
+        repl.console.print(Text(line, style="bold" if line.startswith("diff ") else style))
+    if len(lines) > MAX_PATCH_LINES:
+        repl.say(repl.s.t("diff_more", n=len(lines) - MAX_PATCH_LINES))

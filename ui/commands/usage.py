@@ -1,0 +1,80 @@
+"""/usage and /context: the session's usage as the ledger recorded it, and what the next
+request holds (both read from core; this module only lays them out)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.agent import breakdown, status
+from core.model import price_mode
+from ui.words import Strings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from core.agent import Agent
+
+
+def context_tokens(agent: Agent) -> int:
+    return sum(n for _, n in breakdown(agent))
+
+
+def _table(title: str):
+    from rich.table import Table
+
+    return Table(title=title, show_header=False, box=None, padding=(0, 2), title_justify="left")
+
+
+def render_context(console: Console, s: Strings, agent: Agent) -> None:
+    rows = breakdown(agent)
+    table = _table(s.t("context_title"))
+    for key, tokens in rows:
+        table.add_row(s.t(str(key)), f"{tokens:,}")
+    total = sum(n for _, n in rows)
+    table.add_row(s.t("ctx_total"), f"{total:,}", style="bold")
+    info = status(agent)
+    window = int(info["window"] or agent.client.provider.profile.context_window)
+    table.add_row(s.t("ctx_window"), f"{window:,} ({100 * total / window:.1f}%)" if window else "—")
+    if info["phase"]:
+        table.add_row(s.t("ctx_phase"), s.t(f"phase_{info['phase']}"))
+    table.add_row(s.t("ctx_compactions"), str(info["compactions"]))
+    table.add_row(s.t("ctx_archived"), str(info["archived"]))
+    console.print(table)
+    if info["archive_problem"]:
+        console.print(s.t("ctx_archive_problem", detail=info["archive_problem"]), style="yellow")
+
+
+def render_usage(console: Console, s: Strings, agent: Agent) -> None:
+    """This session's requests from the ledger (the provider's own counts), and the context
+    the next request would carry against the model's window."""
+    from ui.subcommands import session_totals
+
+    t = session_totals(agent.tool_context.session_id)
+    table = _table(s.t("usage_title"))
+    table.add_row(s.t("usage_requests"), f"{t.requests:,}")
+    table.add_row(s.t("usage_input"), f"{t.input_tokens:,}")
+    profile = agent.client.provider.profile
+    unreported = s.t("usage_not_reported", provider=profile.name)
+    # what the ledger holds, whatever the profile claims the provider reports
+    reads = t.cache_read_tokens or profile.reports_cache_reads
+    writes = t.cache_write_tokens or profile.reports_cache_writes
+    table.add_row(s.t("usage_cache_read"), f"{t.cache_read_tokens:,}" if reads else unreported)
+    table.add_row(s.t("usage_cache_write"), f"{t.cache_write_tokens:,}" if writes else unreported)
+    table.add_row(s.t("usage_output"), f"{t.output_tokens:,}")
+    if t.prompt_tokens and reads:
+        table.add_row(s.t("usage_hit_rate"), f"{t.cache_hit_rate:.0%}")
+    mode = price_mode(agent.client.provider)
+    if mode == "local":
+        cost = s.t("usage_local")
+    elif t.cost_usd is None:
+        no_price = "usage_other_host" if mode == "unknown" else "usage_no_price"
+        cost = s.t(no_price) if t.requests else "$0.0000"
+    else:
+        cost = f"${t.cost_usd:.4f}" + (s.t("usage_unpriced", n=t.unpriced) if t.unpriced else "")
+    table.add_row(s.t("usage_cost"), cost)
+    window = agent.client.provider.profile.context_window
+    now = context_tokens(agent)
+    table.add_row(s.t("usage_context"), f"~{now:,} / {window:,} ({100 * now / window:.1f}%)")
+    console.print(table)
+    if t.estimated:
+        console.print(s.t("usage_estimated", n=t.estimated), style="dim")

@@ -1,0 +1,83 @@
+"""Trusted folders at start-up: decide whether the project is trusted (remembered, `--trust`,
+or the REPL's one-key question), then load the `.env` files accordingly."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from core.agent import load_dotenv_files
+from my_agent.errors import ConfigError
+from my_agent.trust import is_trusted, trust_folder
+from ui.terminal import cell_len, terminal_width
+from ui.words import Strings
+
+
+def read_key(prompt: str) -> str:
+    """One key from the terminal (a whole line when stdin is not a terminal)."""
+    print(fitted(prompt), end="", file=sys.stderr, flush=True)
+    if not sys.stdin.isatty():
+        return (sys.stdin.readline() or "n").strip()[:1].lower()
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        key = sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    print(key, file=sys.stderr)
+    return key.lower()
+
+
+def fitted(text: str) -> str:
+    """The question wrapped at spaces for the terminal's width in columns (CJK characters
+    take two; Chinese, with no spaces, is left to the terminal), the trailing space kept."""
+    width, lines = terminal_width() - 1, [""]
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines[-1] else word
+        if lines[-1] and cell_len(joined) > width:
+            lines.append(word)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines) + " "
+
+
+def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) -> bool:
+    """--trust, a remembered trust, or (REPL on a terminal) the user's y/n, remembered on y."""
+    folder = Path(args.dir).expanduser().resolve()
+    if args.trust or not folder.is_dir() or is_trusted(folder):
+        return True
+    if not interactive:
+        return False
+    if read_key(strings.t("trust_ask", folder=folder)) != "y":
+        print(strings.t("trust_no"), file=sys.stderr)
+        return False
+    try:
+        trust_folder(folder)
+        print(strings.t("trust_yes", folder=folder), file=sys.stderr)
+    except OSError as exc:
+        print(strings.t("trust_save_failed", detail=exc.strerror or exc), file=sys.stderr)
+    return True
+
+
+def prepare_folder(args: argparse.Namespace) -> int | None:
+    """Trust decided (args.trusted) and `.env` files loaded; an exit code when that fails."""
+    strings = Strings(args.lang)
+    interactive = args.prompt is None and sys.stdin.isatty()
+    args.trusted = decide_trust(args, strings, interactive)
+    try:
+        report = load_dotenv_files(Path(args.dir), trusted=args.trusted)
+    except ConfigError as exc:
+        print(f"unicum: {exc}", file=sys.stderr)
+        return 2
+    if report.skipped:
+        names = ", ".join(dict.fromkeys(report.skipped))
+        print(f"unicum: {strings.t('dotenv_skipped', names=names)}", file=sys.stderr)
+    if report.untrusted is not None and not interactive:
+        folder = report.untrusted.parent
+        print(f"unicum: {strings.t('trust_untrusted', folder=folder)}", file=sys.stderr)
+    return None

@@ -1,0 +1,64 @@
+"""Approval questions at the keyboard: the diff (or the command and why) first, then one key —
+y once, s this session, a always, n no, e no and a line of text back to the model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ui.terminal import styled
+from ui.words import Strings
+
+KEYS = ("y", "s", "a", "n", "e")
+MAX_DIFF_LINES = 60
+_STYLES = {"+": "green", "-": "red", "@": "cyan"}
+
+
+def diff_lines(detail: str) -> list[tuple[str, str]]:
+    """(line, style) for a unified diff, its ---/+++ header left out, capped."""
+    lines = [ln for ln in detail.splitlines() if not ln.startswith(("--- ", "+++ "))]
+    shown = [(f"    {ln}", _STYLES.get(ln[:1], "dim")) for ln in lines[:MAX_DIFF_LINES]]
+    if len(lines) > MAX_DIFF_LINES:
+        shown.append((f"    … +{len(lines) - MAX_DIFF_LINES}", "dim"))
+    return shown
+
+
+def read_key(message: str, keys: tuple[str, ...]) -> str:
+    """One key press among `keys`, no Enter (Ctrl-C interrupts; Ctrl-D and Esc answer 'n')."""
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+
+    kb = KeyBindings()
+    for key in keys:
+        kb.add(key)(lambda event, key=key: event.app.exit(result=key))
+        kb.add(key.upper())(lambda event, key=key: event.app.exit(result=key))
+    kb.add("c-c")(lambda event: event.app.exit(exception=KeyboardInterrupt))
+    for key in ("c-d", "escape"):
+        kb.add(key, eager=True)(lambda event: event.app.exit(result="n"))
+    app: Application[str] = Application(
+        layout=Layout(Window(FormattedTextControl(message), height=1, dont_extend_height=True)),
+        key_bindings=kb,
+        full_screen=False,
+        erase_when_done=True,
+    )
+    return app.run()
+
+
+def ask_approval(
+    s: Strings,
+    question: str,
+    detail: str,
+    write: Callable[[str], None],
+    read_line: Callable[[str], str],
+    key: Callable[[str, tuple[str, ...]], str] = read_key,
+) -> str:
+    """Show the detail and the question, take one key; 'e' then reads the reason."""
+    for line, style in diff_lines(detail):
+        write(styled(line, style))
+    write(styled(question, "bold yellow"))
+    answer = key(s.t("approve_keys"), KEYS)
+    write(styled(s.t(f"approve_{answer}"), "dim"))
+    if answer != "e":
+        return answer
+    why = read_line(s.t("approve_why"))
+    return f"e:{why}" if why else "n"

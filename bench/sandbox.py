@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.sandbox_helpers import make_home, make_project, tree_digest, visible_tmp_root  # noqa: E402
+from tests.helpers.sandbox_helpers import make_home, make_project, tree_digest, visible_tmp_root  # noqa: E402
 from tools.permissions import check_command  # noqa: E402
 from tools.sandbox import Sandbox, SandboxPolicy  # noqa: E402
 from tools.shell import run_command  # noqa: E402

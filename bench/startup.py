@@ -57,7 +57,7 @@ def time_to_prompt(env: dict[str, str], argv: list[str], timeout: float = 10.0) 
         os.close(fd)
 
 
-MCP_SERVER = str(ROOT / "tests" / "mcp_server.py")
+MCP_SERVER = str(ROOT / "tests" / "helpers" / "mcp_server.py")
 THREE_SERVERS = {
     "srv": {"command": sys.executable, "args": [MCP_SERVER, "stdio"]},
     "mute": {"command": sys.executable, "args": [MCP_SERVER, "hang"]},

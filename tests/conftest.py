@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_llm import ScriptedLLM
+from tests.helpers.fake_llm import ScriptedLLM
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_VARS = (

@@ -1,0 +1,71 @@
+"""bench/frontier.py: ours with one setting changed at a time, and where a request goes."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.bench.test_replay import (
+    _bench,
+    _rows,
+    bench_cli,
+    replay,
+    write_claude_code,
+    write_mini,
+    write_needy,
+)
+
+SETTINGS = ("ours", "no-events", "free-events", "no-early", "no-notes", "small-8", "floor")
+
+
+def frontier(*args: str) -> subprocess.CompletedProcess[str]:
+    return bench_cli("frontier.py", *args)
+
+
+def test_frontier_prints_every_setting_and_its_default_is_the_replays_ours(tmp_path):
+    write_mini(tmp_path / "a.traj.json")
+    write_needy(tmp_path / "n.traj.json")
+    write_claude_code(tmp_path / "s.jsonl")
+    proc = frontier(str(tmp_path), "--half", "all")
+    assert proc.returncode == 0, proc.stderr
+    mini = _rows(proc.stdout, "mini-swe-agent")
+    assert list(mini) == ["naive", "mask-10k", *SETTINGS]
+    assert mini["no-events"][8] == "0"  # compactions
+    assert int(mini["ours"][8]) > 0
+    floor, ours = mini["floor"], mini["ours"]
+    assert float(floor[6].rstrip("%")) < float(ours[6].rstrip("%"))  # lines lose references ...
+    assert int(floor[7]) > int(ours[7])  # ... and pay recalls for them
+    same = replay(str(tmp_path), "--no-split")
+    assert same.returncode == 0, same.stderr
+    for source in ("mini-swe-agent", "claude-code", "total"):
+        assert _rows(same.stdout, source)["ours"] == _rows(proc.stdout, source)["ours"]
+    for name in SETTINGS:
+        assert f"\n  {name:<12} " in proc.stdout  # what each setting changes
+    assert "\nthe Anthropic bill in parts" in proc.stdout
+    assert "\nwhere a request goes" in proc.stdout
+
+
+def test_composition_counts_outputs_whole_and_cut_and_the_fixed_prompt(tmp_path):
+    bench, policies, _, trajectories = _bench()
+    from bench.frontier import Composition
+
+    write_needy(tmp_path / "n.traj.json", steps=12)
+    (rec,) = trajectories.load(tmp_path / "n.traj.json")
+    naive = Composition(policies.Naive(), 700)
+    ours = Composition(policies.Ours(overhead_tokens=700, early_kinds=("read",)), 700)
+    for wrapped in (naive, ours):
+        bench.replay(rec, wrapped, 700)
+        assert wrapped.requests == 12
+        assert wrapped.parts["fixed prompt"] == 12 * 700
+    assert naive.parts["outputs cut"] == 0
+    assert naive.parts["outputs whole"] > 0 and naive.parts["notes"] > 0
+    assert ours.parts["outputs cut"] > 0  # reads became their lines after one turn
+    assert ours.parts["outputs whole"] < naive.parts["outputs whole"] / 4
+
+
+def test_frontier_errors_are_one_line(tmp_path):
+    proc = frontier(str(tmp_path / "nowhere"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"frontier: no such file or folder: {tmp_path / 'nowhere'}"
+    (tmp_path / "empty").mkdir()
+    proc = frontier(str(tmp_path / "empty"), "--half", "all")
+    assert proc.returncode == 2 and proc.stderr.strip() == "frontier: no trajectories found"

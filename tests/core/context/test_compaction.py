@@ -1,0 +1,213 @@
+"""The cache-aware policy, pure: valid messages in both wire formats, a stable prefix between
+compaction events, the LLM summary that always fits, and the hard crop."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.context import L0_HEADER, Archive, CacheAwareContext, ContextBudget
+from my_agent.errors import UnicumError
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text, user_text
+from tests.helpers.wire_checks import anthropic_problems, openai_problems
+from tools.base import ToolOutput
+
+TASK = "修复登录 bug: make tests/test_auth.py pass"
+
+
+def _code(n: int, lines: int = 120) -> str:
+    return "\n".join(f"def handler_{n}_{i}(request):  # 处理请求 {i}" for i in range(lines))
+
+
+def _turn(n: int) -> tuple[Message, list[tuple[ToolCall, ToolOutput]]]:
+    """One assistant turn; every fourth has parallel calls, some write big files."""
+    calls = [ToolCall(f"t{n}a", "read_file", {"path": f"pkg/mod_{n}.py"})]
+    outputs = [ToolOutput(_code(n), data={"path": f"pkg/mod_{n}.py", "lines": 120})]
+    if n % 4 == 0:
+        calls.append(
+            ToolCall(f"t{n}b", "write_file", {"path": f"pkg/new_{n}.py", "content": _code(n, 60)})
+        )
+        outputs.append(ToolOutput(f"created pkg/new_{n}.py (60 lines)", data={"path": "x"}))
+        calls.append(ToolCall(f"t{n}c", "terminal", {"command": "pytest -q"}))
+        outputs.append(
+            ToolOutput(
+                "F.\nFAILED tests/test_auth.py::test_login - assert 0\n"
+                "==== 1 failed, 1 passed in 0.1s ====\n[exit 1]",
+                True,
+            )
+        )
+    return Message("assistant", [TextBlock(f"step {n}"), *calls]), list(
+        zip(calls, outputs, strict=True)
+    )
+
+
+def drive(policy: CacheAwareContext, turns: int, follow_up_every: int = 0):
+    """Run the policy the way the agent loop does; yield each request it builds."""
+    history = [user_text(TASK)]
+    for n in range(turns):
+        if follow_up_every and n and n % follow_up_every == 0:
+            history += [
+                Message("assistant", [TextBlock("done so far")]),
+                user_text(f"继续 — follow-up request {n}"),
+            ]
+        yield history, policy.messages_for_request(history)
+        msg, pairs = _turn(n)
+        history.append(msg)
+        for call, output in pairs:
+            policy.on_tool_result(call, output)
+        history.append(Message("user", [ToolResult(c.id, o.content, o.is_error) for c, o in pairs]))
+
+
+def texts(messages: list[Message]) -> list[str]:
+    return [message_text(m) for m in messages]
+
+
+def test_batches_keep_the_request_append_only_between_events_and_valid():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    previous, events, sizes = [], 0, []
+    for _, request in drive(policy, 60, follow_up_every=13):
+        assert anthropic_problems(request) == [] and openai_problems(request) == []
+        now = texts(request)
+        if policy.compactions == events and previous:
+            assert now[: len(previous)] == previous, "prefix changed without a compaction event"
+        events = policy.compactions
+        previous = now
+        sizes.append(policy.tokens(request))
+    assert 3 <= policy.compactions <= 60 // 2  # in batches, not on every call
+    assert max(sizes[30:]) < 0.5 * sum(policy.result_tokens.values())  # bounded, not growing
+    request_text = "\n".join(previous)
+    assert TASK in request_text and "follow-up request 52" in request_text
+    assert "[archived #a1]" in request_text and request_text.count(L0_HEADER) == 1
+    assert "handler_0_1(request)" not in request_text  # old outputs are facts now...
+    assert policy.archive.get("a1").text.startswith("def handler_0_0")  # ...recallable in full
+
+
+def test_big_written_contents_are_archived_in_compacted_calls():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    *_, (history, request) = drive(policy, 30)
+    compacted_write = next(
+        b for m in request for b in m.blocks if isinstance(b, ToolCall) and b.id == "t0b"
+    )
+    assert "lines archived #" in compacted_write.arguments["content"]
+    arg_id = compacted_write.arguments["content"].rsplit("#", 1)[1].rstrip("]")
+    assert policy.archive.get(arg_id).text == _code(0, 60)
+    original = next(
+        b for m in history for b in m.blocks if isinstance(b, ToolCall) and b.id == "t0b"
+    )
+    assert original.arguments["content"] == _code(0, 60)  # the history itself is untouched
+
+
+def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_at_events():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    script = "python - <<'EOF'\n" + _code(1, 40) + "\nEOF"
+    calls = [
+        ToolCall("w", "write_file", {"path": "pkg/new.py", "content": _code(0, 60)}),
+        ToolCall("r", "terminal", {"command": script}),
+    ]
+    outputs = [ToolOutput("created pkg/new.py (60 lines)"), ToolOutput("ok\n[exit 0]")]
+    history = [user_text(TASK), Message("assistant", calls)]
+    pairs = list(zip(calls, outputs, strict=True))
+    for call, output in pairs:
+        policy.on_tool_result(call, output)
+    history.append(Message("user", [ToolResult(c.id, o.content) for c, o in pairs]))
+    request = policy.messages_for_request(history)
+    assert policy.compactions == 0  # no event: the call had never been sent cached
+    write, run = request[1].tool_calls
+    assert "[60 lines archived #" in write.arguments["content"]
+    arg_id = write.arguments["content"].rsplit("#", 1)[1].rstrip("]")
+    assert policy.archive.get(arg_id).text == _code(0, 60)
+    assert run.arguments["command"] == script  # the model's own command stays until an event
+
+
+def test_summary_near_the_window_fits_and_keeps_the_task():
+    seen: list[str] = []
+
+    def summarize(messages: list[Message]) -> str:
+        seen.append(messages[0].text)
+        return "## Task\nfix login\n## Files changed\npkg/new_0.py\n## Test status\n1 failed"
+
+    budget = ContextBudget(window_tokens=24_000, reserve_tokens=4_000, overhead_tokens=1_000)
+    policy = CacheAwareContext(Archive(), budget, summarize=summarize)
+    for _, request in drive(policy, 120, follow_up_every=17):
+        assert anthropic_problems(request) == [] and openai_problems(request) == []
+        assert policy.tokens(request) + budget.overhead_tokens <= budget.window_tokens
+    assert seen, "the summary never ran"
+    assert all(policy.count(s) < budget.window_tokens - budget.reserve_tokens for s in seen)
+    first = request[0].text
+    assert TASK in first and "## Files changed" in first and "follow-up request 85" in first
+    assert "follow-up request 102" in "\n".join(texts(request))
+
+
+def test_crop_is_the_last_resort_and_never_splits_a_call():
+    attempts = []
+
+    def broken(messages: list[Message]) -> str:
+        attempts.append(1)
+        raise RuntimeError("provider down")
+
+    budget = ContextBudget(window_tokens=12_000, reserve_tokens=2_000)
+    policy = CacheAwareContext(Archive(), budget, summarize=broken)
+    for _, request in drive(policy, 80):
+        assert anthropic_problems(request) == [] and openai_problems(request) == []
+        assert policy.tokens(request) <= budget.window_tokens - budget.reserve_tokens
+    assert policy.crops > 0 and TASK in request[0].text
+    assert 0 < len(attempts) < policy.crops  # a failing summary is not retried on every request
+
+
+def test_manual_compact_replaces_older_turns_with_the_summary():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    *_, (history, _) = drive(policy, 12)
+    unchanged = texts(policy.messages_for_request(history))
+    with pytest.raises(UnicumError, match="empty"):
+        policy.compact(history, lambda msgs: "  ")
+    assert texts(policy.messages_for_request(history)) == unchanged  # nothing lost
+    summary = policy.compact(history, lambda msgs: "## Task\nfix login\n## Open todo\nrun tests")
+    assert "Open todo" in summary
+    request = policy.messages_for_request(history)
+    assert request[0].role == "user" and TASK in request[0].text and "Open todo" in request[0].text
+    assert len(request) < len(history)
+    assert anthropic_problems(request) == [] and openai_problems(request) == []
+    calls = []
+    assert policy.compact(history, lambda msgs: calls.append(msgs) or "again") == ""
+    assert calls == []  # nothing new since the last summary: no model call
+
+
+def test_a_resumed_session_compacts_its_old_history_with_the_same_archive_ids(tmp_path):
+    path = tmp_path / "archive.jsonl"
+    first = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    *_, (history, before) = drive(first, 40)
+    history = [Message.from_dict(m.to_dict()) for m in history]  # as saved and loaded
+
+    resumed = CacheAwareContext(Archive.open(path), ContextBudget(window_tokens=200_000))
+    after = resumed.messages_for_request(history)
+
+    assert resumed.compactions == 1
+    assert resumed.tokens(after) < 0.5 * sum(resumed.result_tokens.values())
+    marks = [
+        b.content.split("]")[0]
+        for m in after
+        for b in m.blocks
+        if isinstance(b, ToolResult) and b.content.startswith("[archived")
+    ]
+    assert marks and all(first.archive.get(mark.split("#")[1]) for mark in marks)
+    assert resumed.archive.get("a1").text == first.archive.get("a1").text
+    assert anthropic_problems(after) == [] and openai_problems(after) == []
+
+
+def test_usage_calibrates_the_local_estimate():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    history = [user_text("word " * 3000)]
+    estimate = policy.tokens(policy.messages_for_request(history))
+    policy.observe_usage(2 * estimate)  # the provider counts twice what we estimated
+    assert policy.ratio > 1.2
+    assert policy.tokens(policy.messages_for_request(history)) > 1.2 * estimate
+
+
+def test_the_archive_keeps_the_full_output_when_the_tool_cut_it():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    call = ToolCall("c1", "terminal", {"command": "pytest -q"})
+    full = "\n".join(f"line {i}" for i in range(5000))
+    fact = policy.on_tool_result(
+        call, ToolOutput(full[:200] + "\n[… cut …]", data={"full_output": full, "exit_code": 0})
+    )
+    assert policy.archive.get(fact.archive_id).text == full
+    assert policy.facts["c1"].archive_id == fact.archive_id

@@ -1,0 +1,97 @@
+"""Plan mode, the todo list, /agents and a sub-agent stopped by Ctrl-C, in the real REPL."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.helpers.fake_llm import Reply
+from tests.ui.repl.test_approval_repl import tool_results
+from tests.ui.repl.test_repl import start, user_texts
+
+SHIFT_TAB = "\x1b[Z"
+TODO = [
+    {"content": "create hi.py", "status": "in_progress"},
+    {"content": "say hello", "status": "pending"},
+]
+
+
+def test_plan_mode_then_the_approved_plan_runs_with_a_live_todo_list(llm, workspace):
+    llm.call("write_file", {"path": "hi.py", "content": "print('hi')\n"})  # refused: plan mode
+    llm.reply("Plan:\n1. create hi.py")
+    llm.call("todo", {"todos": TODO})
+    llm.call("write_file", {"path": "hi.py", "content": "print('hi')\n"})
+    llm.call("todo", {"todos": [{**t, "status": "done"} for t in TODO]})
+    llm.reply("done, hi.py greets.")
+    repl = start(llm, workspace)
+    try:
+        repl.child.send(SHIFT_TAB)
+        repl.expect(r"plan · unicum>")
+        repl.send("add a greeting")
+        repl.expect(r"not allowed in the plan mode")
+        repl.expect(r"Run this plan\? \[y\] yes")
+        assert not (workspace / "hi.py").exists()
+        repl.child.send("y")
+        repl.expect("plan approved; running it")
+        repl.expect(r"Todo 0/2")
+        repl.expect(r"◐ create hi\.py")
+        repl.expect(r"☐ say hello")
+        repl.expect(r"Write hi\.py\?")  # the plan runs in the session's own (ask) mode
+        repl.child.send("y")
+        repl.expect(r"Todo 2/2")
+        repl.expect("done, hi.py greets.")
+        repl.expect(r"\n\s*unicum>")  # plan mode is off again
+        assert (workspace / "hi.py").read_text() == "print('hi')\n"
+    finally:
+        repl.close()
+    first = user_texts(llm.requests[0].body)[0]
+    assert first.startswith("add a greeting") and "[Plan mode: only read-only tools" in first
+    assert any("not allowed in the plan mode" in r for r in tool_results(llm.requests[1].body))
+    assert user_texts(llm.requests[2].body)[-1] == "The user approved the plan. Carry it out now."
+
+
+def test_plan_command_and_a_declined_plan_in_chinese(llm, workspace):
+    llm.reply("计划：1. 改 a.py")
+    repl = start(llm, workspace, "--lang", "zh", "--permission-mode", "plan")
+    try:
+        repl.send("重构 a.py")
+        repl.expect(r"执行这个计划？\[y\] 是 · \[n\] 否，继续计划")
+        repl.child.send("n")
+        repl.expect("未执行，仍在计划模式")
+        repl.expect(r"plan · unicum>")
+        repl.command("/plan", "计划模式已关闭")
+        repl.command("/plan", "计划模式已开启")
+    finally:
+        repl.close()
+
+
+def test_agents_lists_definitions_and_ctrl_c_stops_the_child(llm, workspace):
+    folder = workspace / ".unicum" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "finder.md").write_text(
+        "---\nname: finder\ndescription: finds code fast\ntools: Read, Grep\n---\nBe brief.\n"
+    )
+    llm.call("task", {"prompt": "look around", "agent": "finder", "description": "look"})
+    llm.add(Reply(text="still looking " * 200, delay=0.05))  # the child, slow
+    llm.reply("fine, stopped.")
+    repl = start(llm, workspace)
+    try:
+        repl.command("/agents", r"finder +finds code fast +read_file, search_files")
+        assert ".unicum/agents/finder.md" in repl.text and "general" in repl.text
+        repl.send("explore")
+        deadline = time.monotonic() + 10
+        while len(llm.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        repl.child.send("\x03")
+        repl.expect("interrupted")
+        repl.prompt()
+        repl.send("what now?")
+        repl.expect("fine, stopped.")
+        repl.prompt()
+    finally:
+        repl.close()
+    last = llm.requests[-1].body
+    assert "still looking" not in json.dumps(last)  # the child's words never reach the parent
+    results = tool_results(last)
+    assert len(results) == 1 and "interrupted by the user" in results[0]

@@ -21,6 +21,12 @@ def subcommand_names() -> "tuple[str, ...]":
     return NAMES
 
 
+def ui_languages() -> "tuple[str, ...]":
+    from ui.words import languages
+
+    return languages()
+
+
 def _positive(kind: type):
     def parse(text: str):
         try:
@@ -111,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--time", action="store_true", help="show timings per request and task")
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
-    p.add_argument("--lang", choices=["en", "zh"], help="UI language (default: from locale)")
+    p.add_argument("--lang", choices=ui_languages(), help="UI language (default: from locale)")
     p.add_argument(
         "--continue",
         dest="cont",

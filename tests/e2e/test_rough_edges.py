@@ -120,10 +120,10 @@ def test_resume_lists_sessions_and_unknown_id_is_a_sentence(llm, workspace):
 
 def test_chinese_set_up_errors(workspace, llm):
     cases = [
-        ((), "没有找到 API 密钥：请在环境变量或 .env 文件中设置"),
+        ((), "没有找到 API 密钥：请在环境变量或 Unicum 主目录的 .env 文件中设置"),
         (
             ("--provider", "openai"),
-            "openai 没有 API 密钥：请在环境变量或 .env 文件中设置 OPENAI_API_KEY",
+            "openai 没有 API 密钥：请在环境变量或 Unicum 主目录的 .env 文件中设置 OPENAI_API_KEY",
         ),
         (("--provider", "nope"), "未知的服务商 'nope'：请从"),
         (

@@ -12,11 +12,11 @@ def cmd_agents(repl: Any, arg: str) -> None:
 
     s = repl.s
     workspace = repl.agent.tool_context.workspace
-    table = Table(title=s.t("agents_title"), box=None, padding=(0, 2), title_justify="left")
-    for column in ("name", "description", "tools", "model", "file"):
+    table = Table(title=s.t("Sub-agents"), box=None, padding=(0, 2), title_justify="left")
+    for column in (s.t("name"), s.t("description"), s.t("tools"), s.t("model"), s.t("file")):
         table.add_column(column)
     for agent in find_agents(workspace, repl.home).values():
-        where = s.t("agents_builtin")
+        where = s.t("built in")
         if agent.path is not None:
             try:
                 where = str(agent.path.relative_to(workspace))
@@ -24,9 +24,9 @@ def cmd_agents(repl: Any, arg: str) -> None:
                 where = str(agent.path)
         table.add_row(
             agent.name,
-            agent.description,
-            ", ".join(agent.tools) or s.t("agents_all_tools"),
-            agent.model or s.t("agents_inherit"),
+            s.line(agent.description),
+            ", ".join(agent.tools) or s.t("all tools"),
+            agent.model or s.t("same model"),
             where,
         )
     repl.console.print(table)

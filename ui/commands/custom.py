@@ -19,7 +19,7 @@ def help_rows(repl: ReplApi, taken: set[str]) -> list[tuple[str, str]]:
     rows = []
     for name, command in custom_commands(repl).items():
         if name not in taken:
-            kind = repl.s.t("custom_skill" if command.skill else "custom_command")
+            kind = repl.s.t("skill") if command.skill else repl.s.t("custom command")
             usage = f"{name} {command.argument_hint}".strip()
             rows.append((usage, f"{command.description} ({kind})".strip()))
     return rows
@@ -31,10 +31,10 @@ def run_custom(repl: ReplApi, name: str, arguments: str) -> bool:
     found = custom_commands(repl, warnings)
     command = found.get(name) or found.get(name.lower())
     for warning in warnings:
-        repl.say(repl.s.t("custom_skipped", detail=warning), style="yellow")
+        repl.say(repl.s.t("warning: {detail}", detail=warning), style="yellow")
     if command is None:
         return False
-    repl.say(repl.s.t("custom_running", name=command.name, path=command.path), style="dim")
+    repl.say(repl.s.t("{name} ({path})", name=command.name, path=command.path), style="dim")
     repl.command_tools.allowed = command.allowed_tools
     try:
         repl.run_task(command.prompt(arguments))

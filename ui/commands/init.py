@@ -12,25 +12,26 @@ from ui.views import diff_lines
 if TYPE_CHECKING:
     from ui.commands.api import ReplApi
 
-YES = ("y", "yes", "是", "好")
+YES = ("y", "yes")
 STYLES = {"+": "green", "-": "red", "@": "cyan"}
 
 
 def cmd_init(repl: ReplApi, arg: str) -> None:
     target = repl.agent.tool_context.workspace / "AGENTS.md"
     before = target.read_text(encoding="utf-8") if target.is_file() else None
-    repl.renderer.spin(repl.s.t("init_drafting"))
+    repl.renderer.spin(repl.s.t("drafting AGENTS.md…"))
     try:
         after = agents_md(repl.session.code_map, repl.session.memory_hooks.store, before)
     finally:
         repl.renderer.stop_live()
     if after == before:
-        repl.say(repl.s.t("init_same"))
+        repl.say(repl.s.t("AGENTS.md is already up to date"))
         return
     for line in diff_lines(before, after, "AGENTS.md"):
         repl.console.print(Text(line, style=STYLES.get(line[:1], "dim")), soft_wrap=True)
-    if repl.ask(repl.s.t("init_confirm")).lower() not in YES:
-        repl.say(repl.s.t("init_kept"))
+    answer = repl.ask(repl.s.t("write AGENTS.md? [y/N] ")).strip().lower()
+    if answer not in (*YES, repl.s.t("yes")):
+        repl.say(repl.s.t("AGENTS.md left as it was"))
         return
     target.write_text(after, encoding="utf-8")
-    repl.say(repl.s.t("init_written", path=target))
+    repl.say(repl.s.t("wrote {path}", path=target))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from core.model import available_models, closest_model
+from ui.words import N_
 
 if TYPE_CHECKING:
     from core.agent import Agent, SessionOptions
@@ -38,34 +39,49 @@ def cmd_model(repl: Repl, arg: str) -> None:
             return
     elif models is not None and arg not in models:
         guess = closest_model(arg, models)
-        key = "model_unknown_guess" if guess else "model_unknown"
+        key = (
+            N_("{provider} has no model '{model}': did you mean {guess}? (/model lists them)")
+            if guess
+            else N_("{provider} has no model '{model}' (/model lists them)")
+        )
         provider = client.provider.profile.name
         repl.say(repl.s.t(key, model=arg, provider=provider, guess=guess), style="yellow")
         return
     client.set_model(arg)
     repl.opts.model = arg
-    repl.say(repl.s.t("model_set", model=client.model))
+    repl.say(repl.s.t("model set to {model}", model=client.model))
 
 
 def _pick(repl: Repl, models: list[str] | None) -> str:
     """The current model, then a numbered list to choose from (a number or a name)."""
     client = repl.agent.client
-    repl.say(repl.s.t("model_now", model=client.model, provider=client.provider.profile.name))
+    repl.say(
+        repl.s.t(
+            "model: {model} ({provider})", model=client.model, provider=client.provider.profile.name
+        )
+    )
     if not models:
-        repl.say(repl.s.t("model_no_list"), style="dim")
+        repl.say(
+            repl.s.t("this provider lists no models: /model NAME switches to NAME as typed"),
+            style="dim",
+        )
         return ""
     shown = _nearest_first(client.model, models)[:PICK_MAX]
     for number, name in enumerate(shown, 1):
         mark = " *" if name == client.model else ""
         repl.say(f"{number:>3}. {name}{mark}")
     if len(models) > len(shown):
-        repl.say(repl.s.t("model_more", n=len(models) - len(shown)), style="dim")
-    answer = repl.ask(repl.s.t("model_pick"))
+        repl.say(repl.s.t("… {n} more: /model NAME", n=len(models) - len(shown)), style="dim")
+    answer = repl.ask(repl.s.t("model number or name (Enter keeps it): "))
     if answer.isdigit() and 1 <= int(answer) <= len(shown):
         return shown[int(answer) - 1]
     if answer and answer not in models:
         guess = closest_model(answer, models)
-        key = "model_unknown_guess" if guess else "model_unknown"
+        key = (
+            N_("{provider} has no model '{model}': did you mean {guess}? (/model lists them)")
+            if guess
+            else N_("{provider} has no model '{model}' (/model lists them)")
+        )
         repl.say(repl.s.t(key, model=answer, provider=client.provider.profile.name, guess=guess))
         return ""
     return answer

@@ -30,13 +30,20 @@ def apply_mode(repl: Any) -> None:
 
 
 def prompt_text(repl: Any, prompt: str) -> str:
-    return f"plan · {prompt}" if repl.plan else prompt
+    return repl.s.t("plan · {prompt}", prompt=prompt) if repl.plan else prompt
 
 
 def toggle(repl: Any, announce: bool = True) -> None:
     repl.plan = not repl.plan
     if announce:
-        repl.say(repl.s.t("plan_on" if repl.plan else "plan_off"), style="cyan")
+        repl.say(
+            repl.s.t(
+                "plan mode on: read-only tools until you approve the plan (Shift-Tab or /plan: off)"
+            )
+            if repl.plan
+            else repl.s.t("plan mode off"),
+            style="cyan",
+        )
 
 
 def run_task(repl: Any, text: str) -> None:
@@ -51,11 +58,14 @@ def run_planned(repl: Any, text: str) -> TaskResult | None:
     result = repl.execute_task(text + PLAN_NOTE)
     if result is None or result.stop != "done":
         return result
-    answer = read_key(styled(repl.s.t("plan_run"), "bold yellow"), ("y", "n"))
+    answer = read_key(
+        styled(repl.s.t("Run this plan? [y] yes · [n] no, keep planning "), "bold yellow"),
+        ("y", "n"),
+    )
     if answer != "y":
-        repl.say(repl.s.t("plan_kept"), style="dim")
+        repl.say(repl.s.t("→ not run; still in plan mode: say what to change"), style="dim")
         return result
-    repl.say(repl.s.t("plan_approved"), style="dim")
+    repl.say(repl.s.t("→ plan approved; running it"), style="dim")
     repl.plan = False
     return repl.execute_task(GO)
 

@@ -20,6 +20,7 @@ from ui.commands.model import cmd_model
 from ui.commands.plan import cmd_plan
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
+from ui.words import N_
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, SessionOptions
@@ -67,7 +68,7 @@ class Command:
 
 def cmd_help(repl: Repl, arg: str) -> None:
     table = Table(
-        title=repl.s.t("help_title"),
+        title=repl.s.t("Commands"),
         show_header=False,
         box=None,
         padding=(0, 2),
@@ -80,7 +81,16 @@ def cmd_help(repl: Repl, arg: str) -> None:
     for row in help_rows(repl, set(COMMANDS)):
         table.add_row(*row)
     repl.console.print(table)
-    repl.console.print(Text(repl.s.t("help_keys"), style="dim"))
+    repl.console.print(
+        Text(
+            repl.s.t(
+                "Esc+Enter or Alt+Enter: new line · Tab: complete · Ctrl-V: paste a "
+                "clipboard image (or text) · Ctrl-C: stop the current work · Ctrl-D: "
+                "exit"
+            ),
+            style="dim",
+        )
+    )
 
 
 def cmd_quit(repl: Repl, arg: str) -> bool:
@@ -89,27 +99,29 @@ def cmd_quit(repl: Repl, arg: str) -> bool:
 
 def cmd_new(repl: Repl, arg: str) -> None:
     repl.new_session()
-    repl.say(repl.s.t("new_session", id=repl.opts.session_id))
+    repl.say(repl.s.t("new session {id}", id=repl.opts.session_id))
 
 
 def cmd_cd(repl: Repl, arg: str) -> None:
     if not arg:
-        repl.say(repl.s.t("cd_usage"))
+        repl.say(repl.s.t("usage: /cd DIR"))
         return
     target = Path(arg).expanduser()
     if not target.is_absolute():
         target = repl.agent.tool_context.workspace / target
     if not target.is_dir():
-        repl.say(repl.s.t("cd_missing", path=arg), style="red")
+        repl.say(repl.s.t("error: {path}: not a folder", path=arg), style="red")
         return
     repl.new_session(workspace=target.resolve())
-    repl.say(repl.s.t("cd_done", path=repl.agent.tool_context.workspace))
+    repl.say(
+        repl.s.t("now working in {path} (new session)", path=repl.agent.tool_context.workspace)
+    )
 
 
 def cmd_tools(repl: Repl, arg: str) -> None:
     agent = repl.agent
     table = Table(
-        title=repl.s.t("tools_title"),
+        title=repl.s.t("Tools"),
         show_header=False,
         box=None,
         padding=(0, 1),
@@ -127,7 +139,12 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 def cmd_mcp(repl: Repl, arg: str) -> None:
     hub = repl.session.extensions.mcp
     if not hub.servers:
-        repl.say(repl.s.t("mcp_none"))
+        repl.say(
+            repl.s.t(
+                "No MCP servers configured (.mcp.json in the project, mcpServers in "
+                "config.json; `unicum mcp add`)."
+            )
+        )
         return
     hub.refresh()
     styles = {"ready": "green", "starting": "yellow"}
@@ -140,7 +157,7 @@ def cmd_mcp(repl: Repl, arg: str) -> None:
         if state.reason:
             line.append(f": {state.reason}", style="dim")
         repl.console.print(line)
-        tools = ", ".join(t["name"] for t in state.tools)
+        tools = ", ".join(tool["name"] for tool in state.tools)
         if tools:
             repl.console.print(Text(f"    {tools}", style="dim"))
 
@@ -158,16 +175,20 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     from core.agent import compact_session
 
     before = context_tokens(repl.agent)
-    repl.renderer.spin(repl.s.t("compacting"))
+    repl.renderer.spin(repl.s.t("compacting the conversation…"))
     try:
         summary = compact_session(repl.agent)
     finally:
         repl.renderer.stop_live()
     if not summary:
-        repl.say(repl.s.t("compact_nothing"))
+        repl.say(repl.s.t("nothing to compact yet"))
         return
     repl.say(
-        repl.s.t("compact_done", before=f"{before:,}", after=f"{context_tokens(repl.agent):,}")
+        repl.s.t(
+            "context: {before} → {after} tokens",
+            before=f"{before:,}",
+            after=f"{context_tokens(repl.agent):,}",
+        )
     )
 
 
@@ -189,7 +210,7 @@ def cmd_resume(repl: Repl, arg: str) -> None:
         if s.messages and s.session_id != repl.opts.session_id
     ][:15]
     if not sessions:
-        repl.say(repl.s.t("resume_none"))
+        repl.say(repl.s.t("no saved session in this folder"))
         return
     if arg:
         choice = arg
@@ -200,14 +221,14 @@ def cmd_resume(repl: Repl, arg: str) -> None:
                 Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
                 + Text(f"({info.messages}) {info.session_id}", style="dim")
             )
-        choice = repl.ask(repl.s.t("resume_pick"))
+        choice = repl.ask(repl.s.t("session number (Enter to cancel): "))
     if not choice:
         return
     picked = next((s for s in sessions if s.session_id == choice), None)
     if picked is None and choice.isdigit() and 1 <= int(choice) <= len(sessions):
         picked = sessions[int(choice) - 1]
     if picked is None:
-        repl.say(repl.s.t("resume_bad", n=choice))
+        repl.say(repl.s.t("no session {n}", n=choice))
         return
     repl.new_session(resume=picked.path)
     repl.recap()
@@ -216,25 +237,54 @@ def cmd_resume(repl: Repl, arg: str) -> None:
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
-        Command("/help", "cmd_help", cmd_help),
-        Command("/new", "cmd_new", cmd_new),
-        Command("/cd", "cmd_cd", cmd_cd, "DIR"),
-        Command("/tools", "cmd_tools", cmd_tools),
-        Command("/mcp", "cmd_mcp", cmd_mcp),
-        Command("/usage", "cmd_usage", cmd_usage, "[tasks]"),
-        Command("/model", "cmd_model", cmd_model, "[NAME]"),
-        Command("/compact", "cmd_compact", cmd_compact),
-        Command("/context", "cmd_context", cmd_context),
-        Command("/memory", "cmd_memory", cmd_memory),
-        Command("/init", "cmd_init", cmd_init),
-        Command("/undo", "cmd_undo", cmd_undo, "[N] [force]"),
-        Command("/rewind", "cmd_rewind", cmd_rewind, "[N] [files|chat|both]"),
-        Command("/diff", "cmd_diff", cmd_diff, "[stat]"),
-        Command("/resume", "cmd_resume", cmd_resume, "[N|ID]"),
-        Command("/plan", "cmd_plan", cmd_plan, "[TASK]"),
-        Command("/agents", "cmd_agents", cmd_agents),
-        Command("/quit", "cmd_quit", cmd_quit),
-        Command("/exit", "cmd_quit", cmd_quit),
+        Command("/help", N_("show this help"), cmd_help),
+        Command("/new", N_("fresh session: clear the conversation, reload memory"), cmd_new),
+        Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
+        Command("/tools", N_("each tool, available or why not"), cmd_tools),
+        Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command(
+            "/usage",
+            N_("tokens and cost of this session (tasks: one row per task)"),
+            cmd_usage,
+            "[tasks]",
+        ),
+        Command("/model", N_("show or switch the model"), cmd_model, "[NAME]"),
+        Command("/compact", N_("compress the conversation now"), cmd_compact),
+        Command("/context", N_("what the next request holds, in tokens"), cmd_context),
+        Command("/memory", N_("this project's memories"), cmd_memory),
+        Command(
+            "/init",
+            N_("draft AGENTS.md from the code map and memory (shown as a diff first)"),
+            cmd_init,
+        ),
+        Command(
+            "/undo",
+            N_("take back the last turn's file changes, all files at once (N: the last N turns)"),
+            cmd_undo,
+            "[N] [force]",
+        ),
+        Command(
+            "/rewind",
+            N_("go back to before an earlier turn: files, conversation or both"),
+            cmd_rewind,
+            "[N] [files|chat|both]",
+        ),
+        Command("/diff", N_("what this session changed in the files"), cmd_diff, "[stat]"),
+        Command(
+            "/resume",
+            N_("pick a saved session of this folder and continue it"),
+            cmd_resume,
+            "[N|ID]",
+        ),
+        Command(
+            "/plan",
+            N_("plan mode on/off (with a task: plan it); Shift-Tab toggles"),
+            cmd_plan,
+            "[TASK]",
+        ),
+        Command("/agents", N_("sub-agents the task tool can start"), cmd_agents),
+        Command("/quit", N_("exit"), cmd_quit),
+        Command("/exit", N_("exit"), cmd_quit),
     )
 }
 
@@ -247,7 +297,11 @@ def dispatch(repl: Repl, line: str) -> bool:
         return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)
-        key = "did_you_mean" if guess else "unknown_command"
+        key = (
+            N_("unknown command {name}: did you mean {guess}?")
+            if guess
+            else N_("unknown command {name}")
+        )
         repl.say(repl.s.t(key, name=name, guess=guess[0] if guess else ""), style="yellow")
         return False
     return bool(command.handler(repl, arg.strip()))

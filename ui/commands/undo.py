@@ -73,30 +73,58 @@ def _names(paths: list[str]) -> str:
 def undo_line(s: Strings, restored: Restored) -> str:
     """The user's line for one undo: the turn and its files, or why it was refused."""
     if restored.clash:
-        return s.t("undo_clash", paths=_names(restored.clash), n=restored.turn)
+        return s.t(
+            "not undone: {paths} changed after turn {n}; /undo force overwrites those changes",
+            paths=_names(restored.clash),
+            n=restored.turn,
+        )
     if not restored.done:  # a snapshot failure (git missing or slow)
         return s.line(f"warning: {restored.text}")
     parts = []
-    for key, paths in (("undo_restored", restored.restored), ("undo_removed", restored.removed)):
-        if paths:
-            one = "_one" if len(paths) == 1 else ""
-            parts.append(s.t(key + one, n=len(paths), paths=_names(paths)))
-    what = ("; " if s.lang != "zh" else "；").join(parts) or s.t("undo_nothing")
-    return s.t("undo_turn", n=restored.turn, what=what)
+    if restored.restored:
+        n = len(restored.restored)
+        paths = _names(restored.restored)
+        parts.append(
+            s.tn("{n} file restored ({paths})", "{n} files restored ({paths})", n, n=n, paths=paths)
+        )
+    if restored.removed:
+        n = len(restored.removed)
+        paths = _names(restored.removed)
+        parts.append(
+            s.tn(
+                "{n} new file removed ({paths})",
+                "{n} new files removed ({paths})",
+                n,
+                n=n,
+                paths=paths,
+            )
+        )
+    what = s.t("; ").join(parts) or s.t("no file changed")
+    return s.t("Undid turn {n}: {what}", n=restored.turn, what=what)
 
 
 def cmd_undo(repl: Repl, arg: str) -> None:
     """`/undo [N] [force]`: take back all file changes of the last N turns that made any."""
     words = _undo_words(arg)
     if words is None:
-        repl.say(repl.s.t("undo_bad", arg=arg.strip()), style="red")
+        repl.say(
+            repl.s.t(
+                "/undo: '{arg}' is not a number of turns (use /undo, /undo 2, /undo force)",
+                arg=arg.strip(),
+            ),
+            style="red",
+        )
         return
     count, force = words
     done: list[Restored] = []
     while len(done) < count:
         restored = undo_turn(repl.agent.tool_context, force=force)
         if restored is None:
-            repl.say(repl.s.t("undo_fewer", n=len(done)) if done else repl.s.t("undo_none"))
+            repl.say(
+                repl.s.t("only {n} turn(s) had file changes; all of them are undone", n=len(done))
+                if done
+                else repl.s.t("nothing to undo: no turn of this session changed files")
+            )
             break
         repl.say(undo_line(repl.s, restored), style="" if restored.done else "yellow")
         if not restored.done:
@@ -113,34 +141,48 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
     turns = dict(snaps.turns())
     turns.update({t: text for t, text in snaps.tasks.items()})
     if not turns:
-        repl.say(repl.s.t("rewind_none"))
+        repl.say(repl.s.t("no turn to rewind to yet"))
         return
     words = arg.split()
     pick = next((w for w in words if w.isdigit()), "")
     if not pick:
         for turn in sorted(turns):
             repl.say(f"{turn:>3}. {' '.join(turns[turn].split())[:70]}")
-        pick = repl.ask(repl.s.t("rewind_pick"))
+        pick = repl.ask(repl.s.t("Rewind to before which turn? (number, Enter = cancel) "))
     if not pick.isdigit() or int(pick) not in turns:
-        repl.say(repl.s.t("resume_bad", n=pick))
+        repl.say(repl.s.t("no session {n}", n=pick))
         return
     what = next((w[0] for w in words if w[:1] in WHAT and not w.isdigit()), "")
-    what = what or (repl.ask(repl.s.t("rewind_what")) or "b")[:1].lower()
+    what = (
+        what
+        or (
+            repl.ask(
+                repl.s.t("Restore [b]oth, [f]iles only or [c]onversation only? (Enter = both) ")
+            )
+            or "b"
+        )[:1].lower()
+    )
     if what not in WHAT:
         return
     turn, lines = int(pick), []
     if what in "fb":
         restored = snaps.rewind(turn)
-        repl.say(restored.text)
+        repl.say(repl.s.line(restored.text))
         if restored.done:
             _after_restore(repl, restored)
             lines.append(restored.text)
     if what in "cb":
         if rewind_conversation(repl.agent, turn):
             repl.session.save()
-            repl.say(repl.s.t("rewind_chat", n=turn))
+            repl.say(repl.s.t("conversation back to before turn {n}", n=turn))
         else:
-            repl.say(repl.s.t("rewind_chat_gone", n=turn))
+            repl.say(
+                repl.s.t(
+                    "the conversation of turn {n} is no longer there (compacted or from an "
+                    "earlier run); files only",
+                    n=turn,
+                )
+            )
     if lines and what == "f":  # with the conversation rewound too, the model's view holds
         _tell_model(repl, REWIND_NOTE.format(what="; ".join(lines)))
 
@@ -149,7 +191,7 @@ def cmd_diff(repl: Repl, arg: str) -> None:
     """`/diff`: every file the session changed (snapshot at its first step → now), with the patch."""
     changes, patch = get_snapshots(repl.agent.tool_context).diff()
     if not changes:
-        repl.say(patch or repl.s.t("diff_none"))
+        repl.say(patch or repl.s.t("no file changed in this session"))
         return
     for change in changes:
         repl.say(f"{change.status} {change.path}")
@@ -162,4 +204,4 @@ def cmd_diff(repl: Repl, arg: str) -> None:
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
         repl.console.print(Text(line, style="bold" if line.startswith("diff ") else style))
     if len(lines) > MAX_PATCH_LINES:
-        repl.say(repl.s.t("diff_more", n=len(lines) - MAX_PATCH_LINES))
+        repl.say(repl.s.t("… {n} more diff lines", n=len(lines) - MAX_PATCH_LINES))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.agent import breakdown, status
 from core.model import price_mode
-from ui.words import Strings
+from ui.words import N_, PHASE_WORDS, Strings
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,21 +27,28 @@ def _table(title: str):
 
 def render_context(console: Console, s: Strings, agent: Agent) -> None:
     rows = breakdown(agent)
-    table = _table(s.t("context_title"))
+    table = _table(s.t("Next request"))
     for key, tokens in rows:
         table.add_row(s.t(str(key)), f"{tokens:,}")
     total = sum(n for _, n in rows)
-    table.add_row(s.t("ctx_total"), f"{total:,}", style="bold")
+    table.add_row(s.t("total"), f"{total:,}", style="bold")
     info = status(agent)
     window = int(info["window"] or agent.client.provider.profile.context_window)
-    table.add_row(s.t("ctx_window"), f"{window:,} ({100 * total / window:.1f}%)" if window else "—")
+    table.add_row(
+        s.t("model window"), f"{window:,} ({100 * total / window:.1f}%)" if window else "—"
+    )
     if info["phase"]:
-        table.add_row(s.t("ctx_phase"), s.t(f"phase_{info['phase']}"))
-    table.add_row(s.t("ctx_compactions"), str(info["compactions"]))
-    table.add_row(s.t("ctx_archived"), str(info["archived"]))
+        table.add_row(s.t("phase"), s.t(PHASE_WORDS[info["phase"]]))
+    table.add_row(s.t("compactions so far"), str(info["compactions"]))
+    table.add_row(s.t("archived outputs (recall)"), str(info["archived"]))
     console.print(table)
     if info["archive_problem"]:
-        console.print(s.t("ctx_archive_problem", detail=info["archive_problem"]), style="yellow")
+        console.print(
+            s.t(
+                "archived outputs are kept in memory only: {detail}", detail=info["archive_problem"]
+            ),
+            style="yellow",
+        )
 
 
 def render_usage(console: Console, s: Strings, agent: Agent) -> None:
@@ -50,31 +57,38 @@ def render_usage(console: Console, s: Strings, agent: Agent) -> None:
     from ui.subcommands import session_totals
 
     t = session_totals(agent.tool_context.session_id)
-    table = _table(s.t("usage_title"))
-    table.add_row(s.t("usage_requests"), f"{t.requests:,}")
-    table.add_row(s.t("usage_input"), f"{t.input_tokens:,}")
+    table = _table(s.t("This session"))
+    table.add_row(s.t("requests"), f"{t.requests:,}")
+    table.add_row(s.t("fresh input tokens"), f"{t.input_tokens:,}")
     profile = agent.client.provider.profile
-    unreported = s.t("usage_not_reported", provider=profile.name)
+    unreported = s.t("not reported by {provider}", provider=profile.name)
     # what the ledger holds, whatever the profile claims the provider reports
     reads = t.cache_read_tokens or profile.reports_cache_reads
     writes = t.cache_write_tokens or profile.reports_cache_writes
-    table.add_row(s.t("usage_cache_read"), f"{t.cache_read_tokens:,}" if reads else unreported)
-    table.add_row(s.t("usage_cache_write"), f"{t.cache_write_tokens:,}" if writes else unreported)
-    table.add_row(s.t("usage_output"), f"{t.output_tokens:,}")
+    table.add_row(s.t("cache-read tokens"), f"{t.cache_read_tokens:,}" if reads else unreported)
+    table.add_row(s.t("cache-write tokens"), f"{t.cache_write_tokens:,}" if writes else unreported)
+    table.add_row(s.t("output tokens"), f"{t.output_tokens:,}")
     if t.prompt_tokens and reads:
-        table.add_row(s.t("usage_hit_rate"), f"{t.cache_hit_rate:.0%}")
+        table.add_row(s.t("cache hit rate"), f"{t.cache_hit_rate:.0%}")
     mode = price_mode(agent.client.provider)
     if mode == "local":
-        cost = s.t("usage_local")
+        cost = s.t("local ($0: a server of your own)")
     elif t.cost_usd is None:
-        no_price = "usage_other_host" if mode == "unknown" else "usage_no_price"
+        no_price = (
+            N_("unknown (not the provider's own service: its prices do not apply)")
+            if mode == "unknown"
+            else N_("unknown (no price for this model)")
+        )
         cost = s.t(no_price) if t.requests else "$0.0000"
     else:
-        cost = f"${t.cost_usd:.4f}" + (s.t("usage_unpriced", n=t.unpriced) if t.unpriced else "")
-    table.add_row(s.t("usage_cost"), cost)
+        cost = f"${t.cost_usd:.4f}" + (s.t(" + {n} unpriced", n=t.unpriced) if t.unpriced else "")
+    table.add_row(s.t("estimated cost"), cost)
     window = agent.client.provider.profile.context_window
     now = context_tokens(agent)
-    table.add_row(s.t("usage_context"), f"~{now:,} / {window:,} ({100 * now / window:.1f}%)")
+    table.add_row(s.t("context now"), f"~{now:,} / {window:,} ({100 * now / window:.1f}%)")
     console.print(table)
     if t.estimated:
-        console.print(s.t("usage_estimated", n=t.estimated), style="dim")
+        console.print(
+            s.t("{n} interrupted request(s) counted by a local estimate", n=t.estimated),
+            style="dim",
+        )

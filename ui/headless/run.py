@@ -53,7 +53,10 @@ class StderrProgress(AgentHooks):
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
         """A countdown that ticks in place on a terminal; one line per retry otherwise."""
         text = self.s.t(
-            "retry", reason=self.s.reason(reason), attempt=attempt, wait=math.ceil(wait)
+            "{reason}: retry {attempt} in {wait}s",
+            reason=self.s.reason(reason),
+            attempt=attempt,
+            wait=math.ceil(wait),
         )
         line = f"unicum: {text}"
         if sys.stderr.isatty():

@@ -27,11 +27,11 @@ def print_sessions(home: Path, workspace: Path, s: Strings) -> int:
     """`unicum --resume -p …` (no id): the list and how to resume one; exit status 0."""
     rows = session_rows(home, workspace.expanduser().resolve())
     if not rows:
-        print(s.t("resume_none"))
+        print(s.t("no saved session in this folder"))
         return 0
     for row in rows:
         print(row)
-    print(s.t("resume_how"))
+    print(s.t("resume one with: unicum --resume ID (in the REPL: /resume)"))
     return 0
 
 
@@ -39,4 +39,7 @@ def goodbye(live: LiveSession | None, s: Strings) -> str:
     """ "bye", and how to resume when the session holds a conversation."""
     if live is None or not live.agent.history:
         return s.t("bye")
-    return s.t("bye_resume", id=live.agent.tool_context.session_id)
+    return s.t(
+        "bye · resume this session with: unicum --resume {id}",
+        id=live.agent.tool_context.session_id,
+    )

@@ -53,14 +53,31 @@ def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) 
         return True
     if not interactive:
         return False
-    if read_key(strings.t("trust_ask", folder=folder)) != "y":
-        print(strings.t("trust_no"), file=sys.stderr)
+    if (
+        read_key(
+            strings.t(
+                "Do you trust the files in {folder}? Trusting it loads its .env, "
+                "instruction @imports and skills. [y/n] ",
+                folder=folder,
+            )
+        )
+        != "y"
+    ):
+        print(
+            strings.t(
+                "not trusted: its .env, @imports and skills are not loaded (--trust to trust it)"
+            ),
+            file=sys.stderr,
+        )
         return False
     try:
         trust_folder(folder)
-        print(strings.t("trust_yes", folder=folder), file=sys.stderr)
+        print(strings.t("trusted: {folder} (remembered)", folder=folder), file=sys.stderr)
     except OSError as exc:
-        print(strings.t("trust_save_failed", detail=exc.strerror or exc), file=sys.stderr)
+        print(
+            strings.t("cannot remember the trust: {detail}", detail=exc.strerror or exc),
+            file=sys.stderr,
+        )
     return True
 
 
@@ -76,8 +93,24 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
         return 2
     if report.skipped:
         names = ", ".join(dict.fromkeys(report.skipped))
-        print(f"unicum: {strings.t('dotenv_skipped', names=names)}", file=sys.stderr)
+        print(
+            "unicum: "
+            + strings.t(
+                ".env: ignored {names} (provider keys, base URLs and variables that run code "
+                "are taken only from the environment and the Unicum home)",
+                names=names,
+            ),
+            file=sys.stderr,
+        )
     if report.untrusted is not None and not interactive:
         folder = report.untrusted.parent
-        print(f"unicum: {strings.t('trust_untrusted', folder=folder)}", file=sys.stderr)
+        print(
+            "unicum: "
+            + strings.t(
+                "{folder} is not a trusted folder: its .env, @imports and skills are not "
+                "loaded (--trust to trust it)",
+                folder=folder,
+            ),
+            file=sys.stderr,
+        )
     return None

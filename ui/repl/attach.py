@@ -9,6 +9,7 @@ from pathlib import Path
 
 from my_agent.images import ImageError, ImageLimits, load_image, looks_like_image
 from my_agent.messages import ImageBlock
+from ui.words import N_
 
 CANDIDATE = re.compile(r"""'([^']+)'|"([^"]+)"|@?((?:\\ |[^\s'"])+)""")
 
@@ -39,15 +40,22 @@ def attach_images(line: str, workspace: Path, limits: ImageLimits | None) -> Att
     out = Attached()
     for path in image_paths(line, workspace):
         if limits is None:
-            out.lines.append(("image_text_only", path.name))
+            out.lines.append(
+                (
+                    N_(
+                        "{what} not sent: {model} does not accept images (UNICUM_IMAGES=1 if it does)"
+                    ),
+                    path.name,
+                )
+            )
             continue
         try:
             image = load_image(path, limits)
         except ImageError as exc:
-            out.lines.append(("image_bad", str(exc)))
+            out.lines.append((N_("image not sent: {what}"), str(exc)))
             continue
         out.images.append(image.block)
-        out.lines.append(("image_attached", image.describe()))
+        out.lines.append((N_("📎 image {what}"), image.describe()))
     return out
 
 
@@ -56,6 +64,6 @@ def images_for(repl, text: str) -> list[ImageBlock]:
     context = repl.agent.tool_context
     found = attach_images(text, context.workspace, context.image_limits)
     for key, what in found.lines:
-        style = "dim" if key == "image_attached" else "yellow"
+        style = "dim" if key == "📎 image {what}" else "yellow"
         repl.say(repl.s.t(key, what=what, model=repl.agent.client.model), style=style)
     return found.images

@@ -15,12 +15,15 @@ SHELL_NOTE = "[The user ran `{command}` in the shell themselves; its output:]\n{
 
 def run_shell(repl: ReplApi, command: str) -> None:
     if not command:
-        repl.say(repl.s.t("bang_usage"))
+        repl.say(repl.s.t("usage: !COMMAND (runs it in the shell)"))
         return
     agent = repl.agent
     output = agent.registry.execute("terminal", {"command": command}, agent.tool_context)
     print(output.content.rstrip(), flush=True)
     if output.is_error:
-        repl.say(repl.s.t("bang_failed"), style="yellow")
+        repl.say(
+            repl.s.t("the command failed; its output goes to the model with your next message"),
+            style="yellow",
+        )
     agent.history.append(user_text(SHELL_NOTE.format(command=command, output=output.content)))
     repl.session.save()

@@ -11,7 +11,7 @@ from core.agent import Agent, TaskResult
 from core.ledger import describe
 from my_agent.errors import BudgetExceeded
 from my_agent.messages import ImageBlock
-from ui.words import Strings
+from ui.words import SCOPE_WORDS, Strings
 
 _AMOUNT = re.compile(r"^\$?\s*(\d+(?:\.\d*)?|\.\d+)\s*([km]?)$", re.IGNORECASE)
 _NO = {"n", "no", "q", "quit", "stop"}
@@ -35,7 +35,11 @@ def ask_extension(
     console.print()
     console.print(Text(s.line(str(stop)), style="yellow"))
     example = describe(stop.metric, stop.limit).replace(" tokens", "")
-    question = s.t("budget_extend", scope=s.t(f"scope_{stop.scope}"), example=example)
+    question = s.t(
+        "Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
+        scope=s.t(SCOPE_WORDS[stop.scope]),
+        example=example,
+    )
     while True:
         try:
             answer = ask(question).strip()
@@ -46,7 +50,12 @@ def ask_extension(
         amount = parse_amount(answer, stop.metric)
         if amount is not None:
             return amount
-        console.print(Text(s.t("budget_not_amount", answer=answer, example=example), style="red"))
+        console.print(
+            Text(
+                s.t("not an amount: {answer!r} (try {example})", answer=answer, example=example),
+                style="red",
+            )
+        )
 
 
 def run_with_budget(
@@ -66,14 +75,16 @@ def run_with_budget(
     while True:
         amount = ask_extension(console, ask, stop, s)
         if amount is None:
-            console.print(Text(s.t("budget_declined"), style="dim"))
+            console.print(
+                Text(s.t("stopped at the budget; no further model call was made"), style="dim")
+            )
             return None
         stop.extend(amount)
         console.print(
             Text(
                 s.t(
-                    "budget_raised",
-                    scope=s.t(f"scope_{stop.scope}"),
+                    "{scope} budget raised by {amount}; continuing",
+                    scope=s.t(SCOPE_WORDS[stop.scope]),
                     amount=describe(stop.metric, amount),
                 ),
                 style="dim",

@@ -100,17 +100,24 @@ def save_image(data: bytes, folder: Path) -> Path:
 def paste(folder: Path, s: Strings, clip: Clip | None) -> tuple[str, str]:
     """(what goes into the line, a line for the person or "") for one Ctrl-V."""
     if clip is None:
-        return "", s.t("clip_no_tool")
+        return "", s.t(
+            "Ctrl-V: no clipboard tool found (install wl-clipboard on Wayland, "
+            "xclip on X11, pngpaste on macOS)"
+        )
     if clip.text:
         return clip.text, ""
     if not clip.image:
-        return "", s.t("clip_empty")
+        return "", s.t("Ctrl-V: the clipboard holds no image and no text")
     try:
         path = save_image(clip.image, folder)
     except OSError as exc:
-        return "", s.t("clip_save_failed", why=exc.strerror or exc)
+        return "", s.t(
+            "Ctrl-V: the clipboard image could not be saved: {why}", why=exc.strerror or exc
+        )
     shown = f"'{path}'" if " " in str(path) else str(path)
-    return f"{shown} ", s.t("clip_image", path=path.name)
+    return f"{shown} ", s.t(
+        "📎 clipboard image saved as {path}; it goes with this line", path=path.name
+    )
 
 
 def session_folder(home: Path, workspace: Path, session_id: str) -> Path:

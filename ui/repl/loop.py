@@ -12,15 +12,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.agent import TranscriptError, check_workspace, close_open_tool_calls, find_session
+from core.agent import TranscriptError, check_workspace, find_session
 from core.model import resolve_provider
 from my_agent.errors import ConfigError, Interrupted, UnicumError
 from my_agent.home import check_home, unicum_home
 from ui.launch import goodbye, options_from_args
 from ui.repl.attach import images_for
+from ui.repl.errors import failed_to_open, guarded, internal_error
 from ui.terminal import Focus, LazyConsole, fit, styled
 from ui.views import Renderer
-from ui.words import Strings
+from ui.words import STOP_WORDS, Strings
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, TaskResult
@@ -197,18 +198,21 @@ class Repl:
         """Provider, model and folder (known before the session is open), then the notes."""
         folder = self.opts.workspace.expanduser().resolve()
         names = {"provider": provider.profile.name, "model": provider.model, "folder": folder}
-        self.say(fit(self.s.t("welcome", **names)), style="bold")
+        self.say(fit(self.s.t("Unicum · {provider} · {model} · {folder}", **names)), style="bold")
         if provider.note:
             self.say(provider.note, style="yellow")
         if self.live is not None:
             self.notes()
-        self.say(fit(self.s.t("hint")), style="dim")
+        self.say(
+            fit(self.s.t("/help for commands · Esc+Enter for a new line · Ctrl-D to exit")),
+            style="dim",
+        )
 
     def notes(self) -> None:
         from core.agent import start_notes
 
         if self.live.debug_log is not None:
-            self.say(self.s.t("debug_log", path=self.live.debug_log.path), style="dim")
+            self.say(self.s.t("debug log: {path}", path=self.live.debug_log.path), style="dim")
         for note in start_notes(self.live):
             self.say(self.s.line(note), style="yellow")
 
@@ -231,7 +235,7 @@ class Repl:
             result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
         except Interrupted as exc:
             self.renderer.stop_live()
-            self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
+            self.say(self.s.t("⏹ {detail}", detail=self.s.core(str(exc))), style="yellow")
             return None
         finally:
             from core.agent import start_notes
@@ -239,9 +243,12 @@ class Repl:
             for note in start_notes(self.session):  # warnings raised during the task
                 self.say(self.s.line(note), style="yellow")
         if result is not None and result.stop != "done":
-            reason = self.s.t(f"stop_{result.stop}")
+            reason = self.s.t(STOP_WORDS[result.stop])
             self.say(
-                self.s.t("stopped", reason=reason, detail=self.s.line(result.text)), style="yellow"
+                self.s.t(
+                    "stopped ({reason}): {detail}", reason=reason, detail=self.s.line(result.text)
+                ),
+                style="yellow",
             )
         return result
 
@@ -249,7 +256,7 @@ class Repl:
         """The first task waits for the code map build: say so while it does."""
         first, self.first_task = self.first_task, False
         if first and not self.session.code_map.wait(0):
-            self.renderer.spin(self.s.t("indexing"))
+            self.renderer.spin(self.s.t("indexing the code map…"))
 
     def handle(self, line: str) -> bool:
         """One submitted line; True means quit."""
@@ -288,7 +295,7 @@ class Repl:
                     return 0
                 ctrl_c = True
                 try:
-                    self.say(self.s.t("exit_hint"), style="dim")
+                    self.say(self.s.t("press Ctrl-C again or Ctrl-D to exit"), style="dim")
                 except KeyboardInterrupt:  # pressed twice before the prompt came back
                     return 0
                 continue
@@ -304,53 +311,11 @@ class Repl:
                     return 0
 
     def failed_to_open(self, exc: BaseException) -> int:
-        """The background session could not open: one line (a traceback only with --debug)."""
-        if isinstance(exc, ConfigError | UnicumError | TranscriptError):
-            print(styled(f"unicum: {self.s.line(str(exc))}", "red", sys.stderr), file=sys.stderr)
-            return 2
-        if self.args.debug:
-            traceback.print_exception(exc)
-        self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
-        return 1
+        return failed_to_open(self, exc)
 
     def guarded(self, line: str) -> bool:
         """`handle` with errors as one line; a traceback only with --debug."""
-        try:
-            return self.handle(line)
-        except KeyboardInterrupt:  # landed outside the agent's own handling: repair, go on
-            from core.agent import INTERRUPTED
-
-            self.renderer.stop_live()
-            close_open_tool_calls(self.agent.history, INTERRUPTED)
-            self.session.save()
-            self.say(self.s.t("interrupted", detail=self.s.core("Ctrl-C")), style="yellow")
-        except Interrupted as exc:  # e.g. Ctrl-C during /compact
-            self.renderer.stop_live()
-            self.say(self.s.t("interrupted", detail=self.s.core(str(exc))), style="yellow")
-        except (UnicumError, ConfigError, TranscriptError) as exc:
-            self.renderer.stop_live()
-            self._debug_trace(exc)
-            self.say(self.s.t("error", detail=self.s.line(str(exc))), style="red")
-        except Exception as exc:
-            self.renderer.stop_live()
-            self._debug_trace(exc)
-            self.say(self.s.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
-        return False
-
-    def _debug_trace(self, exc: BaseException) -> None:
-        """With --debug: the traceback on the screen and the error in the debug log."""
-        if not self.args.debug:
-            return
-        print(traceback.format_exc(), end="")
-        if self.live is not None and self.live.debug_log is not None:
-            self.live.debug_log.write(
-                "error",
-                {
-                    "type": type(exc).__name__,
-                    "message": str(exc),
-                    "traceback": traceback.format_exc(),
-                },
-            )
+        return guarded(self, line)
 
 
 def run_repl(args: argparse.Namespace) -> int:
@@ -376,7 +341,7 @@ def run_repl(args: argparse.Namespace) -> int:
     except Exception as exc:
         if args.debug:
             print(traceback.format_exc(), end="")
-        repl.say(strings.t("internal_error", detail=f"{type(exc).__name__}: {exc}"), style="red")
+        repl.say(internal_error(strings, exc), style="red")
         return 1
     repl.banner(provider)
     if repl.live is not None and repl.live.resumed:

@@ -39,15 +39,15 @@ def attach_mentions(
     blocks = []
     for raw, path in mentioned_files(text, ctx.workspace):
         if is_private(path, ctx):
-            say(t("mention_private", path=raw), "yellow")
+            say(t("{path} not attached: it is a private file", path=raw), "yellow")
             continue
         data = path.read_bytes()[: MAX_BYTES + 1]
         if b"\0" in data[:8192]:
-            say(t("mention_binary", path=raw), "yellow")
+            say(t("{path} not attached: not a text file", path=raw), "yellow")
             continue
         body = decode_text(data[:MAX_BYTES])
         if len(data) > MAX_BYTES:
             body += f"\n[… cut at {MAX_BYTES} bytes]"
-        say(t("mention_attached", path=raw, n=len(body.splitlines())), "dim")
+        say(t("attached {path} ({n} lines)", path=raw, n=len(body.splitlines())), "dim")
         blocks.append(f'<file path="{raw}">\n{body.rstrip()}\n</file>')
     return "\n\n".join([text, *blocks]) if blocks else text

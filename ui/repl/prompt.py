@@ -193,7 +193,7 @@ class ReplPrompter:
         self.write(styled(self.shown(question), "bold"))
         for n, choice in enumerate(choices, 1):
             self.write(f"  {n}. {choice}")
-        answer = self._input(self.s.t("ask_choice") if choices else "> ")
+        answer = self._input(self.s.t("number or answer: ") if choices else "> ")
         if answer.isdigit() and 1 <= int(answer) <= len(choices):
             return choices[int(answer) - 1]
         return answer

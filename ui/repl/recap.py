@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ui.words import STOP_WORDS
+
 
 def show_recap(repl: Any) -> None:
     """The last exchange of a resumed session, so the person knows where they are."""
-    repl.say(repl.s.t("resumed", id=repl.opts.session_id, n=repl.live.resumed))
+    repl.say(
+        repl.s.t(
+            "resumed session {id} ({n} messages)", id=repl.opts.session_id, n=repl.live.resumed
+        )
+    )
     history = repl.agent.history
     last_user = next(
         (
@@ -27,4 +33,7 @@ def show_recap(repl: Any) -> None:
     transcript = repl.live.transcript
     stop = last_stop(transcript.path) if transcript is not None else ""
     if stop and stop != "done":  # how the last task really ended
-        repl.say(repl.s.t("last_stop", reason=repl.s.t(f"stop_{stop}")), style="yellow")
+        repl.say(
+            repl.s.t("the last task ended: {reason}", reason=repl.s.t(STOP_WORDS[stop])),
+            style="yellow",
+        )

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ui.subcommands.args import folder_first
 from ui.words import Strings
+
+if TYPE_CHECKING:
+    from core.memory import MemoryEntry
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,18 +37,49 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def entry_text(s: Strings, entry: MemoryEntry) -> str:
+    """An entry as the person reads it: automatic ones from their fields, in the UI language."""
+    meta = entry.meta or {}
+    if entry.type == "files" and "path" in meta:
+        bits = [str(meta.get("language") or "")]
+        if meta.get("lines"):
+            bits.append(s.tn("{n} line", "{n} lines", int(meta["lines"]), n=meta["lines"]))
+        if meta.get("symbols"):
+            bits.append(s.t("defines {names}", names=", ".join(meta["symbols"][:5])))
+        if meta.get("modified"):
+            bits.append(s.t("modified"))
+        what = s.t(", ").join(b for b in bits if b)
+        return s.t("{path}: {what}", path=meta["path"], what=what)
+    if entry.type == "commands" and {"category", "command", "tool"} <= meta.keys():
+        return s.t(
+            "{category}: `{command}` ({tool})",
+            category=s.t(str(meta["category"])),
+            command=meta["command"],
+            tool=meta["tool"],
+        )
+    return s.entry(entry.content)
+
+
 def _list(store, args: argparse.Namespace) -> int:
     s: Strings = args.strings
     pairs = [(s, e) for s, e in store.entries(args.scope) if not args.type or e.type == args.type]
     _instruction_files(store, s)
     if not pairs:
-        print(s.t("mem_none", folder=store.workspace))
+        print(s.t("no memory entries for {folder}", folder=store.workspace))
         return 0
     pairs.sort(key=lambda p: (p[0], p[1].type, -p[1].updated))
     for scope, entry in pairs:
-        print(f"{entry.id}  {scope:<7} {entry.type:<11} {entry.content}")
+        print(f"{entry.id}  {s.t(scope):<7} {s.t(entry.type):<11} {entry_text(s, entry)}")
     files = ", ".join(str(f.path) for f in store.files.values())
-    print(s.t("mem_count_one" if len(pairs) == 1 else "mem_count", n=len(pairs), files=files))
+    print(
+        s.tn(
+            "{n} entry (files: {files})",
+            "{n} entries (files: {files})",
+            len(pairs),
+            n=len(pairs),
+            files=files,
+        )
+    )
     return 0
 
 
@@ -52,7 +87,7 @@ def _instruction_files(store, s: Strings) -> None:
     from core.agent import loaded_instruction_files
 
     names = loaded_instruction_files(store.workspace, store.home)
-    print(s.t("mem_instructions", names=", ".join(names) if names else s.t("mem_no_files")))
+    print(s.t("instruction files: {names}", names=", ".join(names) if names else s.t("none")))
 
 
 def _show(store, args: argparse.Namespace) -> int:

@@ -82,12 +82,14 @@ class Notifier(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         if self._looked_away():
-            self.notify(self.s.t("notify_done", seconds=round(result.total_seconds)))
+            self.notify(
+                self.s.t("Unicum: task finished ({seconds}s)", seconds=round(result.total_seconds))
+            )
         self.started = None
 
     def approval_waits(self) -> None:
         if self._looked_away():
-            self.notify(self.s.t("notify_approval"))
+            self.notify(self.s.t("Unicum: waiting for your approval"))
 
     def _looked_away(self) -> bool:
         if self.started is None:
@@ -127,7 +129,9 @@ class HeadlessNotifier(Notifier):
         super().__init__(strings, session, config, stream=stream or sys.stderr)
 
     def on_task_end(self, result: TaskResult) -> None:
-        message = self.s.t("notify_done", seconds=round(result.total_seconds))
+        message = self.s.t(
+            "Unicum: task finished ({seconds}s)", seconds=round(result.total_seconds)
+        )
         if self.stream.isatty() and result.total_seconds >= self.config.after_seconds:
             self.ring(message)
         self.tell_hooks(message)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ui.terminal import styled
-from ui.words import Strings
+from ui.words import APPROVE_WORDS, Strings
 
 KEYS = ("y", "s", "a", "n", "e")
 MAX_DIFF_LINES = 60
@@ -56,9 +56,11 @@ def ask_approval(
     for line, style in diff_lines(detail):
         write(styled(line, style))
     write(styled(question, "bold yellow"))
-    answer = key(s.t("approve_keys"), KEYS)
-    write(styled(s.t(f"approve_{answer}"), "dim"))
+    answer = key(
+        s.t("[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why "), KEYS
+    )
+    write(styled(s.t(APPROVE_WORDS[answer]), "dim"))
     if answer != "e":
         return answer
-    why = read_line(s.t("approve_why"))
+    why = read_line(s.t("why (sent to the model): "))
     return f"e:{why}" if why else "n"

@@ -62,4 +62,8 @@ def render_diff(console: Console, snap: tuple[Path, str | None], strings: String
     for line in shown:
         console.print(Text("    " + line, style=styles.get(line[:1], "dim")), soft_wrap=True)
     if len(lines) > len(shown):
-        console.print(Text("    " + strings.t("diff_more", n=len(lines) - len(shown)), style="dim"))
+        console.print(
+            Text(
+                "    " + strings.t("… {n} more diff lines", n=len(lines) - len(shown)), style="dim"
+            )
+        )

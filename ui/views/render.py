@@ -118,7 +118,9 @@ class Waiting:
 
     def text(self) -> str:
         return self.s.t(
-            "waiting_long", secs=int(time.monotonic() - self.started), tokens=f"{self.tokens:,}"
+            "thinking… {secs}s · {tokens} tokens so far · Ctrl-C to stop",
+            secs=int(time.monotonic() - self.started),
+            tokens=f"{self.tokens:,}",
         )
 
     def __rich__(self):
@@ -198,7 +200,7 @@ class Renderer(AgentHooks):
             self.markdown.feed(event.text)
         else:
             self._end_reasoning()
-            self.spin(self.s.t("preparing_tool", name=event.name))
+            self.spin(self.s.t("preparing {name}…", name=event.name))
 
     def on_retry(self, attempt: int, wait: float, reason: str) -> None:
         """One line per attempt; the seconds left tick in the spinner (`countdown`)."""
@@ -211,7 +213,10 @@ class Renderer(AgentHooks):
         self.console.print(
             Text(
                 self.s.t(
-                    "retry", reason=self.s.reason(reason), attempt=attempt, wait=f"{wait:.1f}"
+                    "{reason}: retry {attempt} in {wait}s",
+                    reason=self.s.reason(reason),
+                    attempt=attempt,
+                    wait=f"{wait:.1f}",
                 ),
                 style="yellow",
             )
@@ -221,7 +226,7 @@ class Renderer(AgentHooks):
         """The model client's sleep between retries, shown as a countdown."""
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
-            self.spin(self.s.t("retry_wait", wait=math.ceil(left)))
+            self.spin(self.s.t("retrying in {wait}s…", wait=math.ceil(left)))
             time.sleep(min(0.25, left))
         self.stop_live()
 
@@ -252,7 +257,7 @@ class Renderer(AgentHooks):
 
             first = (output.content.strip().splitlines() or [""])[0]
             if first.startswith("refused by the user: "):  # the question is just above
-                first = self.s.t("refused_line")
+                first = self.s.t("refused: the model was told not to retry it")
             first = self.s.line(relative_paths(first, self.workspace()))
             # one line, cut with an ellipsis at the screen's edge (never wrapped mid-word)
             self.console.print(
@@ -272,7 +277,7 @@ class Renderer(AgentHooks):
 
         self.stop_live()
         self.console.print(
-            Text(self.s.t("budget_line", text=self.s.line(warning.text)), style="yellow")
+            Text(self.s.t("budget: {text}", text=self.s.line(warning.text)), style="yellow")
         )
 
     def on_task_end(self, result: TaskResult) -> None:

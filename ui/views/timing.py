@@ -70,10 +70,15 @@ class TimingHooks(AgentHooks):
     def on_response(self, response: ModelResponse) -> None:
         if response.sdk_seconds:
             self.sdk_total += response.sdk_seconds
-            self._say(self.s.t("time_sdk", total=f"{response.sdk_seconds:.2f}"))
+            self._say(
+                self.s.t(
+                    "sdk import {total}s (the first request waited for it; not model time)",
+                    total=f"{response.sdk_seconds:.2f}",
+                )
+            )
         if response.purpose == "summary":  # a compaction request, not one of the task's turns
             self.model_total += response.duration  # model time, though not a turn
-            self._say(self.s.t("time_side_request", total=f"{response.duration:.2f}"))
+            self._say(self.s.t("summary request: total {total}s", total=f"{response.duration:.2f}"))
             return
         self._in_flight = None
         self.model_total += response.duration
@@ -82,7 +87,7 @@ class TimingHooks(AgentHooks):
         ttft = "—" if response.ttft is None else f"{response.ttft:.2f}s"
         self._say(
             self.s.t(
-                "time_request",
+                "request {n}: first token {ttft}, total {total}s, context built in {ctx} ms",
                 n=self.requests,
                 ttft=ttft,
                 total=f"{response.duration:.2f}",
@@ -102,23 +107,22 @@ class TimingHooks(AgentHooks):
         tools, tool_s = self.tools, self.tool_total
         own = max(0.0, result.total_seconds - self.model_total - tool_s - self.wait_total)
         waiting = (
-            self.s.t("time_waiting", wait=f"{self.wait_total:.2f}")
+            self.s.t(" + waiting for you {wait}s", wait=f"{self.wait_total:.2f}")
             if self.wait_total >= 0.005
             else ""
         )
         self._say(
             self.s.t(
-                "time_summary",
-                requests=self.requests,
-                tools=tools,
-                rs="" if self.requests == 1 else "s",
-                ts="" if tools == 1 else "s",
+                "{requests} · {tools} · {total}s = model {model}s + tools {tool_s}s + "
+                "Unicum {own}s (start {setup}s{sdk}, end {end}s, context {ctx} ms)",
+                requests=self.s.tn("{n} request", "{n} requests", self.requests, n=self.requests),
+                tools=self.s.tn("{n} tool call", "{n} tool calls", tools, n=tools),
                 total=f"{result.total_seconds:.2f}",
                 model=f"{self.model_total:.2f}",
                 tool_s=f"{tool_s:.2f}",
                 own=f"{own:.2f}",
                 setup=f"{result.setup_seconds:.2f}",
-                sdk=self.s.t("time_sdk_part", total=f"{self.sdk_total:.2f}")
+                sdk=self.s.t(", sdk import {total}s", total=f"{self.sdk_total:.2f}")
                 if self.sdk_total
                 else "",
                 end=f"{result.end_seconds:.2f}",

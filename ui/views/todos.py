@@ -18,7 +18,8 @@ def render_todos(console: Console, items: list[dict[str, Any]], strings: Strings
     if not items:
         return
     done = sum(1 for i in items if i.get("status") == "done")
-    console.print(Text(f"    {strings.t('todo_title')} {done}/{len(items)}", style="bold"))
+    title = strings.t("Todo")
+    console.print(Text(f"    {title} {done}/{len(items)}", style="bold"))
     for item in items:
         mark, style = MARKS.get(str(item.get("status")), ("☐", ""))
         console.print(Text(f"    {mark} {item.get('content', '')}", style=style), soft_wrap=True)

@@ -10,9 +10,9 @@ import psycopg
 
 from core.ledger.pg import m001_requests as pg_m001
 from core.ledger.writer import COLUMNS, MIGRATIONS
-from tests.helpers import pg_server as pg
 from tests.conftest import provider_env, run_cli
 from tests.core.ledger.test_ledger import old_ledger, sample_rows
+from tests.helpers import pg_server as pg
 from tests.helpers.repl_driver import Repl
 
 pg_server, pg_url = pg.pg_server, pg.pg_url  # the fixtures

@@ -15,8 +15,8 @@ import psycopg
 import pytest
 
 from core.memory import MemoryStore, consolidate, open_team_memory
-from tests.helpers import pg_server as pg
 from tests.conftest import ROOT, provider_env, run_cli
+from tests.helpers import pg_server as pg
 
 pg_server, pg_url = pg.pg_server, pg.pg_url  # the fixtures
 WRITERS, CHANGES = 8, 100

@@ -15,7 +15,7 @@ from pathlib import Path
 from core.memory import MemoryEntry, MemoryStore, consolidate
 from core.memory.file import JOURNAL_FROM
 from tests.conftest import ROOT, run_cli
-from ui.words.core_lines import to_zh
+from ui.words import Strings
 
 SYLLABLES = "ka lo mi ra ne to su pi de fa gu zo be ch sh st tr pl en or".split()
 
@@ -95,7 +95,7 @@ def test_an_unreadable_line_is_kept_aside_and_the_rest_replayed(
     assert "1 unreadable line kept as memory.json.journal.corrupt-" in warning
     (aside,) = store.file("project").path.parent.glob("memory.json.journal.corrupt-*")
     journal = journal_of(store)
-    assert to_zh(warning) == f"记忆日志 {journal}：1 行无法读取，已另存为 {aside.name}"
+    assert Strings("zh").line(warning) == f"记忆日志 {journal}：1 行无法读取，已另存为 {aside.name}"
     assert aside.read_bytes() == b'{"put": "not a list"}\n'
     assert not journal_of(store).exists()  # that change folded the journal
     assert MemoryStore(isolated_home, workspace).take_warnings() == []  # kept aside once

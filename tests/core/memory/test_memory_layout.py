@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.memory import MemoryEntry, MemoryStore, rank
-from ui.words.core_lines import to_zh
+from ui.words import Strings
 
 HEAD, TAIL = '{"version":1,"entries":[', "]}"
 
@@ -83,7 +83,9 @@ def test_an_unreadable_line_is_kept_aside_with_a_warning(
     (warning,) = reader.take_warnings()
     assert "1 unreadable entry kept as memory.json.corrupt-" in warning
     (aside,) = path.parent.glob("memory.json.corrupt-*")
-    assert to_zh(warning) == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
+    assert (
+        Strings("zh").line(warning) == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
+    )
     assert aside.read_text(encoding="utf-8") == bad + "\n"  # byte for byte
     assert [json.loads(x)["key"] for x in body(path)] == ["a", "c", "d"]  # saved without it
     again = MemoryStore(isolated_home, workspace)
@@ -235,7 +237,8 @@ def test_the_warning_reads_in_chinese_when_the_home_has_a_space(tmp_path: Path, 
     (aside,) = path.parent.glob("memory.json.corrupt-*")
     assert (
         " " in str(path)
-        and to_zh(warning) == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
+        and Strings("zh").line(warning)
+        == f"记忆文件 {path}：1 条记录无法读取，已另存为 {aside.name}"
     )
 
 

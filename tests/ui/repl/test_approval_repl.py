@@ -89,5 +89,12 @@ def test_new_lines_read_in_chinese():
     assert zh.line("task: no sub-agent 'x'; known: general") == (
         "task：没有名为 'x' 的子代理；已有：general"
     )
-    for key in ("approve_keys", "plan_run", "plan_on", "cmd_plan", "cmd_agents", "todo_title"):
-        assert zh.t(key) != Strings("en").t(key)
+    for message in (
+        "[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why ",
+        "Run this plan? [y] yes · [n] no, keep planning ",
+        "plan mode on: read-only tools until you approve the plan (Shift-Tab or /plan: off)",
+        "plan mode on/off (with a task: plan it); Shift-Tab toggles",
+        "sub-agents the task tool can start",
+        "Todo",
+    ):
+        assert zh.t(message) != Strings("en").t(message) == message

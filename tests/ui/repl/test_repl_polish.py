@@ -14,7 +14,7 @@ from my_agent.errors import BudgetExceeded
 from my_agent.messages import Message, ModelResponse, Usage
 from tests.ui.repl.test_repl import start
 from tools.permissions import check_command
-from ui.words.core_lines import relative_paths
+from ui.words import relative_paths
 from ui.words.strings import Strings
 
 

@@ -58,7 +58,7 @@ def test_plan_command_and_a_declined_plan_in_chinese(llm, workspace):
         repl.expect(r"执行这个计划？\[y\] 是 · \[n\] 否，继续计划")
         repl.child.send("n")
         repl.expect("未执行，仍在计划模式")
-        repl.expect(r"plan · unicum>")
+        repl.expect(r"计划 · unicum>")
         repl.command("/plan", "计划模式已关闭")
         repl.command("/plan", "计划模式已开启")
     finally:

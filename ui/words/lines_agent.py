@@ -1,0 +1,73 @@
+"""Core's English lines from the loop, hooks, budgets and stores, as catalog templates.
+
+{x} matches any text, {x:tr} is translated in turn, {x:trlist} is a "; " list of
+reasons, and {_x} may be left out of a translation (see ui.words.lines)."""
+
+from __future__ import annotations
+
+from ui.words.catalog import N_
+
+LINES_AGENT: tuple[str, ...] = (
+    # budgets (core.ledger.budget)
+    N_(
+        "budget reached: {what:tr} used {used:tr} of {limit:tr}; the next model call was "
+        "not made (raise it with {option})"
+    ),
+    N_(
+        "budget reached: {what:tr} used {used:tr} of {limit:tr} and the next model call "
+        "(~{next:tr}) would pass it, so it was not made (raise it with {option})"
+    ),
+    N_("{share} of the {scope:tr} budget used: {used:tr} of {limit:tr}"),
+    N_(
+        "{share} of the {scope:tr} budget used: {used:tr} of {limit:tr} (the next model "
+        "call would make it ~{next:tr})"
+    ),
+    # the loop's stops and notices (core.agent.loop)
+    N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
+    N_(
+        "the server at {url} returned tool calls as text: it does not parse tool calls; "
+        "Unicum ran them anyway (fix: {fix})"
+    ),
+    N_(
+        "The reply looks like a call of {name}, which is not a tool here (tools: "
+        "{tools}); it was not run."
+    ),
+    N_("Stopped after {n} turns without a final answer{_rest}"),
+    N_(
+        "{provider} answered without a stream (an HTTP 200 with no events) at {url}: "
+        "check {name} points at the provider's API"
+    ),
+    # the user's hooks (core.agent.extensions.user_hooks)
+    N_("{event} hook `{command}` timed out after {seconds}s"),
+    N_("warning: {event} hook `{command}` timed out after {seconds}s"),
+    N_("{event} hook `{command}` failed"),
+    N_("{event} hook `{command}` failed{detail}"),
+    N_("warning: {event} hook `{command}` failed"),
+    N_("warning: {event} hook `{command}` failed{detail}"),
+    N_("PreToolUse hook blocked {tool}: {reason}"),
+    N_("warning: PreToolUse hook blocked {tool}: {reason}"),
+    N_("prompt blocked by a UserPromptSubmit hook: {reason}"),
+    N_("a Stop hook asked to go on again; stopped after {n} continuations (its reason: {reason})"),
+    N_("a Stop hook asked to go on, but no turns are left (--max-turns {n}; its reason: {reason})"),
+    # damaged stores (core.memory.file, core.ledger.writer)
+    N_("memory file {path}: {n} unreadable {unit:tr} kept as {kept}"),
+    N_("memory journal {path}: {n} unreadable {unit:tr} kept as {kept}"),
+    N_(
+        "memory file {path} has unreadable {unit:tr} that could not be kept aside ({error}); "
+        "memory is off for it this session"
+    ),
+    N_(
+        "memory journal {path} has unreadable {unit:tr} that could not be kept aside ({error}); "
+        "memory is off for it this session"
+    ),
+    N_("memory file {path} was unreadable ({error}); kept as {kept}; starting with empty memory"),
+    N_(
+        "memory file {path} is unreadable ({error}) and could not be moved aside ({why}); "
+        "memory is off for it this session"
+    ),
+    N_("the token ledger {path} was damaged ({error}); started a new one"),
+    N_(
+        "the token ledger {path} was damaged ({error}); started a new one; the damaged "
+        "file is kept as {kept}"
+    ),
+)

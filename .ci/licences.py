@@ -1,6 +1,6 @@
 """Licence scan for CI: every installed distribution must have a licence we accept.
 
-Policy (README "Licences"): permissive licences are accepted (MIT, BSD, Apache-2.0, ISC, PSF,
+Policy (docs/development.md, "Licences"): permissive licences are accepted (MIT, BSD, Apache-2.0, ISC, PSF,
 MPL-2.0 and the like); LGPL is accepted because Unicum only imports those libraries, unmodified;
 GPL, AGPL and SSPL fail, and so does a distribution whose licence cannot be found. For
 "A OR B" one acceptable choice is enough; for "A AND B" (or "A; B") every part must be.

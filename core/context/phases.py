@@ -26,7 +26,7 @@ class PhaseRules:
     batch_tokens: int = 4_000  # uncompacted output beyond the kept tail that fires an event
 
 
-# Tuned with bench/replay.py on the tune half of the shipped recordings (see README, "Context").
+# Tuned with bench/replay.py on the tune half of the shipped recordings (see docs/context.md).
 PHASE_RULES = {
     # Exploring: only the newest output stays whole; reads worth keeping are the hot reads.
     TaskPhase.PLANNING: PhaseRules(keep_recent_tokens=600, keep_recent_min=1, batch_tokens=6_000),

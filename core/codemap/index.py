@@ -110,7 +110,7 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-PARSER = content_hash(("parse 4\n" + "".join(QUERIES.values())).encode())
+PARSER = content_hash(("parse 5\n" + "".join(QUERIES.values())).encode())
 
 
 def _check_parser(db: sqlite3.Connection) -> None:

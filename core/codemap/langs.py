@@ -50,6 +50,7 @@ PYTHON = """
 (class_definition name: (identifier) @name body: (_) @body) @def.class
 (module (expression_statement (assignment left: (identifier) @name) @def.variable))
 (module (assignment left: (identifier) @name) @def.variable)
+(module (call) @script)
 (call function: (identifier) @ref.call)
 (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))

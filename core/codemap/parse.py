@@ -31,6 +31,7 @@ _NOT_CALLERS = CLASS_KINDS | {
     "constant",
     "export",
 }  # a site's caller is a function  # a function in a namespace is not a method
+_NOT_SCOPES = frozenset({"variable", "constant", "export"})
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
@@ -112,8 +113,8 @@ def _role(caps: dict[str, list[Any]]) -> tuple[str, str]:
             return ("ref", key)
         if key.startswith("bind."):
             return ("bind", key)
-        if key == "import":
-            return ("import", key)
+        if key in ("import", "script"):
+            return (key, key)
     return ("none", "")
 
 
@@ -126,6 +127,7 @@ class _Collector:
         self.refs: list[tuple[int, str, int, str, str]] = []
         self.imports: list[Symbol] = []
         self.binds: list[tuple[int, int, str, str, str, int]] = []  # (pos, rank, kind, name, …)
+        self.script = data.startswith(b"#!")  # or a statement run at module level (a call)
 
     def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
         role = _ROLES.get((self.lang, pattern))
@@ -148,6 +150,8 @@ class _Collector:
             self._add_import(caps["import"][0])
         elif role[0] == "bind":
             self._add_bind(role[1][5:], caps[role[1]][0], caps)
+        elif role[0] == "script":
+            self.script = True
 
     def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
@@ -215,14 +219,16 @@ class _Collector:
             while stack and stack[-1][0] <= start:
                 stack.pop()
             scope = stack[-1][1] if stack else ""
+            top = not stack
             if qual:
                 scope = f"{scope}.{qual}" if scope else qual
             if kind == "function" and (qual or (stack and stack[-1][2] in _OWNER_KINDS)):
                 kind = "method"
             qualified = f"{scope}.{name}" if scope else name
-            stack.append((end, qualified, "class" if kind == "scope" else kind))
-            if kind == "scope":
-                continue
+            if kind not in _NOT_SCOPES:  # `a = b = 1`: b is no member of a
+                stack.append((end, qualified, "class" if kind == "scope" else kind))
+            if kind == "scope" or (kind == "variable" and self.script and not scope):
+                continue  # a script's variables are its statements, not an interface
             last = node.end_point[0] + (1 if node.end_point[1] else 0)
             symbols.append(
                 (
@@ -232,7 +238,7 @@ class _Collector:
                     max(last, node.start_point[0] + 1),
                     scope,
                     _signature(self.data, node, body),
-                    _exported(self.lang, node, name, not stack[:-1]),
+                    _exported(self.lang, node, name, top),
                     "",
                     "",
                 )

@@ -155,6 +155,10 @@ class _Collector:
 
     def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
+        if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
+            span = _span_of(node) if kind == "span" else ""
+            self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
+            return
         if kind == "base":
             name, type_name = "", type_name_of(text)
         elif kind == "all":
@@ -207,11 +211,12 @@ class _Collector:
         ).strip()[:SIGNATURE_CHARS]
         for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
-            self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
+            symbol = (local, "import", line, last, "", sig, 0, key, orig)
+            self.imports.append((node.start_byte, symbol))
 
     def finish(self) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
-        uses = _Uses(self.refs, self.binds)
+        uses = _Uses(self.refs, self.binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
         for start, end, name, kind, node, body, qual in events:
@@ -244,7 +249,11 @@ class _Collector:
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
-        return _merge_exports(symbols) + self.imports, uses.refs, uses.binds
+        binds = uses.binds
+        if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
+            module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
+            binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
+        return _merge_exports(symbols) + uses.imports, uses.refs, binds
 
 
 def _is_annotation(node: Any) -> bool:
@@ -256,11 +265,16 @@ def _is_annotation(node: Any) -> bool:
 class _Uses:
     """References and bindings in source order, each given its scope from the definition stack."""
 
-    def __init__(self, refs: list, binds: list) -> None:
-        self.pending = sorted([(r[0], 0, r) for r in refs] + [(b[0], 1, b) for b in binds])
+    def __init__(self, refs: list, binds: list, imports: list) -> None:
+        self.pending = sorted(
+            [(r[0], 0, r) for r in refs]
+            + [(b[0], 1, b) for b in binds]
+            + [(pos, 2, symbol) for pos, symbol in imports]
+        )
         self.at = 0
         self.refs: list[Ref] = []
         self.binds: list[Bind] = []
+        self.imports: list[Symbol] = []
 
     def emit_before(self, pos: int, stack: list[tuple[int, str, str]]) -> None:
         while self.at < len(self.pending) and self.pending[self.at][0] < pos:
@@ -273,7 +287,15 @@ class _Uses:
                 _, name, line, kind, recv = item
                 self.refs.append((name, line, kind, func, recv))
                 continue
+            in_class = bool(stack) and stack[-1][2] in CLASS_KINDS
+            if tag == 2:  # an import binds in its function, or in its class's body
+                self.imports.append(item[:4] + ((stack[-1][1] if in_class else func),) + item[5:])
+                continue
             _, _, kind, name, type_name, line = item
+            if kind in SCOPE_BINDS:
+                if not in_class and (func or kind == "span"):
+                    self.binds.append((kind, func, name, type_name, line))
+                continue
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
@@ -283,6 +305,27 @@ class _Uses:
             if kind in ("attr", "base") and not owner:
                 continue
             self.binds.append((kind, scope, name, type_name, line))
+
+
+SCOPE_BINDS = frozenset({"local", "span", "global"})
+_SPANNING = frozenset(
+    {
+        "lambda",
+        "list_comprehension",
+        "set_comprehension",
+        "dictionary_comprehension",
+        "generator_expression",
+    }
+)
+
+
+def _span_of(node: Any) -> str:
+    """'first-last': the lines of the lambda or comprehension a name is bound in."""
+    while node is not None and node.type not in _SPANNING:
+        node = node.parent
+    if node is None:
+        return ""
+    return f"{node.start_point[0] + 1}-{node.end_point[0] + 1}"
 
 
 def type_name_of(text: str) -> str:

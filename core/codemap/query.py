@@ -6,9 +6,10 @@ import sqlite3
 from collections import deque
 from dataclasses import dataclass
 
+from core.codemap.fileview import BUILTIN_METHODS, FAMILIES
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
-from core.codemap.resolve import BUILTIN_METHODS, FAMILIES, Project
+from core.codemap.resolve import Project
 
 CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution

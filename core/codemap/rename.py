@@ -5,9 +5,10 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from core.codemap.fileview import FAMILIES
 from core.codemap.langs import language_family
 from core.codemap.query import Definition, references, split_target
-from core.codemap.resolve import FAMILIES, Project
+from core.codemap.resolve import Project
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,12 @@ def _kinds(root: Path, sites, memo: dict[str, FileSyntax]) -> dict[tuple[str, in
 
 
 def _dependents(root: Path, sites, memo) -> set[tuple[str, str]]:
-    return {(p, syntax(root, p, memo).enclosing(line)) for p, line, _ in sites}
+    """The functions around the sites ("" at module level); an import is no dependent."""
+    return {
+        (p, syntax(root, p, memo).enclosing(line))
+        for p, line, col in sites
+        if syntax(root, p, memo).kinds.get((line, col)) != "import"
+    }
 
 
 def score(root: Path, targets: list[Target], misses: list[str]) -> tuple[str, Tally]:
@@ -119,7 +124,7 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
     for dep in list(depends):
         depends |= _dependents(root, deeper.get(dep, ()), memo)
     depends.discard((target.path, target.qualified))
-    reached = impact(index.db, name, max_depth=2, limit=100_000)
+    reached = impact(index.db, name, max_depth=2, limit=100_000).dependents
     tally.recall({(d.path, d.symbol) for d in reached}, depends, "R impact")
     tally.counts["targets " + target.kind] += 1
     for p, line in sorted(found - truth):

@@ -56,8 +56,11 @@ PYTHON = """
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
-(decorator (identifier) @ref.call)
-(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.call))
+(decorator (identifier) @ref.decorator)
+(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.decorator))
+(decorator (call function: (identifier) @ref.decorator))
+(decorator (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.decorator)))
+(attribute object: (_) @receiver attribute: (identifier) @ref.attribute)
 (type (identifier) @ref.type)
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))

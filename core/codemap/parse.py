@@ -17,6 +17,7 @@ from typing import Any
 
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
+from core.codemap.values import python_values
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
@@ -153,6 +154,12 @@ class _Collector:
         elif role[0] == "script":
             self.script = True
 
+    def _values(self, root: Any) -> list:
+        names = {e[2] for e in self.defs.values() if e[3] not in _NOT_SCOPES}
+        names |= {s[0] for _, s in self.imports if s[8] not in ("", "*")}
+        taken = {r[0] for r in self.refs} | {e[7] for e in self.defs.values()}
+        return python_values(root, self.data, names, taken)
+
     def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
         if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
@@ -194,6 +201,7 @@ class _Collector:
             node,
             body[0] if body else None,
             _text(qual[0]) if qual else "",
+            names[0].start_byte,
         ]
         slot = (node.start_byte, name)
         old = self.defs.get(slot)
@@ -214,12 +222,15 @@ class _Collector:
             symbol = (local, "import", line, last, "", sig, 0, key, orig)
             self.imports.append((node.start_byte, symbol))
 
-    def finish(self) -> tuple[list[Symbol], list[Ref], list[Bind]]:
+    def finish(self, root: Any = None) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
+        self.refs = _one_per_node(self.refs)
+        if self.lang == "python" and root is not None:
+            self.refs += self._values(root)
         uses = _Uses(self.refs, self.binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
-        for start, end, name, kind, node, body, qual in events:
+        for start, end, name, kind, node, body, qual, _ in events:
             uses.emit_before(start, stack)
             while stack and stack[-1][0] <= start:
                 stack.pop()
@@ -328,6 +339,17 @@ def _span_of(node: Any) -> str:
     return f"{node.start_point[0] + 1}-{node.end_point[0] + 1}"
 
 
+def _one_per_node(refs: list) -> list:
+    """A name matched by several patterns is one reference: a call's, a decorator's or a
+    base's rather than the bare attribute's."""
+    best: dict[int, tuple] = {}
+    for ref in refs:
+        kept = best.get(ref[0])
+        if kept is None or kept[3] == "attribute":
+            best[ref[0]] = ref
+    return list(best.values()) if len(best) < len(refs) else refs
+
+
 def type_name_of(text: str) -> str:
     """The class a type expression names: 'Optional[app.Flask]' → 'app.Flask'; '' if none."""
     for word in _DOTTED.findall(text.replace('"', " ").replace("'", " ")):
@@ -359,4 +381,4 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     collector = _Collector(lang, data, path)
     for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
         collector.add(pattern, caps)
-    return collector.finish()
+    return collector.finish(tree.root_node)

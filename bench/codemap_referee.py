@@ -135,13 +135,15 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
 
 
 LABELS = ("P all", "P confident", "R call", "R call confident", "R all", "R impact")
-KINDS = ("call", "decorator", "base", "value", "attribute", "annotation", "import", "store")
+KINDS = ("call", "decorator", "base", "value", "attribute", "property", "annotation", "import")
+KINDS += ("store",)
 
 
 def print_tally(label: str, tally: Tally) -> None:
     kinds = ", ".join(
         f"{k} {tally.counts['targets ' + k]}"
-        for k in ("function", "method", "class", "property", "reexport")
+        for k in ("function", "method", "class", "property", "reexport", "private")
+        if tally.counts["targets " + k]
     )
     print(f"  {label} (targets: {kinds})")
     for what in LABELS:
@@ -150,12 +152,67 @@ def print_tally(label: str, tally: Tally) -> None:
     print("    recall by kind: " + "; ".join(by_kind))
 
 
+TS_TUNE = ("zod",)
+TS_REPORT = ("immer",)
+
+
+def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
+    """The TypeScript sources an npm package ships (`src/`), scored against the compiler's
+    findReferences (bench/referee_ts.js)."""
+    import json
+    import subprocess
+
+    from bench.referee import MODULES
+
+    src = MODULES / name / "src"
+    if not src.is_dir():
+        print(f"  {name}: not in {MODULES}, skipped")
+        return
+    root = tmp / f"ts-{name}"
+    shutil.copytree(src, root / "src")
+    script = Path(__file__).resolve().parent / "referee_ts.js"
+    out = subprocess.run(
+        ["node", str(script), str(MODULES), str(root), str(args.seed), str(args.per_kind), name],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    answer = json.loads(out.stdout)
+    index = CodeIndex(root, tmp / f"ts-{name}.db")
+    index.refresh(max_seconds=3600, workers=1)
+    tally = Tally()
+    for target in answer["targets"]:
+        kinds: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for path, line, kind, _ in target["sites"]:
+            kinds[(path, line)].add(kind)
+        label = f"{target['path']}:{target['qualified']}"
+        _, listed = references(index.db, label)
+        found = {(s.path, s.line) for s in listed}
+        sure = {(s.path, s.line) for s in listed if s.confidence >= CONFIDENT}
+        truth = set(kinds)
+        tally.precision(found, truth, "P all")
+        tally.precision(sure, truth, "P confident")
+        calls = {k for k, v in kinds.items() if v & {"call", "base"}}
+        tally.recall(found, calls, "R call")
+        tally.recall(sure, calls, "R call confident")
+        tally.recall(found, truth, "R all")
+        for where, found_kinds in kinds.items():
+            for kind in found_kinds:
+                tally.recall(found & {where}, {where}, f"K {kind}")
+        tally.counts["targets " + target["kind"]] += 1
+        misses += [f"fp {label} {p}:{n}" for p, n in sorted(found - truth)]
+        misses += [
+            f"fn {'/'.join(sorted(kinds[w]))} {label} {w[0]}:{w[1]}" for w in sorted(truth - found)
+        ]
+    index.close()
+    print_tally(f"{name} ({answer['version']}, TypeScript)", tally)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--tune", action="store_true", help=f"the tuning projects {TUNE}")
     group.add_argument("--report", action="store_true", help=f"the reported ones {REPORT}")
-    parser.add_argument("--projects", nargs="*")
+    parser.add_argument("--projects", nargs="*", help="Python packages (installed) to score")
+    parser.add_argument("--ts-projects", nargs="*", help="npm packages shipping src/ to score")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--per-kind", type=int, default=8)
     parser.add_argument("--misses", type=Path, help="write each wrong or missed site here")
@@ -168,7 +225,7 @@ def main() -> int:
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         total = Tally()
-        for name in names:
+        for name in names if args.projects != [] else ():
             root = copy_package(name, Path(tmp))
             if root is None:
                 print(f"  {name}: not installed, skipped")
@@ -180,6 +237,11 @@ def main() -> int:
             total.counts.update(tally.counts)
         if len(names) > 1:
             print_tally("all", total)
+        ts_names = args.ts_projects
+        if ts_names is None:
+            ts_names = [] if args.projects else TS_TUNE if args.tune else TS_REPORT
+        for name in ts_names:
+            typescript(name, Path(tmp), args, misses)
     if args.misses:
         args.misses.write_text("\n".join(misses) + "\n")
     return 0

@@ -116,8 +116,19 @@ _JS_COMMON = """
 (export_specifier name: (identifier) @name) @def.export
 (call_expression function: (identifier) @ref.call)
 (call_expression function: (member_expression object: (_) @receiver
-  property: (property_identifier) @ref.call))
+  property: [(property_identifier) (private_property_identifier)] @ref.call))
+(member_expression object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @ref.attribute)
 (new_expression constructor: (identifier) @ref.new)
+(arguments (identifier) @ref.value)
+(variable_declarator value: (identifier) @ref.value)
+(pair value: (identifier) @ref.value)
+(array (identifier) @ref.value)
+(return_statement (identifier) @ref.value)
+(assignment_expression right: (identifier) @ref.value)
+(binary_expression right: (identifier) @ref.value)
+(shorthand_property_identifier) @ref.value
+((member_expression object: (identifier) @ref.value) (#match? @ref.value "^[A-Z]"))
 (import_statement) @import
 (export_statement source: (string)) @import
 (variable_declarator name: (identifier) @bind.var
@@ -150,7 +161,7 @@ TYPESCRIPT = (
 (abstract_method_signature name: (_) @name) @def.method
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
-(type_annotation (type_identifier) @ref.type)
+(type_identifier) @ref.type
 (extends_clause value: [(identifier) (member_expression)] @bind.base)
 (internal_module name: (identifier) @name body: (_) @body) @def.module
 (internal_module body: (statement_block [(lexical_declaration (variable_declarator

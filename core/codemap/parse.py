@@ -136,6 +136,8 @@ class _Collector:
             role = _ROLES[(self.lang, pattern)] = _role(caps)
         if role[0] == "ref":
             node = caps[role[1]][0]
+            if role[1] == "ref.type" and node.parent.type == "nested_type_identifier":
+                return  # `Kind.Member` in a type: a member of Kind, not a type of that name
             receiver = caps.get("receiver")
             recv = (
                 _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60]
@@ -217,14 +219,17 @@ class _Collector:
                 "utf-8", "replace"
             ),
         ).strip()[:SIGNATURE_CHARS]
-        for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
+        found = IMPORT_PARSERS[self.lang](node, self.path)
+        lines = _name_lines(node) if node.end_point[0] > node.start_point[0] and found else {}
+        for local, key, orig in found:
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
-            symbol = (local, "import", line, last, "", sig, 0, key, orig)
+            symbol = (local, "import", lines.get(local, line), last, "", sig, 0, key, orig)
             self.imports.append((node.start_byte, symbol))
 
     def finish(self, root: Any = None) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
-        self.refs = _one_per_node(self.refs)
+        named = {e[7] for e in self.defs.values()}  # a definition's own name is no reference
+        self.refs = [r for r in _one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)
         uses = _Uses(self.refs, self.binds, self.imports)
@@ -337,6 +342,20 @@ def _span_of(node: Any) -> str:
     if node is None:
         return ""
     return f"{node.start_point[0] + 1}-{node.end_point[0] + 1}"
+
+
+def _name_lines(node: Any) -> dict[str, int]:
+    """The line of each name in a statement written over several lines (its last mention)."""
+    out: dict[str, int] = {}
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.child_count == 0:
+            if cur.type in ("identifier", "type_identifier", "property_identifier"):
+                out[_text(cur)] = cur.start_point[0] + 1
+        else:
+            stack.extend(cur.children)
+    return out
 
 
 def _one_per_node(refs: list) -> list:

@@ -181,11 +181,8 @@ class Project:
         if kind == "module":  # a TypeScript namespace (or a Rust/C++ module)
             return ("ns", view.path, qualified)
         if kind in ("variable", "constant"):
-            for type_name in view.binds.get((scope, qualified), []):
-                typed = self.instance(view, scope, type_name)
-                if typed is not None:
-                    return typed
-            return None
+            types = view.binds.get((scope, qualified), [])
+            return self.agreed(view, [(scope, t) for t in types]) if types else None
         return ("def", view.path, qualified)
 
     def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None:
@@ -218,10 +215,10 @@ class Project:
         hides the module's name, whatever it holds); None when `here` does not bind it."""
         if (here, name) in view.globals:
             return None
-        for type_name in view.binds.get((here, name), []):
-            typed = self.instance(view, here, type_name)
-            if typed is not None:
-                return typed
+        types = view.binds.get((here, name), [])
+        typed = self.agreed(view, [(here, t) for t in types]) if types else None
+        if typed is not None:
+            return typed
         nested = f"{here}.{name}" if here else name
         if here and nested in view.defs:
             return self._defined(view, here, nested)
@@ -310,11 +307,27 @@ class Project:
             qualified = f"{cls}.{attr}"
             if qualified in view.defs:
                 return self._defined(view, cls, qualified)
-            for scope, type_name in view.attrs.get((cls, attr), []):
-                typed = self.instance(view, scope, type_name)
-                if typed is not None:
-                    return typed
+            assigned = view.attrs.get((cls, attr))
+            typed = self.agreed(view, assigned) if assigned else None
+            if typed is not None:
+                return typed
         return EXTERNAL if complete == "ext" else None
+
+    def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
+        """What a name bound several times holds: the first type that resolves (a declared
+        `x: Base = Derived()` comes first), unless it is also a copy of something unknown
+        (`self.send = send`) or of two different things: then nothing is sure."""
+        found: list[tuple[bool, Value]] = []
+        for scope, type_name in bindings:
+            typed = self.instance(view, scope, type_name)
+            copy = type_name.startswith("=")
+            if typed is None and copy and len(bindings) > 1:
+                return None
+            if typed is not None:
+                found.append((copy, typed))
+        if len({v for copy, v in found if copy}) > 1:
+            return None
+        return found[0][1] if found else None
 
     def mro(self, path: str, cls: str) -> tuple[list[tuple[str, str]], str]:
         """The class and its project ancestors, depth first; and 'ext' when an ancestor is

@@ -134,3 +134,29 @@ def test_an_import_inside_a_function_binds_only_there(index):
         assert ("main.py", n) not in found
     assert ("main.py", _marked(MAIN, "the lambda's").pop()) not in found
     assert ("main.py", _marked(MAIN, "outer's local").pop()) not in found
+
+
+REBOUND = """def unattached(message):
+    raise RuntimeError(message)
+
+
+class Responder:
+    def __init__(self):
+        self.send = unattached
+
+    def __call__(self, send):
+        self.send = send
+        self.send("x")  # the parameter's value, or unattached: not sure
+"""
+
+
+def test_an_attribute_bound_to_two_things_is_no_sure_alias(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "gzip.py").write_text(REBOUND)
+    idx = CodeIndex(tmp_path / "p", tmp_path / "m.db")
+    try:
+        idx.refresh()
+        sites = references(idx.db, "unattached")[1]
+        assert {(s.line, s.kind) for s in sites} == {(7, "value")}
+    finally:
+        idx.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
+from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.values import python_values
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
@@ -165,7 +166,7 @@ class _Collector:
     def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
         if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
-            span = _span_of(node) if kind == "span" else ""
+            span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
             return
         if kind == "base":
@@ -220,7 +221,7 @@ class _Collector:
             ),
         ).strip()[:SIGNATURE_CHARS]
         found = IMPORT_PARSERS[self.lang](node, self.path)
-        lines = _name_lines(node) if node.end_point[0] > node.start_point[0] and found else {}
+        lines = name_lines(node) if node.end_point[0] > node.start_point[0] and found else {}
         for local, key, orig in found:
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
             symbol = (local, "import", lines.get(local, line), last, "", sig, 0, key, orig)
@@ -229,7 +230,7 @@ class _Collector:
     def finish(self, root: Any = None) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
         named = {e[7] for e in self.defs.values()}  # a definition's own name is no reference
-        self.refs = [r for r in _one_per_node(self.refs) if r[0] not in named]
+        self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)
         uses = _Uses(self.refs, self.binds, self.imports)
@@ -324,49 +325,6 @@ class _Uses:
 
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
-_SPANNING = frozenset(
-    {
-        "lambda",
-        "list_comprehension",
-        "set_comprehension",
-        "dictionary_comprehension",
-        "generator_expression",
-    }
-)
-
-
-def _span_of(node: Any) -> str:
-    """'first-last': the lines of the lambda or comprehension a name is bound in."""
-    while node is not None and node.type not in _SPANNING:
-        node = node.parent
-    if node is None:
-        return ""
-    return f"{node.start_point[0] + 1}-{node.end_point[0] + 1}"
-
-
-def _name_lines(node: Any) -> dict[str, int]:
-    """The line of each name in a statement written over several lines (its last mention)."""
-    out: dict[str, int] = {}
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if cur.child_count == 0:
-            if cur.type in ("identifier", "type_identifier", "property_identifier"):
-                out[_text(cur)] = cur.start_point[0] + 1
-        else:
-            stack.extend(cur.children)
-    return out
-
-
-def _one_per_node(refs: list) -> list:
-    """A name matched by several patterns is one reference: a call's, a decorator's or a
-    base's rather than the bare attribute's."""
-    best: dict[int, tuple] = {}
-    for ref in refs:
-        kept = best.get(ref[0])
-        if kept is None or kept[3] == "attribute":
-            best[ref[0]] = ref
-    return list(best.values()) if len(best) < len(refs) else refs
 
 
 def type_name_of(text: str) -> str:

@@ -10,6 +10,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from core.codemap.fileview import ViewCache
 from core.codemap.imports import file_matches
 from core.codemap.query import references
 from core.codemap.resolve import Project
@@ -55,13 +56,14 @@ def impact(
     max_depth: int = 3,
     limit: int = 60,
     seconds: float | None = SECONDS,
+    cache: ViewCache | None = None,
 ) -> Impact:
     """What depends on a symbol or a file, breadth first, transitively, bounded."""
     deadline = time.monotonic() + seconds if seconds is not None else None
     is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
     walk = _file_impact if is_file else _symbol_impact
     found = Impact(target, max_depth=max_depth)
-    walk(db, found, max_depth, limit, deadline)
+    walk(db, found, max_depth, limit, deadline, cache)
     return found
 
 
@@ -69,10 +71,10 @@ def _late(deadline: float | None) -> bool:
     return deadline is not None and time.monotonic() >= deadline
 
 
-def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline) -> None:
+def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cache) -> None:
     """Users of the target, their users, …: each reached first through a confident site when
     one exists (those are asked first), else marked uncertain."""
-    project = Project(db)
+    project = Project(db, cache)
     kept: dict[str, int] = {found.target: -1}  # key → index in found.dependents
     queue: deque[tuple[str, int, bool]] = deque([(found.target, 0, False)])
     later: deque[tuple[str, int, bool]] = deque()  # the uncertain ones, after the sure ones
@@ -116,7 +118,7 @@ def _dependent(depth: int, site, current: str, guess: bool) -> Dependent:
     )
 
 
-def _file_impact(db, found: Impact, max_depth: int, limit: int, deadline) -> None:
+def _file_impact(db, found: Impact, max_depth: int, limit: int, deadline, cache) -> None:
     seen = {found.target}
     queue = deque([(found.target, 0)])
     importers = db.execute(
@@ -137,7 +139,7 @@ def _file_impact(db, found: Impact, max_depth: int, limit: int, deadline) -> Non
             for path, key, orig, line in importers
             if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))
         ]
-        users += _callers_of_file(db, current)
+        users += _callers_of_file(db, current, Project(db, cache))
         for path, line in users:
             if path in seen:
                 continue
@@ -150,7 +152,9 @@ def _file_impact(db, found: Impact, max_depth: int, limit: int, deadline) -> Non
             queue.append((path, depth + 1))
 
 
-def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, int]]:
+def _callers_of_file(
+    db, path: str, project: Project, max_symbols: int = 40
+) -> list[tuple[str, int]]:
     """Files whose references resolve to this file's definitions (same-package languages)."""
     names = [
         n
@@ -162,6 +166,6 @@ def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, in
     ]
     users: list[tuple[str, int]] = []
     for name in names:
-        _, sites = references(db, f"{path}:{name}", min_confidence=UNCERTAIN)
+        _, sites = references(db, f"{path}:{name}", UNCERTAIN, project=project)
         users += [(s.path, s.line) for s in sites if s.path != path]
     return users

@@ -7,6 +7,7 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext|local
@@ -84,3 +85,27 @@ def python_roots(paths: list[str]) -> list[str]:
             folder = posixpath.dirname(folder)
         roots.add(folder)
     return sorted(roots, key=len)
+
+
+class ViewCache:
+    """What questions share between them (kept by the index): the file table, the Python roots,
+    module lookups and the most recent FileViews. A write drops what it changed."""
+
+    SIZE = 4096  # file views kept
+
+    def __init__(self) -> None:
+        self.files: tuple[dict[str, int], list[str]] | None = None  # (path → id, py roots)
+        self.modules: dict[tuple[str, str], str | None] = {}
+        self.views: OrderedDict[str, FileView] = OrderedDict()
+
+    def changed(self, paths: list[str]) -> None:
+        """Files were written or removed: their views and the file table are stale."""
+        self.files = None
+        self.modules = {}
+        for path in paths:
+            self.views.pop(path, None)
+
+    def keep(self, view: FileView) -> None:
+        self.views[view.path] = view
+        if len(self.views) > self.SIZE:
+            self.views.popitem(last=False)

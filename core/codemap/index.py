@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.codemap.fileview import ViewCache
 from core.codemap.langs import EXTENSIONS, QUERIES
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.walk import MAX_FILES, walk_sources
@@ -86,7 +87,25 @@ def _m003_graph(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds, _m003_graph]
+def _m004_aliases(db: sqlite3.Connection) -> None:
+    """`b = a.f` binds b to what f holds: the alias column (f) finds such copies by index."""
+    _run_script(
+        db,
+        """
+        ALTER TABLE binds ADD COLUMN alias TEXT;
+        CREATE INDEX binds_alias ON binds(alias) WHERE alias IS NOT NULL;
+        DELETE FROM symbols; DELETE FROM refs; DELETE FROM binds; DELETE FROM files;
+        INSERT OR REPLACE INTO meta VALUES ('edges_stale', '1');
+    """,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _m001_tables,
+    _m002_binds,
+    _m003_graph,
+    _m004_aliases,
+]
 
 
 def open_db(path: Path | str) -> sqlite3.Connection:
@@ -186,6 +205,7 @@ class CodeIndex:
         self.max_files = max_files
         self.lock = threading.RLock()
         self._touched: set[str] | None = set()  # names whose edges must be recomputed
+        self.cache = ViewCache()  # what questions share; writes drop what they change
 
     def _update_graph(self) -> None:
         """Recompute the edges of the names the last writes touched (all after a migration)."""
@@ -310,13 +330,16 @@ class CodeIndex:
 
     def _delete(self, file_ids: list[int]) -> None:
         rows = [(i,) for i in file_ids]
+        marks = ",".join("?" * len(file_ids))
+        paths = self.db.execute(f"SELECT path FROM files WHERE id IN ({marks})", file_ids)
+        self.cache.changed([p for (p,) in paths])
         if self._touched is not None:
             for fid in file_ids:
                 self._touched.update(
                     n
                     for (n,) in self.db.execute(
                         "SELECT name FROM symbols WHERE file_id=? UNION "
-                        "SELECT name FROM refs WHERE file_id=?",
+                        "SELECT name FROM refs WHERE file_id=? AND kind != 'attribute'",
                         (fid, fid),
                     )
                 )
@@ -332,19 +355,27 @@ class CodeIndex:
             "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
         fid = cur.lastrowid
+        self.cache.changed([row[0]])
         if self._touched is not None:
             self._touched.update(s[0] for s in symbols)
-            self._touched.update(r[0] for r in refs)
+            self._touched.update(r[0] for r in refs if r[2] != "attribute")  # see rank.py
             if len(self._touched) > FULL_REBUILD_NAMES:
                 self._touched = None
         self.db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
         )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
-        self.db.executemany("INSERT INTO binds VALUES (?,?,?,?,?,?)", [(fid, *b) for b in binds])
+        self.db.executemany(
+            "INSERT INTO binds VALUES (?,?,?,?,?,?,?)", [(fid, *b, _alias(b[3])) for b in binds]
+        )
 
     def _transaction(self):
         return _Transaction(self.db)
+
+
+def _alias(type_name: str) -> str | None:
+    """'=self.registry.add' → 'add': the name a copy was taken of."""
+    return type_name[1:].rsplit(".", 1)[-1] if type_name.startswith("=") else None
 
 
 class _Transaction:

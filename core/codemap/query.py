@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from core.codemap.fileview import BUILTIN_METHODS, FAMILIES
+from core.codemap.fileview import BUILTIN_METHODS, FAMILIES, ViewCache
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
@@ -219,19 +219,20 @@ def references(
     target: str,
     min_confidence: float = 0.0,
     project: Project | None = None,
+    cache: ViewCache | None = None,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
-    project = project or Project(db)
+    project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     names = [name] + [
         alias
         for (alias,) in db.execute(
             "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
-            "UNION SELECT name FROM binds WHERE (type=? OR type GLOB ?) AND name!=?",
-            (name, name, "=" + name, "=*." + name, name),
+            "UNION SELECT name FROM binds WHERE alias=? AND name!=?",
+            (name, name, name, name),
         )
     ]
     sites: list[Site] = []

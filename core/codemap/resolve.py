@@ -27,6 +27,7 @@ from core.codemap.fileview import (
     PY_BUILTINS,
     FileView,
     Value,
+    ViewCache,
     python_roots,
 )
 from core.codemap.langs import language_family
@@ -35,12 +36,15 @@ from core.codemap.langs import language_family
 class Project:
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
         self.db = db
-        self.ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
-        self.py_roots = python_roots(list(self.ids))
-        self.views: dict[str, FileView] = {}
-        self.modules: dict[tuple[str, str], str | None] = {}
+        self.cache = cache or ViewCache()
+        if self.cache.files is None:
+            ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
+            self.cache.files = (ids, python_roots(list(ids)))
+        self.ids, self.py_roots = self.cache.files
+        self.views = self.cache.views
+        self.modules = self.cache.modules
         self.instances: dict[tuple[str, str, str], Value | None] = {}
 
     # --- loading ----------------------------------------------------------------------------
@@ -86,7 +90,7 @@ class Project:
             kind = view.defs.get(scope, ("", 0))[0]
             owner = scope if kind in CLASSY else self.enclosing_class(view, scope)
             view.attrs.setdefault((owner, name), []).append((scope, type_name))
-        self.views[path] = view
+        self.cache.keep(view)
         return view
 
     @staticmethod

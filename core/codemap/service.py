@@ -133,7 +133,9 @@ class CodeMap:
         """Every site (the uncertain ones apart), or with `confident` those >= 0.5 only."""
         index = self._fresh()
         with index.lock:
-            defs, sites = query.references(index.db, target, render.UNCERTAIN * confident)
+            defs, sites = query.references(
+                index.db, target, render.UNCERTAIN * confident, cache=index.cache
+            )
         return self._noted(
             render.render_references(target, defs, sites, render.SourceLines(self.root))
         )
@@ -142,7 +144,7 @@ class CodeMap:
         """Dry run of a rename: every line to change, nothing written."""
         index = self._fresh()
         with index.lock:
-            defs, edits = rename_sites(index.db, target)
+            defs, edits = rename_sites(index.db, target, index.cache)
         source = render.SourceLines(self.root)
         return self._noted(render.render_rename(target, new_name, defs, edits, source))
 
@@ -152,16 +154,14 @@ class CodeMap:
         index = self._fresh()
         with index.lock:
             if action == "references":
-                return _reference_records(index.db, target, confident)
-            return _records(
-                index.db, action, self.relative(target) if action == "impact" else target
-            )
+                return _reference_records(index, target, confident)
+            return _records(index, action, self.relative(target) if action == "impact" else target)
 
     def impact(self, target: str, max_depth: int = 2, limit: int = 60) -> str:
         index = self._fresh()
         target = self.relative(target)
         with index.lock:
-            found = impact(index.db, target, max_depth, limit)
+            found = impact(index.db, target, max_depth, limit, cache=index.cache)
         return self._noted(render.render_impact(found))
 
     def outline(self, path: str) -> str:
@@ -217,8 +217,8 @@ def _site_record(s: query.Site) -> dict[str, object]:
     }
 
 
-def _reference_records(db, target: str, confident: bool) -> dict[str, object]:
-    defs, sites = query.references(db, target)
+def _reference_records(index: CodeIndex, target: str, confident: bool) -> dict[str, object]:
+    defs, sites = query.references(index.db, target, cache=index.cache)
     sure = [_site_record(s) for s in sites if s.confidence >= render.UNCERTAIN]
     answer: dict[str, object] = {
         "target": target,
@@ -230,9 +230,9 @@ def _reference_records(db, target: str, confident: bool) -> dict[str, object]:
     return answer
 
 
-def _impact_records(db, target: str) -> dict[str, object]:
+def _impact_records(index: CodeIndex, target: str) -> dict[str, object]:
     """Two levels, as the tool's answer, but up to 1,000 dependents and within the time limit."""
-    found = impact(db, target, max_depth=2, limit=1000)
+    found = impact(index.db, target, max_depth=2, limit=1000, cache=index.cache)
     rows = [
         {
             "path": d.path,
@@ -253,7 +253,8 @@ def _impact_records(db, target: str) -> dict[str, object]:
     }
 
 
-def _records(db, action: str, target: str) -> object:
+def _records(index: CodeIndex, action: str, target: str) -> object:
+    db = index.db
     if action == "definition":
         return [
             {
@@ -268,7 +269,7 @@ def _records(db, action: str, target: str) -> object:
             for d in query.definitions(db, target)
         ]
     if action == "impact":
-        return _impact_records(db, target)
+        return _impact_records(index, target)
     return [
         {
             "path": d.path,
@@ -289,5 +290,5 @@ def _records(db, action: str, target: str) -> object:
             "confidence": e.confidence,
             "kind": e.kind,
         }
-        for e in rename_sites(db, target)[1]
+        for e in rename_sites(db, target, index.cache)[1]
     ]

@@ -130,6 +130,8 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
     for p, line in sorted(found - truth):
         conf = max(s.confidence for s in listed if (s.path, s.line) == (p, line))
         misses.append(f"fp {conf:.2f} {name} {p}:{line}")
+    for p, line in sorted((found - sure) & calls):
+        misses.append(f"guessed {name} {p}:{line}")
     for p, line in sorted(truth - found):
         misses.append(f"fn {'/'.join(sorted(kinds[(p, line)]))} {name} {p}:{line}")
 

@@ -93,6 +93,12 @@ PYTHON = """
   attribute: (identifier) @bind.attr) type: (type) @type)
 (typed_parameter (identifier) @bind.var type: (type) @type)
 (typed_default_parameter name: (identifier) @bind.var type: (type) @type)
+(function_definition return_type: (type) @bind.returns)
+([(if_statement condition: (call function: (identifier) @_f arguments: (argument_list .
+  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)
+  (elif_clause condition: (call function: (identifier) @_f arguments: (argument_list .
+  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)]
+  (#eq? @_f "isinstance"))
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
 ((assignment left: (identifier) @_all
   right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])

@@ -1,0 +1,64 @@
+"""Receivers typed by what a function returns (its annotation, `Optional` and `X | None`
+included) and by an `isinstance` branch: calls on them are resolved, not guessed (#30 item 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.codemap import CodeIndex, references
+
+CONTEXT = """class Context:
+    def invoke(self, f):
+        return f()
+
+
+class Other:
+    def invoke(self, f):
+        return f
+
+
+def current() -> "Context | None":
+    return None
+"""
+
+USE = """from typing import Optional
+
+from ctx import Context, Other, current
+
+
+def make() -> Optional[Other]:
+    return Other()
+
+
+def run(thing, f):
+    ctx = current()
+    ctx.invoke(f)  # Context.invoke, through current()'s annotation
+    other = make()
+    other.invoke(f)  # Other.invoke
+    if isinstance(thing, Context):
+        thing.invoke(f)  # Context.invoke: the branch says so
+    elif isinstance(thing, Other):
+        thing.invoke(f)  # Other.invoke
+    thing.invoke(f)  # not known here
+"""
+
+
+def test_returns_and_isinstance_type_receivers(tmp_path: Path):
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "ctx.py").write_text(CONTEXT)
+    (root / "use.py").write_text(USE)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+
+        def sure(target: str) -> set[int]:
+            sites = references(idx.db, target)[1]
+            return {s.line for s in sites if s.confidence >= 0.5 and s.path == "use.py"}
+
+        assert sure("Context.invoke") == {12, 16}
+        assert sure("Other.invoke") == {14, 18}
+        guessed = {s.line for s in references(idx.db, "Context.invoke")[1] if s.confidence < 0.5}
+        assert guessed == {19}
+    finally:
+        idx.close()

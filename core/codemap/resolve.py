@@ -211,7 +211,7 @@ class Project:
             return self.instances[slot]
         self.instances[slot] = None
         copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
-        found = self.chain(view, scope, type_name.lstrip("=").split("."))
+        found = self.chain(view, scope, type_name.lstrip("=").split("."), keep_last=True)
         if found is not None and not copy:  # a type: its instances; a function: what it returns
             kind = found[0]
             found = (
@@ -236,7 +236,9 @@ class Project:
             return None
         return self.instance(view, function[2].rpartition(".")[0], annotation)
 
-    def chain(self, view: FileView, scope: str, parts: list[str], line: int = 0) -> Value | None:
+    def chain(
+        self, view: FileView, scope: str, parts: list[str], line: int = 0, keep_last: bool = False
+    ) -> Value | None:
         head = parts[0]
         if head in ("self", "this", "cls", "super()"):
             owner = self.enclosing_class(view, scope)
@@ -244,9 +246,12 @@ class Project:
             found: Value | None = (what, view.path, owner) if owner else None
         else:
             found = self.name(view, scope, head, line)
-        for attr in parts[1:]:
+        last = len(parts) - 1
+        for at, attr in enumerate(parts[1:], 1):
             found = self.attribute(found, attr)
-        return found
+            if found is not None and found[0] == "def" and (at < last or not keep_last):
+                found = self.returned(found)  # `resp.request.url`: a property's value is what
+        return found  # its annotation names (but `b = a.f` copies f itself)
 
     @staticmethod
     def enclosing_class(view: FileView, scope: str) -> str:

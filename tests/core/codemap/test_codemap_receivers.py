@@ -62,3 +62,45 @@ def test_returns_and_isinstance_type_receivers(tmp_path: Path):
         assert guessed == {19}
     finally:
         idx.close()
+
+
+MODELS = """class URL:
+    @property
+    def host(self) -> str:
+        return ""
+
+
+class Request:
+    @property
+    def url(self) -> URL:
+        return URL()
+
+
+class Response:
+    def __init__(self, request: Request):
+        self._request = request
+
+    @property
+    def request(self) -> Request:
+        return self._request
+
+
+def show(response: Response):
+    return response.request.url.host  # Request.url, URL.host through the properties
+"""
+
+
+def test_a_property_chain_follows_return_annotations(tmp_path: Path):
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "models.py").write_text(MODELS)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        for target in ("Request.url", "URL.host", "Response.request"):
+            sites = references(idx.db, target)[1]
+            assert {(s.line, s.kind) for s in sites if s.confidence >= 0.5} == {
+                (23, "attribute")
+            }, target
+    finally:
+        idx.close()

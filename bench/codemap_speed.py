@@ -108,11 +108,11 @@ def questions(index: CodeIndex, tree: Path) -> None:
         )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
     parser.add_argument("--aider", type=Path, default=AIDER_PYTHON)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         tree = _copy(args.tree, Path(tmp) / "tree")

@@ -40,13 +40,13 @@ class TimingHooks(AgentHooks):
         self.tools, self.tool_total = 0, 0.0
         self.waited = waited  # seconds the prompter has waited for answers, so far
         self.wait_total, self._wait_mark = 0.0, 0.0
-        self.sdk_total = 0.0  # waited for the SDK client (the session's first request)
+        self.client_total = 0.0  # waited for the HTTP client (the session's first request)
 
     def on_task_start(self, task: str) -> None:
         self.requests, self.context_total, self.model_total = 0, 0.0, 0.0
         self.tools, self.tool_total, self.wait_total = 0, 0.0, 0.0
         self._tool_started = None
-        self.sdk_total = 0.0
+        self.client_total = 0.0
 
     def on_tool_start(self, call: ToolCall) -> None:
         self._tool_started = time.monotonic()
@@ -68,12 +68,13 @@ class TimingHooks(AgentHooks):
         self._in_flight = time.monotonic()
 
     def on_response(self, response: ModelResponse) -> None:
-        if response.sdk_seconds:
-            self.sdk_total += response.sdk_seconds
+        if response.client_seconds:
+            self.client_total += response.client_seconds
             self._say(
                 self.s.t(
-                    "sdk import {total}s (the first request waited for it; not model time)",
-                    total=f"{response.sdk_seconds:.2f}",
+                    "HTTP client set up in {total}s (the first request waited for it; "
+                    "not model time)",
+                    total=f"{response.client_seconds:.2f}",
                 )
             )
         if response.purpose == "summary":  # a compaction request, not one of the task's turns
@@ -114,7 +115,7 @@ class TimingHooks(AgentHooks):
         self._say(
             self.s.t(
                 "{requests} · {tools} · {total}s = model {model}s + tools {tool_s}s + "
-                "Unicum {own}s (start {setup}s{sdk}, end {end}s, context {ctx} ms)",
+                "Unicum {own}s (start {setup}s{http}, end {end}s, context {ctx} ms)",
                 requests=self.s.tn("{n} request", "{n} requests", self.requests, n=self.requests),
                 tools=self.s.tn("{n} tool call", "{n} tool calls", tools, n=tools),
                 total=f"{result.total_seconds:.2f}",
@@ -122,8 +123,8 @@ class TimingHooks(AgentHooks):
                 tool_s=f"{tool_s:.2f}",
                 own=f"{own:.2f}",
                 setup=f"{result.setup_seconds:.2f}",
-                sdk=self.s.t(", sdk import {total}s", total=f"{self.sdk_total:.2f}")
-                if self.sdk_total
+                http=self.s.t(", HTTP client {total}s", total=f"{self.client_total:.2f}")
+                if self.client_total
                 else "",
                 end=f"{result.end_seconds:.2f}",
                 ctx=f"{self.context_total * 1000:.1f}",

@@ -1,6 +1,6 @@
-"""`--time` counts every part of a task: the first request's SDK import on a line of its own
+"""`--time` counts every part of a task: the first request's HTTP client set-up on a line of its own
 (not model time), the start (code-map wait, memory, hooks) and the end (memory saved, Stop
-hooks); through the real CLI and SDK against the scripted server."""
+hooks); through the real CLI against the scripted server."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.helpers.repl_driver import Repl
 
 SUMMARY = re.compile(
     r"· ([\d.]+)s = model ([\d.]+)s \+ tools ([\d.]+)s \+ Unicum ([\d.]+)s "
-    r"\(start ([\d.]+)s(?:, sdk import ([\d.]+)s)?, end ([\d.]+)s"
+    r"\(start ([\d.]+)s(?:, HTTP client ([\d.]+)s)?, end ([\d.]+)s"
 )
 
 
@@ -24,18 +24,18 @@ def timed_p(llm, workspace, *extra: str):
     )  # fmt: skip
 
 
-def test_the_first_request_of_p_shows_the_sdk_import_apart_from_model_time(llm, workspace):
+def test_the_first_request_of_p_shows_the_http_client_apart_from_model_time(llm, workspace):
     (workspace / "a.py").write_text("x = 1\n")
     llm.call("read_file", {"path": "a.py"})
     llm.reply("a.py sets x")
     proc = timed_p(llm, workspace)
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if "⏱" in line]
-    sdk = [n for n, line in enumerate(lines) if "⏱ sdk import" in line]  # its own line
+    sdk = [n for n, line in enumerate(lines) if "⏱ HTTP client set up" in line]  # its own line
     first = next(n for n, line in enumerate(lines) if "request 1:" in line)
     second = next(n for n, line in enumerate(lines) if "request 2:" in line)
     assert sdk == [first - 1] and second > first  # one line, before the first request only
-    said = float(re.search(r"sdk import ([\d.]+)s \(", lines[sdk[0]]).group(1))
+    said = float(re.search(r"HTTP client set up in ([\d.]+)s \(", lines[sdk[0]]).group(1))
     total, model, tools, own, start, sdk_part, end = map(
         float, SUMMARY.search(proc.stderr).groups()
     )
@@ -60,7 +60,7 @@ def test_the_end_hooks_are_inside_the_total(llm, workspace, isolated_home, tmp_p
     assert total >= model + end and abs(total - (model + tools + own)) < 0.03
 
 
-def test_later_requests_of_a_repl_session_show_no_sdk_import(llm, workspace):
+def test_later_requests_of_a_repl_session_show_no_http_client_set_up(llm, workspace):
     llm.reply("first answer").reply("second answer")
     repl = Repl(
         "--dir", str(workspace), "--provider", "openai", "--no-codemap", "--time",
@@ -76,8 +76,8 @@ def test_later_requests_of_a_repl_session_show_no_sdk_import(llm, workspace):
         repl.expect("second answer")
         repl.expect(r"1 request · 0 tool calls · [\d.]+s = model [^\n]*end [\d.]+s")
         later = repl.text[mark : repl.pos]
-        assert "request 1: first token" in later and "sdk import" not in later
-        assert repl.text.count("⏱ sdk import") <= 1  # the first task's, if it waited for it
+        assert "request 1: first token" in later and "HTTP client" not in later
+        assert repl.text.count("⏱ HTTP client set up") <= 1  # the first task's, if it waited for it
         repl.send("/quit")
         assert repl.wait_exit() == 0
     finally:

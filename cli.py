@@ -6,10 +6,14 @@ on an import): only the standard library at the top, nothing of ours before `pyt
 3.10 are quoted instead.)
 """
 
-import argparse
-import os
-import sys
-from pathlib import Path
+import time
+
+STARTED = time.monotonic()  # `--time` counts `-p`'s start-up from here
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
@@ -194,6 +198,7 @@ def _main(argv: "list[str] | None") -> int:
         return run(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
+    args.started = STARTED
     from ui.launch import prepare_folder
 
     failed = prepare_folder(args)  # trusted folder? then the .env files

@@ -75,18 +75,21 @@ class McpHub:
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
         self._go = threading.Event()  # set: start now, without the delay
+        self._delay = START_DELAY
 
-    def start(self) -> None:
-        """Start every server in the background; returns at once."""
+    def start(self, delay: float = START_DELAY) -> None:
+        """Start every server in the background, after `delay` seconds (or when `settle`
+        asks first); returns at once."""
         if not self.servers or self._thread is not None:
             return
-        self.deadline = time.monotonic() + START_DELAY + self.timeout
+        self._delay = delay
+        self.deadline = time.monotonic() + delay + self.timeout
         self._thread = threading.Thread(target=self._main, name="unicum-mcp", daemon=True)
         self._thread.start()
 
     def _main(self) -> None:
         try:
-            self._go.wait(START_DELAY)
+            self._go.wait(self._delay)
             asyncio.run(self._run_all())
         except BaseException as exc:  # the SDK missing, a loop failure: every server fails
             for state in self.servers.values():
@@ -147,12 +150,15 @@ class McpHub:
         self.warn(f"MCP server '{state.name}' {verb}: {reason}")
         state.settled.set()
 
-    def settle(self) -> None:
-        """Wait (until the start-up deadline at most) for servers still starting."""
+    def settle(self) -> list[str]:
+        """Wait (until the start-up deadline at most) for servers still starting; the names
+        of those it waited for."""
         self._go.set()
+        waited = [name for name, state in self.servers.items() if not state.settled.is_set()]
         for state in self.servers.values():
             state.settled.wait(max(0.0, self.deadline - time.monotonic()))
         self.refresh()
+        return waited
 
     def refresh(self) -> None:
         """Servers still starting past the deadline have failed (whatever the thread is at)."""

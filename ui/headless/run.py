@@ -140,11 +140,17 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     if stream is not None:
         stream.session_id = opts.session_id
         hooks.append(stream)
+    timing = None
     if args.time:
         from ui.views import TimingHooks
 
-        hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
+        timing = TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr)
+        hooks.append(timing)
+    opening = time.monotonic()
     live = open_session(opts, hooks, resume=resume, debug=args.debug)
+    if timing is not None:
+        started = getattr(args, "started", opening)  # cli.py's first line, when it says
+        timing.start_up(opening - started, time.monotonic() - opening)
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:

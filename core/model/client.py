@@ -22,7 +22,7 @@ from core.model.retry import (
     error_line,
     retry_after,
 )
-from core.model.wire import Sender, WireAdapter, wire_stream
+from core.model.wire import FALLBACK_ENV, Sender, WireAdapter, wire_stream
 from my_agent.errors import ModelError
 from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
 from my_agent.tokens import estimate_tokens
@@ -123,8 +123,6 @@ class ModelClient:
         return self._sender
 
     def _new_sender(self) -> Sender:
-        from core.model.sdk import FALLBACK_ENV
-
         adapter, p = self.adapter, self.provider
         if os.environ.get(FALLBACK_ENV, "").strip().lower() == "sdk":
             from core.model.sdk import SdkSender, make_client

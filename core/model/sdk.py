@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-FALLBACK_ENV = "UNICUM_HTTP"  # "sdk": requests go through the provider's SDK
+from core.model.wire import FALLBACK_ENV
+
+__all__ = ["FALLBACK_ENV", "SdkSender", "make_client", "stream_class"]
 
 
 def make_client(package: str, base_url: str | None, api_key: str | None, timeout: float) -> Any:

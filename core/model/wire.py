@@ -13,6 +13,8 @@ from typing import Any, Protocol
 from core.model.fragments import FragmentCache
 from my_agent.messages import Message, ModelResponse, StreamEvent
 
+FALLBACK_ENV = "UNICUM_HTTP"  # "sdk": requests go through the provider's SDK (`sdk.py`)
+
 
 class Assembler(Protocol):
     """Builds one response from a stream's events; `opened`/`started` tell retries whether

@@ -46,3 +46,14 @@ def test_the_sdk_fallback_is_what_imports_one(llm, workspace, monkeypatch):
     llm.reply("hi there")
     packages, answer = imported_by_p(llm, workspace, "zhipu")
     assert answer.strip() == "hi there" and "anthropic" in packages
+
+
+def test_a_later_p_compiles_the_key_shapes_without_detect_secrets(llm, workspace):
+    """The first run keeps detect-secrets' pattern sources in the home; the next imports
+    neither it nor `requests`, which it brings."""
+    (workspace / "CLAUDE.md").write_text("Run the tests with pytest.\n")  # redacted as sent
+    llm.reply("one").reply("two")
+    first, _ = imported_by_p(llm, workspace, "zhipu")
+    later, answer = imported_by_p(llm, workspace, "zhipu")
+    assert "detect_secrets" in first and answer.strip() == "two"
+    assert not later & {"detect_secrets", "requests", "asyncio"}

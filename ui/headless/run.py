@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import math
@@ -162,6 +163,13 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     return live
 
 
+def _collect_from_here() -> None:
+    """The session is open: what start-up made lives as long as the process (cli.py keeps
+    the cyclic collector off until now); set it aside for good and collect from here on."""
+    gc.freeze()
+    gc.enable()
+
+
 def run_print(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
     opts = options_from_args(args)
@@ -181,6 +189,7 @@ def run_print(args: argparse.Namespace) -> int:
         first = next(tasks)
         opts = replace(opts, task_hint=first)
         live = _open(args, opts, run, strings, stream)
+        _collect_from_here()
         run.cost.model = live.agent.client.model
         try:
             for task in itertools.chain([first], tasks):
@@ -188,6 +197,7 @@ def run_print(args: argparse.Namespace) -> int:
         finally:
             for note in end_session(live):
                 print(f"unicum: {note}", file=sys.stderr)
+            gc.freeze()  # the process ends: the interpreter's last collections skip it all
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, strings.line(str(exc)), run)
     except (UnicumError, KeyboardInterrupt) as exc:  # e.g. --dir not a folder, Ctrl-C at start

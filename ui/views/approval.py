@@ -23,8 +23,10 @@ def diff_lines(detail: str) -> list[tuple[str, str]]:
 
 
 def read_key(message: str, keys: tuple[str, ...]) -> str:
-    """One key press among `keys`, no Enter (Ctrl-C interrupts; Ctrl-D and Esc answer 'n')."""
+    """One key press among `keys`, no Enter (Ctrl-C interrupts; Ctrl-D and Esc answer 'n');
+    `message` may carry the colours of `styled`."""
     from prompt_toolkit.application import Application
+    from prompt_toolkit.formatted_text import ANSI
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 
@@ -36,7 +38,9 @@ def read_key(message: str, keys: tuple[str, ...]) -> str:
     for key in ("c-d", "escape"):
         kb.add(key, eager=True)(lambda event: event.app.exit(result="n"))
     app: Application[str] = Application(
-        layout=Layout(Window(FormattedTextControl(message), height=1, dont_extend_height=True)),
+        layout=Layout(
+            Window(FormattedTextControl(ANSI(message)), height=1, dont_extend_height=True)
+        ),
         key_bindings=kb,
         full_screen=False,
         erase_when_done=True,

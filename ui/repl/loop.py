@@ -148,6 +148,7 @@ class Repl:
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
+            on_diff=self.renderer.diff_shown,
         )
         self.command_tools = CommandTools()
         hooks = [self.renderer, notifier, self.command_tools]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ui.terminal import styled
+from ui.views.diff import named_hunks
 from ui.words import APPROVE_WORDS, Strings
 
 KEYS = ("y", "s", "a", "n", "e")
@@ -14,8 +15,8 @@ _STYLES = {"+": "green", "-": "red", "@": "cyan"}
 
 
 def diff_lines(detail: str) -> list[tuple[str, str]]:
-    """(line, style) for a unified diff, its ---/+++ header left out, capped."""
-    lines = [ln for ln in detail.splitlines() if not ln.startswith(("--- ", "+++ "))]
+    """(line, style) for a unified diff, its hunks naming the file, capped."""
+    lines = named_hunks(detail.splitlines())
     shown = [(f"    {ln}", _STYLES.get(ln[:1], "dim")) for ln in lines[:MAX_DIFF_LINES]]
     if len(lines) > MAX_DIFF_LINES:
         shown.append((f"    … +{len(lines) - MAX_DIFF_LINES}", "dim"))

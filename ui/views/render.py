@@ -134,6 +134,7 @@ class Renderer(AgentHooks):
         self.status = None
         self.reasoning = False
         self._before: dict[str, tuple[Path, str | None]] = {}
+        self._running = ""  # the call running now (an edit's approval may show its diff)
         self._retry_shown = 0  # the attempt whose line is on the screen (the countdown ticks)
         self.waited: Callable[[], float] = lambda: 0.0  # seconds spent answering questions
         self._wait_mark: dict[str, float] = {}
@@ -224,9 +225,14 @@ class Renderer(AgentHooks):
     def on_tool_start(self, call: ToolCall) -> None:
         self.stop_live()
         self._wait_mark[call.id] = self.waited()
+        self._running = call.id
         if call.name in DIFF_TOOLS:
             self._before[call.id] = snapshot(self.workspace(), call.arguments)
         self.spin(f"{call.name} {self.summary(call)}")
+
+    def diff_shown(self) -> None:
+        """The running edit's diff was shown with its approval question: not again after it."""
+        self._before.pop(self._running, None)
 
     def summary(self, call: ToolCall) -> str:
         return summary(call.name, call.arguments, self.s, self.key_arg(call.name))
@@ -246,7 +252,7 @@ class Renderer(AgentHooks):
             self._failure(output.content)
         before = self._before.pop(call.id, None)
         if before and not output.is_error:
-            render_diff(self.console, before, self.s)
+            render_diff(self.console, before, self.s, self.workspace())
         if call.name == "todo" and not output.is_error:
             from ui.views.todos import render_todos
 

@@ -3,6 +3,8 @@ commands with their exit code and tail, tool lines a person reads, each diff onc
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.ui.repl.test_approval_repl import tool_results
@@ -78,3 +80,37 @@ def test_tool_lines_are_one_readable_summary_per_tool(llm, workspace):
     ):
         assert line in screen, line
     assert "{'" not in screen and "[{" not in screen  # no Python reprs, no raw JSON
+
+
+def test_an_approved_edit_shows_its_diff_once_and_its_hunks_name_the_file(llm, workspace):
+    (workspace / "src").mkdir()
+    (workspace / "src" / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    llm.call("edit_file", {"path": "src/calc.py", "old_string": "a - b", "new_string": "a + b"})
+    llm.reply("fixed.")
+    repl = start(llm, workspace)
+    try:
+        repl.send("fix add")
+        repl.expect(r"Edit src/calc\.py\?")
+        repl.child.send("y")
+        repl.expect("fixed.")
+        repl.prompt()
+        asked = repl.text
+    finally:
+        repl.close()
+    assert asked.count("+    return a + b") == 1
+    assert re.search(r"@@ -\S+ \+\S+ @@ src/calc\.py", asked)
+
+
+def test_an_edit_run_without_a_question_shows_its_diff_once_naming_the_file(llm, workspace):
+    (workspace / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    llm.call("edit_file", {"path": "calc.py", "old_string": "a - b", "new_string": "a + b"})
+    llm.reply("fixed.")
+    repl = start(llm, workspace, "--permission-mode", "auto-edit")
+    try:
+        repl.send("fix add")
+        repl.expect("fixed.")
+        repl.prompt()
+    finally:
+        repl.close()
+    assert repl.text.count("+    return a + b") == 1
+    assert re.search(r"@@ .* @@ calc\.py", repl.text)

@@ -23,9 +23,9 @@ def diff_lines(detail: str) -> list[tuple[str, str]]:
     return shown
 
 
-def read_key(message: str, keys: tuple[str, ...]) -> str:
-    """One key press among `keys`, no Enter (Ctrl-C interrupts; Ctrl-D and Esc answer 'n');
-    `message` may carry the colours of `styled`."""
+def read_key(message: str, keys: tuple[str, ...], enter: str = "") -> str:
+    """One key press among `keys`, no Enter (Ctrl-C interrupts; Ctrl-D and Esc answer 'n';
+    Enter answers `enter` when given); `message` may carry the colours of `styled`."""
     from prompt_toolkit.application import Application
     from prompt_toolkit.formatted_text import ANSI
     from prompt_toolkit.key_binding import KeyBindings
@@ -38,6 +38,8 @@ def read_key(message: str, keys: tuple[str, ...]) -> str:
     kb.add("c-c")(lambda event: event.app.exit(exception=KeyboardInterrupt))
     for key in ("c-d", "escape"):
         kb.add(key, eager=True)(lambda event: event.app.exit(result="n"))
+    if enter:
+        kb.add("enter")(lambda event: event.app.exit(result=enter))
     app: Application[str] = Application(
         layout=Layout(
             Window(FormattedTextControl(ANSI(message)), height=1, dont_extend_height=True)

@@ -19,6 +19,7 @@ from ui.commands.plan import cmd_plan
 from ui.commands.resume import cmd_resume
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
+from ui.commands.vim import cmd_vim
 from ui.words import N_
 
 if TYPE_CHECKING:
@@ -252,6 +253,9 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("/agents", N_("sub-agents the task tool can start"), cmd_agents),
         Command("/quit", N_("exit"), cmd_quit),
+        Command(
+            "/vim", N_("vi key bindings on the input line on/off (saved)"), cmd_vim, "[on|off]"
+        ),
         Command("/exit", N_("exit"), cmd_quit),
     )
 }

@@ -190,7 +190,9 @@ def main(argv: "list[str] | None" = None) -> int:
     # is wasted time. The cyclic collector starts once they are made (`collect_from_here`).
     gc.disable()
     try:
-        return _main(argv)
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit: a reader that left is caught below
+        return code
     except BrokenPipeError:  # `unicum usage --json | head`: the reader left; no traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the exit-time flush must not fail again

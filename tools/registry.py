@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from my_agent.errors import os_error_line
 from my_agent.secrets import redact, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
 from tools.signature import brief_spec, signature
@@ -236,6 +237,8 @@ class Registry:
             out = tool.handler(ctx, args)
         except ToolError as exc:
             return ToolOutput(str(exc), is_error=True)
+        except OSError as exc:  # the file system said no: one line, the path relative
+            return ToolOutput(f"{name}: {os_error_line(exc, ctx.workspace)}", is_error=True)
         except Exception as exc:  # a tool bug must not kill the session
             return ToolOutput(f"{name} failed: {type(exc).__name__}: {exc}", is_error=True)
         return out if isinstance(out, ToolOutput) else ToolOutput(str(out))

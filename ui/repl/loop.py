@@ -67,6 +67,7 @@ class Repl:
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.commands.plan
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
+        self.prompt_session = None  # the input line, once the loop runs
 
     @property
     def session(self) -> LiveSession:
@@ -146,6 +147,7 @@ class Repl:
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
+            on_diff=self.renderer.diff_shown,
         )
         self.command_tools = CommandTools()
         hooks = [self.renderer, notifier, self.command_tools]
@@ -268,7 +270,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
-        from ui.commands import prompt_text, toggle
+        from ui.commands import apply_editor_mode, editor_mode, prompt_text, toggle
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
 
@@ -280,6 +282,8 @@ class Repl:
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
         session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
+        apply_editor_mode(session, editor_mode(self.home))
+        self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

@@ -15,9 +15,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI_VENV = Path.home() / ".cache" / "unicum-bench" / "mswea-venv"
-LEAN_TOOLS = "read_file,edit_file,write_file,terminal,search_files,list_files"
-# Unicum's tool sets, as flags (the names the table shows)
-UNICUM_SETS = {"default": (), "lean": ("--tools", LEAN_TOOLS), "all": ("--tools", "all")}
+# Unicum's tool sets (the names the table shows), chosen by the tool_set setting: `default` is
+# what the session decides (lean for a local server), `full` what it offered before that
+UNICUM_SETS = {"default": "auto", "lean": "lean", "full": "full"}
 MINI_CONFIGS = {"mini": "mini.yaml", "mini-text": "mini_textbased.yaml"}
 MINI_CLASSES = {"mini": "litellm", "mini-text": "litellm_textbased"}
 
@@ -87,9 +87,15 @@ def run_unicum(
         str(limits.max_turns),
         "--context-policy",
         limits.context_policy,
-        *UNICUM_SETS[tools],
     ]
-    env = _env({"UNICUM_BASE_URL": url, "UNICUM_MODEL": model, "UNICUM_HOME": str(home)})
+    env = _env(
+        {
+            "UNICUM_BASE_URL": url,
+            "UNICUM_MODEL": model,
+            "UNICUM_HOME": str(home),
+            "UNICUM_TOOL_SET": UNICUM_SETS[tools],
+        }
+    )
     log = run_dir / "unicum.log"
     (run_dir / "unicum.cmd.json").write_text(json.dumps(cmd[1:]), encoding="utf-8")
     code, seconds = _run(cmd, env, project, limits.timeout, log)

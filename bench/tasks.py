@@ -2,7 +2,7 @@
 against the same OpenAI-compatible server (llama-server, see shared/real-llm.md). Not in CI.
 
     python bench/tasks.py --base-url http://127.0.0.1:8631/v1 --model qwen-1.5b \\
-        --agents unicum:default,unicum:lean,mini --tasks off-by-one
+        --agents unicum:full,unicum:lean,mini --tasks off-by-one
 
 Each run gets a fresh copy of the project; the referee is pytest on the project's own tests,
 restored before scoring. Per run: solved, requests (counted by a loopback proxy in front of the
@@ -156,7 +156,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--model", default=os.environ.get("UNICUM_MODEL", "qwen-1.5b"))
     p.add_argument(
         "--agents",
-        default="unicum:default,unicum:lean,mini",
+        default="unicum:full,unicum:lean,mini",
         help=f"comma-separated, from {', '.join(AGENTS)}",
     )
     p.add_argument(

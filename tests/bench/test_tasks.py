@@ -31,7 +31,7 @@ def test_a_fix_is_scored_solved_by_pytest_with_requests_counted(llm, tmp_path):
     assert row["solved"] and not row["tests_changed"]
     assert (row["requests"], row["stop"], row["turns"]) == (2, "done", 2)
     assert row["output_tokens"] > 0 and row["prompt_tokens"] > 0  # the replies' usage
-    assert row["tools"] == len(llm.requests[0].body["tools"])
+    assert row["tools"] == len(llm.requests[0].body["tools"]) == 6  # the lean set
     assert "| format-string | unicum:default | yes | 2 |" in proc.stdout
     assert "| unicum:default | 1/1 | 2 |" in proc.stdout
 
@@ -64,3 +64,12 @@ def test_the_context_policy_and_turn_cap_reach_the_cli(llm, tmp_path):
 def test_unknown_task_or_agent_is_one_line(tmp_path):
     proc = bench_cli("tasks.py", "--tasks", "nope", "--work", str(tmp_path))
     assert proc.returncode != 0 and "unknown nope" in proc.stderr
+
+
+def test_the_full_set_is_the_tool_set_setting(llm, tmp_path):
+    llm.reply("no")
+    _, [row] = bench(llm, tmp_path, "--agents", "unicum:full")
+    assert row["agent"] == "unicum:full" and row["tools"] > 6
+    assert {"memory", "task", "todo"} <= {
+        t["function"]["name"] for t in llm.requests[0].body["tools"]
+    }

@@ -22,6 +22,15 @@ LINES_AGENT: tuple[str, ...] = (
         "{share} of the {scope:tr} budget used: {used:tr} of {limit:tr} (the next model "
         "call would make it ~{next:tr})"
     ),
+    # the tools a session offers (core.agent.session.toolset)
+    N_(
+        "tools: the lean set for a local server or a small window ({window} tokens): "
+        "{names}; recall joins when an output is archived (tool_set in config.json or "
+        "--tools changes it)"
+    ),
+    N_("tools: the full set: {names} (tool_set in config.json or --tools changes it)"),
+    N_("tools: as --tools asks: {names}"),
+    N_("tools: all, as --tools asks: {names}"),
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
     N_(

@@ -12,7 +12,7 @@ from core.agent.loop.guard import LoopGuard
 from core.agent.loop.text_calls import read_text_calls, server_fix, unknown_tool_line
 from core.agent.options import MAX_TURNS
 from core.agent.prompts.system import SystemPrompt
-from core.context import ContextPolicy, FullHistory
+from core.context import ContextPolicy, FullHistory, shows_archived
 from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
@@ -156,6 +156,8 @@ class Agent:
         self.hooks.before_request(turn)
         started = time.monotonic()
         messages = self.context.messages_for_request(self.history)
+        if self.registry.later and shows_archived(messages):
+            self.registry.release(self.tool_context)  # recall, once the model sees a stand-in
         self.context_seconds = time.monotonic() - started
         try:
             response = self._request_fitting(messages)

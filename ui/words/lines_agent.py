@@ -34,6 +34,10 @@ LINES_AGENT: tuple[str, ...] = (
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
     N_(
+        "Stopped: the model made the same {tool} call with the same result {n} times (the "
+        "advice to {advice} did not change it; ask again with more detail, or try another model)."
+    ),
+    N_(
         "the server at {url} returned tool calls as text: it does not parse tool calls; "
         "Unicum ran them anyway (fix: {fix})"
     ),

@@ -213,7 +213,7 @@ class Agent:
                 line = said or "interrupted; tool calls were stopped"
                 raise Interrupted(line) from None
             raise
-        self.history.append(Message("user", self.guard.review(calls, results)))
+        self.history.append(Message("user", results))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         verdict = self.hooks.check_tool(call)
@@ -229,6 +229,7 @@ class Agent:
             args = call.raw_arguments  # let the registry report bad JSON
         output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
+        output.content = self.guard.review(call, output, self.registry.tools)  # advice on a repeat
         fact = self.context.on_tool_result(call, output) or extract_fact(
             call, output, self.fact_rules
         )

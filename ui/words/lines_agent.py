@@ -42,8 +42,9 @@ LINES_AGENT: tuple[str, ...] = (
         "Unicum ran them anyway (fix: {fix})"
     ),
     N_(
-        "The reply looks like a call of {name}, which is not a tool here (tools: "
-        "{tools}); it was not run."
+        "the server at {url} returned tool calls as text: its chat template does not parse the "
+        "calls this model writes; Unicum ran them anyway (fix: give llama-server a chat "
+        "template that parses them, --chat-template-file)"
     ),
     N_("Stopped after {n} turns without a final answer{_rest}"),
     N_(

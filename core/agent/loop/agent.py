@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.loop.guard import LoopGuard
-from core.agent.loop.text_calls import read_text_calls, server_fix, unknown_tool_line
+from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.options import MAX_TURNS
 from core.agent.prompts.system import SystemPrompt
 from core.context import ContextPolicy, FullHistory, shows_archived
@@ -98,7 +98,7 @@ class Agent:
             result.usage = result.usage + response.usage
             result.model_seconds += response.duration
             self.history.append(response.message)
-            calls = response.message.tool_calls or self._text_calls(result)
+            calls = response.message.tool_calls or self._text_calls()
             if not calls:
                 result.text = result.text or response.message.text
                 if not self._goes_on(result, continued, last=turn == self.max_turns):
@@ -134,22 +134,19 @@ class Agent:
         result.text = ""
         return True
 
-    def _text_calls(self, result: TaskResult) -> list[ToolCall]:
+    def _text_calls(self) -> list[ToolCall]:
         """Calls the reply wrote as text (a server that does not parse them): run them as
-        calls; a call of a tool that does not exist ends the task as an error."""
-        known = set(self.registry.tools)
+        calls, the prose around them kept as the reply's text."""
         prefix = f"text_call_{uuid.uuid4().hex[:12]}"  # unique even after a /rewind
-        found = read_text_calls(self.history[-1].text, known, prefix)
+        found = read_text_calls(self.history[-1].text, prefix)
         if found is None:
             return []
-        if found.unknown:
-            result.stop, result.text = "error", unknown_tool_line(found.unknown, known)
-            return []
-        self.history[-1] = Message("assistant", list(found.calls))
+        said = [TextBlock(found.prose)] if found.prose else []
+        self.history[-1] = Message("assistant", [*said, *found.calls])
         if not self.text_calls_noted:
             self.text_calls_noted = True
-            provider = self.client.provider
-            self.notices.append(server_fix(provider.profile.name, provider.base_url))
+            p = self.client.provider
+            self.notices.append(server_fix(p.profile.name, p.base_url, p.window_source))
         return found.calls
 
     def query(self, turn: int) -> ModelResponse:

@@ -199,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
             for agent in agents:
                 row = run_one(task, agent, proxy, args, limits)
                 rows.append(row)
+                if args.json:  # after each run: a long bench cut short keeps what it measured
+                    Path(args.json).write_text(json.dumps([asdict(r) for r in rows], indent=1))
                 print(
                     f"# {row.task} {row.agent}: {'solved' if row.solved else 'not solved'} "
                     f"({row.stop}, {row.requests} requests, {row.seconds:.0f}s)",
@@ -211,8 +213,6 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     print(summary(rows))
     print(f"\n{len(rows)} runs in {time.monotonic() - started:.0f}s")
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in rows], indent=1))
     return 0
 
 

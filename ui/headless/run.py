@@ -156,6 +156,8 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
         print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
+    if live.tool_line:
+        print(f"unicum: {strings.line(live.tool_line)}", file=sys.stderr)
     for note in start_notes(live):
         print(f"unicum: {strings.line(note)}", file=sys.stderr)
     if stream is not None:

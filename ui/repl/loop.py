@@ -213,6 +213,8 @@ class Repl:
 
         if self.live.debug_log is not None:
             self.say(self.s.t("debug log: {path}", path=self.live.debug_log.path), style="dim")
+        if self.live.tool_line:
+            self.say(self.s.line(self.live.tool_line), style="dim")
         for note in start_notes(self.live):
             self.say(self.s.line(note), style="yellow")
 

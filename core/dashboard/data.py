@@ -11,6 +11,7 @@ from typing import Any
 from core.ledger import Filter, Group, Limit, Totals, day_spend, grouped, local_day, totals
 
 TaskText = Callable[[str], str]  # task id -> the task as the user typed it ("" when unknown)
+# (for ledgers from before the ledger kept it with the task: it is read from the transcript)
 TOP_TASKS = 10
 
 
@@ -86,8 +87,10 @@ def build_report(
         tasks = grouped(db, "task", flt)
         report.top_tasks = sorted(tasks, key=_cost_then_tokens, reverse=True)[:top]
         report.total = totals(db, flt)
-    if task_text is not None:
-        report.task_text = {g.key: task_text(g.key) for g in report.top_tasks}
+    report.task_text = {
+        g.key: g.text or (task_text(g.key) if task_text is not None else "")
+        for g in report.top_tasks
+    }
     report.budgets = budget_status(db, limits or [], now)
     return report
 

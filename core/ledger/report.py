@@ -61,6 +61,7 @@ class Group:
     key: str
     totals: Totals
     stop: str | None = None  # a task's: how it ended ("" when not recorded); None for others
+    text: str = ""  # a task's: what the user typed for it ("" when the ledger has none)
 
     def to_dict(self) -> dict[str, Any]:
         stop = {} if self.stop is None else {"stop": self.stop}
@@ -171,7 +172,8 @@ def newest_groups(
     if by == "task" and groups:
         ends = stops_of(db, [g.key for g in groups], "%s" if _is_team(db) else "?")
         for group in groups:
-            group.stop = ends.get(group.key, "")
+            end = ends.get(group.key)
+            group.stop, group.text = (end.stop, end.text) if end else ("", "")
     return groups, count
 
 

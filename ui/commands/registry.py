@@ -52,7 +52,7 @@ class Repl(Protocol):
 
     def recap(self) -> None: ...
 
-    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+    def run_task(self, text: str, label: str = "") -> None: ...  # custom commands run as tasks
 
 
 Handler = Callable[[Repl, str], "bool | None"]

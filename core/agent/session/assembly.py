@@ -30,6 +30,7 @@ from core.agent.records.transcript import (
     claim_session,
     close_open_tool_calls,
     read_history,
+    tasks_started,
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
@@ -163,6 +164,7 @@ def open_session(
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     accounting = setup_accounting(
         opts,
         g.provider,
@@ -172,8 +174,9 @@ def open_session(
         notices.append,
         lambda: request_text(prompt, history),
         g.team_url,
+        first_task=tasks_started(resume) if resume is not None else 0,
+        secrets=secrets,
     )
-    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
     transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
     log = DebugLog(g.home, opts.session_id, secrets) if debug else None

@@ -135,7 +135,6 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     resume = resume_path(opts, args.cont, args.resume)
     opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
     run.session_id = opts.session_id
-    run.cost.load(unicum_home())
     hooks: list[AgentHooks] = [run.progress, run.cost, HeadlessNotifier(strings, lambda: live)]
     if stream is not None:
         stream.session_id = opts.session_id
@@ -145,6 +144,7 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
 
         hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
     live = open_session(opts, hooks, resume=resume, debug=args.debug)
+    run.cost.cost_of = live.cost_of
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
@@ -159,7 +159,7 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
 def run_print(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
     opts = options_from_args(args)
-    run = _Run(StderrProgress(strings), CostHooks(args.model or ""), opts.session_id)
+    run = _Run(StderrProgress(strings), CostHooks(), opts.session_id)
     stream = (
         StreamJson(sys.stdout, opts.session_id) if args.output_format == "stream-json" else None
     )
@@ -175,7 +175,6 @@ def run_print(args: argparse.Namespace) -> int:
         first = next(tasks)
         opts = replace(opts, task_hint=first)
         live = _open(args, opts, run, strings, stream)
-        run.cost.model = live.agent.client.model
         try:
             for task in itertools.chain([first], tasks):
                 code = max(code, _one_task(args, live, task, run, strings))

@@ -21,7 +21,7 @@ from core.agent.loop.compact import make_summarizer
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.instructions import instructions_section
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
-from core.agent.records.accounting import request_text, setup_accounting
+from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
 from core.agent.records.debug_log import DebugHooks, DebugLog
 from core.agent.records.team import open_memory
 from core.agent.records.transcript import (
@@ -46,7 +46,7 @@ from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
-from my_agent.messages import Message
+from my_agent.messages import Message, ModelResponse
 from my_agent.secrets import secret_values
 from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -69,6 +69,11 @@ class LiveSession:
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+    recorder: LedgerHooks | None = None  # the ledger's row per response
+
+    def cost_of(self, response: ModelResponse) -> float | None:
+        """What the ledger records `response` as costing (None: no price known)."""
+        return self.recorder.measure(response)[1] if self.recorder is not None else None
 
     def save(self) -> None:
         """Write what the UI itself added to the history (an /undo note, a repaired call)."""
@@ -231,6 +236,7 @@ def open_session(
         log,
         len(saved),
         user_hooks,
+        accounting.recorder,
     )
 
 

@@ -22,6 +22,8 @@ LINES_AGENT: tuple[str, ...] = (
         "{share} of the {scope:tr} budget used: {used:tr} of {limit:tr} (the next model "
         "call would make it ~{next:tr})"
     ),
+    # memory (core.memory.consolidation)
+    N_("memory: merged {keys} into {key} (near-duplicates)"),
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
     N_(

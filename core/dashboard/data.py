@@ -47,6 +47,7 @@ class UsageReport:
     days: list[Group] = field(default_factory=list)
     top_tasks: list[Group] = field(default_factory=list)  # most expensive first
     models: list[Group] = field(default_factory=list)
+    users: list[Group] = field(default_factory=list)  # the team ledger's people (one locally)
     total: Totals = field(default_factory=Totals)
     budgets: list[BudgetStatus] = field(default_factory=list)
     task_text: dict[str, str] = field(default_factory=dict)
@@ -58,6 +59,7 @@ class UsageReport:
             "totals": self.total.to_dict(),
             "days": [g.to_dict() for g in self.days],
             "models": [g.to_dict() for g in self.models],
+            "users": [g.to_dict() for g in self.users],
             "top_tasks": [
                 {**g.to_dict(), "task": self.task_text.get(g.key, "")} for g in self.top_tasks
             ],
@@ -84,6 +86,7 @@ def build_report(
     if db is not None:
         report.days = grouped(db, "day", flt)
         report.models = grouped(db, "model", flt)
+        report.users = grouped(db, "user", flt)
         tasks = grouped(db, "task", flt)
         report.top_tasks = sorted(tasks, key=_cost_then_tokens, reverse=True)[:top]
         report.total = totals(db, flt)

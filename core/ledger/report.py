@@ -110,6 +110,7 @@ class Filter:
     project: str | None = None
     session_id: str | None = None
     from_day: str | None = None  # YYYY-MM-DD, inclusive (whole days: the rollup can answer)
+    user: str | None = None  # one user's requests (a SQLite ledger holds this machine's user's)
 
     def source(self, db: Any = None) -> tuple[str, str, str]:
         """The rollup answers whole-task questions; a time or session cut needs the raw rows,
@@ -130,6 +131,11 @@ class Filter:
             if value is not None:
                 clauses.append(clause + mark)
                 params.append(value)
+        if self.user is not None and _is_team(db):
+            clauses.append("user_name = %s")
+            params.append(self.user)
+        elif self.user is not None and self.user != user_name():
+            clauses.append("0 = 1")  # another user's: none of this machine's rows
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 

@@ -183,6 +183,7 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     if not summary:
         repl.say(repl.s.t("nothing to compact yet"))
         return
+    repl.session.save()  # a resumed session goes on from the summary
     repl.say(
         repl.s.t(
             "context: {before} → {after} tokens",

@@ -22,6 +22,7 @@ from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.instructions import instructions_section
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
 from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
+from core.agent.records.context_file import ContextFile
 from core.agent.records.debug_log import DebugHooks, DebugLog
 from core.agent.records.team import open_memory
 from core.agent.records.transcript import (
@@ -70,15 +71,19 @@ class LiveSession:
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
     recorder: LedgerHooks | None = None  # the ledger's row per response
+    context_file: ContextFile | None = None  # the context policy's state, for a resume
 
     def cost_of(self, response: ModelResponse) -> float | None:
         """What the ledger records `response` as costing (None: no price known)."""
         return self.recorder.measure(response)[1] if self.recorder is not None else None
 
     def save(self) -> None:
-        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        """Write what the UI itself added to the history (an /undo note, a repaired call) and
+        what the context policy holds now (after /compact)."""
         if self.transcript is not None:
             self.transcript.sync(self.agent.history)
+        if self.context_file is not None:
+            self.context_file.save()
 
     def warnings(self) -> list[str]:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
@@ -93,6 +98,8 @@ class LiveSession:
         self.memory_hooks.consolidate()
         self.ledger.flush()
         self.extensions.close()
+        if self.context_file is not None:
+            self.context_file.save()
         if self.transcript is not None:
             self.transcript.close()  # another process may continue the session now
 
@@ -193,6 +200,14 @@ def open_session(
     listeners += [safety]
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    state = (
+        ContextFile(
+            transcript.path, lambda: agent.context, lambda: history, secrets, notices.append
+        )
+        if transcript
+        else None
+    )
+    listeners += [state] if state else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
     client = ModelClient(
@@ -221,6 +236,8 @@ def open_session(
         notices=notices,  # e.g. a server that does not parse tool calls
     )
     safety.history = lambda: agent.history
+    if resume is not None and state is not None:
+        state.restore(history)  # the summary, archived outputs and lined reads it had
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     if user_hooks:
@@ -237,6 +254,7 @@ def open_session(
         len(saved),
         user_hooks,
         accounting.recorder,
+        state,
     )
 
 

@@ -52,7 +52,7 @@ class Repl(Protocol):
 
     def recap(self) -> None: ...
 
-    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+    def run_task(self, text: str, label: str = "") -> None: ...  # custom commands run as tasks
 
 
 Handler = Callable[[Repl, str], "bool | None"]
@@ -183,6 +183,7 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     if not summary:
         repl.say(repl.s.t("nothing to compact yet"))
         return
+    repl.session.save()  # a resumed session goes on from the summary
     repl.say(
         repl.s.t(
             "context: {before} → {after} tokens",

@@ -219,13 +219,14 @@ class Repl:
             self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
-    def run_task(self, text: str) -> None:
-        """A typed task (or a custom command's): planned first in the plan mode."""
+    def run_task(self, text: str, label: str = "") -> None:
+        """A typed task (or a custom command's): planned first in the plan mode. `label`:
+        what the user typed, when `text` says more (attached files, a command's prompt)."""
         from ui.commands import run_task
 
-        run_task(self, text)
+        run_task(self, text, label)
 
-    def execute_task(self, text: str) -> TaskResult | None:
+    def execute_task(self, text: str, label: str = "") -> TaskResult | None:
         """The one place a task runs (typed ones via `ui.commands.plan.run_task`)."""
         from ui.commands import apply_mode
         from ui.repl.budget import run_with_budget
@@ -234,7 +235,9 @@ class Repl:
         images = images_for(self, text)
         self.indexing_status()
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
+            result = run_with_budget(
+                self.agent, text, self.console, self.ask, self.s, images, label
+            )
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("⏹ {detail}", detail=self.s.core(str(exc))), style="yellow")

@@ -31,6 +31,8 @@ LINES_AGENT: tuple[str, ...] = (
     N_("tools: the full set: {names} (tool_set in config.json or --tools changes it)"),
     N_("tools: as --tools asks: {names}"),
     N_("tools: all, as --tools asks: {names}"),
+    # memory (core.memory.consolidation)
+    N_("memory: merged {keys} into {key} (near-duplicates)"),
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
     N_(

@@ -53,14 +53,16 @@ class Agent:
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
 
-    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+    def run(self, task: str, images: Sequence[ImageBlock] = (), label: str = "") -> TaskResult:
         """Run one user task (with images the user attached) to its end; Ctrl-C raises
-        Interrupted with the history left valid."""
+        Interrupted with the history left valid. `label` is what the user typed when `task`
+        says more (a plan-mode note, attached files): the ledger, the transcript and /rewind
+        name the task by it."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         overview = time.monotonic() - started
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
-        self.hooks.on_task_start(task)
+        self.hooks.on_task_start(label or task)
         self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
         message = Message("user", [TextBlock(task), *images])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
+CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions")  # beside Unicum's own names
 
 
 def subcommand_names() -> "tuple[str, ...]":
@@ -87,13 +88,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--append-system-prompt", metavar="TEXT", default="")
     p.add_argument(
         "--allowed-tools",
-        action="append",
+        "--allowedTools",
+        dest="allowed_tools",
+        action="extend",
+        nargs="+",
         default=[],
-        metavar="NAMES",
-        help="only these tools (comma- or space-separated; repeatable)",
+        metavar="RULE",
+        help="tools or rules that run without asking, as in Claude Code: Read "
+        '"Bash(git diff:*)" mcp__srv (comma- or space-separated; repeatable)',
     )
     p.add_argument(
-        "--disallowed-tools", action="append", default=[], metavar="NAMES", help="never these"
+        "--disallowed-tools",
+        "--disallowedTools",
+        dest="disallowed_tools",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="RULE",
+        help='tools taken out (a name) or calls refused (a rule: "Bash(rm:*)")',
     )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument(
@@ -101,7 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="trust this folder for this run: load its .env, @imports and skills",
     )
-    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
+    p.add_argument(
+        "--permission-mode",
+        choices=["ask", "auto-edit", "yolo", "plan", *CLAUDE_MODES],
+        help="ask (default), auto-edit, plan or yolo; Claude Code's default, acceptEdits, "
+        "plan and bypassPermissions too (default: settings' defaultMode, else ask)",
+    )
     p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],
@@ -154,8 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tools",
         metavar="LIST",
-        help="comma-separated tools to offer the model, or all (default: all; for ollama "
-        "and openai-compatible, all but the web tools, and clarify in -p)",
+        help="comma-separated tools to offer the model (Unicum's or Claude Code's names), "
+        "or all (default: all; for ollama and openai-compatible, all but the web tools, "
+        "and clarify in -p)",
     )
     p.add_argument(
         "--context-policy",

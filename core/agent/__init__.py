@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.extensions.commands import CommandTools, CustomCommand, discover_commands
     from core.agent.extensions.plugins import GROUPS as PLUGIN_GROUPS
     from core.agent.extensions.plugins import Plugins, load_plugins
+    from core.agent.extensions.rules import settings_default_mode
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
@@ -71,6 +72,7 @@ _WHERE = {
     "sessions_dir": "core.agent.records.transcript",
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
+    "settings_default_mode": "core.agent.extensions.rules",
     "loaded_instruction_files": "core.agent.prompts.instructions",
     "new_session_id": "core.agent.options",
     "open_session": "core.agent.session.assembly",
@@ -114,6 +116,7 @@ __all__ = [
     "list_sessions",
     "load_dotenv_files",
     "load_plugins",
+    "settings_default_mode",
     "loaded_instruction_files",
     "new_session_id",
     "sessions_dir",

@@ -149,7 +149,7 @@ class Repl:
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
         )
-        self.command_tools = CommandTools()
+        self.command_tools = CommandTools(check_workspace(opts.workspace))
         hooks = [self.renderer, notifier, self.command_tools]
         if self.args.time:
             from ui.views import TimingHooks

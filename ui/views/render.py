@@ -271,6 +271,21 @@ class Renderer(AgentHooks):
 
             render_todos(self.console, output.data.get("todos", []), self.s)
 
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """A hook or a rule stopped the call: its line with ✗, and why, where it happened."""
+        from rich.text import Text
+
+        from ui.words import relative_paths
+
+        self.stop_live()
+        line = Text("  ")
+        line.append("✗ ", style="red")
+        line.append(call.name, style="bold")
+        line.append(f" {key_argument(call, self.key_arg(call.name))}")
+        self.console.print(line)
+        why = self.s.line(relative_paths(reason, self.workspace()))
+        self.console.print(Text(f"    {why}", style="red", no_wrap=True, overflow="ellipsis"))
+
     def on_budget_warning(self, warning) -> None:
         """A budget threshold crossed (the ledger's hook; `warning.text` is the line)."""
         from rich.text import Text

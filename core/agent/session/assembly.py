@@ -13,6 +13,7 @@ from core.agent.events import AgentHooks, HookList
 from core.agent.extensions.agent_defs import agents_section
 from core.agent.extensions.joined import Extensions, open_extensions
 from core.agent.extensions.plugins import PluginLoader
+from core.agent.extensions.rules import PermissionRules, RuleSet, load_rules
 from core.agent.extensions.skills import skills_section
 from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
@@ -36,7 +37,7 @@ from core.agent.session.codemap_hooks import PromptWithOverview
 from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import attach_safety
 from core.agent.session.services import tool_services
-from core.agent.session.tool_choice import appended_section, chosen_tools
+from core.agent.session.tool_choice import appended_section, chosen_tools, flag_rules
 from core.agent.session.toolset import choose_tools
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
@@ -110,6 +111,7 @@ class _Ground:
     team_url: str  # the team database ("" when local)
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
+    rules: RuleSet  # permission rules: the settings' and the flags'
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -121,8 +123,10 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     store, team_url = open_memory(home, workspace, warn)
     registry = chosen_tools(
         choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
-        opts.allowed_tools,
         opts.disallowed_tools,
+    )
+    rules = flag_rules(
+        load_rules(workspace, home, warn), opts.allowed_tools, opts.disallowed_tools, registry
     )
     return _Ground(
         workspace,
@@ -135,6 +139,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         team_url,
         open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
         opts.trusted or is_trusted(workspace, home),
+        rules,
     )
 
 
@@ -181,8 +186,11 @@ def open_session(
     tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
+    if user_hooks:
+        user_hooks.mode = lambda: tool_context.permission_mode
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
+    listeners += [PermissionRules(g.rules, g.workspace)] if g.rules else []
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from my_agent.errors import ConfigError
+from tools.claude_code import unicum_tools
 from tools.registry import Registry
 
 LOCAL_PROFILES = frozenset({"ollama", "openai-compatible"})
@@ -24,11 +25,12 @@ def left_out(provider: str, interactive: bool) -> set[str]:
 def choose_tools(
     registry: Registry, names: Sequence[str] | None, provider: str, interactive: bool
 ) -> Registry:
-    """`names` (from `--tools`; "all" for every tool), else the provider's default set."""
-    wanted = [n.strip() for n in names or () if n.strip()]
+    """`names` (from `--tools`, Unicum's or Claude Code's names: `Bash,Read`; "all" for every
+    tool), else the provider's default set."""
+    wanted = [t for n in names or () if n.strip() for t in unicum_tools(n.strip())]
     # a local server's model gets the JSON schemas (its tool-call grammar may be built from them)
     registry = Registry(list(registry.tools.values()), brief=provider not in LOCAL_PROFILES)
-    if wanted == ["all"]:
+    if wanted in (["all"], ["default"]):  # `default`: Claude Code's word for every tool
         return registry
     if wanted:
         unknown = sorted(set(wanted) - set(registry.tools))

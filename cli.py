@@ -107,6 +107,26 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RULE",
         help='tools taken out (a name) or calls refused (a rule: "Bash(rm:*)")',
     )
+    p.add_argument(
+        "--mcp-config",
+        action="extend",
+        nargs="+",
+        metavar="FILE",
+        help='MCP servers from these files or JSON texts ({"mcpServers": ...}), beside '
+        "config.json's and the project's .mcp.json (they win on a name)",
+    )
+    p.add_argument(
+        "--strict-mcp-config",
+        action="store_true",
+        help="only the servers of --mcp-config",
+    )
+    p.add_argument(
+        "--add-dir",
+        action="extend",
+        nargs="+",
+        metavar="DIR",
+        help="more folders the tools may read and write without asking (in the sandbox too)",
+    )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument(
         "--trust",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from core.agent import SessionOptions
 
@@ -28,6 +29,9 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         append_system_prompt=getattr(args, "append_system_prompt", ""),
         allowed_tools=tool_names(getattr(args, "allowed_tools", [])),
         disallowed_tools=tool_names(getattr(args, "disallowed_tools", [])),
+        mcp_config=tuple(getattr(args, "mcp_config", None) or ()),
+        strict_mcp=bool(getattr(args, "strict_mcp_config", False)),
+        add_dirs=tuple(Path(d) for d in getattr(args, "add_dir", None) or ()),
         tools=tuple(tools.split(",")) if tools else None,
         interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,

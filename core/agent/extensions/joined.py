@@ -77,9 +77,12 @@ def open_extensions(
     fact_rules: dict[str, Rule],
     warn: Callable[[str], None],
     plugins: PluginLoader | None = None,
+    mcp_configs: tuple[str, ...] = (),
+    strict_mcp: bool = False,
 ) -> Extensions:
     """Start loading plugins and starting MCP servers in the background; returns at once."""
-    hub = McpHub(load_servers(workspace, home, warn), workspace, home / "logs", warn)
+    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp)
+    hub = McpHub(servers, workspace, home / "logs", warn)
     hub.start()
     loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)

@@ -45,6 +45,7 @@ from core.facts import RULES
 from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
+from my_agent.errors import ConfigError
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message
 from my_agent.secrets import secret_values
@@ -137,7 +138,9 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
+        open_extensions(
+            workspace, home, registry, dict(RULES), warn, plugins, opts.mcp_config, opts.strict_mcp
+        ),
         opts.trusted or is_trusted(workspace, home),
         rules,
     )
@@ -263,7 +266,19 @@ def _tool_context(
         session_id=opts.session_id,
         image_limits=g.provider.image_limits,
         services=services,
+        approvals=added_dirs(opts.add_dirs),
     )
+
+
+def added_dirs(folders: tuple[Path, ...]) -> set[str]:
+    """`--add-dir`: each folder (and what is in it) read and written without asking."""
+    approvals = set()
+    for folder in folders:
+        path = folder.expanduser().resolve()
+        if not path.is_dir():
+            raise ConfigError(f"--add-dir {folder}: not a folder")
+        approvals.add(f"outside_write:{path}")
+    return approvals
 
 
 def _prompt(

@@ -54,7 +54,7 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
         policy = SandboxPolicy.from_settings(read_user_config(), opts.sandbox, opts.sandbox_network)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
-    sandbox = Sandbox(policy, ctx.workspace, ctx.home)
+    sandbox = Sandbox(policy, ctx.workspace, ctx.home, opts.add_dirs)
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)

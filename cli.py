@@ -134,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="trust this folder for this run: load its .env, @imports and skills",
     )
     p.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this folder for this run with everything it configures: .env, imports, "
+        "skills, hooks, MCP servers, commands, agents, permission rules (for CI; also "
+        "UNICUM_TRUST_PROJECT=1)",
+    )
+    p.add_argument(
         "--permission-mode",
         choices=["ask", "auto-edit", "yolo", "plan", *CLAUDE_MODES],
         help="ask (default), auto-edit, plan or yolo; Claude Code's default, acceptEdits, "
@@ -232,6 +239,10 @@ def _main(argv: "list[str] | None") -> int:
         return run(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
+    if args.trust_project:  # the explicit opt-in for a CI run: every loader reads it
+        from my_agent.trust import TRUST_ENV
+
+        os.environ[TRUST_ENV] = "1"
     from ui.launch import prepare_folder
 
     failed = prepare_folder(args)  # trusted folder? then the .env files

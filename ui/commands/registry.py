@@ -18,6 +18,7 @@ from ui.commands.custom import help_rows, run_custom
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
 from ui.commands.plan import cmd_plan
+from ui.commands.trust import cmd_hooks, cmd_trust, trust_note
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
 from ui.words import N_
@@ -116,6 +117,7 @@ def cmd_cd(repl: Repl, arg: str) -> None:
     repl.say(
         repl.s.t("now working in {path} (new session)", path=repl.agent.tool_context.workspace)
     )
+    trust_note(repl)
 
 
 def cmd_tools(repl: Repl, arg: str) -> None:
@@ -138,6 +140,7 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 def cmd_mcp(repl: Repl, arg: str) -> None:
     hub = repl.session.extensions.mcp
+    trust_note(repl)
     if not hub.servers:
         repl.say(
             repl.s.t(
@@ -239,15 +242,21 @@ COMMANDS: dict[str, Command] = {
     for c in (
         Command("/help", N_("show this help"), cmd_help),
         Command("/new", N_("fresh session: clear the conversation, reload memory"), cmd_new),
+        Command("/clear", N_("the same as /new"), cmd_new),
         Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
         Command("/tools", N_("each tool, available or why not"), cmd_tools),
         Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command("/hooks", N_("the hooks that run, from which settings file"), cmd_hooks),
+        Command(
+            "/trust", N_("trust this folder: load its hooks, MCP servers, commands"), cmd_trust
+        ),
         Command(
             "/usage",
             N_("tokens and cost of this session (tasks: one row per task)"),
             cmd_usage,
             "[tasks]",
         ),
+        Command("/cost", N_("the same as /usage"), cmd_usage, "[tasks]"),
         Command("/model", N_("show or switch the model"), cmd_model, "[NAME]"),
         Command("/compact", N_("compress the conversation now"), cmd_compact),
         Command("/context", N_("what the next request holds, in tokens"), cmd_context),

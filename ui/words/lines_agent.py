@@ -47,6 +47,12 @@ LINES_AGENT: tuple[str, ...] = (
     N_("blocked by {source:tr}; the call did not run: {reason}"),
     N_("{source:tr} asks before {tool} runs ({reason}). Run it?"),
     N_("a PreToolUse hook"),
+    # what an untrusted folder's files would load (core.agent.extensions.gate.GATED)
+    N_("hooks and permission rules"),
+    N_("MCP servers"),
+    N_("custom commands"),
+    N_("agents"),
+    N_("skills"),
     N_("a permission rule"),
     N_("{event} hook: {message}"),
     N_("warning: {event} hook: {message}"),

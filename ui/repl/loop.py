@@ -217,6 +217,15 @@ class Repl:
             self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
+    def expand_command(self, body: str) -> str:
+        """A custom command's body: its !`cmd` lines run (the terminal tool: approvals,
+        sandbox; the command's allowed-tools), their output in place; its @files attached."""
+        from ui.repl.bang import run_bangs
+        from ui.repl.mentions import attach_mentions
+
+        text = run_bangs(self, body)
+        return attach_mentions(text, self.agent.tool_context, self.say, self.s.t)
+
     def run_task(self, text: str) -> None:
         """A typed task (or a custom command's): planned first in the plan mode."""
         from ui.commands import run_task

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from tests.ui.repl.test_repl import start
+from tests.ui.repl.test_repl import start, user_texts
 
 
 def test_ask_asks_at_the_keyboard_and_a_block_shows_at_its_call(llm, workspace, tmp_path):
@@ -43,3 +43,40 @@ def test_ask_asks_at_the_keyboard_and_a_block_shows_at_its_call(llm, workspace, 
         repl.close()
     assert (workspace / "notes.txt").exists() and (workspace / "made.txt").exists()
     assert repl.text.index("no rm here") < repl.text.index("all done")  # at the call, not after
+
+
+def git(workspace, *args: str) -> None:
+    import subprocess
+
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@x", "PATH": "/usr/bin:/bin", "HOME": str(workspace)}
+    subprocess.run(["git", *args], cwd=workspace, check=True, capture_output=True, env=env)
+
+
+def test_claude_codes_commit_command_runs_its_bang_lines_into_the_prompt(llm, workspace):
+    from tests.conftest import ROOT
+
+    fixtures = ROOT / "tests" / "fixtures" / "claude_code" / "commands"
+    (workspace / ".claude" / "commands").mkdir(parents=True)
+    for name in ("commit.md", "review-helpers.md"):
+        (workspace / ".claude" / "commands" / name).write_text((fixtures / name).read_text())
+    (workspace / "src" / "utils").mkdir(parents=True)
+    (workspace / "src" / "utils" / "helpers.js").write_text("export const add = (a, b) => a + b;\n")
+    git(workspace, "init", "-q", "-b", "trunk")
+    git(workspace, "add", "src")
+    git(workspace, "commit", "-qm", "first helper")
+    (workspace / "src" / "utils" / "helpers.js").write_text("export const add = (a, b) => a - b;\n")
+    llm.reply("committed")
+    llm.reply("reviewed")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/commit", "committed")
+        repl.command("/review-helpers", "reviewed")
+    finally:
+        repl.close()
+    sent = "\n".join(user_texts(llm.requests[0].body))
+    assert "- Current branch: trunk" in sent  # each !`cmd` replaced by its output
+    assert "first helper" in sent and "-export const add = (a, b) => a + b;" in sent
+    assert "!`git status`" not in sent and "modified:   src/utils/helpers.js" in sent
+    review = "\n".join(user_texts(llm.requests[1].body))
+    assert '<file path="src/utils/helpers.js">' in review and "a - b" in review  # @file

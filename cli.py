@@ -129,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
     p.add_argument(
+        "--dangerously-skip-permissions",
+        dest="skip_permissions",
+        action="store_true",
+        help="Claude Code's name for --permission-mode yolo (deny rules still apply)",
+    )
+    p.add_argument(
         "--trust",
         action="store_true",
         help="trust this folder for this run: load its .env, @imports and skills",
@@ -163,12 +169,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
     p.add_argument("--lang", choices=ui_languages(), help="UI language (default: from locale)")
     p.add_argument(
+        "-c",
         "--continue",
         dest="cont",
         action="store_true",
         help="resume the last session in this folder",
     )
     p.add_argument(
+        "-r",
         "--resume",
         metavar="ID",
         nargs="?",

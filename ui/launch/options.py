@@ -60,6 +60,8 @@ def permission_mode(args: argparse.Namespace) -> str:
     from tools.claude_code import MODES
 
     flag = getattr(args, "permission_mode", None)
+    if getattr(args, "skip_permissions", False):
+        flag = "yolo"
     if flag:
         return MODES.get(flag, flag)
     from core.agent import settings_default_mode

@@ -27,6 +27,7 @@ SOURCE = "a permission rule"
 class RuleSet:
     rules: dict[str, list[ToolRule]] = field(default_factory=lambda: {k: [] for k in KINDS})
     default_mode: str | None = None  # Unicum's name for the settings' defaultMode
+    additional_dirs: list[Path] = field(default_factory=list)  # like --add-dir
 
     def add(self, kind: str, texts: Sequence[str], origin: str, warn: Callable[[str], None]):
         for text in texts:
@@ -52,6 +53,9 @@ def load_rules(workspace: Path, home: Path, warn: Callable[[str], None]) -> Rule
             entries = block.get(kind) or []
             if isinstance(entries, list):
                 found.add(kind, entries, str(file.path), warn)
+        extra = block.get("additionalDirectories") or []
+        if isinstance(extra, list):
+            found.additional_dirs += [workspace / Path(str(d)).expanduser() for d in extra]
         mode = MODES.get(str(block.get("defaultMode")), block.get("defaultMode"))
         if mode is None or mode not in MODES.values():
             continue

@@ -74,7 +74,12 @@ class Outcome:
 def load_hooks(workspace: Path, home: Path, warn: Callable[[str], None]) -> list[HookCommand]:
     """Every command hook in the settings files, in file order; a broken entry is a warning."""
     found: list[HookCommand] = []
-    for file in read_settings(workspace, home, warn):
+    files = read_settings(workspace, home, warn)
+    off = {file.scope for file in files if file.data.get("disableAllHooks") is True}
+    if "user" in off:
+        return []  # Claude Code's switch: no hook runs
+    for file in files if not off else [f for f in files if f.scope == "user"]:
+        # a project's disableAllHooks turns off the project's hooks, never the user's
         try:
             found += _hooks_of(file.data.get("hooks") or {}, file.path, warn)
         except (AttributeError, TypeError, ValueError) as exc:

@@ -163,6 +163,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]

@@ -83,3 +83,16 @@ def test_permission_mode_takes_claude_codes_names(llm, workspace, flag, mode):
     proc = run_p(llm, workspace, "hi", "--permission-mode", flag, "--output-format", "stream-json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[0])["permissionMode"] == mode
+
+
+def test_dangerously_skip_permissions_is_bypass_but_deny_rules_hold(llm, workspace):
+    (workspace / "keep.txt").write_text("k\n")
+    llm.call("terminal", {"command": "rm keep.txt"})
+    llm.reply("ok")
+    proc = run_p(
+        llm, workspace, "go", "--dangerously-skip-permissions", "--disallowedTools", "Bash(rm:*)",
+        "--output-format", "stream-json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[0])["permissionMode"] == "bypassPermissions"
+    assert (workspace / "keep.txt").exists()

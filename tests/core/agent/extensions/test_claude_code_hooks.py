@@ -242,3 +242,22 @@ def test_permission_decision_deny_and_ask(llm, workspace, tmp_path):
     denied = tool_results(llm.requests[1].body)[0]
     asked = tool_results(llm.requests[2].body)[1]
     assert "policy deny" in denied and asked.startswith("refused:") and "policy ask" in asked
+
+
+def test_disable_all_hooks_in_a_project_never_turns_off_the_users(llm, workspace, tmp_path):
+    log, command = capture(tmp_path)
+    settings(
+        tmp_path / "unicum-home", {"PreToolUse": [{"matcher": "", "hooks": [{"command": command}]}]}
+    )
+    project = {
+        "disableAllHooks": True,
+        "hooks": {"PreToolUse": [{"hooks": [{"command": "exit 2"}]}]},
+    }
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text(json.dumps(project))
+    llm.call("terminal", {"command": "true"})
+    llm.reply("ok")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert "blocked" not in tool_results(llm.requests[1].body)[0]  # the project's hook is off
+    assert len(log.read_text().splitlines()) == 1  # the user's still runs

@@ -151,3 +151,14 @@ def test_a_typo_in_a_rule_flag_is_one_clear_error(llm, workspace):
     )  # fmt: skip
     assert proc.returncode == 2
     assert "--allowedTools: unknown tool 'Bsh' (did you mean Bash?)" in proc.stderr
+
+
+def test_additional_directories_in_settings_work_like_add_dir(llm, workspace, tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    permissions(workspace / ".claude", additionalDirectories=[str(shared)])
+    llm.call("write_file", {"path": str(shared / "n.txt"), "content": "made\n"})
+    llm.reply("ok")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert (shared / "n.txt").read_text() == "made\n"  # -p would refuse it otherwise

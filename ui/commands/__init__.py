@@ -9,13 +9,14 @@ from my_agent.lazy import lazy_face
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.commands.api import ReplApi
     from ui.commands.custom import custom_commands
-    from ui.commands.plan import apply_mode, prompt_text, run_task, toggle
+    from ui.commands.plan import apply_mode, cycle_mode, prompt_text, run_task, toggle
     from ui.commands.registry import COMMANDS, dispatch
 
 _WHERE = {
     "COMMANDS": "ui.commands.registry",
     "ReplApi": "ui.commands.api",
     "apply_mode": "ui.commands.plan",
+    "cycle_mode": "ui.commands.plan",
     "custom_commands": "ui.commands.custom",
     "dispatch": "ui.commands.registry",
     "prompt_text": "ui.commands.plan",
@@ -27,6 +28,7 @@ __all__ = [
     "COMMANDS",
     "ReplApi",
     "apply_mode",
+    "cycle_mode",
     "custom_commands",
     "dispatch",
     "prompt_text",

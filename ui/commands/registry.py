@@ -287,7 +287,7 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "/plan",
-            N_("plan mode on/off (with a task: plan it); Shift-Tab toggles"),
+            N_("plan mode on/off (with a task: plan it); Shift-Tab cycles the modes"),
             cmd_plan,
             "[TASK]",
         ),

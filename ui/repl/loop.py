@@ -66,6 +66,7 @@ class Repl:
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.commands.plan
+        self.cycle_bypass = self.opts.permission_mode == "yolo"  # Shift-Tab reaches it again
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
 
     @property
@@ -279,7 +280,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
-        from ui.commands import prompt_text, toggle
+        from ui.commands import cycle_mode, prompt_text
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
 
@@ -290,7 +291,7 @@ class Repl:
 
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
-        session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
+        session = make_session(self.home, command_names, folder, lambda: cycle_mode(self), paste)
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

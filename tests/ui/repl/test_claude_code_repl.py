@@ -80,3 +80,31 @@ def test_claude_codes_commit_command_runs_its_bang_lines_into_the_prompt(llm, wo
     assert "!`git status`" not in sent and "modified:   src/utils/helpers.js" in sent
     review = "\n".join(user_texts(llm.requests[1].body))
     assert '<file path="src/utils/helpers.js">' in review and "a - b" in review  # @file
+
+
+def test_s_on_an_edit_is_every_edit_and_shift_tab_cycles_the_modes(llm, workspace):
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (workspace / name).write_text("old\n")
+    edit = {"old_string": "old", "new_string": "new"}
+    llm.call("edit_file", {"path": "a.txt", **edit})
+    llm.call("edit_file", {"path": "b.txt", **edit})
+    llm.reply("two done")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.send("edit a and b")
+        repl.expect(r"Edit a\.txt\?")
+        repl.expect(r"\[s\] every edit this session")
+        repl.child.send("s")
+        repl.expect(r"→ yes, every edit this session")
+        repl.expect("two done")  # b.txt was not asked
+        repl.prompt()
+        assert (workspace / "b.txt").read_text() == "new\n"
+        assert "Edit b.txt?" not in repl.text
+        repl.child.send("\x1b[Z")
+        repl.expect(r"accept edits · unicum>")
+        repl.child.send("\x1b[Z")
+        repl.expect(r"plan ·")  # the prompt is redrawn in place: only what changed is sent
+        repl.child.send("\x1b[Z")  # back to the default: /plan now turns plan mode on
+        repl.command("/plan", "plan mode on: read-only tools")
+    finally:
+        repl.close()

@@ -17,6 +17,8 @@ from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
+from ui.commands.peers import peer_hint
+from ui.commands.permissions import cmd_permissions
 from ui.commands.plan import cmd_plan
 from ui.commands.trust import cmd_hooks, cmd_trust, trust_note
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
@@ -246,6 +248,12 @@ COMMANDS: dict[str, Command] = {
         Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
         Command("/tools", N_("each tool, available or why not"), cmd_tools),
         Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command(
+            "/permissions",
+            N_("permission rules and saved approvals; add, remove or forget one"),
+            cmd_permissions,
+            "[allow|ask|deny RULE | remove RULE | forget KEY]",
+        ),
         Command("/hooks", N_("the hooks that run, from which settings file"), cmd_hooks),
         Command(
             "/trust", N_("trust this folder: load its hooks, MCP servers, commands"), cmd_trust
@@ -303,6 +311,14 @@ def dispatch(repl: Repl, line: str) -> bool:
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None and run_custom(repl, name, arg.strip()):
+        return False
+    peer = peer_hint(name) if command is None else None
+    if command is None and peer is not None:
+        repl.say(
+            repl.s.t("{name} is {whose}'s command; here: {hint}", name=name, whose=peer[0],
+                     hint=repl.s.t(peer[1])),
+            style="yellow",
+        )  # fmt: skip
         return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)

@@ -97,3 +97,36 @@ def settings_default_mode(workspace: Path) -> str | None:
     except OSError:
         return None
     return load_rules(folder, unicum_home(), lambda _: None).default_mode
+
+
+def rules_file(workspace: Path, home: Path, scope: str) -> Path:
+    """Where `/permissions` writes: your settings.json, or the project's settings.local.json
+    (Claude Code's file for rules of yours in one project)."""
+    if scope == "project":
+        from core.agent.prompts.instructions import project_root
+
+        return project_root(workspace) / ".claude" / "settings.local.json"
+    return home / "settings.json"
+
+
+def change_rule(path: Path, kind: str, text: str, add: bool) -> bool:
+    """Add `text` to (or take it out of) `permissions.<kind>` in the settings file `path`,
+    every other key kept; False when nothing changed. ValueError: not a rule, or the file is
+    not a JSON object."""
+    import json
+
+    from my_agent.files import atomic_write
+
+    if kind not in KINDS or parse_rule(text) is None:
+        raise ValueError(f"not a permission rule: {text!r} ({'/'.join(KINDS)} RULE)")
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not a JSON object")
+    block = data.setdefault("permissions", {})
+    entries = block.setdefault(kind, [])
+    if add == (text in entries):
+        return False
+    block[kind] = [*entries, text] if add else [e for e in entries if e != text]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    return True

@@ -70,6 +70,7 @@ class LiveSession:
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+    rules: RuleSet | None = None  # the permission rules the session checks (live)
 
     def save(self) -> None:
         """Write what the UI itself added to the history (an /undo note, a repaired call)."""
@@ -194,7 +195,7 @@ def open_session(
         user_hooks.mode = lambda: tool_context.permission_mode
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
-    listeners += [PermissionRules(g.rules, g.workspace)] if g.rules else []
+    listeners += [PermissionRules(g.rules, g.workspace)]  # `/permissions` may add rules live
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
@@ -240,6 +241,7 @@ def open_session(
         log,
         len(saved),
         user_hooks,
+        g.rules,
     )
 
 

@@ -108,3 +108,35 @@ def test_s_on_an_edit_is_every_edit_and_shift_tab_cycles_the_modes(llm, workspac
         repl.command("/plan", "plan mode on: read-only tools")
     finally:
         repl.close()
+
+
+def test_permissions_lists_adds_and_removes_rules_live_and_peers_commands_get_hints(
+    llm, workspace, isolated_home
+):
+    (workspace / ".claude").mkdir()
+    rules = {"permissions": {"allow": ["Bash(git diff:*)"]}}
+    (workspace / ".claude" / "settings.json").write_text(json.dumps(rules))
+    llm.call("terminal", {"command": "touch one.txt"})
+    llm.reply("first")
+    llm.call("terminal", {"command": "touch two.txt"})
+    llm.reply("second")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/permissions", r"allow\s+Bash\(git diff:\*\)\s+\(.*\.claude/settings\.json\)")
+        repl.command("/permissions deny Bash(touch:*)", r"deny Bash\(touch:\*\): saved in")
+        repl.send("make one")
+        repl.expect(r"✗ terminal touch one\.txt\n\s+blocked by a permission rule")
+        repl.expect("first")
+        repl.prompt()
+        assert not (workspace / "one.txt").exists()
+        saved = json.loads((isolated_home / "settings.json").read_text())
+        assert saved["permissions"]["deny"] == ["Bash(touch:*)"]
+        repl.command("/permissions remove Bash(touch:*)", r"removed Bash\(touch:\*\) from")
+        repl.send("make two")
+        repl.expect("second")
+        repl.prompt()
+        assert (workspace / "two.txt").exists()
+        repl.command("/add notes.md", r"/add is Aider's command; here: mention the file as @path")
+        repl.command("/status", r"/status is Claude Code's command; here: use /model")
+    finally:
+        repl.close()

@@ -23,7 +23,6 @@ PEER_COMMANDS: dict[str, tuple[str, str]] = {
         N_("settings live in ~/.unicum-agent/config.json and settings.json"),
     ),
     "/approvals": ("Codex", N_("Shift-Tab cycles the permission modes")),
-    "/doctor": ("Claude Code", N_("run unicum with --debug, or see /tools and /mcp")),
     "/add-dir": (
         "Claude Code",
         N_("start with --add-dir DIR (or permissions.additionalDirectories)"),

@@ -15,6 +15,7 @@ from rich.text import Text
 from core.agent import list_sessions
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
+from ui.commands.doctor import cmd_doctor
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
 from ui.commands.peers import peer_hint
@@ -254,6 +255,7 @@ COMMANDS: dict[str, Command] = {
             cmd_permissions,
             "[allow|ask|deny RULE | remove RULE | forget KEY]",
         ),
+        Command("/doctor", N_("what Unicum runs with, and what to fix"), cmd_doctor),
         Command("/hooks", N_("the hooks that run, from which settings file"), cmd_hooks),
         Command(
             "/trust", N_("trust this folder: load its hooks, MCP servers, commands"), cmd_trust

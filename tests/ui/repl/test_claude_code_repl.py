@@ -140,3 +140,22 @@ def test_permissions_lists_adds_and_removes_rules_live_and_peers_commands_get_hi
         repl.command("/status", r"/status is Claude Code's command; here: use /model")
     finally:
         repl.close()
+
+
+def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, monkeypatch):
+    from tests.helpers.mcp_helpers import stdio_entry, write_servers
+
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
+    write_servers(workspace / ".mcp.json", {"good": stdio_entry()})
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.send("/doctor")
+        repl.expect(r"✓ model: ")
+        repl.expect(r"sandbox: ")
+        repl.expect(r"ripgrep: ")
+        repl.expect(r"✓ MCP good: ready")
+        repl.expect(r"✓ this folder: trusted")
+        repl.expect(r"versions: Python 3\.")
+        repl.prompt()
+    finally:
+        repl.close()

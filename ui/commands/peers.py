@@ -35,7 +35,6 @@ PEER_COMMANDS: dict[str, tuple[str, str]] = {
     "/models": ("Aider", N_("use /model")),
     "/login": ("Claude Code", N_("keys come from the environment or ~/.unicum-agent/.env")),
     "/logout": ("Claude Code", N_("keys come from the environment or ~/.unicum-agent/.env")),
-    "/vim": ("Claude Code", N_("not available here")),
     "/bug": ("Claude Code", N_("not available here")),
 }
 

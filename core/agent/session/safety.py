@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentHooks, TaskResult
@@ -41,6 +42,14 @@ class SnapshotHooks(AgentHooks):
     def on_task_start(self, task: str) -> None:
         turn = self.snapshots.begin_turn(task)
         self.snapshots.marks[turn] = len(self.history())
+
+    def before_request(self, turn: int) -> None:
+        """The task's message is in the history now: what it says (more than was typed, in
+        plan mode or with files attached) is how /rewind finds it again."""
+        now, history = self.snapshots.turn, self.history()
+        mark = self.snapshots.marks.get(now)
+        if now not in self.snapshots.sent and mark is not None and mark < len(history):
+            self.snapshots.sent[now] = history[mark].text
 
     def on_task_end(self, result: TaskResult) -> None:
         warning = self.snapshots.take_warning()
@@ -80,7 +89,7 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     in it any more (compacted away, or a turn of an earlier process). What is left is a valid
     history: every tool call keeps its result (an unanswered last call gets one)."""
     snapshots = get_snapshots(agent.tool_context)
-    task, cut = snapshots.tasks.get(turn), snapshots.marks.get(turn)
+    task, cut = snapshots.sent.get(turn, snapshots.tasks.get(turn)), snapshots.marks.get(turn)
     history = agent.history
     if task is None:
         return False
@@ -94,8 +103,20 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     for later in [t for t in snapshots.tasks if t >= turn]:
         snapshots.tasks.pop(later)
         snapshots.marks.pop(later, None)
+        snapshots.sent.pop(later, None)
     return True
 
 
 def _is_task(message: Message, task: str) -> bool:
     return message.role == "user" and not message.tool_results and message.text == task
+
+
+def added_dirs(folders: tuple[Path, ...]) -> set[str]:
+    """`--add-dir`: each folder (and what is in it) read and written without asking."""
+    approvals = set()
+    for folder in folders:
+        path = folder.expanduser().resolve()
+        if not path.is_dir():
+            raise ConfigError(f"--add-dir {folder}: not a folder")
+        approvals.add(f"outside_write:{path}")
+    return approvals

@@ -18,7 +18,8 @@ from tools.registry import Registry
 
 def _known(registry: Registry) -> list[str]:
     claude = {row.name for row in TABLE.values()} | {a for r in TABLE.values() for a in r.aliases}
-    return sorted({*registry.tools, *TABLE, *claude, *KINDS})
+    later = {t.name for t in registry.later}
+    return sorted({*registry.tools, *later, *TABLE, *claude, *KINDS})
 
 
 def check_rules(rules: tuple[str, ...], registry: Registry, flag: str) -> None:
@@ -48,7 +49,9 @@ def chosen_tools(registry: Registry, disallowed: tuple[str, ...]) -> Registry:
         rule = parse_rule(text)
         if rule is not None and rule.spec is None and not rule.tool.startswith("mcp__"):
             gone |= {*unicum_tools(rule.tool), *KINDS.get(rule.tool, ())}
-    return registry.only([t for name, t in registry.tools.items() if name not in gone])
+    chosen = registry.only([t for name, t in registry.tools.items() if name not in gone])
+    chosen.later = [tool for tool in registry.later if tool.name not in gone]
+    return chosen
 
 
 def flag_rules(

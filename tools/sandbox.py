@@ -65,9 +65,12 @@ class SandboxPolicy:
 class Sandbox:
     """One session's sandbox: the policy, the probe's verdict (made once) and a private /tmp."""
 
-    def __init__(self, policy: SandboxPolicy, workspace: Path, home: Path) -> None:
+    def __init__(
+        self, policy: SandboxPolicy, workspace: Path, home: Path, extra: tuple[Path, ...] = ()
+    ) -> None:
         self.policy = policy
         self.workspace = workspace.resolve()
+        self.extra = tuple(p.resolve() for p in extra)  # --add-dir: writable like the workspace
         self.home = home.expanduser()
         self.bwrap = shutil.which("bwrap") or ""
         self._tmp = ""
@@ -113,6 +116,8 @@ class Sandbox:
         args += ["--die-with-parent", "--new-session"]
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         args += ["--bind", self.private_tmp(), "/tmp", bind, workspace, workspace]
+        for folder in self.extra:
+            args += [bind, str(folder), str(folder)]
         for folder in tool_folders_in_tmp():  # a venv or tool under /tmp keeps working, read-only
             args += ["--ro-bind", folder, folder]
         args += self._hide_args()

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.agent.extensions.gate import project_extensions_allowed
 from my_agent.messages import PromptSection
 
 FOLDERS = (".unicum/agents", ".claude/agents")
@@ -81,7 +82,9 @@ def parse_agent(path: Path) -> AgentDef | None:
 def find_agents(workspace: Path, home: Path) -> dict[str, AgentDef]:
     """Built-in first, then the home's, then the project's (a later one of a name wins)."""
     found = {GENERAL.name: GENERAL}
-    folders = [home / "agents", *(workspace / f for f in reversed(FOLDERS))]
+    folders = [home / "agents"]
+    if project_extensions_allowed(workspace):  # a project's agents only where trusted
+        folders += [workspace / f for f in reversed(FOLDERS)]
     for folder in folders:
         for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
             agent = parse_agent(path)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentHooks, TaskResult
@@ -62,7 +63,7 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
         policy = SandboxPolicy.from_settings(read_user_config(), opts.sandbox, opts.sandbox_network)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
-    sandbox = Sandbox(policy, ctx.workspace, ctx.home)
+    sandbox = Sandbox(policy, ctx.workspace, ctx.home, opts.add_dirs)
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
@@ -108,3 +109,14 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
 
 def _is_task(message: Message, task: str) -> bool:
     return message.role == "user" and not message.tool_results and message.text == task
+
+
+def added_dirs(folders: tuple[Path, ...]) -> set[str]:
+    """`--add-dir`: each folder (and what is in it) read and written without asking."""
+    approvals = set()
+    for folder in folders:
+        path = folder.expanduser().resolve()
+        if not path.is_dir():
+            raise ConfigError(f"--add-dir {folder}: not a folder")
+        approvals.add(f"outside_write:{path}")
+    return approvals

@@ -21,6 +21,7 @@ from core.agent.options import SessionOptions
 from core.model import ResolvedProvider, price_mode
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
+from tools.claude_code import unicum_tools
 from tools.registry import Registry
 from tools.sandbox import SandboxPolicy
 
@@ -81,7 +82,9 @@ def choose_tools(registry: Registry, ask: ToolAsk) -> ToolChoice:
     """The one decision: `--tools` wins; else the lean or the full set, less what cannot help."""
     # a local server's model gets the JSON schemas (its tool-call grammar may be built from them)
     registry = Registry(list(registry.tools.values()), brief=ask.provider not in LOCAL_PROFILES)
-    wanted = [n.strip() for n in ask.names or () if n.strip()]
+    # Unicum's names or Claude Code's (`--tools Bash,Read`); `default` is Claude Code's all
+    wanted = [t for n in ask.names or () if n.strip() for t in unicum_tools(n.strip())]
+    wanted = ["all"] if wanted == ["default"] else wanted
     if wanted:
         return _asked(registry, wanted)
     lean = ask.tool_set == "lean" or (

@@ -100,8 +100,19 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
         print(
             "unicum: "
             + strings.t(
-                ".env: ignored {names} (provider keys, base URLs and variables that run code "
-                "are taken only from the environment and the Unicum home)",
+                ".env: ignored {names} (variables that run code are taken only from the "
+                "environment)",
+                names=names,
+            ),
+            file=sys.stderr,
+        )
+    if report.left_out:
+        names = ", ".join(dict.fromkeys(report.left_out))
+        print(
+            "unicum: "
+            + strings.t(
+                "project .env: not passed on {names} (a project's .env sets nothing for Unicum "
+                "and only allow-listed names reach commands: config.json dotenv.allow)",
                 names=names,
             ),
             file=sys.stderr,

@@ -47,7 +47,8 @@ def _mode(path: Path) -> int | None:
 def file_lock(path: Path) -> Iterator[None]:
     """An exclusive lock on `path` (a sidecar file), released on exit; blocks while held."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0), 0o600)
+    with os.fdopen(fd, "a+b") as fh:
         if os.name == "nt":  # pragma: no cover - exercised on Windows only
             while True:
                 try:

@@ -32,6 +32,8 @@ def check_home(home: Path) -> Path:
         raise ConfigError(f"Unicum home {home} is not a folder: {fix}")
     try:
         home.mkdir(parents=True, exist_ok=True)
+        if home.stat().st_uid == os.getuid() and home.stat().st_mode & 0o077:
+            os.chmod(home, 0o700)  # private: nobody else may enter it (see my_agent/private.py)
     except OSError as exc:
         raise ConfigError(
             f"Unicum home {home} cannot be created ({exc.strerror or exc}): {fix}"

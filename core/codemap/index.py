@@ -14,6 +14,7 @@ from pathlib import Path
 from core.codemap.langs import EXTENSIONS, QUERIES
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.walk import MAX_FILES, walk_sources
+from my_agent.private import open_private, private_dir
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
 
@@ -92,7 +93,9 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_bi
 def open_db(path: Path | str) -> sqlite3.Connection:
     """Open (creating and migrating) an index database; ':memory:' works for tests."""
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_dir(Path(path).parent)
+        if not Path(path).exists():
+            open_private(Path(path), "ab").close()  # owner-only, and so its -wal and -shm
     db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")  # a derived cache: rebuilt if ever damaged

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -148,3 +149,35 @@ def write_beneath(root: Path, target: Path, data: bytes) -> None:
             raise
     finally:
         os.close(dfd)
+
+
+def read_resolved(target: Path, limit: int) -> bytes:
+    """The bytes of `target` (an absolute path with its symlinks already resolved), at most
+    `limit`, opened component by component without following a symlink: a file or folder
+    swapped for a link after the path was checked fails instead of reading elsewhere; only a
+    regular file is read (a device such as /dev/zero is refused)."""
+    if os.name == "nt" or not hasattr(os, "O_NOFOLLOW"):  # pragma: no cover - no dir fds
+        with open(target, "rb") as fh:
+            return fh.read(limit)
+    parts = target.parts
+    dfd = os.open(parts[0], _DIR_FLAGS)
+    try:
+        for part in parts[1:-1]:
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=dfd)
+            except OSError as exc:
+                raise UnsafePath(f"{part} is a symlink or not a folder; nothing was read") from exc
+            os.close(dfd)
+            dfd = child
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnsafePath(f"{parts[-1]} became a symlink; nothing was read") from exc
+            raise
+    finally:
+        os.close(dfd)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise UnsafePath(f"{target.name} is not a regular file; nothing was read")
+        return fh.read(limit)

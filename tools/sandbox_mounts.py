@@ -121,7 +121,7 @@ def git_dirs(workspace: Path) -> tuple[Path | None, Path | None, Path | None]:
 
 def _gitfile_target(dotgit: Path) -> Path | None:
     try:
-        text = dotgit.read_text(encoding="utf-8", errors="replace")[:4096]
+        text = _head(dotgit)
     except OSError:
         return None
     for line in text.splitlines():
@@ -132,9 +132,15 @@ def _gitfile_target(dotgit: Path) -> Path | None:
     return None
 
 
+def _head(path: Path) -> str:
+    """The first 4 KB of a small git file (a 6 GB one must not stop every command)."""
+    with path.open("rb") as fh:
+        return fh.read(4096).decode("utf-8", "replace")
+
+
 def _common_dir(gitdir: Path) -> Path:
     try:
-        rel = (gitdir / "commondir").read_text(encoding="utf-8", errors="replace")[:4096].strip()
+        rel = _head(gitdir / "commondir").strip()
     except OSError:
         return gitdir
     common = Path(rel) if Path(rel).is_absolute() else gitdir / rel

@@ -144,6 +144,8 @@ def test_read_only_mode_from_config_keeps_the_workspace_too(llm, world):
 
 HISTORY = [
     "git reset --hard HEAD",
+    "git reset --merge HEAD~1",
+    "git reset --keep HEAD",
     "git clean -fdx",
     "git branch -D feature",
     "git push --force origin main",

@@ -85,8 +85,9 @@ def test_init_shows_a_diff_and_writes_agents_md_when_approved(llm, workspace):
     try:
         repl.send("/init")
         repl.expect(r"\+<!-- unicum:init -->")
-        repl.expect(r"write AGENTS\.md\? \[y/N\]")
-        repl.send("y")
+        repl.expect(r"Write AGENTS\.md\?")
+        repl.expect(r"\[y\] yes · \[n\] no")
+        repl.child.send("y")
         repl.expect("wrote .*AGENTS.md")
         repl.prompt()
         repl.command("/init", "AGENTS.md is already up to date")

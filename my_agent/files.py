@@ -11,6 +11,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from my_agent.home import unicum_home
+from my_agent.private import private_dir
+
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
 else:
@@ -20,7 +23,11 @@ else:
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Temp file in the same folder, fsync, rename: readers see the old file or the new one,
     and a failed write leaves no temp file behind. The file keeps its permission bits, or
-    takes `mode` when given (a new file otherwise gets mkstemp's owner-only bits)."""
+    takes `mode` when given (a new file otherwise gets mkstemp's owner-only bits). A folder
+    made for it inside the Unicum home is 0700."""
+    home = unicum_home().expanduser()
+    if path.parent == home or home in path.parent.parents:
+        private_dir(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -174,3 +174,24 @@ def test_no_unicum_variable_or_credential_url_reaches_a_command(llm, world):
     out = tool_results(llm)[0]
     assert "UNICUM_" not in out and "fake-" not in out, out
     assert "PLAIN_SETTING=kept-value" in out
+
+
+def test_limits_on_memory_processes_and_file_size(llm, world):
+    _, home, project = world
+    config = home / ".unicum-agent" / "config.json"
+    config.write_text(json.dumps({"sandbox": {"limits": {"memory_mb": 256, "pids": 512}}}))
+    llm.call(
+        "terminal", {"command": "python3 -c 'x = bytearray(512 * 1024 * 1024)' || echo no-memory"}
+    )
+    llm.call("terminal", {"command": "ulimit -u"})
+    llm.call("terminal", {"command": "truncate -s 6G .git/info/exclude || echo too-large"})
+    llm.call("terminal", {"command": "echo still-fine > after.txt && cat after.txt"})
+    llm.reply("done")
+    done = sandbox_cli(llm, home, project, "--permission-mode", "yolo")
+    assert done.returncode == 0, done.stderr
+    outputs = tool_results(llm)
+    assert "no-memory" in outputs[0], outputs[0]
+    assert outputs[1].startswith("512"), outputs[1]
+    assert "too-large" in outputs[2]
+    assert (project / ".git" / "info" / "exclude").stat().st_size < 1 << 30
+    assert outputs[3].startswith("still-fine"), outputs[3]  # snapshots go on

@@ -5,6 +5,7 @@ asks instead of retrying: the network is off, or the path it wrote is read-only.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from my_agent.shell.tokenize import parse
 from my_agent.shell.words import program, strip_wrappers, subcommands
@@ -19,6 +20,11 @@ _NO_NETWORK = re.compile(
     r"|nodename nor servname|Could not connect to|unable to access '[^']*': Could not"
     r"|network is unreachable|dial tcp|Address family not supported|Connection refused"
     r"|ECONNREFUSED",
+)
+_MISSING = re.compile(r"No such file or directory|cannot access|not found")
+HOME_HIDDEN = (
+    "; sandbox: your home folder is empty for commands but for toolchains (config.json "
+    "sandbox.read adds paths); read_file can read a file there (the user is asked)"
 )
 _READ_ONLY = re.compile(r"Read-only file system|EROFS|Device or resource busy|EBUSY")
 NETWORK_OFF = (
@@ -65,10 +71,14 @@ def grant_network(ctx: ToolContext, sandbox: CommandSandbox, command: str, asked
     return True
 
 
-def why_it_failed(output: str, network: bool) -> str:
+def why_it_failed(output: str, network: bool, command: str = "") -> str:
     """The sandbox's part in a failed command, as one clause for its status line (or "")."""
     if not network and _NO_NETWORK.search(output):
         return NETWORK_OFF
     if _READ_ONLY.search(output):
         return READ_ONLY
+    home = str(Path.home())
+    names_home = "~" in command or "$HOME" in command or home in command or home in output
+    if names_home and _MISSING.search(output):
+        return HOME_HIDDEN
     return ""

@@ -213,7 +213,7 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if out.dropped:
         status += f"; {out.dropped} bytes of output in the middle were not kept"
     if sandboxed and code != 0:
-        status += why_it_failed(text, network)
+        status += why_it_failed(text, network, command)
     body = f"{shown}\n[{status}]" if shown.strip() else f"[{status}]"
     data: dict[str, Any] = {
         "exit_code": code,

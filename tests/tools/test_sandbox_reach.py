@@ -90,11 +90,12 @@ def test_reads_under_home_are_deny_by_default(llm, world):
     llm.call("terminal", {"command": "mytool && git --version && python3 -c 'print(7)'"})
     llm.reply("done")
     path = f"{home}/.local/bin:{os.environ['PATH']}"
-    done = sandbox_cli(llm, home, project, "--permission-mode", "yolo", env={"PATH": path})
+    done = sandbox_cli(llm, home, project, "--permission-mode", "yolo", "--yes", env={"PATH": path})
     assert done.returncode == 0, done.stderr
     outputs = tool_results(llm)
     assert not any("SENTINEL" in o for o in outputs), outputs
     assert outputs[3].startswith("toolchain-ok"), outputs[3]  # toolchains stay readable
+    assert "your home folder is empty for commands" in outputs[0]  # why, in one line
 
 
 def test_network_is_off_by_default_and_says_how_to_ask(llm, world, listener):

@@ -164,7 +164,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
             opts.strict_mcp,
         ),
         trusted,
-        choice.line,
+        choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
         rules,
     )
 

@@ -73,7 +73,8 @@ def test_what_later_steps_use_stays_whole():
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
     request = policy.messages_for_request(history)
     assert _shown(request, "c1") == short_run.content
-    assert _shown(request, "c2") == failing.content  # the failure being worked on
+    shown = _shown(request, "c2")  # the failure being worked on: its error lines stay
+    assert "AssertionError: 3 != 4\n[exit 1]" in shown and len(shown) < len(failing.content) / 5
     assert _shown(request, "c3") == hits.content
 
 
@@ -83,7 +84,7 @@ def test_passing_tests_and_write_receipts_become_lines():
     _turn(policy, history, [("c1", "python -m pytest -v", passed)])
     _turn(policy, history, [("c2", "ls", ToolOutput("a.py\n"))])
     assert _shown(policy.messages_for_request(history), "c1").startswith("[archived #")
-    switched_off, history = _policy(early_kinds=()), [user_text(TASK)]
+    switched_off, history = _policy(early_kinds=(), early_lines=None), [user_text(TASK)]
     _turn(switched_off, history, [("c1", "python -m pytest -v", passed)])
     _turn(switched_off, history, [("c2", "ls", ToolOutput("a.py\n"))])
     assert _shown(switched_off.messages_for_request(history), "c1") == passed.content

@@ -159,6 +159,13 @@ class CodeMap:
             deps = query.impact(index.db, target, max_depth, limit)
         return self._noted(render.render_impact(target, deps, len(deps) >= limit))
 
+    def overview(self, task: str = "") -> str:
+        """The ranked overview of the project (files and their main symbols), the files
+        matching `task` first: what the system prompt carried before it came on demand."""
+        index = self._fresh()
+        with index.lock:
+            return self._noted(render_overview(index.db, task, OVERVIEW_TOKENS))
+
     def outline(self, path: str) -> str:
         index = self._fresh()
         rel = self.relative(path)

@@ -329,7 +329,7 @@ def test_a_recalled_output_stays_in_later_requests_until_the_policy_drops_it(tmp
 def test_the_fixed_prompt_charged_is_the_clis_first_request(llm, tmp_path):
     """The bench measures Unicum's fixed prompt from the CLI's own first request; the CLI's
     request to the scripted server carries exactly that many (estimated) tokens before its
-    messages, the code map's overview included."""
+    messages (system text and tool schemas)."""
     from tests.conftest import provider_env, run_cli
 
     sys.path.insert(0, str(ROOT))
@@ -351,7 +351,7 @@ def test_the_fixed_prompt_charged_is_the_clis_first_request(llm, tmp_path):
     assert proc.returncode == 0, proc.stderr
     sent = measure(llm.requests[0].body)
     charged = cli_fixed_prompt(project.resolve(), "anthropic")
-    assert sent.code_map > 0  # the overview is part of what is sent
+    assert sent.system > 0 and sent.tools > 0 and sent.code_map == 0  # overview on demand
     assert charged == sent
     # what the replay charges by default is the larger of the two wires' prompts for this repo
     bench, *_ = _bench()

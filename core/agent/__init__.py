@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.prompts.system import build_system_prompt
     from core.agent.records.accounting import BudgetHooks, LedgerHooks
     from core.agent.records.transcript import (
+        SessionInfo,
         TranscriptError,
         close_open_tool_calls,
         find_session,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     )
     from core.agent.session.assembly import LiveSession, create_agent, open_session, resumed_options
     from core.agent.session.dotenv import load_dotenv_files
-    from core.agent.session.init_doc import agents_md
+    from core.agent.session.init_doc import document_from, init_request
     from core.agent.session.live import end_session, resume_path, start_notes
     from core.agent.session.safety import after_restore, rewind_conversation
 
@@ -55,7 +56,8 @@ _WHERE = {
     "TaskResult": "core.agent.events",
     "TranscriptError": "core.agent.records.transcript",
     "after_restore": "core.agent.session.safety",
-    "agents_md": "core.agent.session.init_doc",
+    "document_from": "core.agent.session.init_doc",
+    "init_request": "core.agent.session.init_doc",
     "breakdown": "core.agent.loop.context_report",
     "build_system_prompt": "core.agent.prompts.system",
     "check_workspace": "core.agent.options",
@@ -68,6 +70,7 @@ _WHERE = {
     "find_session": "core.agent.records.transcript",
     "last_stop": "core.agent.records.transcript",
     "list_sessions": "core.agent.records.transcript",
+    "SessionInfo": "core.agent.records.transcript",
     "sessions_dir": "core.agent.records.transcript",
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
@@ -99,7 +102,8 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
-    "agents_md",
+    "document_from",
+    "init_request",
     "after_restore",
     "breakdown",
     "build_system_prompt",
@@ -112,6 +116,7 @@ __all__ = [
     "find_session",
     "last_stop",
     "list_sessions",
+    "SessionInfo",
     "load_dotenv_files",
     "load_plugins",
     "loaded_instruction_files",

@@ -46,16 +46,18 @@ def toggle(repl: Any, announce: bool = True) -> None:
         )
 
 
-def run_task(repl: Any, text: str) -> None:
+def run_task(repl: Any, text: str, label: str = "") -> None:
     """A typed task: planned first in the plan mode."""
-    run_planned(repl, text) if repl.plan else repl.execute_task(text)
+    run_planned(repl, text, label) if repl.plan else repl.execute_task(text, label)
 
 
-def run_planned(repl: Any, text: str) -> TaskResult | None:
-    """The task as a plan; on 'y' the plan runs right away, on 'n' planning goes on."""
+def run_planned(repl: Any, text: str, label: str = "") -> TaskResult | None:
+    """The task as a plan; on 'y' the plan runs right away, on 'n' planning goes on. Both
+    tasks are named by what the user typed."""
     from ui.views import read_key
 
-    result = repl.execute_task(text + PLAN_NOTE)
+    label = label or text
+    result = repl.execute_task(text + PLAN_NOTE, label)
     if result is None or result.stop != "done":
         return result
     answer = read_key(
@@ -67,7 +69,7 @@ def run_planned(repl: Any, text: str) -> TaskResult | None:
         return result
     repl.say(repl.s.t("→ plan approved; running it"), style="dim")
     repl.plan = False
-    return repl.execute_task(GO)
+    return repl.execute_task(GO, label)
 
 
 def cmd_plan(repl: Any, arg: str) -> None:

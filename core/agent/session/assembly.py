@@ -21,7 +21,8 @@ from core.agent.loop.compact import make_summarizer
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.instructions import instructions_section
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
-from core.agent.records.accounting import request_text, setup_accounting
+from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
+from core.agent.records.context_file import ContextFile
 from core.agent.records.debug_log import DebugHooks, DebugLog
 from core.agent.records.team import open_memory
 from core.agent.records.transcript import (
@@ -30,6 +31,7 @@ from core.agent.records.transcript import (
     claim_session,
     close_open_tool_calls,
     read_history,
+    tasks_started,
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
@@ -37,7 +39,7 @@ from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import attach_safety
 from core.agent.session.services import tool_services
 from core.agent.session.tool_choice import appended_section, chosen_tools
-from core.agent.session.toolset import choose_tools
+from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
@@ -45,7 +47,7 @@ from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
-from my_agent.messages import Message
+from my_agent.messages import Message, ModelResponse
 from my_agent.secrets import secret_values
 from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -68,11 +70,21 @@ class LiveSession:
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+    tool_line: str = ""  # which tools are offered and why (said once at start)
+    recorder: LedgerHooks | None = None  # the ledger's row per response
+    context_file: ContextFile | None = None  # the context policy's state, for a resume
+
+    def cost_of(self, response: ModelResponse) -> float | None:
+        """What the ledger records `response` as costing (None: no price known)."""
+        return self.recorder.measure(response)[1] if self.recorder is not None else None
 
     def save(self) -> None:
-        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        """Write what the UI itself added to the history (an /undo note, a repaired call) and
+        what the context policy holds now (after /compact)."""
         if self.transcript is not None:
             self.transcript.sync(self.agent.history)
+        if self.context_file is not None:
+            self.context_file.save()
 
     def warnings(self) -> list[str]:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
@@ -87,6 +99,8 @@ class LiveSession:
         self.memory_hooks.consolidate()
         self.ledger.flush()
         self.extensions.close()
+        if self.context_file is not None:
+            self.context_file.save()
         if self.transcript is not None:
             self.transcript.close()  # another process may continue the session now
 
@@ -110,6 +124,7 @@ class _Ground:
     team_url: str  # the team database ("" when local)
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
+    tool_line: str  # which tools are offered and why, said once at start
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -119,11 +134,9 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     provider = discover_window(provider, warn)  # a local server says its window (<= 1 s)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
-    registry = chosen_tools(
-        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
-        opts.allowed_tools,
-        opts.disallowed_tools,
-    )
+    trusted = opts.trusted or is_trusted(workspace, home)
+    choice = choose_tools(Registry.default(), session_ask(opts, provider, workspace, home, trusted))
+    registry = chosen_tools(choice.registry, opts.allowed_tools, opts.disallowed_tools)
     return _Ground(
         workspace,
         home,
@@ -133,8 +146,9 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
-        opts.trusted or is_trusted(workspace, home),
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, opts.interactive),
+        trusted,
+        choice.line,
     )
 
 
@@ -163,6 +177,7 @@ def open_session(
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     accounting = setup_accounting(
         opts,
         g.provider,
@@ -172,8 +187,9 @@ def open_session(
         notices.append,
         lambda: request_text(prompt, history),
         g.team_url,
+        first_task=tasks_started(resume) if resume is not None else 0,
+        secrets=secrets,
     )
-    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
     transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
     log = DebugLog(g.home, opts.session_id, secrets) if debug else None
@@ -185,8 +201,17 @@ def open_session(
     listeners += [safety]
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    state = (
+        ContextFile(
+            transcript.path, lambda: agent.context, lambda: history, secrets, notices.append
+        )
+        if transcript
+        else None
+    )
+    listeners += [state] if state else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
+    g.extensions.report = every.on_wait  # what fixing the tool list waited for (`--time`)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
@@ -213,6 +238,8 @@ def open_session(
         notices=notices,  # e.g. a server that does not parse tool calls
     )
     safety.history = lambda: agent.history
+    if resume is not None and state is not None:
+        state.restore(history)  # the summary, archived outputs and lined reads it had
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     if user_hooks:
@@ -228,6 +255,9 @@ def open_session(
         log,
         len(saved),
         user_hooks,
+        g.tool_line,
+        accounting.recorder,
+        state,
     )
 
 

@@ -42,6 +42,14 @@ class SnapshotHooks(AgentHooks):
         turn = self.snapshots.begin_turn(task)
         self.snapshots.marks[turn] = len(self.history())
 
+    def before_request(self, turn: int) -> None:
+        """The task's message is in the history now: what it says (more than was typed, in
+        plan mode or with files attached) is how /rewind finds it again."""
+        now, history = self.snapshots.turn, self.history()
+        mark = self.snapshots.marks.get(now)
+        if now not in self.snapshots.sent and mark is not None and mark < len(history):
+            self.snapshots.sent[now] = history[mark].text
+
     def on_task_end(self, result: TaskResult) -> None:
         warning = self.snapshots.take_warning()
         if warning:
@@ -80,7 +88,7 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     in it any more (compacted away, or a turn of an earlier process). What is left is a valid
     history: every tool call keeps its result (an unanswered last call gets one)."""
     snapshots = get_snapshots(agent.tool_context)
-    task, cut = snapshots.tasks.get(turn), snapshots.marks.get(turn)
+    task, cut = snapshots.sent.get(turn, snapshots.tasks.get(turn)), snapshots.marks.get(turn)
     history = agent.history
     if task is None:
         return False
@@ -94,6 +102,7 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     for later in [t for t in snapshots.tasks if t >= turn]:
         snapshots.tasks.pop(later)
         snapshots.marks.pop(later, None)
+        snapshots.sent.pop(later, None)
     return True
 
 

@@ -27,6 +27,7 @@ class ContextBudget:
     early_superseded: bool = True  # an output whose call ran again: its line, when it pays
     early_notes: bool = True  # the model's older notes shorten (old_text_chars) when it pays
     early_lines: LineRules | None = LineRules()  # ... outputs keep only the lines later used
+    shape_outputs: bool = True  # known programs' output shaped at first show (shaping.py)
     small_result_tokens: int = 500  # results this small stay as they are
     small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole

@@ -106,18 +106,24 @@ def select(
     used = telling(used, lines)
     kept = [i for i, line in enumerate(lines) if keeps(line, used, code)]
     kept = sorted({0, len(lines) - 1, *kept[: rules.max_kept]})
+    shown = compose(lines, kept, entry_id, rules.gap)
+    if count(shown) > (1 - rules.min_saving) * count(text):
+        return None
+    return shown
+
+
+def compose(lines: list[str], kept: list[int], entry_id: str, gap: int = 2) -> str:
+    """The kept lines (sorted indices) in order; each run of `gap` or more of the others is
+    one pointer naming the lines (1-based, as archived) that `recall` returns."""
     out: list[str] = []
     last = -1
     for i in [*kept, len(lines)]:
         skipped = i - last - 1
-        if skipped >= rules.gap:
+        if skipped >= gap:
             out.append(f"[… {skipped} lines: recall {entry_id} lines={last + 2}-{i}]")
         elif skipped:
             out.extend(lines[last + 1 : i])
         if i < len(lines):
             out.append(lines[i])
         last = i
-    shown = "\n".join(out)
-    if count(shown) > (1 - rules.min_saving) * count(text):
-        return None
-    return shown
+    return "\n".join(out)

@@ -13,7 +13,18 @@ from tests.bench.test_replay import (
 )
 from tests.bench.test_replay_honesty import _bench, write_needy
 
-SETTINGS = ("ours", "no-events", "free-events", "no-early", "no-notes", "small-8", "floor")
+SETTINGS = (
+    "ours",
+    "no-events",
+    "free-events",
+    "no-early",
+    "no-notes",
+    "no-lines",
+    "no-shape",
+    "reads-early",
+    "small-8",
+    "floor",
+)
 
 
 def frontier(*args: str) -> subprocess.CompletedProcess[str]:

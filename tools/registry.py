@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from my_agent.errors import os_error_line
 from my_agent.secrets import redact, secret_values
 from tools.base import Tool, ToolContext, ToolError, ToolOutput
 from tools.signature import brief_spec, signature
@@ -165,10 +166,22 @@ class Registry:
     def __init__(self, tools: list[Tool], brief: bool = True) -> None:
         self.tools = {t.name: t for t in tools}
         self.brief = brief
+        self.later: list[Tool] = []  # offered once they are available (see `release`)
 
     def only(self, tools: list[Tool]) -> Registry:
-        """Another registry of these tools, in the same wire form."""
-        return Registry(tools, self.brief)
+        """Another registry of these tools, in the same wire form (with the same later ones)."""
+        chosen = Registry(tools, self.brief)
+        chosen.later = list(self.later)
+        return chosen
+
+    def release(self, ctx: ToolContext) -> list[str]:
+        """Offer the later tools that are available now (e.g. `recall` once an output is
+        archived); their names."""
+        ready = [t for t in self.later if t.available(ctx) is None]
+        for tool in ready:
+            self.later.remove(tool)
+            self.tools.setdefault(tool.name, tool)
+        return [t.name for t in ready]
 
     @classmethod
     def default(cls) -> Registry:
@@ -236,6 +249,8 @@ class Registry:
             out = tool.handler(ctx, args)
         except ToolError as exc:
             return ToolOutput(str(exc), is_error=True)
+        except OSError as exc:  # the file system said no: one line, the path relative
+            return ToolOutput(f"{name}: {os_error_line(exc, ctx.workspace)}", is_error=True)
         except Exception as exc:  # a tool bug must not kill the session
             return ToolOutput(f"{name} failed: {type(exc).__name__}: {exc}", is_error=True)
         return out if isinstance(out, ToolOutput) else ToolOutput(str(out))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.codemap.langs import QUERIES
+from my_agent.private import open_private, private_dir
 
 
 def _m001_tables(db: sqlite3.Connection) -> None:
@@ -91,7 +92,9 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
 def open_db(path: Path | str) -> sqlite3.Connection:
     """Open (creating and migrating) an index database; ':memory:' works for tests."""
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_dir(Path(path).parent)
+        if not Path(path).exists():
+            open_private(Path(path), "ab").close()  # owner-only, and so its -wal and -shm
     db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")  # a derived cache: rebuilt if ever damaged

@@ -52,7 +52,6 @@ PYTHON = """
 (module (assignment left: (identifier) @name) @def.variable)
 (module (call) @script)
 (call function: (identifier) @ref.call)
-(call function: (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))

@@ -145,9 +145,12 @@ class _Collector:
                 if (receiver)
                 else ""
             )
-            self.refs.append(
-                (node.start_byte, _text(node), node.start_point[0] + 1, role[1][4:], recv)
-            )
+            kind = role[1][4:]
+            if kind == "attribute" and self.lang == "python":  # `a.f()`: the call's callee
+                up = node.parent.parent
+                if up is not None and up.type == "call" and up.child(0) == node.parent:
+                    kind = "call"
+            self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1, kind, recv))
         elif role[0] == "def":
             self._add_def(role[1], caps[role[1]][0], caps)
         elif role[0] == "import":

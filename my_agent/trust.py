@@ -9,6 +9,7 @@ file with read_file anyway), without imports and within the size caps. Trust is 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from my_agent.files import atomic_write, file_lock
@@ -16,6 +17,7 @@ from my_agent.home import unicum_home
 from my_agent.trust_digest import changed, fingerprint
 
 TRUST_FILE = "trusted.json"
+TRUST_ENV = "UNICUM_TRUST_PROJECT"  # set for one run: the folder is trusted, everything loads
 MAX_TRUST_FILE = 1024 * 1024
 
 
@@ -37,7 +39,10 @@ def _folders(home: Path) -> list[str]:
 
 def is_trusted(workspace: Path, home: Path | None = None) -> bool:
     """True when the user trusted `workspace` or a folder above it (the one test for `.env`,
-    imports, skills, hooks and MCP servers)."""
+    imports, skills, hooks and MCP servers), or opted in for this run (`--trust-project`,
+    `UNICUM_TRUST_PROJECT=1`: what a CI job says for the checkout it runs in)."""
+    if os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes"):
+        return True
     folder = workspace.expanduser().resolve()
     trusted = {Path(f) for f in _folders(home or unicum_home())}
     return any(candidate in trusted for candidate in (folder, *folder.parents))

@@ -43,3 +43,17 @@ def save_approvals(ctx: ToolContext, keys: list[str]) -> None:
         atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
     except OSError:
         pass
+
+
+def forget_approval(ctx: ToolContext, key: str) -> bool:
+    """Take `key` out of this project's saved approvals and the session's; False if absent."""
+    path = _path(ctx)
+    data = _read(path)
+    project = project_id(ctx.workspace.resolve())
+    old = data.get(project) if isinstance(data.get(project), list) else []
+    found = key in old or key in ctx.approvals
+    ctx.approvals.discard(key)
+    if key in old:
+        data[project] = [k for k in old if k != key]
+        atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+    return found

@@ -236,8 +236,14 @@ def _decide(
     pending = [k for k in keys if f"{action}:{k}" not in approved]
     if not pending:
         return
-    answer = ctx.prompter.confirm(question, detail)
-    granted = [f"{action}:{k}" for k in pending]
+    edits = action == "edit"
+    answer = (
+        ctx.prompter.confirm(question, detail, edits=True)
+        if edits
+        else ctx.prompter.confirm(question, detail)
+    )
+    # an edit's "this session" is every edit this session (as in Claude Code; its key says so)
+    granted = ["edit:*"] if edits and answer == "s" else [f"{action}:{k}" for k in pending]
     if answer in ("s", "a"):
         ctx.approvals.update(granted)
     if answer == "a":

@@ -106,9 +106,12 @@ def _strings(saved: dict, key: str) -> tuple[str, ...]:
 class Sandbox:
     """One session's sandbox: the policy, the probe's verdict (made once) and a private /tmp."""
 
-    def __init__(self, policy: SandboxPolicy, workspace: Path, home: Path) -> None:
+    def __init__(
+        self, policy: SandboxPolicy, workspace: Path, home: Path, extra: tuple[Path, ...] = ()
+    ) -> None:
         self.policy = policy
         self.workspace = workspace.resolve()
+        self.extra = tuple(p.resolve() for p in extra)  # --add-dir: writable like the workspace
         self.home = home.expanduser()
         self.bwrap = shutil.which("bwrap") or ""
         self._tmp = ""
@@ -167,6 +170,8 @@ class Sandbox:
         args += socket_args(workspace)
         home = home_args(Path.home(), workspace, list(self.policy.read))
         args += home + [bind, str(workspace), str(workspace)]
+        for folder in self.extra:  # --add-dir: writable like the workspace
+            args += [bind, str(folder), str(folder)]
         args += self._hide_args(home_hidden=bool(home))
         args += git_args(workspace, writable) + protected_args(workspace)
         args += ["--setenv", "TMPDIR", "/tmp"]

@@ -42,7 +42,8 @@ class Snapshots:
         self.log = folder / "sessions" / f"{session_id or 'default'}.jsonl"
         self.steps = self._load()
         self.turn = max((s.turn for s in self.steps), default=0)
-        self.tasks: dict[int, str] = {}  # turn → its task text (this process's turns)
+        self.tasks: dict[int, str] = {}  # turn → its task as typed (this process's turns)
+        self.sent: dict[int, str] = {}  # turn → the text its task's message went out with
         self.marks: dict[int, int] = {}  # turn → length of the conversation when it began
         self.warning = ""  # why the last snapshot was skipped, once
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psycopg
 
-from core.ledger.stops import PG_UPSERT, TaskStop
+from core.ledger.stops import MAX_TEXT, PG_UPSERT, TaskStop, m005_task_text
 from core.ledger.writer import COLUMNS, FLUSH_INTERVAL_S, Entry, Ledger, LedgerRow, Warn
 from my_agent.team import CONNECT_TIMEOUT_S, describe_url, migrate, one_line
 
@@ -56,6 +56,7 @@ MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [
     m001_requests,
     m002_task_stops,
     m003_grants,
+    m005_task_text,  # the task's typed text (SQLite's fifth step)
 ]
 _INSERT = (
     f"INSERT INTO requests (user_name, {', '.join(COLUMNS)}) "
@@ -88,7 +89,7 @@ def insert_rows(conn: psycopg.Connection, rows: list[LedgerRow] | list[Entry], u
         if isinstance(r, LedgerRow)
     ]
     stops = [
-        (s.task_id, s.session_id, s.stop, s.ts, s.user_name or user)
+        (s.task_id, s.session_id, s.stop, s.ts, s.text[:MAX_TEXT], s.user_name or user)
         for s in rows
         if isinstance(s, TaskStop)
     ]

@@ -20,7 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from core.ledger.stops import SQLITE_UPSERT, TaskStop, m004_task_stops, stop_values
+from core.ledger.stops import (
+    SQLITE_UPSERT,
+    TaskStop,
+    m004_task_stops,
+    m005_task_text,
+    stop_values,
+)
 from my_agent.private import open_private, private_dir
 from my_agent.team import user_name
 
@@ -125,6 +131,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m002_indexes,
     m003_rollup,
     m004_task_stops,
+    m005_task_text,
 ]
 
 

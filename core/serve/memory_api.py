@@ -39,7 +39,7 @@ def _out(scope: str, e: MemoryEntry) -> MemoryEntryOut:
 
 
 def _store(svc: Services, project: str) -> MemoryStore:
-    return MemoryStore(svc.home, project_folder(project))
+    return svc.memory(project_folder(project))
 
 
 def _found(store: MemoryStore, ref: str, scope: str | None) -> tuple[str, MemoryEntry]:

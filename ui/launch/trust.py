@@ -57,8 +57,9 @@ def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) 
     if (
         read_key(
             strings.t(
-                "Do you trust the files in {folder}? Trusting it loads its .env, "
-                "instruction @imports and skills. [y/n] ",
+                "Do you trust the files in {folder}? y lets them configure Unicum and run "
+                "commands: its .env, instruction @imports, skills, hooks, MCP servers, custom "
+                "commands, agents and permission rules load. [y/n] ",
                 folder=folder,
             )
         )
@@ -66,7 +67,8 @@ def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) 
     ):
         print(
             strings.t(
-                "not trusted: its .env, @imports and skills are not loaded (--trust to trust it)"
+                "not trusted: its .env, @imports, skills, hooks, MCP servers, commands, agents "
+                "and permission rules are not loaded (--trust-project to trust it for a run)"
             ),
             file=sys.stderr,
         )
@@ -117,15 +119,24 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
             ),
             file=sys.stderr,
         )
-    if report.untrusted is not None and not interactive:
-        folder = report.untrusted.parent
+    if not interactive and not args.trusted:
+        untrusted_line(Path(args.dir), strings)
+    return None
+
+
+def untrusted_line(folder: Path, strings: Strings) -> None:
+    """`-p` in an untrusted folder: one line naming what its files would have loaded."""
+    from core.agent import skipped_by_trust
+
+    skipped = skipped_by_trust(folder)
+    if skipped:
         print(
             "unicum: "
             + strings.t(
-                "{folder} is not a trusted folder: its .env, @imports and skills are not "
-                "loaded (--trust to trust it)",
-                folder=folder,
+                "{folder} is not a trusted folder, so its {what} are not loaded "
+                "(--trust-project to trust it for this run)",
+                folder=folder.expanduser().resolve(),
+                what=", ".join(strings.t(item) for item in skipped),
             ),
             file=sys.stderr,
         )
-    return None

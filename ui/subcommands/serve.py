@@ -65,13 +65,14 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _banner(url: str, token_path: Path | None) -> str:
+def _banner(url: str, token_path: Path | None, stores: str = "") -> str:
     if token_path is None:
         auth, token_hint = "your --token", "$TOKEN"
     else:
         auth, token_hint = f"{token_path} (mode 0600)", f"$(cat {token_path})"
     return (
         f"Unicum service on {url}  (OpenAPI: {url}/openapi.json)\n"
+        f"{stores}"
         f"bearer token: {auth}\n"
         f'  curl -H "Authorization: Bearer {token_hint}" {url}/ledger/report\n'
         f'dashboard: python -m webbrowser "{url}/dashboard?token={token_hint}"\n'
@@ -94,6 +95,7 @@ def main(argv: list[str]) -> int:
     )
     from my_agent.errors import ConfigError
     from my_agent.home import check_home, unicum_home
+    from my_agent.team import database_url
 
     try:
         args.token = given_token(args)
@@ -106,13 +108,24 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"unicum serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
+    try:
+        team = database_url()  # the stores the CLI uses: the team database when one is set
+        services = Services(home, ledger_path(home), lambda task_id: task_text(home, task_id), team)
+    except ConfigError as exc:
+        sock.close()
+        print(f"unicum serve: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the team database cannot be reached
+        sock.close()
+        print(f"unicum serve: {exc}", file=sys.stderr)
+        return 1
     token = args.token or new_token()
     token_path = None if args.token else write_token(home, token)
-    services = Services(home, ledger_path(home), lambda task_id: task_text(home, task_id))
     app = create_app(services, token, hosts=served_hosts(args.host, args.allow_host))
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(_banner(f"http://{shown}:{port}", token_path), flush=True)
+    stores = f"team database: {services.where} (ledger and project memory)\n" if team else ""
+    print(_banner(f"http://{shown}:{port}", token_path, stores), flush=True)
     return _run(app, sock)
 
 

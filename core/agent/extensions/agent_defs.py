@@ -88,7 +88,7 @@ def find_agents(workspace: Path, home: Path) -> dict[str, AgentDef]:
     later one of a name wins; the built-in `general` is never replaced)."""
     found = {GENERAL.name: GENERAL}
     folders = [home / "agents"]
-    if project_extensions_allowed(workspace):
+    if project_extensions_allowed(workspace):  # a project's agents only where trusted
         folders += [workspace / f for f in reversed(FOLDERS)]
     for folder in folders:
         for path in sorted(folder.glob("*.md"))[:MAX_AGENTS] if folder.is_dir() else []:

@@ -128,13 +128,19 @@ def _names(registry: Registry) -> str:
     return ", ".join(sorted(registry.tools))
 
 
+def _network_turned_off(opts: SessionOptions, config: dict) -> bool:
+    saved = config.get("sandbox") if isinstance(config.get("sandbox"), dict) else {}
+    chosen = opts.sandbox_network if opts.sandbox_network is not None else saved.get("network")
+    return chosen in ("off", False)
+
+
 def session_ask(
     opts: SessionOptions, provider: ResolvedProvider, workspace: Path, home: Path, trusted: bool
 ) -> ToolAsk:
     """What a session's tool choice depends on, from its options, provider and folders."""
     config = read_user_config()
     try:
-        policy = SandboxPolicy.from_settings(config, opts.sandbox, opts.sandbox_network)
+        SandboxPolicy.from_settings(config, opts.sandbox, opts.sandbox_network)  # bad values
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     # a server on this machine or network (a loopback proxy billed as the provider is not)
@@ -146,7 +152,9 @@ def session_ask(
         provider.profile.context_window,
         opts.interactive,
         tool_set_setting(config),
-        network=policy.network and not local,  # a local model is often run offline
+        # the web tools run in Unicum's process, not in the sandbox (offline by default):
+        # dropped only when the user turned the network off on purpose, or for a local model
+        network=not _network_turned_off(opts, config) and not local,
         skills=bool(discover_skills(workspace, home, trusted=trusted)),
         agents=len(find_agents(workspace, home)) > 1,
     )

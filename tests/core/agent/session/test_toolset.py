@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from core.agent.session.toolset import LEAN
+from my_agent.trust import trust_folder
 from tests.conftest import provider_env, run_cli
 
 SKILL = "---\nname: fmt\ndescription: format the code with the project's rules\n---\nRun black.\n"
@@ -46,6 +47,7 @@ def test_skill_only_when_the_project_has_skills(llm, workspace):
     assert "skill" not in names(llm.requests[0])
     (workspace / ".unicum" / "skills" / "fmt").mkdir(parents=True)
     (workspace / ".unicum" / "skills" / "fmt" / "SKILL.md").write_text(SKILL)
+    trust_folder(workspace)  # the user confirms the extension files added since trust
     assert run(llm, workspace, "openai-compatible").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "skill"}
 
@@ -56,6 +58,7 @@ def test_task_in_the_lean_set_only_with_sub_agents_defined(llm, workspace):
     assert "task" not in names(llm.requests[0])
     (workspace / ".claude" / "agents").mkdir(parents=True)
     (workspace / ".claude" / "agents" / "reviewer.md").write_text(AGENT)
+    trust_folder(workspace)  # the user confirms the extension files added since trust
     assert run(llm, workspace, "ollama").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "task"}
 

@@ -43,7 +43,7 @@ class ToolAsk:
     window: int  # the model's context window, in tokens
     interactive: bool  # someone answers `clarify`
     tool_set: str = "auto"  # config.json `tool_set` / $UNICUM_TOOL_SET: auto | lean | full
-    network: bool = True  # the web is reachable (commands' sandbox network on, a cloud model)
+    network: bool = True  # the web is reachable (a cloud model; a local one is often offline)
     skills: bool = False  # the session has skills to load
     agents: bool = False  # sub-agents are defined (beyond the built-in general one)
 
@@ -128,19 +128,15 @@ def _names(registry: Registry) -> str:
     return ", ".join(sorted(registry.tools))
 
 
-def _network_turned_off(opts: SessionOptions, config: dict) -> bool:
-    saved = config.get("sandbox") if isinstance(config.get("sandbox"), dict) else {}
-    chosen = opts.sandbox_network if opts.sandbox_network is not None else saved.get("network")
-    return chosen in ("off", False)
-
-
 def session_ask(
     opts: SessionOptions, provider: ResolvedProvider, workspace: Path, home: Path, trusted: bool
 ) -> ToolAsk:
     """What a session's tool choice depends on, from its options, provider and folders."""
     config = read_user_config()
     try:
-        SandboxPolicy.from_settings(config, opts.sandbox, opts.sandbox_network)  # bad values
+        SandboxPolicy.from_settings(
+            config, opts.sandbox, opts.sandbox_network
+        )  # bad values: one line
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     # a server on this machine or network (a loopback proxy billed as the provider is not)
@@ -152,9 +148,16 @@ def session_ask(
         provider.profile.context_window,
         opts.interactive,
         tool_set_setting(config),
-        # the web tools run in Unicum's process, not in the sandbox (offline by default):
-        # dropped only when the user turned the network off on purpose, or for a local model
-        network=not _network_turned_off(opts, config) and not local,
+        network=not local and _network_asked(config, opts.sandbox_network) != "off",
         skills=bool(discover_skills(workspace, home, trusted=trusted)),
         agents=len(find_agents(workspace, home)) > 1,
     )
+
+
+def _network_asked(config: dict, flag: str | None) -> str:
+    """The network the user set for commands (--sandbox-network, else config.json's
+    sandbox.network), "" when unset. The web tools are Unicum's own fetches, asked for one by
+    one: they go only where the user turned the network off, or the model is local (often
+    offline); the commands' default (off, asked per command) does not remove them."""
+    saved = config.get("sandbox") if isinstance(config.get("sandbox"), dict) else {}
+    return str(flag or saved.get("network") or "")

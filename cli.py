@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
     p.add_argument(
+        "--auto-commit",
+        action="store_true",
+        help="commit each turn's file changes with a message the model writes (authored "
+        "'NAME (unicum)', apart from your own commits; /undo takes one back)",
+    )
+    p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],
         help="OS sandbox for commands (default: config.json, else workspace-write)",

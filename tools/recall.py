@@ -79,6 +79,11 @@ def _full(entry: ArchivedOutput) -> str:
     return f"[#{entry.id} {entry.tool} {entry.target}]\n{text}"
 
 
+def _available(ctx: ToolContext) -> str | None:
+    archive = ctx.services.archive
+    return None if archive is not None and archive.entries else "nothing is archived yet"
+
+
 TOOLS = [
     Tool(
         "recall",
@@ -92,6 +97,7 @@ TOOLS = [
             grep={"type": "string", "description": "lines containing it"},
         ),
         recall,
+        available=_available,
         key_arg="id",
         read_only=True,
     ),

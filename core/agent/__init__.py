@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.prompts.system import build_system_prompt
     from core.agent.records.accounting import BudgetHooks, LedgerHooks
     from core.agent.records.transcript import (
+        SessionInfo,
         TranscriptError,
         close_open_tool_calls,
         find_session,
@@ -79,6 +80,7 @@ _WHERE = {
     "find_session": "core.agent.records.transcript",
     "last_stop": "core.agent.records.transcript",
     "list_sessions": "core.agent.records.transcript",
+    "SessionInfo": "core.agent.records.transcript",
     "sessions_dir": "core.agent.records.transcript",
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
@@ -128,6 +130,7 @@ __all__ = [
     "find_session",
     "last_stop",
     "list_sessions",
+    "SessionInfo",
     "load_dotenv_files",
     "load_plugins",
     "loaded_instruction_files",

@@ -1,6 +1,6 @@
 """Context: what each request carries (policy, cache-aware compaction, summary, phases, archive)."""
 
-from core.context.archive import Archive, archive_path
+from core.context.archive import Archive, archive_path, shows_archived
 from core.context.budget import ContextBudget, session_budget
 from core.context.cache_policy import CacheAwareContext
 from core.context.compaction import L0_HEADER, big_args, render_l0
@@ -31,5 +31,6 @@ __all__ = [
     "restore_policy",
     "render_l0",
     "session_budget",
+    "shows_archived",
     "summarize_history",
 ]

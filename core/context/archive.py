@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from my_agent.files import atomic_write
+from my_agent.messages import Message, message_text
 
+ARCHIVED_MARK = "archived #"  # in every stand-in for an archived output: [archived #a3] ...
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[\u4e00-\u9fff]")
 
 
@@ -148,3 +150,8 @@ def archive_path(home: Path, project: str, session_id: str) -> Path:
 
 def _note_key(text: str) -> str:
     return f"text:{hashlib.sha1(text.encode('utf-8')).hexdigest()[:16]}"
+
+
+def shows_archived(messages: list[Message]) -> bool:
+    """Whether these messages (a request's) hold a stand-in for an archived output."""
+    return any(ARCHIVED_MARK in message_text(m) for m in messages)

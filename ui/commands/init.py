@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from core.agent import document_from, init_request
-from ui.views import diff_lines
+from ui.views import diff_lines, yes_no
 
 if TYPE_CHECKING:
     from ui.commands.api import ReplApi
 
-YES = ("y", "yes")
 STYLES = {"+": "green", "-": "red", "@": "cyan"}
 
 
@@ -44,8 +43,7 @@ def cmd_init(repl: ReplApi, arg: str) -> None:
         return
     for line in diff_lines(before, after, "AGENTS.md"):
         repl.console.print(Text(line, style=STYLES.get(line[:1], "dim")), soft_wrap=True)
-    answer = repl.ask(repl.s.t("write AGENTS.md? [y/N] ")).strip().lower()
-    if answer not in (*YES, repl.s.t("yes")):
+    if not yes_no(repl.s, repl.s.t("Write AGENTS.md?"), repl.say):
         repl.say(repl.s.t("AGENTS.md left as it was"))
         return
     target.write_text(after, encoding="utf-8")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,15 +11,16 @@ from typing import TYPE_CHECKING, Protocol
 from rich.table import Table
 from rich.text import Text
 
-from core.agent import list_sessions
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
 from ui.commands.git import cmd_commit
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
 from ui.commands.plan import cmd_plan
+from ui.commands.resume import cmd_resume
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
+from ui.commands.vim import cmd_vim
 from ui.words import N_
 
 if TYPE_CHECKING:
@@ -205,37 +205,6 @@ def cmd_memory(repl: Repl, arg: str) -> None:
     memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)], repl.s)
 
 
-def cmd_resume(repl: Repl, arg: str) -> None:
-    sessions = [
-        s
-        for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
-        if s.messages and s.session_id != repl.opts.session_id
-    ][:15]
-    if not sessions:
-        repl.say(repl.s.t("no saved session in this folder"))
-        return
-    if arg:
-        choice = arg
-    else:
-        for n, info in enumerate(sessions, 1):
-            when = time.strftime("%m-%d %H:%M", time.localtime(info.modified))
-            repl.console.print(
-                Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
-                + Text(f"({info.messages}) {info.session_id}", style="dim")
-            )
-        choice = repl.ask(repl.s.t("session number (Enter to cancel): "))
-    if not choice:
-        return
-    picked = next((s for s in sessions if s.session_id == choice), None)
-    if picked is None and choice.isdigit() and 1 <= int(choice) <= len(sessions):
-        picked = sessions[int(choice) - 1]
-    if picked is None:
-        repl.say(repl.s.t("no session {n}", n=choice))
-        return
-    repl.new_session(resume=picked.path)
-    repl.recap()
-
-
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -297,6 +266,9 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("/agents", N_("sub-agents the task tool can start"), cmd_agents),
         Command("/quit", N_("exit"), cmd_quit),
+        Command(
+            "/vim", N_("vi key bindings on the input line on/off (saved)"), cmd_vim, "[on|off]"
+        ),
         Command("/exit", N_("exit"), cmd_quit),
     )
 }

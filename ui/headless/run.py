@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import math
@@ -139,21 +140,36 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     if stream is not None:
         stream.session_id = opts.session_id
         hooks.append(stream)
+    timing = None
     if args.time:
         from ui.views import TimingHooks
 
-        hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
+        timing = TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr)
+        hooks.append(timing)
+    opening = time.monotonic()
     live = open_session(opts, hooks, resume=resume, debug=args.debug)
+    if timing is not None:
+        started = getattr(args, "started", opening)  # cli.py's first line, when it says
+        timing.start_up(opening - started, time.monotonic() - opening)
     run.cost.cost_of = live.cost_of
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
         print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
+    if live.tool_line:
+        print(f"unicum: {strings.line(live.tool_line)}", file=sys.stderr)
     for note in start_notes(live):
         print(f"unicum: {strings.line(note)}", file=sys.stderr)
     if stream is not None:
         stream.init(live)
     return live
+
+
+def _collect_from_here() -> None:
+    """The session is open: what start-up made lives as long as the process (cli.py keeps
+    the cyclic collector off until now); set it aside for good and collect from here on."""
+    gc.freeze()
+    gc.enable()
 
 
 def run_print(args: argparse.Namespace) -> int:
@@ -175,12 +191,15 @@ def run_print(args: argparse.Namespace) -> int:
         first = next(tasks)
         opts = replace(opts, task_hint=first)
         live = _open(args, opts, run, strings, stream)
+        _collect_from_here()
+        run.cost.model = live.agent.client.model
         try:
             for task in itertools.chain([first], tasks):
                 code = max(code, _one_task(args, live, task, run, strings))
         finally:
             for note in end_session(live):
                 print(f"unicum: {note}", file=sys.stderr)
+            gc.freeze()  # the process ends: the interpreter's last collections skip it all
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, strings.line(str(exc)), run)
     except (UnicumError, KeyboardInterrupt) as exc:  # e.g. --dir not a folder, Ctrl-C at start

@@ -26,7 +26,7 @@ from ui.words import STOP_WORDS, Strings
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, TaskResult
 
-WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
+WARM_UP_DELAY = 0.15  # let the first prompt draw before the imports compete for the CPU
 
 
 class SessionFailed(Exception):
@@ -36,8 +36,8 @@ class SessionFailed(Exception):
 def warm_up(
     modules: list[str], then: Callable[[], object] | None = None, delay: float = WARM_UP_DELAY
 ) -> None:
-    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
-    then run `then` (building the SDK client, whose TLS setup is slow too)."""
+    """Import the HTTP client and the Markdown renderer in the background, after the prompt is
+    up, then run `then` (building the HTTP client, whose TLS set-up is slow too)."""
 
     def run() -> None:
         time.sleep(delay)
@@ -67,6 +67,7 @@ class Repl:
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.commands.plan
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
+        self.prompt_session = None  # the input line, once the loop runs
 
     @property
     def session(self) -> LiveSession:
@@ -107,18 +108,16 @@ class Repl:
         self.notes()
 
     def warm_up(self) -> None:
-        wire = self.agent.client.provider.profile.wire
         warm_up(
             [
                 self.agent.client.adapter.__name__,
-                "anthropic" if wire == "anthropic-messages" else "openai",
                 "rich.console",
                 "rich.live",
                 "rich.markdown",
                 "rich.syntax",
                 "rich.table",
             ],
-            then=self.agent.client.sdk,
+            then=self.agent.client.sender,
             delay=0.0,
         )
 
@@ -148,6 +147,7 @@ class Repl:
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
+            on_diff=self.renderer.diff_shown,
         )
         self.command_tools = CommandTools()
         hooks = [self.renderer, notifier, self.command_tools]
@@ -213,6 +213,8 @@ class Repl:
 
         if self.live.debug_log is not None:
             self.say(self.s.t("debug log: {path}", path=self.live.debug_log.path), style="dim")
+        if self.live.tool_line:
+            self.say(self.s.line(self.live.tool_line), style="dim")
         for note in start_notes(self.live):
             self.say(self.s.line(note), style="yellow")
 
@@ -283,7 +285,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
-        from ui.commands import prompt_text, toggle
+        from ui.commands import apply_editor_mode, editor_mode, prompt_text, toggle
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
 
@@ -295,6 +297,8 @@ class Repl:
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
         session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
+        apply_editor_mode(session, editor_mode(self.home))
+        self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

@@ -141,8 +141,10 @@ class ReplPrompter:
         approve_all: bool = False,
         workspace: Callable[[], Path] | None = None,
         on_wait: Callable[[], None] | None = None,
+        on_diff: Callable[[], None] | None = None,
     ) -> None:
         self.s = strings
+        self.on_diff = on_diff  # a diff was shown with a question (the renderer shows it once)
         self.on_wait = on_wait  # an approval waits (notifications)
         self.approve_all = approve_all  # --yes
         self.pause = pause  # stops spinners before asking
@@ -186,6 +188,8 @@ class ReplPrompter:
             finally:
                 self.waited += time.monotonic() - started
 
+        if detail and self.on_diff is not None:
+            self.on_diff()
         return ask_approval(self.s, self.shown(question), detail, self.write, self._input, key)
 
     def ask(self, question: str, choices: list[str]) -> str:

@@ -71,6 +71,8 @@ def main(argv: list[str]) -> int:
             return _run(console, cmap, args)
         finally:
             cmap.close()
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except Exception as exc:  # one line for people, never a traceback
         print(f"unicum codemap: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

@@ -150,6 +150,8 @@ def main(argv: list[str], strings: Strings | None = None) -> int:
             args.action
         ]
         code = action(store, args)
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except OSError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 1

@@ -107,6 +107,8 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         return report(args, url)
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except (sqlite3.Error, OSError) as exc:
         where = describe_url(url) if url else ledger_path(unicum_home())
         print(f"unicum: cannot read the token ledger {where}: {str(exc).strip()}", file=sys.stderr)

@@ -22,17 +22,31 @@ LINES_AGENT: tuple[str, ...] = (
         "{share} of the {scope:tr} budget used: {used:tr} of {limit:tr} (the next model "
         "call would make it ~{next:tr})"
     ),
+    # the tools a session offers (core.agent.session.toolset)
+    N_(
+        "tools: the lean set for a local server or a small window ({window} tokens): "
+        "{names}; recall joins when an output is archived (tool_set in config.json or "
+        "--tools changes it)"
+    ),
+    N_("tools: the full set: {names} (tool_set in config.json or --tools changes it)"),
+    N_("tools: as --tools asks: {names}"),
+    N_("tools: all, as --tools asks: {names}"),
     # memory (core.memory.consolidation)
     N_("memory: merged {keys} into {key} (near-duplicates)"),
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
     N_(
+        "Stopped: the model made the same {tool} call with the same result {n} times (the "
+        "advice to {advice} did not change it; ask again with more detail, or try another model)."
+    ),
+    N_(
         "the server at {url} returned tool calls as text: it does not parse tool calls; "
         "Unicum ran them anyway (fix: {fix})"
     ),
     N_(
-        "The reply looks like a call of {name}, which is not a tool here (tools: "
-        "{tools}); it was not run."
+        "the server at {url} returned tool calls as text: its chat template does not parse the "
+        "calls this model writes; Unicum ran them anyway (fix: give llama-server a chat "
+        "template that parses them, --chat-template-file)"
     ),
     N_("Stopped after {n} turns without a final answer{_rest}"),
     N_(

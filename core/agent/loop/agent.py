@@ -9,10 +9,10 @@ from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.loop.guard import LoopGuard
-from core.agent.loop.text_calls import read_text_calls, server_fix, unknown_tool_line
+from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.options import MAX_TURNS
 from core.agent.prompts.system import SystemPrompt
-from core.context import ContextPolicy, FullHistory
+from core.context import ContextPolicy, FullHistory, shows_archived
 from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
@@ -60,8 +60,10 @@ class Agent:
         name the task by it."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        overview = time.monotonic() - started
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
         self.hooks.on_task_start(label or task)
+        self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
         message = Message("user", [TextBlock(task), *images])
         if context:
@@ -100,7 +102,7 @@ class Agent:
             result.usage = result.usage + response.usage
             result.model_seconds += response.duration
             self.history.append(response.message)
-            calls = response.message.tool_calls or self._text_calls(result)
+            calls = response.message.tool_calls or self._text_calls()
             if not calls:
                 result.text = result.text or response.message.text
                 if not self._goes_on(result, continued, last=turn == self.max_turns):
@@ -136,28 +138,27 @@ class Agent:
         result.text = ""
         return True
 
-    def _text_calls(self, result: TaskResult) -> list[ToolCall]:
+    def _text_calls(self) -> list[ToolCall]:
         """Calls the reply wrote as text (a server that does not parse them): run them as
-        calls; a call of a tool that does not exist ends the task as an error."""
-        known = set(self.registry.tools)
+        calls, the prose around them kept as the reply's text."""
         prefix = f"text_call_{uuid.uuid4().hex[:12]}"  # unique even after a /rewind
-        found = read_text_calls(self.history[-1].text, known, prefix)
+        found = read_text_calls(self.history[-1].text, prefix)
         if found is None:
             return []
-        if found.unknown:
-            result.stop, result.text = "error", unknown_tool_line(found.unknown, known)
-            return []
-        self.history[-1] = Message("assistant", list(found.calls))
+        said = [TextBlock(found.prose)] if found.prose else []
+        self.history[-1] = Message("assistant", [*said, *found.calls])
         if not self.text_calls_noted:
             self.text_calls_noted = True
-            provider = self.client.provider
-            self.notices.append(server_fix(provider.profile.name, provider.base_url))
+            p = self.client.provider
+            self.notices.append(server_fix(p.profile.name, p.base_url, p.window_source))
         return found.calls
 
     def query(self, turn: int) -> ModelResponse:
         self.hooks.before_request(turn)
         started = time.monotonic()
         messages = self.context.messages_for_request(self.history)
+        if self.registry.later and shows_archived(messages):
+            self.registry.release(self.tool_context)  # recall, once the model sees a stand-in
         self.context_seconds = time.monotonic() - started
         try:
             response = self._request_fitting(messages)
@@ -213,7 +214,7 @@ class Agent:
                 line = said or "interrupted; tool calls were stopped"
                 raise Interrupted(line) from None
             raise
-        self.history.append(Message("user", self.guard.review(calls, results)))
+        self.history.append(Message("user", results))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         verdict = self.hooks.check_tool(call)
@@ -229,6 +230,7 @@ class Agent:
             args = call.raw_arguments  # let the registry report bad JSON
         output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
+        output.content = self.guard.review(call, output, self.registry.tools)  # advice on a repeat
         fact = self.context.on_tool_result(call, output) or extract_fact(
             call, output, self.fact_rules
         )

@@ -40,7 +40,7 @@ from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import attach_safety
 from core.agent.session.services import tool_services
 from core.agent.session.tool_choice import appended_section, chosen_tools
-from core.agent.session.toolset import choose_tools
+from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
@@ -71,6 +71,7 @@ class LiveSession:
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+    tool_line: str = ""  # which tools are offered and why (said once at start)
     recorder: LedgerHooks | None = None  # the ledger's row per response
     context_file: ContextFile | None = None  # the context policy's state, for a resume
 
@@ -124,6 +125,7 @@ class _Ground:
     team_url: str  # the team database ("" when local)
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
+    tool_line: str  # which tools are offered and why, said once at start
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -133,11 +135,9 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     provider = discover_window(provider, warn)  # a local server says its window (<= 1 s)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
-    registry = chosen_tools(
-        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
-        opts.allowed_tools,
-        opts.disallowed_tools,
-    )
+    trusted = opts.trusted or is_trusted(workspace, home)
+    choice = choose_tools(Registry.default(), session_ask(opts, provider, workspace, home, trusted))
+    registry = chosen_tools(choice.registry, opts.allowed_tools, opts.disallowed_tools)
     return _Ground(
         workspace,
         home,
@@ -147,8 +147,9 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
-        opts.trusted or is_trusted(workspace, home),
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, opts.interactive),
+        trusted,
+        choice.line,
     )
 
 
@@ -212,6 +213,7 @@ def open_session(
     listeners += [state] if state else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
+    g.extensions.report = every.on_wait  # what fixing the tool list waited for (`--time`)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
@@ -255,6 +257,7 @@ def open_session(
         log,
         len(saved),
         user_hooks,
+        g.tool_line,
         accounting.recorder,
         state,
     )

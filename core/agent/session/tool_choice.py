@@ -25,15 +25,16 @@ def chosen_tools(
     """The registry with only the `allowed` tools (all when empty), less the `disallowed`."""
     if not allowed and not disallowed:
         return registry
-    known = sorted(registry.tools)
+    known = sorted({*registry.tools, *(t.name for t in registry.later)})
     _check(allowed, known, "--allowed-tools")
     _check(disallowed, known, "--disallowed-tools")
-    keep = [
-        tool
-        for name, tool in registry.tools.items()
-        if (not allowed or name in allowed) and name not in disallowed
-    ]
-    return registry.only(keep)
+
+    def wanted(name: str) -> bool:
+        return (not allowed or name in allowed) and name not in disallowed
+
+    chosen = registry.only([tool for name, tool in registry.tools.items() if wanted(name)])
+    chosen.later = [tool for tool in registry.later if wanted(tool.name)]
+    return chosen
 
 
 def appended_section(text: str) -> list[PromptSection]:

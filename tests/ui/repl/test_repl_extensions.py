@@ -97,9 +97,10 @@ def test_init_is_written_by_the_model_and_shown_as_a_diff_first(llm, workspace, 
         repl.expect(r"not allowed in the plan mode")
         repl.expect(r"\+## Tests")
         repl.expect(r"\+Run `make test` \(pytest -q\)\.")
-        repl.expect(r"write AGENTS\.md\? \[y/N\]")
+        repl.expect(r"Write AGENTS\.md\?")
+        repl.expect(r"\[y\] yes · \[n\] no")
         assert (workspace / "AGENTS.md").read_text() == "# Rules\n\nKeep it short.\n"
-        repl.send("y")
+        repl.child.send("y")
         repl.expect("wrote .*AGENTS.md")
         repl.prompt()
     finally:

@@ -18,7 +18,9 @@ def unicum_home() -> Path:
     return Path(override).expanduser() if override else Path.home() / DEFAULT_HOME_DIRNAME
 
 
-HOME_FOLDERS = ("sessions", "memory", "codemap", "logs", "checkpoints", "projects", "skills")
+HOME_FOLDERS = (
+    "sessions", "memory", "codemap", "logs", "checkpoints", "projects", "skills", "cache"
+)  # fmt: skip
 
 
 HOME_FILES = ("ledger.db", "config.json", "pricing.json", "history", ".env")

@@ -64,6 +64,12 @@ class AgentHooks:
 
     def on_response(self, response: ModelResponse) -> None: ...
 
+    def on_wait(self, what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+        """The task waited `seconds` for something besides the model and its tools, before
+        the request it is about to make: `what` is "codemap" (the code map's first overview,
+        at the task's start), "mcp" (the MCP servers `names`, still starting: their tools
+        join at the first request) or "plugins" (loading them)."""
+
     def on_tool_start(self, call: ToolCall) -> None: ...
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None: ...
@@ -133,6 +139,9 @@ class HookList(AgentHooks):
 
     def on_response(self, response: ModelResponse) -> None:
         _call_all([hook.on_response for hook in self.hooks], response)
+
+    def on_wait(self, what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+        _call_all([hook.on_wait for hook in self.hooks], what, seconds, names)
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         _call_all([hook.on_tool_end for hook in self.hooks], call, output, seconds)

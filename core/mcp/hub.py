@@ -4,8 +4,6 @@ dies is one warning and its tools report it as their reason for being unavailabl
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import os
 import threading
@@ -13,9 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from core.mcp.config import ServerConfig
+
+if TYPE_CHECKING:
+    import asyncio
 
 START_TIMEOUT = 10.0  # seconds a server may take to start and list its tools
 CALL_TIMEOUT = 300.0  # seconds one call may take unless the server's entry says otherwise
@@ -75,18 +76,23 @@ class McpHub:
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
         self._go = threading.Event()  # set: start now, without the delay
+        self._delay = START_DELAY
 
-    def start(self) -> None:
-        """Start every server in the background; returns at once."""
+    def start(self, delay: float = START_DELAY) -> None:
+        """Start every server in the background, after `delay` seconds (or when `settle`
+        asks first); returns at once."""
         if not self.servers or self._thread is not None:
             return
-        self.deadline = time.monotonic() + START_DELAY + self.timeout
+        self._delay = delay
+        self.deadline = time.monotonic() + delay + self.timeout
         self._thread = threading.Thread(target=self._main, name="unicum-mcp", daemon=True)
         self._thread.start()
 
     def _main(self) -> None:
         try:
-            self._go.wait(START_DELAY)
+            self._go.wait(self._delay)
+            import asyncio  # 0.1 s to import: only a session with servers needs it
+
             asyncio.run(self._run_all())
         except BaseException as exc:  # the SDK missing, a loop failure: every server fails
             for state in self.servers.values():
@@ -95,12 +101,16 @@ class McpHub:
             self._running.set()
 
     async def _run_all(self) -> None:
+        import asyncio
+
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._running.set()
         await asyncio.gather(*(self._serve(s) for s in self.servers.values()))
 
     async def _serve(self, state: ServerState) -> None:
+        import asyncio
+
         from core.mcp import connect  # the SDK loads in this thread, never before the prompt
 
         assert self._stop is not None
@@ -147,12 +157,15 @@ class McpHub:
         self.warn(f"MCP server '{state.name}' {verb}: {reason}")
         state.settled.set()
 
-    def settle(self) -> None:
-        """Wait (until the start-up deadline at most) for servers still starting."""
+    def settle(self) -> list[str]:
+        """Wait (until the start-up deadline at most) for servers still starting; the names
+        of those it waited for."""
         self._go.set()
+        waited = [name for name, state in self.servers.items() if not state.settled.is_set()]
         for state in self.servers.values():
             state.settled.wait(max(0.0, self.deadline - time.monotonic()))
         self.refresh()
+        return waited
 
     def refresh(self) -> None:
         """Servers still starting past the deadline have failed (whatever the thread is at)."""
@@ -167,6 +180,8 @@ class McpHub:
         state = self.servers[server]
         if state.status != "ready" or state.client is None or self._loop is None:
             return CallResult(self.unavailable(server) or "not connected", True, unavailable=True)
+        import asyncio
+
         from core.mcp import connect
 
         timeout = state.config.timeout or CALL_TIMEOUT
@@ -178,7 +193,7 @@ class McpHub:
         except KeyboardInterrupt:
             future.cancel()
             raise
-        except concurrent.futures.TimeoutError:
+        except TimeoutError:  # concurrent.futures' own, since Python 3.11
             future.cancel()
             return CallResult(
                 f"{tool}: no answer from MCP server '{server}' in {timeout:g} s", True
@@ -218,7 +233,7 @@ def _describe(exc: BaseException) -> str:
     """One line for an error, looking inside the SDK's exception groups."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, TimeoutError | asyncio.TimeoutError):
+    if isinstance(exc, TimeoutError):  # asyncio's too, since Python 3.11
         return "no answer in time"
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0][:200]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import math
@@ -140,11 +141,17 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     if stream is not None:
         stream.session_id = opts.session_id
         hooks.append(stream)
+    timing = None
     if args.time:
         from ui.views import TimingHooks
 
-        hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
+        timing = TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr)
+        hooks.append(timing)
+    opening = time.monotonic()
     live = open_session(opts, hooks, resume=resume, debug=args.debug)
+    if timing is not None:
+        started = getattr(args, "started", opening)  # cli.py's first line, when it says
+        timing.start_up(opening - started, time.monotonic() - opening)
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
@@ -154,6 +161,13 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     if stream is not None:
         stream.init(live)
     return live
+
+
+def _collect_from_here() -> None:
+    """The session is open: what start-up made lives as long as the process (cli.py keeps
+    the cyclic collector off until now); set it aside for good and collect from here on."""
+    gc.freeze()
+    gc.enable()
 
 
 def run_print(args: argparse.Namespace) -> int:
@@ -175,6 +189,7 @@ def run_print(args: argparse.Namespace) -> int:
         first = next(tasks)
         opts = replace(opts, task_hint=first)
         live = _open(args, opts, run, strings, stream)
+        _collect_from_here()
         run.cost.model = live.agent.client.model
         try:
             for task in itertools.chain([first], tasks):
@@ -182,6 +197,7 @@ def run_print(args: argparse.Namespace) -> int:
         finally:
             for note in end_session(live):
                 print(f"unicum: {note}", file=sys.stderr)
+            gc.freeze()  # the process ends: the interpreter's last collections skip it all
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, strings.line(str(exc)), run)
     except (UnicumError, KeyboardInterrupt) as exc:  # e.g. --dir not a folder, Ctrl-C at start

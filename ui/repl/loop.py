@@ -26,7 +26,7 @@ from ui.words import STOP_WORDS, Strings
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, TaskResult
 
-WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
+WARM_UP_DELAY = 0.15  # let the first prompt draw before the imports compete for the CPU
 
 
 class SessionFailed(Exception):
@@ -36,8 +36,8 @@ class SessionFailed(Exception):
 def warm_up(
     modules: list[str], then: Callable[[], object] | None = None, delay: float = WARM_UP_DELAY
 ) -> None:
-    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
-    then run `then` (building the SDK client, whose TLS setup is slow too)."""
+    """Import the HTTP client and the Markdown renderer in the background, after the prompt is
+    up, then run `then` (building the HTTP client, whose TLS set-up is slow too)."""
 
     def run() -> None:
         time.sleep(delay)
@@ -108,18 +108,16 @@ class Repl:
         self.notes()
 
     def warm_up(self) -> None:
-        wire = self.agent.client.provider.profile.wire
         warm_up(
             [
                 self.agent.client.adapter.__name__,
-                "anthropic" if wire == "anthropic-messages" else "openai",
                 "rich.console",
                 "rich.live",
                 "rich.markdown",
                 "rich.syntax",
                 "rich.table",
             ],
-            then=self.agent.client.sdk,
+            then=self.agent.client.sender,
             delay=0.0,
         )
 

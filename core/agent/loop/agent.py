@@ -58,8 +58,10 @@ class Agent:
         Interrupted with the history left valid."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        overview = time.monotonic() - started
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
         self.hooks.on_task_start(task)
+        self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
         message = Message("user", [TextBlock(task), *images])
         if context:

@@ -133,7 +133,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, opts.interactive),
         opts.trusted or is_trusted(workspace, home),
     )
 
@@ -187,6 +187,7 @@ def open_session(
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
+    g.extensions.report = every.on_wait  # what fixing the tool list waited for (`--time`)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )

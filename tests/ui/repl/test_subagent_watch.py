@@ -11,9 +11,7 @@ PARENT = {"input": 1000, "cache_read": 0, "cache_write": 0, "output": 20}
 CHILD = {"input": 700, "cache_read": 0, "cache_write": 0, "output": 30}
 
 
-def test_the_childs_tool_lines_sit_under_the_task_line_and_its_tokens_reach_usage(
-    llm, workspace
-):
+def test_the_childs_tool_lines_sit_under_the_task_line_and_its_tokens_reach_usage(llm, workspace):
     (workspace / "notes.md").write_text("the port is 8080\n")
     task = {"prompt": "find the port", "description": "find the port"}
     llm.call("task", task, usage=PARENT)

@@ -8,6 +8,7 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_edit
+from tools.pycheck import numbered, syntax_line, syntax_problem
 from tools.snapshots import recorded
 from tools.textfile import encode, read_text
 from tools.workspace import display, resolve_path, write_in_workspace
@@ -57,9 +58,18 @@ def closest_match(lines: list[str], old: str) -> tuple[int, float]:
     return best[1], best[0]
 
 
+WHOLE_FILE = 40  # lines: a file this short is shown whole when nothing is similar
+
+
 def _not_found(text: str, old: str, rel: str) -> ToolError:
     lines = text.split("\n")
     start, score = closest_match(lines, old)
+    if score < 0.4 and len(lines) <= WHOLE_FILE:
+        return ToolError(
+            f"old_string not found in {rel}, and nothing similar. The file is:\n"
+            f"{numbered(lines, 1, len(lines))}\nCopy the exact text (indentation included, "
+            "without the line numbers) into old_string."
+        )
     if score < 0.4:
         return ToolError(
             f"old_string not found in {rel}, and nothing similar; read the file "
@@ -109,6 +119,12 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
             "surrounding lines to make it unique, or set replace_all=true"
         )
     text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
+    broken = syntax_problem(rel, text)
+    if broken and syntax_problem(rel, doc.text) is None:
+        raise ToolError(
+            f"edit not applied: {rel} would no longer parse as Python: {broken}\n"
+            "Fix new_string (the file is unchanged) and try again."
+        )
     data = encode(text, doc.encoding, doc.newline)
     diff, added, removed = unified(doc.text, text, rel)
     approve_edit(ctx, target, diff, new_file=False)
@@ -123,7 +139,9 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         "replacements": len(hits) if args.get("replace_all") else 1,
         "line": first,
     }
-    return ToolOutput(f"edited {rel} (+{added} -{removed})\n{diff}", data=info)
+    return ToolOutput(
+        f"edited {rel} (+{added} -{removed})\n{diff}{syntax_line(rel, text)}", data=info
+    )
 
 
 TOOLS = [

@@ -10,6 +10,7 @@ from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.edit import unified
 from tools.images import looks_like_image, read_image
 from tools.permissions import approve_edit
+from tools.pycheck import syntax_line
 from tools.snapshots import recorded
 from tools.textfile import (
     Text,
@@ -113,14 +114,18 @@ def write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         write_in_workspace(ctx, target, data)
     n = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     info: dict[str, Any] = {"path": rel, "lines": n, "encoding": enc}
+    check = syntax_line(rel, new_text)
     if append:
-        return ToolOutput(f"appended {n} lines to {rel}", data={**info, "added": n, "removed": 0})
+        added: dict[str, Any] = {"added": n, "removed": 0}
+        return ToolOutput(f"appended {n} lines to {rel}{check}", data={**info, **added})
     if not existed:
-        return ToolOutput(f"created {rel} ({n} lines)", data={**info, "added": n, "removed": 0})
-    added, removed = line_changes(old.text if old else "", content)
+        return ToolOutput(
+            f"created {rel} ({n} lines){check}", data={**info, "added": n, "removed": 0}
+        )
+    plus, minus = line_changes(old.text if old else "", content)
     return ToolOutput(
-        f"overwrote {rel} ({n} lines, +{added} -{removed})",
-        data={**info, "added": added, "removed": removed},
+        f"overwrote {rel} ({n} lines, +{plus} -{minus}){check}",
+        data={**info, "added": plus, "removed": minus},
     )
 
 

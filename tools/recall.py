@@ -79,11 +79,16 @@ def _full(entry: ArchivedOutput) -> str:
     return f"[#{entry.id} {entry.tool} {entry.target}]\n{text}"
 
 
+def _available(ctx: ToolContext) -> str | None:
+    archive = ctx.services.archive
+    return None if archive is not None and archive.entries else "nothing is archived yet"
+
+
 TOOLS = [
     Tool(
         "recall",
-        "Text of an archived output: by id (as in [archived #a3]) or query (the best match, "
-        "or ranked ids when several fit); lines or grep return only those lines of it.",
+        "Text of an archived output by id (a3) or query; lines (40-80) or grep return only "
+        "those lines of it, numbered: prefer them to the whole.",
         params(
             [],
             id={"type": "string"},
@@ -92,6 +97,7 @@ TOOLS = [
             grep={"type": "string", "description": "lines containing it"},
         ),
         recall,
+        available=_available,
         key_arg="id",
         read_only=True,
     ),

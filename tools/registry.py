@@ -166,10 +166,22 @@ class Registry:
     def __init__(self, tools: list[Tool], brief: bool = True) -> None:
         self.tools = {t.name: t for t in tools}
         self.brief = brief
+        self.later: list[Tool] = []  # offered once they are available (see `release`)
 
     def only(self, tools: list[Tool]) -> Registry:
-        """Another registry of these tools, in the same wire form."""
-        return Registry(tools, self.brief)
+        """Another registry of these tools, in the same wire form (with the same later ones)."""
+        chosen = Registry(tools, self.brief)
+        chosen.later = list(self.later)
+        return chosen
+
+    def release(self, ctx: ToolContext) -> list[str]:
+        """Offer the later tools that are available now (e.g. `recall` once an output is
+        archived); their names."""
+        ready = [t for t in self.later if t.available(ctx) is None]
+        for tool in ready:
+            self.later.remove(tool)
+            self.tools.setdefault(tool.name, tool)
+        return [t.name for t in ready]
 
     @classmethod
     def default(cls) -> Registry:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from core.agent.session.toolset import choose_tools
+from core.agent.session.toolset import ToolAsk, choose_tools
 from my_agent.tokens import estimate_tokens
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.helpers.tool_helpers import REGISTRY, ScriptedUser, make_ctx, run
@@ -147,10 +147,11 @@ def test_schemas_the_line_cannot_say_go_as_json(workspace, isolated_home):
 
 def test_a_local_server_gets_json_schemas_and_a_cloud_model_the_brief_form():
     for provider, brief in (("ollama", False), ("openai-compatible", False), ("zhipu", True)):
-        chosen = choose_tools(REGISTRY, None, provider, interactive=True)
+        chosen = choose_tools(REGISTRY, ToolAsk(None, provider, False, 200_000, True)).registry
         spec = {s["name"]: s for s in chosen.specs()}["read_file"]
         assert ("properties" not in spec["parameters"]) is brief, provider
-        assert choose_tools(REGISTRY, ["read_file"], provider, True).brief is brief
+        asked = ToolAsk(["read_file"], provider, False, 200_000, True)
+        assert choose_tools(REGISTRY, asked).registry.brief is brief
 
 
 def test_discovery_imports_no_sdk_or_extractor():

@@ -67,11 +67,12 @@ def test_read_gbk_names_encoding(ctx, workspace):
 
 
 def test_write_creates_parents_and_reports_changes(ctx, workspace):
-    out = run(ctx, "write_file", path="pkg/sub/m.py", content="a\nb\nc\n")
-    assert not out.is_error and out.content == "created pkg/sub/m.py (3 lines)"
+    out = run(ctx, "write_file", path="pkg/sub/m.txt", content="a\nb\nc\n")
+    assert not out.is_error and out.content == "created pkg/sub/m.txt (3 lines)"
+    (workspace / "pkg/sub/m.txt").rename(workspace / "pkg/sub/m.py")
     assert (workspace / "pkg/sub/m.py").read_text() == "a\nb\nc\n"
     over = run(ctx, "write_file", path="pkg/sub/m.py", content="a\nB\nc\nd\n")
-    assert over.content == "overwrote pkg/sub/m.py (4 lines, +2 -1)"
+    assert over.content == "overwrote pkg/sub/m.py (4 lines, +2 -1)\n[Python syntax check: OK]"
     assert over.data["added"] == 2 and over.data["removed"] == 1
     app = run(ctx, "write_file", path="pkg/sub/m.py", content="e\n", append=True)
     assert app.content.startswith("appended 1 lines")

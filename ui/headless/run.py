@@ -48,6 +48,11 @@ class StderrProgress(AgentHooks):
         mark = "✗" if output.is_error else "✓"
         print(f"  {mark} {seconds:.1f}s", file=sys.stderr, flush=True)
 
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """The call's own line, then its ✗ with why it did not run."""
+        self.on_tool_start(call)
+        print(f"  ✗ {self.s.line(reason)}", file=sys.stderr, flush=True)
+
     def on_stream(self, event: StreamEvent) -> None:
         return None
 
@@ -136,7 +141,6 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     resume = resume_path(opts, args.cont, args.resume)
     opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
     run.session_id = opts.session_id
-    run.cost.load(unicum_home())
     hooks: list[AgentHooks] = [run.progress, run.cost, HeadlessNotifier(strings, lambda: live)]
     if stream is not None:
         stream.session_id = opts.session_id
@@ -152,10 +156,13 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     if timing is not None:
         started = getattr(args, "started", opening)  # cli.py's first line, when it says
         timing.start_up(opening - started, time.monotonic() - opening)
+    run.cost.cost_of = live.cost_of
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
         print(f"unicum: {live.agent.client.provider.note}", file=sys.stderr, flush=True)
+    if live.tool_line:
+        print(f"unicum: {strings.line(live.tool_line)}", file=sys.stderr)
     for note in start_notes(live):
         print(f"unicum: {strings.line(note)}", file=sys.stderr)
     if stream is not None:
@@ -173,7 +180,7 @@ def _collect_from_here() -> None:
 def run_print(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
     opts = options_from_args(args)
-    run = _Run(StderrProgress(strings), CostHooks(args.model or ""), opts.session_id)
+    run = _Run(StderrProgress(strings), CostHooks(), opts.session_id)
     stream = (
         StreamJson(sys.stdout, opts.session_id) if args.output_format == "stream-json" else None
     )

@@ -117,7 +117,10 @@ def _forget(store, args: argparse.Namespace) -> int:
 def _consolidate(store, args: argparse.Namespace) -> int:
     from core.memory import consolidate
 
-    print(consolidate(store).summary())
+    done = consolidate(store)
+    for line in done.merge_lines():
+        print(line)
+    print(done.summary())
     return 0
 
 

@@ -22,15 +22,31 @@ LINES_AGENT: tuple[str, ...] = (
         "{share} of the {scope:tr} budget used: {used:tr} of {limit:tr} (the next model "
         "call would make it ~{next:tr})"
     ),
+    # the tools a session offers (core.agent.session.toolset)
+    N_(
+        "tools: the lean set for a local server or a small window ({window} tokens): "
+        "{names}; recall joins when an output is archived (tool_set in config.json or "
+        "--tools changes it)"
+    ),
+    N_("tools: the full set: {names} (tool_set in config.json or --tools changes it)"),
+    N_("tools: as --tools asks: {names}"),
+    N_("tools: all, as --tools asks: {names}"),
+    # memory (core.memory.consolidation)
+    N_("memory: merged {keys} into {key} (near-duplicates)"),
     # the loop's stops and notices (core.agent.loop)
     N_("Stopped: the model made the same {tool} call with the same result {n} times {_rest}"),
+    N_(
+        "Stopped: the model made the same {tool} call with the same result {n} times (the "
+        "advice to {advice} did not change it; ask again with more detail, or try another model)."
+    ),
     N_(
         "the server at {url} returned tool calls as text: it does not parse tool calls; "
         "Unicum ran them anyway (fix: {fix})"
     ),
     N_(
-        "The reply looks like a call of {name}, which is not a tool here (tools: "
-        "{tools}); it was not run."
+        "the server at {url} returned tool calls as text: its chat template does not parse the "
+        "calls this model writes; Unicum ran them anyway (fix: give llama-server a chat "
+        "template that parses them, --chat-template-file)"
     ),
     N_("Stopped after {n} turns without a final answer{_rest}"),
     N_(
@@ -44,8 +60,24 @@ LINES_AGENT: tuple[str, ...] = (
     N_("{event} hook `{command}` failed{detail}"),
     N_("warning: {event} hook `{command}` failed"),
     N_("warning: {event} hook `{command}` failed{detail}"),
-    N_("PreToolUse hook blocked {tool}: {reason}"),
-    N_("warning: PreToolUse hook blocked {tool}: {reason}"),
+    N_("blocked by {source:tr}; the call did not run: {reason}"),
+    N_("{source:tr} asks before {tool} runs ({reason}). Run it?"),
+    N_("a PreToolUse hook"),
+    # what an untrusted folder's files would load (core.agent.extensions.gate.GATED)
+    N_("hooks and permission rules"),
+    N_("MCP servers"),
+    N_("custom commands"),
+    N_("agents"),
+    N_("skills"),
+    N_("a permission rule"),
+    N_("{event} hook: {message}"),
+    N_("warning: {event} hook: {message}"),
+    N_("settings file {path} skipped: {reason}"),
+    N_("warning: settings file {path} skipped: {reason}"),
+    N_("{origin}: permission rule {rule} skipped: not a rule"),
+    N_("warning: {origin}: permission rule {rule} skipped: not a rule"),
+    N_("{path}: defaultMode bypassPermissions is taken only from your own settings"),
+    N_("warning: {path}: defaultMode bypassPermissions is taken only from your own settings"),
     N_("prompt blocked by a UserPromptSubmit hook: {reason}"),
     N_("a Stop hook asked to go on again; stopped after {n} continuations (its reason: {reason})"),
     N_("a Stop hook asked to go on, but no turns are left (--max-turns {n}; its reason: {reason})"),

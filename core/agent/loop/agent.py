@@ -7,12 +7,12 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from core.agent.events import AgentHooks, TaskResult
+from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.loop.guard import LoopGuard
-from core.agent.loop.text_calls import read_text_calls, server_fix, unknown_tool_line
+from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.options import MAX_TURNS
 from core.agent.prompts.system import SystemPrompt
-from core.context import ContextPolicy, FullHistory
+from core.context import ContextPolicy, FullHistory, shows_archived
 from core.facts import RULES, Rule
 from core.facts import extract as extract_fact
 from core.model import ModelClient
@@ -26,10 +26,12 @@ from my_agent.messages import (
     ToolResult,
 )
 from tools.base import NoPrompter, ToolContext, ToolOutput
+from tools.permissions import refusal
 from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
-BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+BLOCKED = "blocked by {source}; the call did not run: {why}"
+ASKED = "{source} asks before {name} runs ({why}). Run it?"
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
 STOP_NO_TURNS = (
@@ -53,14 +55,16 @@ class Agent:
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
 
-    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+    def run(self, task: str, images: Sequence[ImageBlock] = (), label: str = "") -> TaskResult:
         """Run one user task (with images the user attached) to its end; Ctrl-C raises
-        Interrupted with the history left valid."""
+        Interrupted with the history left valid. `label` is what the user typed when `task`
+        says more (a plan-mode note, attached files): the ledger, the transcript and /rewind
+        name the task by it."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
         overview = time.monotonic() - started
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
-        self.hooks.on_task_start(task)
+        self.hooks.on_task_start(label or task)
         self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
         message = Message("user", [TextBlock(task), *images])
@@ -100,7 +104,7 @@ class Agent:
             result.usage = result.usage + response.usage
             result.model_seconds += response.duration
             self.history.append(response.message)
-            calls = response.message.tool_calls or self._text_calls(result)
+            calls = response.message.tool_calls or self._text_calls()
             if not calls:
                 result.text = result.text or response.message.text
                 if not self._goes_on(result, continued, last=turn == self.max_turns):
@@ -136,28 +140,27 @@ class Agent:
         result.text = ""
         return True
 
-    def _text_calls(self, result: TaskResult) -> list[ToolCall]:
+    def _text_calls(self) -> list[ToolCall]:
         """Calls the reply wrote as text (a server that does not parse them): run them as
-        calls; a call of a tool that does not exist ends the task as an error."""
-        known = set(self.registry.tools)
+        calls, the prose around them kept as the reply's text."""
         prefix = f"text_call_{uuid.uuid4().hex[:12]}"  # unique even after a /rewind
-        found = read_text_calls(self.history[-1].text, known, prefix)
+        found = read_text_calls(self.history[-1].text, prefix)
         if found is None:
             return []
-        if found.unknown:
-            result.stop, result.text = "error", unknown_tool_line(found.unknown, known)
-            return []
-        self.history[-1] = Message("assistant", list(found.calls))
+        said = [TextBlock(found.prose)] if found.prose else []
+        self.history[-1] = Message("assistant", [*said, *found.calls])
         if not self.text_calls_noted:
             self.text_calls_noted = True
-            provider = self.client.provider
-            self.notices.append(server_fix(provider.profile.name, provider.base_url))
+            p = self.client.provider
+            self.notices.append(server_fix(p.profile.name, p.base_url, p.window_source))
         return found.calls
 
     def query(self, turn: int) -> ModelResponse:
         self.hooks.before_request(turn)
         started = time.monotonic()
         messages = self.context.messages_for_request(self.history)
+        if self.registry.later and shows_archived(messages):
+            self.registry.release(self.tool_context)  # recall, once the model sees a stand-in
         self.context_seconds = time.monotonic() - started
         try:
             response = self._request_fitting(messages)
@@ -213,14 +216,18 @@ class Agent:
                 line = said or "interrupted; tool calls were stopped"
                 raise Interrupted(line) from None
             raise
-        self.history.append(Message("user", self.guard.review(calls, results)))
+        self.history.append(Message("user", results))
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         verdict = self.hooks.check_tool(call)
-        if verdict is not None and verdict.decision == "block":
-            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        if verdict is not None and verdict.arguments is not None:
+            call = replace(call, arguments=verdict.arguments)  # a hook's updatedInput
+        refused = self._refused(call, verdict)
+        if refused is not None:
+            self.hooks.on_tool_blocked(call, refused)
+            return ToolResult(call.id, refused, True)
         context = self.tool_context
-        if verdict is not None:  # approved by a hook: nobody is asked for this call
+        if verdict is not None and verdict.decision:  # approved (hook, rule or user): no more asks
             context = replace(context, prompter=NoPrompter(approve_all=True))
         self.hooks.on_tool_start(call)
         started = time.monotonic()
@@ -229,12 +236,24 @@ class Agent:
             args = call.raw_arguments  # let the registry report bad JSON
         output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
+        output.content = self.guard.review(call, output, self.registry.tools)  # advice on a repeat
         fact = self.context.on_tool_result(call, output) or extract_fact(
             call, output, self.fact_rules
         )
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error, images=output.images)
+
+    def _refused(self, call: ToolCall, verdict: ToolVerdict | None) -> str | None:
+        """Why the call may not run (a block, or an `ask` the user said no to), else None."""
+        if verdict is None or verdict.decision in ("approve", ""):
+            return None
+        why = verdict.reason or "no reason given"
+        if verdict.decision == "block":
+            return BLOCKED.format(source=verdict.source, why=why)
+        question = ASKED.format(source=verdict.source, name=call.name, why=why)
+        answer = self.tool_context.prompter.confirm(question, "")
+        return None if answer in ("y", "s", "a") else refusal(self.tool_context, question, answer)
 
 
 def stop_reason(exc: BaseException) -> str:

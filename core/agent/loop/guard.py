@@ -1,10 +1,14 @@
-"""The loop guard: a model that makes the same call and gets the same result again is told so
-at the third time and stopped at the fifth.
+"""The loop guard: a model that makes the same call and gets the same result again is told what
+to do instead from the second time (`advice.py`), and stopped at the fifth: when three rounds of
+advice did not change what it does.
 
 "The same" is the tool, its arguments without the position ones (offset, limit, line range)
 and its result: a read with a new offset that returns nothing new is a repeat too, while a
 call whose result changed (the file was edited, the test now passes) is not. In an
 error result numbers do not count ("offset 900 is past the end" = "offset 1000 is past the end").
+A repeat that cannot help (an error, an empty result) is answered with the advice in place of
+the same answer. The guard sees each output before the context policy does, so the advice is
+part of what is archived and shown.
 """
 
 from __future__ import annotations
@@ -12,29 +16,44 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from core.agent.loop.advice import advice, cannot_help
 from my_agent.messages import ToolCall, ToolResult
+from tools.base import ToolOutput
 
-WARN_AT = 3
+WARN_AT = 2
 STOP_AT = 5
 POSITION_ARGS = frozenset(
     {"offset", "limit", "start", "end", "start_line", "end_line", "line", "lines", "page", "head"}
 )
 
 
-def repeat_note(count: int) -> str:
+def repeat_note(count: int, next_step: str) -> str:
     return (
-        f"[unicum: this is call #{count} of this same call with this same result. Calling it "
-        "again will not show anything new: answer with what you have, or change approach.]"
+        f"[unicum: this is call #{count} of this same call with this same result. "
+        f"Do this instead: {next_step}.]"
     )
 
 
-def stop_line(name: str, count: int) -> str:
+def stop_line(name: str, count: int, next_step: str = "") -> str:
+    told = f"the advice to {next_step} did not change it; " if next_step else ""
     return (
         f"Stopped: the model made the same {name} call with the same result {count} times "
-        "(ask again with more detail, or try another model)."
+        f"({told}ask again with more detail, or try another model)."
     )
+
+
+def answered(result: ToolResult, count: int, next_step: str) -> str:
+    """A repeat's content: a call that cannot help gets the advice after its error's first
+    line; any other the result and the advice (the context policy keeps one copy of a result
+    repeated: the earlier one becomes a pointer)."""
+    note = repeat_note(count, next_step)
+    if cannot_help(result):
+        first = result.content.strip().splitlines()[:1]
+        return "\n".join([*first, note])
+    return f"{result.content}\n\n{note}"
 
 
 def call_key(call: ToolCall, result: ToolResult) -> str:
@@ -54,27 +73,24 @@ class LoopGuard:
     stop_at: int = STOP_AT
     counts: dict[str, int] = field(default_factory=dict)
     stopped: str = ""  # the line to end the task with, once a call repeated `stop_at` times
+    read: set[str] = field(default_factory=set)  # files read so far (not advised again)
 
     def start_task(self) -> None:
         self.counts.clear()
+        self.read.clear()
         self.stopped = ""
 
-    def review(self, calls: list[ToolCall], results: list[ToolResult]) -> list[ToolResult]:
-        """`results` with a note on repeats; sets `stopped` when a repeat reached `stop_at`."""
-        by_id = {c.id: c for c in calls}
-        out = []
-        for result in results:
-            call = by_id.get(result.call_id)
-            if call is None:
-                out.append(result)
-                continue
-            key = call_key(call, result)
-            count = self.counts[key] = self.counts.get(key, 0) + 1
-            if count >= self.stop_at:
-                self.stopped = self.stopped or stop_line(call.name, count)
-            if count >= self.warn_at:
-                result = ToolResult(
-                    result.call_id, f"{result.content}\n\n{repeat_note(count)}", result.is_error
-                )
-            out.append(result)
-        return out
+    def review(self, call: ToolCall, output: ToolOutput, tools: Collection[str] = ()) -> str:
+        """The content to send for `call`'s `output`: itself, or on a repeat the advice
+        (`tools`: what the session offers); sets `stopped` when a repeat reached `stop_at`."""
+        result = ToolResult(call.id, output.content, output.is_error)
+        if call.name == "read_file" and not output.is_error:
+            self.read.add(str(call.arguments.get("path") or ""))
+        key = call_key(call, result)
+        count = self.counts[key] = self.counts.get(key, 0) + 1
+        if count < self.warn_at:
+            return output.content
+        next_step = advice(call, result, tools, self.read)
+        if count >= self.stop_at:
+            self.stopped = self.stopped or stop_line(call.name, count, next_step)
+        return answered(result, count, next_step)

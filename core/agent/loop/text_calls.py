@@ -1,9 +1,10 @@
 """Tool calls written as text: what a model's reply looks like when the server does not parse
-tool calls (llama.cpp without `--jinja`, Ollama or vLLM without a tool parser).
+tool calls (llama.cpp without `--jinja`, or with a chat template that does not read the model's
+own form, as Qwen2.5-Coder's stock one; Ollama or vLLM without a tool parser).
 
-A reply that is only such a call (a JSON object or list, bare, in a ``` fence or in Qwen's
-`<tool_call>` tags, with `name` and `arguments`/`parameters`) is read back as real calls;
-anything else stays an answer.
+The calls are JSON objects with `name` and `arguments`/`parameters`: in `<tool_call>` or
+`<tools>` tags, in ``` fences (prose around them is kept as the reply's text), or the whole
+reply, several one a line or as a list. Anything else stays an answer.
 """
 
 from __future__ import annotations
@@ -14,34 +15,48 @@ from dataclasses import dataclass, field
 
 from my_agent.messages import ToolCall
 
-_FENCE = re.compile(r"^```[\w-]*\s*\n?(?P<body>.*?)\n?```$", re.S)
-_TAGS = re.compile(r"<tool_call>\s*(?P<body>.*?)\s*</tool_call>", re.S)
+_TAGGED = re.compile(
+    r"<(tool_call|tool_calls|tools|function_call)>\s*(?P<body>.*?)\s*(?:</\1>|\Z)", re.S
+)
+_FENCED = re.compile(r"```[\w-]*[ \t]*\n?(?P<body>.*?)\n?```", re.S)
 
 
 @dataclass
 class TextCalls:
-    """The calls a reply spelled out, and names it used that are no tool of the session."""
+    """The calls a reply spelled out, and the prose around them."""
 
     calls: list[ToolCall] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
+    prose: str = ""
 
 
-def _objects(text: str) -> list[object] | None:
-    body = text.strip()
-    tagged = _TAGS.findall(body)
-    if tagged and not _TAGS.sub("", body).strip():
-        parts = tagged
-    else:
-        fenced = _FENCE.match(body)
-        parts = [fenced.group("body") if fenced else body]
-    found: list[object] = []
-    for part in parts:
+def _values(body: str) -> list[object] | None:
+    """JSON values one after another (one a line, comma-separated, or a list); None when
+    anything else is there."""
+    decoder, text, at, found = json.JSONDecoder(), body.strip(), 0, []
+    while at < len(text):
+        while at < len(text) and text[at] in " \t\r\n,":
+            at += 1
+        if at >= len(text):
+            break
         try:
-            value = json.loads(part.strip())
+            value, at = decoder.raw_decode(text, at)
         except ValueError:
             return None
         found += value if isinstance(value, list) else [value]
     return found or None
+
+
+def _objects(text: str) -> tuple[list[object], str] | None:
+    """The JSON values in the reply's tags, else its fences (a fence of code is skipped), else
+    the whole reply; with the prose left around them."""
+    body = text.strip()
+    for pattern in (_TAGGED, _FENCED):
+        parts = [m.group("body") for m in pattern.finditer(body)]
+        values = [v for part in parts for v in (_values(part) or [])]
+        if values:
+            return values, pattern.sub("", body).strip()
+    whole = _values(body)
+    return (whole, "") if whole else None
 
 
 def _call(obj: object, call_id: str) -> ToolCall | None:
@@ -63,31 +78,32 @@ def _call(obj: object, call_id: str) -> ToolCall | None:
     return ToolCall(call_id, name, args, raw)
 
 
-def read_text_calls(text: str, known: set[str], prefix: str = "text_call") -> TextCalls | None:
-    """The calls when the whole reply is tool calls as JSON; None when it is an answer.
-    Call ids are `prefix_1`, `prefix_2`…: give each reply its own prefix."""
+def read_text_calls(text: str, prefix: str = "text_call") -> TextCalls | None:
+    """The calls a reply wrote as JSON; None when it is an answer. A name that is no tool of
+    the session is a call too: the registry answers it with the tools there are. Call ids are
+    `prefix_1`, `prefix_2`…: give each reply its own prefix."""
     if "{" not in text or '"name"' not in text:
         return None
-    objects = _objects(text)
-    if objects is None:
+    found = _objects(text)
+    if found is None:
         return None
+    objects, prose = found
     calls = [_call(obj, f"{prefix}_{i}") for i, obj in enumerate(objects, 1)]
     if any(c is None for c in calls):
         return None
-    found = TextCalls()
-    for call in calls:
-        if call is None:
-            continue
-        if call.name in known:
-            found.calls.append(call)
-        else:
-            found.unknown.append(call.name)
-    return found
+    return TextCalls([c for c in calls if c is not None], prose)
 
 
-def server_fix(provider: str, base_url: str | None) -> str:
-    """The one-line notice, with the fix for the server at `base_url`."""
+def server_fix(provider: str, base_url: str | None, server: str = "") -> str:
+    """The one-line notice, with the fix for the server at `base_url` (`server`: what answered
+    the window probe, e.g. llama.cpp)."""
     url = base_url or ""
+    if server == "llama.cpp":  # it took the request's tools: --jinja is on
+        return (
+            f"the server at {url} returned tool calls as text: its chat template does not "
+            "parse the calls this model writes; Unicum ran them anyway (fix: give llama-server "
+            "a chat template that parses them, --chat-template-file)"
+        )
     if provider == "ollama" or ":11434" in url:
         fix = "use a model whose Ollama template supports tools, or update Ollama"
     elif ":8000" in url:
@@ -97,11 +113,4 @@ def server_fix(provider: str, base_url: str | None) -> str:
     return (
         f"the server at {url} returned tool calls as text: it does not parse tool calls; "
         f"Unicum ran them anyway (fix: {fix})"
-    )
-
-
-def unknown_tool_line(names: list[str], known: set[str]) -> str:
-    return (
-        f"The reply looks like a call of {', '.join(sorted(set(names)))}, which is not a tool "
-        f"here (tools: {', '.join(sorted(known))}); it was not run."
     )

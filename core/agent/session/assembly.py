@@ -13,6 +13,7 @@ from core.agent.events import AgentHooks, HookList
 from core.agent.extensions.agent_defs import agents_section
 from core.agent.extensions.joined import Extensions, open_extensions
 from core.agent.extensions.plugins import PluginLoader
+from core.agent.extensions.rules import PermissionRules, RuleSet, load_rules
 from core.agent.extensions.skills import skills_section
 from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
@@ -21,7 +22,8 @@ from core.agent.loop.compact import make_summarizer
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.instructions import instructions_section
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
-from core.agent.records.accounting import request_text, setup_accounting
+from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
+from core.agent.records.context_file import ContextFile
 from core.agent.records.debug_log import DebugHooks, DebugLog
 from core.agent.records.team import open_memory
 from core.agent.records.transcript import (
@@ -30,14 +32,15 @@ from core.agent.records.transcript import (
     claim_session,
     close_open_tool_calls,
     read_history,
+    tasks_started,
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
 from core.agent.session.memory_hooks import MemoryHooks
-from core.agent.session.safety import attach_safety
+from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
-from core.agent.session.tool_choice import appended_section, chosen_tools
-from core.agent.session.toolset import choose_tools
+from core.agent.session.tool_choice import appended_section, chosen_tools, flag_rules
+from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
@@ -45,7 +48,7 @@ from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
-from my_agent.messages import Message
+from my_agent.messages import Message, ModelResponse
 from my_agent.secrets import secret_values
 from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -68,11 +71,22 @@ class LiveSession:
     debug_log: DebugLog | None = None
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
+    tool_line: str = ""  # which tools are offered and why (said once at start)
+    recorder: LedgerHooks | None = None  # the ledger's row per response
+    context_file: ContextFile | None = None  # the context policy's state, for a resume
+    rules: RuleSet | None = None  # the permission rules the session checks (live)
+
+    def cost_of(self, response: ModelResponse) -> float | None:
+        """What the ledger records `response` as costing (None: no price known)."""
+        return self.recorder.measure(response)[1] if self.recorder is not None else None
 
     def save(self) -> None:
-        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        """Write what the UI itself added to the history (an /undo note, a repaired call) and
+        what the context policy holds now (after /compact)."""
         if self.transcript is not None:
             self.transcript.sync(self.agent.history)
+        if self.context_file is not None:
+            self.context_file.save()
 
     def warnings(self) -> list[str]:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
@@ -87,6 +101,8 @@ class LiveSession:
         self.memory_hooks.consolidate()
         self.ledger.flush()
         self.extensions.close()
+        if self.context_file is not None:
+            self.context_file.save()
         if self.transcript is not None:
             self.transcript.close()  # another process may continue the session now
 
@@ -110,6 +126,8 @@ class _Ground:
     team_url: str  # the team database ("" when local)
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
+    tool_line: str  # which tools are offered and why, said once at start
+    rules: RuleSet  # permission rules: the settings' and the flags'
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -119,10 +137,11 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     provider = discover_window(provider, warn)  # a local server says its window (<= 1 s)
     home = check_home(unicum_home())
     store, team_url = open_memory(home, workspace, warn)
-    registry = chosen_tools(
-        choose_tools(Registry.default(), opts.tools, provider.profile.name, opts.interactive),
-        opts.allowed_tools,
-        opts.disallowed_tools,
+    trusted = opts.trusted or is_trusted(workspace, home)
+    choice = choose_tools(Registry.default(), session_ask(opts, provider, workspace, home, trusted))
+    registry = chosen_tools(choice.registry, opts.disallowed_tools)
+    rules = flag_rules(
+        load_rules(workspace, home, warn), opts.allowed_tools, opts.disallowed_tools, registry
     )
     return _Ground(
         workspace,
@@ -133,8 +152,20 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, opts.interactive),
-        opts.trusted or is_trusted(workspace, home),
+        open_extensions(
+            workspace,
+            home,
+            registry,
+            dict(RULES),
+            warn,
+            plugins,
+            opts.interactive,
+            opts.mcp_config,
+            opts.strict_mcp,
+        ),
+        trusted,
+        choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
+        rules,
     )
 
 
@@ -155,6 +186,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
@@ -163,6 +195,7 @@ def open_session(
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     accounting = setup_accounting(
         opts,
         g.provider,
@@ -172,8 +205,9 @@ def open_session(
         notices.append,
         lambda: request_text(prompt, history),
         g.team_url,
+        first_task=tasks_started(resume) if resume is not None else 0,
+        secrets=secrets,
     )
-    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
     transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
     log = DebugLog(g.home, opts.session_id, secrets) if debug else None
@@ -181,10 +215,21 @@ def open_session(
     tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
+    if user_hooks:
+        user_hooks.mode = lambda: tool_context.permission_mode
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
+    listeners += [PermissionRules(g.rules, g.workspace)]  # `/permissions` may add rules live
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    state = (
+        ContextFile(
+            transcript.path, lambda: agent.context, lambda: history, secrets, notices.append
+        )
+        if transcript
+        else None
+    )
+    listeners += [state] if state else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
     g.extensions.report = every.on_wait  # what fixing the tool list waited for (`--time`)
@@ -216,6 +261,8 @@ def open_session(
         notices=notices,  # e.g. a server that does not parse tool calls
     )
     safety.history = lambda: agent.history
+    if resume is not None and state is not None:
+        state.restore(history)  # the summary, archived outputs and lined reads it had
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     if user_hooks:
@@ -231,6 +278,10 @@ def open_session(
         log,
         len(saved),
         user_hooks,
+        g.tool_line,
+        accounting.recorder,
+        state,
+        g.rules,
     )
 
 
@@ -258,17 +309,19 @@ def _tool_context(
         session_id=opts.session_id,
         image_limits=g.provider.image_limits,
         services=services,
+        approvals=added_dirs(opts.add_dirs),
     )
 
 
 def _prompt(
     opts: SessionOptions, g: _Ground, sections: list[PromptSection], warnings: list[str]
 ) -> tuple[SystemPrompt, ContextBudget]:
-    """The system prompt, and the context budget that counts it; with the code map on, the
-    map's overview joins the prompt at the first task (the budget grows with it)."""
+    """The system prompt, and the context budget that counts it; with `overview_in_prompt`,
+    the code map's overview joins the prompt at the first task (the budget grows with it);
+    by default the model asks for it (code_map overview) and every request is ~1k smaller."""
     text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
-    if not opts.codemap:
+    if not (opts.codemap and opts.overview_in_prompt):  # on demand: code_map overview
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:

@@ -115,7 +115,7 @@ def test_no_streamed_usage_is_estimated_locally(llm):
 def test_new_lines_in_chinese():
     from core.agent.loop.agent import still_too_long
     from core.agent.loop.guard import stop_line
-    from core.agent.loop.text_calls import server_fix, unknown_tool_line
+    from core.agent.loop.text_calls import server_fix
     from core.model.retry import Failure, Target, error_line
     from ui.words.strings import Strings
 
@@ -140,7 +140,7 @@ def test_new_lines_in_chinese():
     for line in (
         stop_line("read_file", 5),
         server_fix("openai-compatible", "http://127.0.0.1:8080/v1"),
-        unknown_tool_line(["create_file"], {"read_file"}),
+        server_fix("openai-compatible", "http://127.0.0.1:8080/v1", "llama.cpp"),
         still_too_long(ModelClient(ResolvedProvider(PROFILES["ollama"], "q", "http://x", None))),
         error_line(Failure(None, "no-host", False, "host not found", ""), target),
     ):

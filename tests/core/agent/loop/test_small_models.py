@@ -26,10 +26,11 @@ def test_a_local_server_gets_no_web_and_no_clarify_in_print_mode(llm, workspace)
     assert not tools & {"web_search", "web_read", "clarify"}
 
 
-def test_a_cloud_provider_keeps_every_tool(llm, workspace):
+def test_a_cloud_provider_keeps_the_web_and_no_clarify_in_print_mode(llm, workspace):
     llm.reply("ok")
     assert run(llm, workspace, "openai").returncode == 0
-    assert {"web_search", "web_read", "clarify"} <= offered(llm)
+    assert {"web_search", "web_read"} <= offered(llm)
+    assert "clarify" not in offered(llm)
 
 
 def test_tools_flag_chooses_the_tools(llm, workspace):

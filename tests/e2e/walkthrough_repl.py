@@ -29,7 +29,7 @@ def first_task_and_approvals(llm: ScriptedLLM, workspace: Path) -> None:
         r.send("create hello.py that prints hello, and run it")
         r.expect(r"\+print\('hello'\)")
         r.expect(r"Write hello\.py\?")
-        r.expect(r"\[y\] yes once · \[s\] this session · \[a\] always")
+        r.expect(r"\[y\] yes once · \[s\] every edit this session · \[a\] always")
         r.child.send("y")
         r.expect(r"✓ write_file hello\.py · 1 line")
         r.expect(r"✓ terminal python3 hello\.py")
@@ -44,12 +44,14 @@ def first_task_and_approvals(llm: ScriptedLLM, workspace: Path) -> None:
 
 
 def plan_then_undo_and_rewind(llm: ScriptedLLM, r: Repl, workspace: Path) -> None:
-    """4. Plan mode (Shift-Tab), then 5. /undo and /rewind."""
+    """4. Plan mode (Shift-Tab twice: accept edits, then plan), then 5. /undo and /rewind."""
     llm.reply("Plan:\n1. add test_hello.py")
     llm.call("write_file", {"path": "test_hello.py", "content": "def test_hi():\n    pass\n"})
     llm.reply("test added.")
     r.child.send(SHIFT_TAB)
-    r.expect(r"plan · unicum>")
+    r.expect(r"accept edits · unicum>")
+    r.child.send(SHIFT_TAB)
+    r.expect(r"plan ·")  # the prompt is redrawn in place: only its new part is written
     r.send("add a test")
     r.expect(r"Run this plan\? \[y\] yes · \[n\] no, keep planning")
     r.child.send("y")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import provider_env, run_cli
+from tests.core.dashboard.test_dashboard import CHARTS
 from tests.helpers.fake_llm import ScriptedLLM
 from tests.helpers.mcp_helpers import SERVER
 from tests.helpers.serve_helpers import start_server
@@ -65,7 +66,9 @@ def dashboard(browser, home: Path, task_text: str, tmp_path: Path) -> None:
     try:
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.goto(f"{server.url}/dashboard?token={server.token}")
-        page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length === 6")
+        page.wait_for_function(
+            f"document.querySelectorAll('.js-plotly-plot').length === {len(CHARTS)}"
+        )
         assert task_text in page.inner_text("#tasks")
         page.screenshot(path=str(tmp_path / "walkthrough-dashboard.png"), full_page=True)
     finally:

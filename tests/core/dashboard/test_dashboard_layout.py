@@ -51,7 +51,7 @@ def test_with_zero_costs_the_largest_tasks_rank_by_tokens(browser, isolated_home
     assert run_cli("usage", "--html", str(out)).returncode == 0
     page = browser.new_page(viewport={"width": 1400, "height": 1800})
     page.goto(out.as_uri())
-    page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length === 6")
+    page.wait_for_function(f"document.querySelectorAll('.js-plotly-plot').length === {len(CHARTS)}")
     bars = page.evaluate(
         "() => { const t = document.getElementById('cost-by-task').data[0];"
         " return {x: Array.from(t.x), y: Array.from(t.y)}; }"

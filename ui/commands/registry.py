@@ -175,7 +175,7 @@ def cmd_usage(repl: Repl, arg: str) -> None:
 
         render_session_tasks(repl.console, repl.agent, repl.s, repl.home)
         return
-    render_usage(repl.console, repl.s, repl.agent)
+    render_usage(repl.console, repl.s, repl.agent, repl.renderer.children)
 
 
 def cmd_compact(repl: Repl, arg: str) -> None:

@@ -180,7 +180,8 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
         repl.say(repl.s.t("no turn {n} to rewind to", n=pick))
         return
     what = next((w[0] for w in words if w[:1] in WHAT and not w.isdigit()), "")
-    what = what or one_of(repl.s, repl.s.t("Restore what?"), RESTORE_CHOICES, repl.say, "b")
+    choices = {k: repl.s.t(words) for k, words in RESTORE_CHOICES.items()}
+    what = what or one_of(repl.s, repl.s.t("Restore what?"), choices, repl.say, "b")
     if what not in WHAT:
         return
     turn, lines = int(pick), []

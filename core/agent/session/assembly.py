@@ -238,9 +238,11 @@ def open_session(
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
-    tool_context.services.subagents = SubAgentRunner(
+    subagents = SubAgentRunner(
         client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
     )
+    subagents.watchers = list(hooks)  # the screen hears the child's tool calls too
+    tool_context.services.subagents = subagents
     agent = Agent(
         client=client,
         registry=g.registry,

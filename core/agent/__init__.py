@@ -14,8 +14,10 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.events import AgentHooks, HookList, TaskResult
     from core.agent.extensions.agent_defs import AgentDef, find_agents
     from core.agent.extensions.commands import CommandTools, CustomCommand, discover_commands
+    from core.agent.extensions.gate import skipped_by_trust
     from core.agent.extensions.plugins import GROUPS as PLUGIN_GROUPS
     from core.agent.extensions.plugins import Plugins, load_plugins
+    from core.agent.extensions.rules import change_rule, rules_file, settings_default_mode
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
@@ -74,6 +76,10 @@ _WHERE = {
     "sessions_dir": "core.agent.records.transcript",
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
+    "skipped_by_trust": "core.agent.extensions.gate",
+    "settings_default_mode": "core.agent.extensions.rules",
+    "change_rule": "core.agent.extensions.rules",
+    "rules_file": "core.agent.extensions.rules",
     "loaded_instruction_files": "core.agent.prompts.instructions",
     "new_session_id": "core.agent.options",
     "open_session": "core.agent.session.assembly",
@@ -119,6 +125,10 @@ __all__ = [
     "SessionInfo",
     "load_dotenv_files",
     "load_plugins",
+    "settings_default_mode",
+    "change_rule",
+    "rules_file",
+    "skipped_by_trust",
     "loaded_instruction_files",
     "new_session_id",
     "sessions_dir",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from core.mcp.config import ServerConfig
+from my_agent.private import open_private
 
 if TYPE_CHECKING:
     import asyncio
@@ -103,6 +104,10 @@ class McpHub:
     async def _run_all(self) -> None:
         import asyncio
 
+        from core.mcp import connect  # noqa: F401 - the SDK loads here, in this thread
+
+        # the deadline counts from now: loading the SDK (seconds on a busy machine) is ours
+        self.deadline = time.monotonic() + self.timeout
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._running.set()
@@ -125,7 +130,7 @@ class McpHub:
                     except (
                         Exception
                     ) as exc:  # failed now; the SDK's shutdown of it may take a while
-                        self._fail(state, self._why(exc))
+                        self._fail(state, self._why(exc, state))
                         return
                     if state.status != "starting":  # the deadline passed meanwhile
                         return
@@ -134,20 +139,27 @@ class McpHub:
                     await self._stop.wait()
         except BaseException as exc:  # noqa: BLE001 - a server must never take the session down
             if state.status == "starting" and not self._stop.is_set():
-                self._fail(state, self._why(exc))
+                self._fail(state, self._why(exc, state))
         finally:
             state.client = None
             state.settled.set()
 
-    def _why(self, exc: BaseException) -> str:
+    def _why(self, exc: BaseException, state: ServerState | None = None) -> str:
         if isinstance(exc, TimeoutError):
-            return f"no answer within {self.timeout:g} s"
+            return self._slow(state)
         return _describe(exc)
+
+    def _slow(self, state: ServerState | None) -> str:
+        """A start past the deadline: often a first `npx -y …` downloading; say what to set."""
+        log = f"; its log: {self.log_dir / f'mcp-{state.name}.log'}" if state is not None else ""
+        return (
+            f"no answer within {self.timeout:g} s (a slow first start, such as npx "
+            f"downloading the server, needs more: {TIMEOUT_ENV}=60{log})"
+        )
 
     def _errlog(self, state: ServerState) -> IO[str]:
         """A stdio server's stderr goes to logs/mcp-<name>.log, never onto the screen."""
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        return open(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")  # noqa: SIM115
+        return open_private(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")
 
     def _fail(self, state: ServerState, reason: str, status: str = "failed") -> None:
         if state.status in ("failed", "stopped"):
@@ -159,11 +171,14 @@ class McpHub:
 
     def settle(self) -> list[str]:
         """Wait (until the start-up deadline at most) for servers still starting; the names
-        of those it waited for."""
+        of those it waited for. The deadline moves once the SDK has loaded, so it is read
+        again while waiting."""
         self._go.set()
         waited = [name for name, state in self.servers.items() if not state.settled.is_set()]
         for state in self.servers.values():
-            state.settled.wait(max(0.0, self.deadline - time.monotonic()))
+            while not state.settled.wait(min(0.2, max(0.0, self.deadline - time.monotonic()))):
+                if time.monotonic() >= self.deadline:
+                    break
         self.refresh()
         return waited
 
@@ -173,7 +188,7 @@ class McpHub:
             return
         for state in self.servers.values():
             if state.status == "starting":
-                self._fail(state, f"no answer within {self.timeout:g} s")
+                self._fail(state, self._slow(state))
 
     def call(self, server: str, tool: str, args: dict[str, Any]) -> CallResult:
         """Run one tool call on the server's loop and wait for it (Ctrl-C cancels it)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ui.terminal import styled
+from ui.words import N_
 
 if TYPE_CHECKING:
     from core.agent import TaskResult
@@ -29,8 +30,33 @@ def apply_mode(repl: Any) -> None:
     repl.agent.tool_context.permission_mode = "plan" if repl.plan else base_mode(repl)
 
 
+MODE_PROMPTS = {  # the mode at the prompt (the default, ask, shows none)
+    "plan": N_("plan · {prompt}"),
+    "auto-edit": N_("accept edits · {prompt}"),
+    "yolo": N_("bypass permissions · {prompt}"),
+}
+
+
+def current_mode(repl: Any) -> str:
+    return "plan" if repl.plan else repl.opts.permission_mode
+
+
 def prompt_text(repl: Any, prompt: str) -> str:
-    return repl.s.t("plan · {prompt}", prompt=prompt) if repl.plan else prompt
+    key = MODE_PROMPTS.get(current_mode(repl))
+    return repl.s.t(key, prompt=prompt) if key else prompt
+
+
+def cycle_mode(repl: Any) -> None:
+    """Shift-Tab, as in Claude Code: default → accept edits → plan → default (→ bypass
+    permissions too, when the session started in it); live, the prompt shows the mode. An
+    approved plan runs in the default mode."""
+    order = ["ask", "auto-edit", "plan", *(["yolo"] if repl.cycle_bypass else [])]
+    now = current_mode(repl)
+    after = order[(order.index(now) + 1) % len(order)] if now in order else "ask"
+    repl.plan = after == "plan"
+    repl.opts.permission_mode = "ask" if repl.plan else after
+    if repl.live is not None:
+        apply_mode(repl)  # a running session's tools follow at once
 
 
 def toggle(repl: Any, announce: bool = True) -> None:

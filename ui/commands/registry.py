@@ -13,10 +13,14 @@ from rich.text import Text
 
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
+from ui.commands.doctor import cmd_doctor
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
+from ui.commands.peers import peer_hint
+from ui.commands.permissions import cmd_permissions
 from ui.commands.plan import cmd_plan
 from ui.commands.resume import cmd_resume
+from ui.commands.trust import cmd_hooks, cmd_trust, trust_note
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
 from ui.commands.vim import cmd_vim
@@ -116,6 +120,7 @@ def cmd_cd(repl: Repl, arg: str) -> None:
     repl.say(
         repl.s.t("now working in {path} (new session)", path=repl.agent.tool_context.workspace)
     )
+    trust_note(repl)
 
 
 def cmd_tools(repl: Repl, arg: str) -> None:
@@ -138,6 +143,7 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 def cmd_mcp(repl: Repl, arg: str) -> None:
     hub = repl.session.extensions.mcp
+    trust_note(repl)
     if not hub.servers:
         repl.say(
             repl.s.t(
@@ -209,15 +215,28 @@ COMMANDS: dict[str, Command] = {
     for c in (
         Command("/help", N_("show this help"), cmd_help),
         Command("/new", N_("fresh session: clear the conversation, reload memory"), cmd_new),
+        Command("/clear", N_("the same as /new"), cmd_new),
         Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
         Command("/tools", N_("each tool, available or why not"), cmd_tools),
         Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command(
+            "/permissions",
+            N_("permission rules and saved approvals; add, remove or forget one"),
+            cmd_permissions,
+            "[allow|ask|deny RULE | remove RULE | forget KEY]",
+        ),
+        Command("/doctor", N_("what Unicum runs with, and what to fix"), cmd_doctor),
+        Command("/hooks", N_("the hooks that run, from which settings file"), cmd_hooks),
+        Command(
+            "/trust", N_("trust this folder: load its hooks, MCP servers, commands"), cmd_trust
+        ),
         Command(
             "/usage",
             N_("tokens and cost of this session (tasks: one row per task)"),
             cmd_usage,
             "[tasks]",
         ),
+        Command("/cost", N_("the same as /usage"), cmd_usage, "[tasks]"),
         Command("/model", N_("show or switch the model"), cmd_model, "[NAME]"),
         Command("/compact", N_("compress the conversation now"), cmd_compact),
         Command("/context", N_("what the next request holds, in tokens"), cmd_context),
@@ -248,7 +267,7 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "/plan",
-            N_("plan mode on/off (with a task: plan it); Shift-Tab toggles"),
+            N_("plan mode on/off (with a task: plan it); Shift-Tab cycles the modes"),
             cmd_plan,
             "[TASK]",
         ),
@@ -267,6 +286,14 @@ def dispatch(repl: Repl, line: str) -> bool:
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None and run_custom(repl, name, arg.strip()):
+        return False
+    peer = peer_hint(name) if command is None else None
+    if command is None and peer is not None:
+        repl.say(
+            repl.s.t("{name} is {whose}'s command; here: {hint}", name=name, whose=peer[0],
+                     hint=repl.s.t(peer[1])),
+            style="yellow",
+        )  # fmt: skip
         return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)

@@ -48,6 +48,11 @@ class StderrProgress(AgentHooks):
         mark = "✗" if output.is_error else "✓"
         print(f"  {mark} {seconds:.1f}s", file=sys.stderr, flush=True)
 
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """The call's own line, then its ✗ with why it did not run."""
+        self.on_tool_start(call)
+        print(f"  ✗ {self.s.line(reason)}", file=sys.stderr, flush=True)
+
     def on_stream(self, event: StreamEvent) -> None:
         return None
 

@@ -24,6 +24,7 @@ from my_agent.messages import (
     Usage,
 )
 from tools.base import ToolOutput
+from tools.claude_code import CLAUDE_MODES
 
 SUBTYPES = {"done": "success", "max_turns": "error_max_turns"}
 
@@ -94,7 +95,7 @@ class StreamJson(AgentHooks):
                 "model": agent.client.model,
                 "provider": agent.client.provider.profile.name,
                 "tools": sorted(agent.registry.tools),
-                "permissionMode": agent.tool_context.permission_mode,
+                "permissionMode": CLAUDE_MODES.get(agent.tool_context.permission_mode, "default"),
             }
         )
 

@@ -66,6 +66,7 @@ class Repl:
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.commands.plan
+        self.cycle_bypass = self.opts.permission_mode == "yolo"  # Shift-Tab reaches it again
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
         self.prompt_session = None  # the input line, once the loop runs
 
@@ -149,7 +150,7 @@ class Repl:
             on_wait=notifier.approval_waits,
             on_diff=self.renderer.diff_shown,
         )
-        self.command_tools = CommandTools()
+        self.command_tools = CommandTools(check_workspace(opts.workspace))
         hooks = [self.renderer, notifier, self.command_tools]
         if self.args.time:
             from ui.views import TimingHooks
@@ -219,6 +220,15 @@ class Repl:
             self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
+    def expand_command(self, body: str) -> str:
+        """A custom command's body: its !`cmd` lines run (the terminal tool: approvals,
+        sandbox; the command's allowed-tools), their output in place; its @files attached."""
+        from ui.repl.bang import run_bangs
+        from ui.repl.mentions import attach_mentions
+
+        text = run_bangs(self, body)
+        return attach_mentions(text, self.agent.tool_context, self.say, self.s.t)
+
     def run_task(self, text: str, label: str = "") -> None:
         """A typed task (or a custom command's): planned first in the plan mode. `label`:
         what the user typed, when `text` says more (attached files, a command's prompt)."""
@@ -275,7 +285,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
-        from ui.commands import apply_editor_mode, editor_mode, prompt_text, toggle
+        from ui.commands import apply_editor_mode, cycle_mode, editor_mode, prompt_text
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
 
@@ -286,7 +296,7 @@ class Repl:
 
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
-        session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
+        session = make_session(self.home, command_names, folder, lambda: cycle_mode(self), paste)
         apply_editor_mode(session, editor_mode(self.home))
         self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:

@@ -82,7 +82,7 @@ def key_bindings(
 
     @kb.add("s-tab")
     def _plan(event) -> None:
-        """Plan mode on/off (the prompt shows it)."""
+        """The next permission mode: default → accept edits → plan (the prompt shows it)."""
         if toggle_plan is not None:
             toggle_plan()
             event.app.invalidate()
@@ -171,7 +171,7 @@ class ReplPrompter:
 
         return self.s.line(relative_paths(question, self.workspace() if self.workspace else None))
 
-    def confirm(self, question: str, detail: str = "") -> str:
+    def confirm(self, question: str, detail: str = "", edits: bool = False) -> str:
         """The diff (or why) and the question, then one key (`ui.views.approval`)."""
         from ui.views import ask_approval, read_key
 
@@ -190,7 +190,9 @@ class ReplPrompter:
 
         if detail and self.on_diff is not None:
             self.on_diff()
-        return ask_approval(self.s, self.shown(question), detail, self.write, self._input, key)
+        return ask_approval(
+            self.s, self.shown(question), detail, self.write, self._input, key, edits=edits
+        )
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()

@@ -58,14 +58,24 @@ def ask_approval(
     write: Callable[[str], None],
     read_line: Callable[[str], str],
     key: Callable[[str, tuple[str, ...]], str] = read_key,
+    edits: bool = False,
 ) -> str:
-    """Show the detail and the question, take one key; 'e' then reads the reason."""
+    """Show the detail and the question, take one key; 'e' then reads the reason. `edits`:
+    an edit's 's' approves every edit this session, and the key says so."""
     for line, style in diff_lines(detail):
         write(styled(line, style))
     write(styled(question, "bold yellow"))
-    answer = key(
-        s.t("[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why "), KEYS
+    keys = (
+        s.t(
+            "[y] yes once · [s] every edit this session · [a] always · [n] no · [e] no, and say why "
+        )
+        if edits
+        else s.t("[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why ")
     )
+    answer = key(keys, KEYS)
+    if edits and answer == "s":
+        write(styled(s.t("→ yes, every edit this session"), "dim"))
+        return answer
     write(styled(s.t(APPROVE_WORDS[answer]), "dim"))
     if answer != "e":
         return answer

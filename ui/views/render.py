@@ -258,6 +258,21 @@ class Renderer(AgentHooks):
 
             render_todos(self.console, output.data.get("todos", []), self.s)
 
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """A hook or a rule stopped the call: its line with ✗, and why, where it happened."""
+        from rich.text import Text
+
+        from ui.words import relative_paths
+
+        self.stop_live()
+        line = Text("  ")
+        line.append("✗ ", style="red")
+        line.append(call.name, style="bold")
+        line.append(f" {self.summary(call)}")
+        self.console.print(line)
+        why = self.s.line(relative_paths(reason, self.workspace()))
+        self.console.print(Text(f"    {why}", style="red", no_wrap=True, overflow="ellipsis"))
+
     def _failure(self, content: str) -> None:
         """A failed call's last lines (its exit code and tail), each cut at the screen's edge."""
         from rich.text import Text

@@ -89,10 +89,14 @@ def open_extensions(
     warn: Callable[[str], None],
     plugins: PluginLoader | None = None,
     interactive: bool = True,
+    mcp_configs: tuple[str, ...] = (),
+    strict_mcp: bool = False,
 ) -> Extensions:
     """Start loading plugins and starting MCP servers in the background; returns at once.
-    Without a prompt to draw first (`-p`), the servers start at once."""
-    hub = McpHub(load_servers(workspace, home, warn), workspace, home / "logs", warn)
+    Without a prompt to draw first (`-p`), the servers start at once. `mcp_configs`,
+    `strict_mcp`: `--mcp-config` and `--strict-mcp-config`."""
+    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp)
+    hub = McpHub(servers, workspace, home / "logs", warn)
     hub.start(delay=START_DELAY if interactive else 0.0)
     loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from core.agent.events import AgentHooks, TaskResult
+from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.loop.guard import LoopGuard
 from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.options import MAX_TURNS
@@ -26,10 +26,12 @@ from my_agent.messages import (
     ToolResult,
 )
 from tools.base import NoPrompter, ToolContext, ToolOutput
+from tools.permissions import refusal
 from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
-BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+BLOCKED = "blocked by {source}; the call did not run: {why}"
+ASKED = "{source} asks before {name} runs ({why}). Run it?"
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
 STOP_NO_TURNS = (
@@ -218,10 +220,14 @@ class Agent:
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         verdict = self.hooks.check_tool(call)
-        if verdict is not None and verdict.decision == "block":
-            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        if verdict is not None and verdict.arguments is not None:
+            call = replace(call, arguments=verdict.arguments)  # a hook's updatedInput
+        refused = self._refused(call, verdict)
+        if refused is not None:
+            self.hooks.on_tool_blocked(call, refused)
+            return ToolResult(call.id, refused, True)
         context = self.tool_context
-        if verdict is not None:  # approved by a hook: nobody is asked for this call
+        if verdict is not None and verdict.decision:  # approved (hook, rule or user): no more asks
             context = replace(context, prompter=NoPrompter(approve_all=True))
         self.hooks.on_tool_start(call)
         started = time.monotonic()
@@ -237,6 +243,17 @@ class Agent:
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error, images=output.images)
+
+    def _refused(self, call: ToolCall, verdict: ToolVerdict | None) -> str | None:
+        """Why the call may not run (a block, or an `ask` the user said no to), else None."""
+        if verdict is None or verdict.decision in ("approve", ""):
+            return None
+        why = verdict.reason or "no reason given"
+        if verdict.decision == "block":
+            return BLOCKED.format(source=verdict.source, why=why)
+        question = ASKED.format(source=verdict.source, name=call.name, why=why)
+        answer = self.tool_context.prompter.confirm(question, "")
+        return None if answer in ("y", "s", "a") else refusal(self.tool_context, question, answer)
 
 
 def stop_reason(exc: BaseException) -> str:

@@ -13,6 +13,7 @@ from core.agent.events import AgentHooks, HookList
 from core.agent.extensions.agent_defs import agents_section
 from core.agent.extensions.joined import Extensions, open_extensions
 from core.agent.extensions.plugins import PluginLoader
+from core.agent.extensions.rules import PermissionRules, RuleSet, load_rules
 from core.agent.extensions.skills import skills_section
 from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
@@ -36,9 +37,9 @@ from core.agent.records.transcript import (
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
 from core.agent.session.memory_hooks import MemoryHooks
-from core.agent.session.safety import attach_safety
+from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
-from core.agent.session.tool_choice import appended_section, chosen_tools
+from core.agent.session.tool_choice import appended_section, chosen_tools, flag_rules
 from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
@@ -73,6 +74,7 @@ class LiveSession:
     tool_line: str = ""  # which tools are offered and why (said once at start)
     recorder: LedgerHooks | None = None  # the ledger's row per response
     context_file: ContextFile | None = None  # the context policy's state, for a resume
+    rules: RuleSet | None = None  # the permission rules the session checks (live)
 
     def cost_of(self, response: ModelResponse) -> float | None:
         """What the ledger records `response` as costing (None: no price known)."""
@@ -125,6 +127,7 @@ class _Ground:
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
     tool_line: str  # which tools are offered and why, said once at start
+    rules: RuleSet  # permission rules: the settings' and the flags'
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -136,7 +139,10 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     store, team_url = open_memory(home, workspace, warn)
     trusted = opts.trusted or is_trusted(workspace, home)
     choice = choose_tools(Registry.default(), session_ask(opts, provider, workspace, home, trusted))
-    registry = chosen_tools(choice.registry, opts.allowed_tools, opts.disallowed_tools)
+    registry = chosen_tools(choice.registry, opts.disallowed_tools)
+    rules = flag_rules(
+        load_rules(workspace, home, warn), opts.allowed_tools, opts.disallowed_tools, registry
+    )
     return _Ground(
         workspace,
         home,
@@ -146,9 +152,20 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, opts.interactive),
+        open_extensions(
+            workspace,
+            home,
+            registry,
+            dict(RULES),
+            warn,
+            plugins,
+            opts.interactive,
+            opts.mcp_config,
+            opts.strict_mcp,
+        ),
         trusted,
-        choice.line,
+        choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
+        rules,
     )
 
 
@@ -169,6 +186,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
@@ -197,8 +215,11 @@ def open_session(
     tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
+    if user_hooks:
+        user_hooks.mode = lambda: tool_context.permission_mode
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
+    listeners += [PermissionRules(g.rules, g.workspace)]  # `/permissions` may add rules live
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
     state = (
@@ -258,6 +279,7 @@ def open_session(
         g.tool_line,
         accounting.recorder,
         state,
+        g.rules,
     )
 
 
@@ -285,6 +307,7 @@ def _tool_context(
         session_id=opts.session_id,
         image_limits=g.provider.image_limits,
         services=services,
+        approvals=added_dirs(opts.add_dirs),
     )
 
 

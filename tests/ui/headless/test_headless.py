@@ -151,7 +151,7 @@ def test_append_system_prompt_and_tool_choice(llm, workspace):
     proc = cli(
         "--dir", str(workspace), "--provider", "anthropic", "-p", "hi",
         "--append-system-prompt", "Always answer in haiku.",
-        "--allowed-tools", "read_file,search_files", "--allowed-tools", "terminal",
+        "--tools", "read_file,search_files,terminal", "--allowed-tools", "terminal",
         "--disallowed-tools", "terminal", env=provider_env(llm, "anthropic"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr

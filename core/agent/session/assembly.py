@@ -192,7 +192,13 @@ def open_session(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
     tool_context.services.subagents = SubAgentRunner(
-        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
+        client,
+        g.registry,
+        lambda: tool_context,
+        accounting.hooks(),
+        g.workspace,
+        g.home,
+        lambda: agent.turns,  # --max-turns counts the sub-agents' requests too
     )
     agent = Agent(
         client=client,

@@ -32,6 +32,11 @@ from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
 BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+ACT_NUDGE = (
+    "[unicum: you answered with code but used no tool, so nothing in the project changed. "
+    "If the task asks for a change, make it now with edit_file (or write_file) and run the "
+    "tests; if it does not, give your answer again.]"
+)
 FIT_TRIES = 3  # requests a too-long history gets, compacted before each retry
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
@@ -56,6 +61,8 @@ class Agent:
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
     shared_turns: TurnCount | None = None  # a sub-agent's: its parent task's count
+    act_nudge: bool = False  # the lean tool set's model: code shown, nothing done -> go on once
+    acted: bool = False  # the nudge was given in this task
     turns: TurnCount = field(default_factory=lambda: TurnCount(MAX_TURNS))  # the task's
 
     def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
@@ -67,6 +74,7 @@ class Agent:
         self.hooks.on_task_start(task)
         self.guard.start_task()
         self.turns = self.shared_turns or TurnCount(self.max_turns)
+        self.acted = False
         message = Message("user", [TextBlock(task), *images])
         if context:
             message.blocks.append(TextBlock(f"\n\n{context}"))
@@ -107,8 +115,10 @@ class Agent:
             self.history.append(response.message)
             calls = response.message.tool_calls or self._text_calls()
             if not calls:
-                result.text = result.text or response.message.text
                 last = turn == self.max_turns or self.turns.used >= self.turns.limit
+                if not last and self._told_to_act(result, response.message.text):
+                    continue
+                result.text = result.text or response.message.text
                 if not self._goes_on(result, continued, last=last):
                     return
                 continued += 1
@@ -139,6 +149,15 @@ class Agent:
                 result.turns, result.usage = result.turns + 1, result.usage + response.usage
         if self.shared_turns is None:
             result.turns, result.usage = self.turns.used, self.turns.usage
+
+    def _told_to_act(self, result: TaskResult, text: str) -> bool:
+        """A small model (`act_nudge`) that answers with code but has used no tool in the task
+        changed nothing: it is sent back once to make the change with its tools."""
+        if not self.act_nudge or self.acted or result.tool_calls or "```" not in text:
+            return False
+        self.acted = True
+        self.history.append(Message("user", [TextBlock(ACT_NUDGE)]))
+        return True
 
     def _goes_on(self, result: TaskResult, continued: int, last: bool) -> bool:
         """The model answered: a Stop hook may send it back with a reason (a user message),

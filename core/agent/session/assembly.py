@@ -112,6 +112,7 @@ class _Ground:
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
     tool_line: str  # which tools are offered and why, said once at start
+    tool_set: str  # lean | full | asked
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -136,6 +137,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
         trusted,
         choice.line,
+        choice.set,
     )
 
 
@@ -218,6 +220,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
+        act_nudge=g.tool_set == "lean",
     )
     safety.history = lambda: agent.history
     if opts.codemap:

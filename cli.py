@@ -6,13 +6,19 @@ on an import): only the standard library at the top, nothing of ours before `pyt
 3.10 are quoted instead.)
 """
 
-import argparse
-import os
-import sys
-from pathlib import Path
+import gc
+import time
+
+STARTED = time.monotonic()  # `--time` counts `-p`'s start-up from here
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
+CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions")  # beside Unicum's own names
 
 
 def subcommand_names() -> "tuple[str, ...]":
@@ -87,21 +93,70 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--append-system-prompt", metavar="TEXT", default="")
     p.add_argument(
         "--allowed-tools",
-        action="append",
+        "--allowedTools",
+        dest="allowed_tools",
+        action="extend",
+        nargs="+",
         default=[],
-        metavar="NAMES",
-        help="only these tools (comma- or space-separated; repeatable)",
+        metavar="RULE",
+        help="tools or rules that run without asking, as in Claude Code: Read "
+        '"Bash(git diff:*)" mcp__srv (comma- or space-separated; repeatable)',
     )
     p.add_argument(
-        "--disallowed-tools", action="append", default=[], metavar="NAMES", help="never these"
+        "--disallowed-tools",
+        "--disallowedTools",
+        dest="disallowed_tools",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="RULE",
+        help='tools taken out (a name) or calls refused (a rule: "Bash(rm:*)")',
+    )
+    p.add_argument(
+        "--mcp-config",
+        action="extend",
+        nargs="+",
+        metavar="FILE",
+        help='MCP servers from these files or JSON texts ({"mcpServers": ...}), beside '
+        "config.json's and the project's .mcp.json (they win on a name)",
+    )
+    p.add_argument(
+        "--strict-mcp-config",
+        action="store_true",
+        help="only the servers of --mcp-config",
+    )
+    p.add_argument(
+        "--add-dir",
+        action="extend",
+        nargs="+",
+        metavar="DIR",
+        help="more folders the tools may read and write without asking (in the sandbox too)",
     )
     p.add_argument("--yes", action="store_true", help="approve every action without asking")
+    p.add_argument(
+        "--dangerously-skip-permissions",
+        dest="skip_permissions",
+        action="store_true",
+        help="Claude Code's name for --permission-mode yolo (deny rules still apply)",
+    )
     p.add_argument(
         "--trust",
         action="store_true",
         help="trust this folder for this run: load its .env, @imports and skills",
     )
-    p.add_argument("--permission-mode", choices=["ask", "auto-edit", "yolo", "plan"], default="ask")
+    p.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this folder for this run with everything it configures: .env, imports, "
+        "skills, hooks, MCP servers, commands, agents, permission rules (for CI; also "
+        "UNICUM_TRUST_PROJECT=1)",
+    )
+    p.add_argument(
+        "--permission-mode",
+        choices=["ask", "auto-edit", "yolo", "plan", *CLAUDE_MODES],
+        help="ask (default), auto-edit, plan or yolo; Claude Code's default, acceptEdits, "
+        "plan and bypassPermissions too (default: settings' defaultMode, else ask)",
+    )
     p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],
@@ -110,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sandbox-network",
         choices=["on", "off"],
-        help="network inside the sandbox (default: config.json, else on)",
+        help="network for every sandboxed command (default: config.json, else off: asked per command)",
     )
     p.add_argument(
         "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"
@@ -119,12 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true", help="log requests/responses; tracebacks")
     p.add_argument("--lang", choices=ui_languages(), help="UI language (default: from locale)")
     p.add_argument(
+        "-c",
         "--continue",
         dest="cont",
         action="store_true",
         help="resume the last session in this folder",
     )
     p.add_argument(
+        "-r",
         "--resume",
         metavar="ID",
         nargs="?",
@@ -154,8 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tools",
         metavar="LIST",
-        help="comma-separated tools to offer the model, or all (default: all; for ollama "
-        "and openai-compatible, all but the web tools, and clarify in -p)",
+        help="comma-separated tools to offer the model (Unicum's or Claude Code's names), "
+        "or all (default: all; for ollama and openai-compatible, all but the web tools, "
+        "and clarify in -p)",
     )
     p.add_argument(
         "--context-policy",
@@ -173,13 +231,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def collect_from_here() -> None:
+    """What exists now lives as long as the process: set it aside for good (`gc.freeze`)
+    and let the cyclic collector run from here on."""
+    gc.freeze()
+    gc.enable()
+
+
 def main(argv: "list[str] | None" = None) -> int:
+    # Start-up makes only long-lived objects (modules, classes, the session): collecting them
+    # is wasted time. The cyclic collector starts once they are made (`collect_from_here`).
+    gc.disable()
     try:
-        return _main(argv)
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit: a reader that left is caught below
+        return code
     except BrokenPipeError:  # `unicum usage --json | head`: the reader left; no traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the exit-time flush must not fail again
         return 1
+    finally:
+        gc.enable()  # whichever way it went
 
 
 def _main(argv: "list[str] | None") -> int:
@@ -191,9 +263,15 @@ def _main(argv: "list[str] | None") -> int:
     if argv and argv[0] in subcommand_names():
         from ui.subcommands import run
 
+        collect_from_here()
         return run(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
+    args.started = STARTED
+    if args.trust_project:  # the explicit opt-in for a CI run: every loader reads it
+        from my_agent.trust import TRUST_ENV
+
+        os.environ[TRUST_ENV] = "1"
     from ui.launch import prepare_folder
 
     failed = prepare_folder(args)  # trusted folder? then the .env files
@@ -212,9 +290,10 @@ def _main(argv: "list[str] | None") -> int:
     if args.prompt is not None:
         from ui.headless import run_print
 
-        return run_print(args)
+        return run_print(args)  # collects once its session is open
     from ui.repl import run_repl
 
+    collect_from_here()
     return run_repl(args)
 
 

@@ -2,7 +2,7 @@
 
 A loopback server answers every POST at once with the same short SSE stream, so what differs
 is the client: `ModelClient.stream` (turn the canonical history into the request body, POST it
-through the SDK, parse the stream into a response) against `httpx.Client.post` of the body,
+with httpx2 and our SSE reading, parse it into a response) against `httpx.Client.post` of the body,
 streamed and read to the end ("its post" is the client's transport alone, on the same bytes;
 "+dumps" is httpx with `json.dumps` of the already-built request dict). Each client request
 ends with a turn it has never sent (as in a session, where a request adds a call and its
@@ -120,7 +120,7 @@ def interleaved(fns: dict[str, Any], runs: int, clock: Any = time.perf_counter) 
 def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, float]:
     import httpx
 
-    from core.model import sender, wire_adapter, wire_stream
+    from core.model import wire_adapter, wire_stream
 
     name = "anthropic" if wire == "anthropic" else "openai"
     url = base if wire == "anthropic" else base + "/v1"
@@ -135,7 +135,7 @@ def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, fl
     headers = {"content-type": "application/json", "authorization": "Bearer fake-bench-key"}
     sdk = client.sdk()
     adapter = wire_adapter(PROFILES[name].wire)
-    post_via = sender(adapter, sdk)
+    post_via = client.sender()
     create = sdk.messages.create if wire == "anthropic" else sdk.chat.completions.create
 
     def bare(data: bytes = body) -> None:
@@ -152,9 +152,7 @@ def measure(wire: str, base: str, n: int, runs: int, clock: Any) -> dict[str, fl
     measured = interleaved(
         {
             "client": lambda: client.stream("system prompt", next(fresh), tools, lambda e: None),
-            "post": lambda: wire_stream(
-                adapter, post_via, body, adapter.StreamAssembler(lambda e: None)
-            ),
+            "post": lambda: wire_stream(post_via, body, adapter.StreamAssembler(lambda e: None)),
             "httpx": bare,
             "httpx+dumps": lambda: bare(json.dumps({**request, "stream": True}).encode()),
         },

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 
 class UnicumError(Exception):
@@ -67,3 +69,27 @@ class BudgetExceeded(UnicumError):
 
 class ConfigError(Exception):
     """A configuration problem the user must fix; its message is one actionable line."""
+
+
+def short_path(path: object, root: Path | None = None, width: int = 60) -> str:
+    """A path for an error line: relative to `root` when inside it, its middle cut when long."""
+    text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path)
+    if root is not None:
+        try:
+            text = str(Path(text).relative_to(root.resolve()))
+        except ValueError:
+            pass
+    if len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return f"{text[:half]}…{text[-half:]}"
+
+
+def os_error_line(exc: OSError, root: Path | None = None) -> str:
+    """One line for an OSError, as a person reads it: `path: file name too long`, never
+    `[Errno 36] File name too long: '/very/long/…'`."""
+    reason = (exc.strerror or type(exc).__name__).strip().splitlines()[0]
+    reason = reason[:1].lower() + reason[1:]
+    paths = [p for p in (exc.filename, exc.filename2) if p is not None]
+    where = " → ".join(short_path(p, root) for p in paths)
+    return f"{where}: {reason}" if where else reason

@@ -7,8 +7,13 @@ read, so a room can present one face without making every caller pay for every m
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = (
+    False  # not `typing`'s: `cli.py --help` imports this module and typing costs more than it
+)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 def lazy_face(

@@ -157,8 +157,8 @@ class ModelResponse:
     stop_reason: str = ""
     model: str = ""
     ttft: float | None = None  # seconds to first streamed token
-    duration: float = 0.0  # the request itself, without `sdk_seconds`
-    sdk_seconds: float = 0.0  # waited before it for the SDK client (its import): the first only
+    duration: float = 0.0  # the request itself, without `client_seconds`
+    client_seconds: float = 0.0  # waited before it for the HTTP client (its import): the first
     purpose: str = "task"  # "summary": a compaction request made outside the task's turns
 
 

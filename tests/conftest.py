@@ -59,6 +59,23 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture(autouse=True)
+def no_process_outlives_the_test():
+    """A test that leaves a helper script running (an MCP server whose session was killed, ...)
+    fails, naming it; the process is ended so it cannot outlive the run."""
+    from tests.helpers.processes import left_running, now_ticks
+
+    since = now_ticks()
+    yield
+    leftover = left_running(since)
+    for pid in leftover:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    assert not leftover, f"processes left running by this test: {leftover}"
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     folder = tmp_path / "project"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from my_agent.files import atomic_write
 from my_agent.home import project_id
+from my_agent.private import private_dir
 from tools.base import ToolContext
 
 FILE = "approvals.json"
@@ -38,7 +39,21 @@ def save_approvals(ctx: ToolContext, keys: list[str]) -> None:
     old = data.get(project) if isinstance(data.get(project), list) else []
     data[project] = sorted({*old, *keys})
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
     except OSError:
         pass
+
+
+def forget_approval(ctx: ToolContext, key: str) -> bool:
+    """Take `key` out of this project's saved approvals and the session's; False if absent."""
+    path = _path(ctx)
+    data = _read(path)
+    project = project_id(ctx.workspace.resolve())
+    old = data.get(project) if isinstance(data.get(project), list) else []
+    found = key in old or key in ctx.approvals
+    ctx.approvals.discard(key)
+    if key in old:
+        data[project] = [k for k in old if k != key]
+        atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+    return found

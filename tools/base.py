@@ -21,10 +21,10 @@ class Prompter(Protocol):
 
     interactive: bool
 
-    def confirm(self, question: str, detail: str = "") -> str:
+    def confirm(self, question: str, detail: str = "", edits: bool = False) -> str:
         """Ask `question`, showing `detail` (a diff) first. Return 'y' (once), 's' (this session,
-        for this file or command kind), 'a' (always, saved for the project), 'n' (no) or
-        'e:<why>' (no, and `why` goes back to the model)."""
+        for this file or command kind; `edits`: every edit, and the key says so), 'a' (always,
+        saved for the project), 'n' (no) or 'e:<why>' (no, and `why` goes back to the model)."""
         ...
 
     def ask(self, question: str, choices: list[str]) -> str: ...
@@ -38,7 +38,7 @@ class NoPrompter:
     def __init__(self, approve_all: bool = False) -> None:
         self.approve_all = approve_all
 
-    def confirm(self, question: str, detail: str = "") -> str:
+    def confirm(self, question: str, detail: str = "", edits: bool = False) -> str:
         return "y" if self.approve_all else "n"
 
     def ask(self, question: str, choices: list[str]) -> str:
@@ -55,6 +55,7 @@ class ToolContext:
     services: ToolServices = field(default_factory=ToolServices)
     approvals: set[str] = field(default_factory=set)  # "this session" answers
     image_limits: ImageLimits | None = None  # None: the model takes no images
+    command_env: dict[str, str] = field(default_factory=dict)  # the project .env's, for commands
 
 
 @dataclass

@@ -32,7 +32,7 @@ from tools.workspace_guard import deletes_workspace
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
 # runs the ask mode lets the task edit its own workspace (see `approve_edit`).
 _GUARDED = frozenset(
-    {"outside_read", "outside_write", "destructive", "private_network", "private_read"}
+    {"outside_read", "outside_write", "destructive", "private_network", "private_read", "network"}
 )
 # "mcp": a call to an MCP server's tool (its effects are the server's; Unicum cannot see them).
 ASKS: dict[str, frozenset[str]] = {
@@ -235,8 +235,14 @@ def _decide(
     pending = [k for k in keys if f"{action}:{k}" not in approved]
     if not pending:
         return
-    answer = ctx.prompter.confirm(question, detail)
-    granted = [f"{action}:{k}" for k in pending]
+    edits = action == "edit"
+    answer = (
+        ctx.prompter.confirm(question, detail, edits=True)
+        if edits
+        else ctx.prompter.confirm(question, detail)
+    )
+    # an edit's "this session" is every edit this session (as in Claude Code; its key says so)
+    granted = ["edit:*"] if edits and answer == "s" else [f"{action}:{k}" for k in pending]
     if answer in ("s", "a"):
         ctx.approvals.update(granted)
     if answer == "a":

@@ -160,7 +160,9 @@ class CommandSandbox(Protocol):
     @property
     def active(self) -> bool: ...  # False: commands run unsandboxed, the guard asks
 
-    def wrap(self, argv: list[str], cwd: Path, /) -> list[str]: ...
+    def wrap(self, argv: list[str], cwd: Path, network: bool = False, /) -> list[str]: ...
+
+    def network_for(self, command: str, /) -> bool: ...  # given the network without asking
 
 
 class StepSnapshots(Protocol):

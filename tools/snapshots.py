@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from my_agent.home import project_id
+from my_agent.private import write_private
 from tools.base import ToolContext
 from tools.checkpoints import get_checkpoints
 from tools.restored import Restored, clash_text, undone_turn
@@ -41,7 +42,8 @@ class Snapshots:
         self.log = folder / "sessions" / f"{session_id or 'default'}.jsonl"
         self.steps = self._load()
         self.turn = max((s.turn for s in self.steps), default=0)
-        self.tasks: dict[int, str] = {}  # turn → its task text (this process's turns)
+        self.tasks: dict[int, str] = {}  # turn → its task as typed (this process's turns)
+        self.sent: dict[int, str] = {}  # turn → the text its task's message went out with
         self.marks: dict[int, int] = {}  # turn → length of the conversation when it began
         self.warning = ""  # why the last snapshot was skipped, once
 
@@ -57,9 +59,8 @@ class Snapshots:
         return steps
 
     def _save(self) -> None:
-        self.log.parent.mkdir(parents=True, exist_ok=True)
         lines = [json.dumps(s.__dict__) for s in self.steps]
-        self.log.write_text("".join(line + "\n" for line in lines), "utf-8")
+        write_private(self.log, "".join(line + "\n" for line in lines))
 
     def begin_turn(self, task: str = "") -> int:
         """A new task: the steps that follow belong to it (`/rewind` goes back by turns)."""

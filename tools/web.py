@@ -110,13 +110,32 @@ def pick_provider() -> tuple[str, Callable[[str, int], list[Result]]]:
     raise AssertionError("the last provider needs no key")
 
 
+# what a network failure's text says → the words of the one line (first match wins)
+NETWORK_REASONS = (
+    ("refused", "connection refused"),
+    ("dns", "host not found"),
+    ("resolv", "host not found"),
+    ("name or service", "host not found"),
+    ("getaddrinfo", "host not found"),
+    ("nodename", "host not found"),
+    ("timed out", "timed out"),
+    ("timeout", "timed out"),
+    ("unreachable", "network unreachable"),
+    ("proxy", "the proxy failed"),
+)
+
+
 def _failure(provider: str, exc: Exception) -> ToolError:
-    text = f"{type(exc).__name__}: {exc}".splitlines()[0][:200] if str(exc) else type(exc).__name__
-    if any(h in text.lower() for h in OFFLINE_HINTS) or isinstance(exc, OSError):
+    """One line, whatever the search library raised (its texts nest whole exceptions)."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    lowered = text.lower()
+    reason = next((words for hint, words in NETWORK_REASONS if hint in lowered), None)
+    if reason or any(h in lowered for h in OFFLINE_HINTS) or isinstance(exc, OSError):
         return ToolError(
-            f"web_search: offline or {provider} is unreachable ({text}); continue without the web"
+            f"web_search: offline or {provider} is unreachable ({reason or 'no connection'}); "
+            "continue without the web"
         )
-    return ToolError(f"web_search failed ({provider}): {text}")
+    return ToolError(f"web_search failed ({provider}): {' '.join(text.split())[:160]}")
 
 
 def web_search(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:

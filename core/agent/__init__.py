@@ -14,8 +14,10 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.events import AgentHooks, HookList, TaskResult
     from core.agent.extensions.agent_defs import AgentDef, find_agents
     from core.agent.extensions.commands import CommandTools, CustomCommand, discover_commands
+    from core.agent.extensions.gate import skipped_by_trust
     from core.agent.extensions.plugins import GROUPS as PLUGIN_GROUPS
     from core.agent.extensions.plugins import Plugins, load_plugins
+    from core.agent.extensions.rules import change_rule, rules_file, settings_default_mode
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
@@ -24,6 +26,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.prompts.system import build_system_prompt
     from core.agent.records.accounting import BudgetHooks, LedgerHooks
     from core.agent.records.transcript import (
+        SessionInfo,
         TranscriptError,
         close_open_tool_calls,
         find_session,
@@ -34,7 +37,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     )
     from core.agent.session.assembly import LiveSession, create_agent, open_session, resumed_options
     from core.agent.session.dotenv import load_dotenv_files
-    from core.agent.session.init_doc import agents_md
+    from core.agent.session.init_doc import document_from, init_request
     from core.agent.session.live import end_session, resume_path, start_notes
     from core.agent.session.safety import after_restore, rewind_conversation
 
@@ -55,7 +58,8 @@ _WHERE = {
     "TaskResult": "core.agent.events",
     "TranscriptError": "core.agent.records.transcript",
     "after_restore": "core.agent.session.safety",
-    "agents_md": "core.agent.session.init_doc",
+    "document_from": "core.agent.session.init_doc",
+    "init_request": "core.agent.session.init_doc",
     "breakdown": "core.agent.loop.context_report",
     "build_system_prompt": "core.agent.prompts.system",
     "check_workspace": "core.agent.options",
@@ -68,9 +72,14 @@ _WHERE = {
     "find_session": "core.agent.records.transcript",
     "last_stop": "core.agent.records.transcript",
     "list_sessions": "core.agent.records.transcript",
+    "SessionInfo": "core.agent.records.transcript",
     "sessions_dir": "core.agent.records.transcript",
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
+    "skipped_by_trust": "core.agent.extensions.gate",
+    "settings_default_mode": "core.agent.extensions.rules",
+    "change_rule": "core.agent.extensions.rules",
+    "rules_file": "core.agent.extensions.rules",
     "loaded_instruction_files": "core.agent.prompts.instructions",
     "new_session_id": "core.agent.options",
     "open_session": "core.agent.session.assembly",
@@ -99,7 +108,8 @@ __all__ = [
     "SessionOptions",
     "TaskResult",
     "TranscriptError",
-    "agents_md",
+    "document_from",
+    "init_request",
     "after_restore",
     "breakdown",
     "build_system_prompt",
@@ -112,8 +122,13 @@ __all__ = [
     "find_session",
     "last_stop",
     "list_sessions",
+    "SessionInfo",
     "load_dotenv_files",
     "load_plugins",
+    "settings_default_mode",
+    "change_rule",
+    "rules_file",
+    "skipped_by_trust",
     "loaded_instruction_files",
     "new_session_id",
     "sessions_dir",

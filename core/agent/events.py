@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from my_agent.facts import Fact
@@ -29,11 +29,28 @@ class TaskResult:
 
 @dataclass(frozen=True)
 class ToolVerdict:
-    """A hook's say on a tool call before it runs: "block" (the model gets `reason` back and
-    nothing runs) or "approve" (it runs without asking)."""
+    """A hook's or a permission rule's say on a tool call before it runs: "block" (the model
+    gets `reason` back and nothing runs), "ask" (the user is asked first, even where nothing
+    would ask) or "approve" (it runs without asking). `arguments`: the call's new arguments (a
+    hook's `updatedInput`); `source`: who said so, for the blocked call's line."""
 
-    decision: str  # block | approve
+    decision: str  # block | ask | approve | "" (no say: only new `arguments`)
     reason: str = ""
+    arguments: dict | None = None
+    source: str = "a PreToolUse hook"
+
+
+STRENGTH = {"block": 3, "ask": 2, "approve": 1, "": 0}  # deny wins, then ask, then allow
+
+
+def stronger(a: ToolVerdict | None, b: ToolVerdict | None) -> ToolVerdict | None:
+    """The verdict that wins of two (block over ask over approve); new arguments carry over."""
+    if a is None or b is None:
+        return a or b
+    win, other = (a, b) if STRENGTH[a.decision] >= STRENGTH[b.decision] else (b, a)
+    if win.arguments is None and other.arguments is not None:
+        win = replace(win, arguments=other.arguments)
+    return win
 
 
 class AgentHooks:
@@ -46,8 +63,11 @@ class AgentHooks:
         return ""
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        """Block or approve a call before it runs; None leaves it to the tool's own rules."""
+        """Block, ask or approve a call before it runs; None leaves it to the tool's own rules."""
         return None
+
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """A call did not run: a hook or a permission rule blocked it (`reason` says which)."""
 
     def before_request(self, turn: int) -> None: ...
 
@@ -63,6 +83,12 @@ class AgentHooks:
         countdown runs (same attempt, less wait). `reason`: "HTTP 429", "overloaded", ..."""
 
     def on_response(self, response: ModelResponse) -> None: ...
+
+    def on_wait(self, what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+        """The task waited `seconds` for something besides the model and its tools, before
+        the request it is about to make: `what` is "codemap" (the code map's first overview,
+        at the task's start), "mcp" (the MCP servers `names`, still starting: their tools
+        join at the first request) or "plugins" (loading them)."""
 
     def on_tool_start(self, call: ToolCall) -> None: ...
 
@@ -105,14 +131,16 @@ class HookList(AgentHooks):
         return "\n\n".join(text for hook in self.hooks if (text := hook.prompt_context(task)))
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        """The first block wins; otherwise an approval, if any hook gave one."""
-        approved: ToolVerdict | None = None
+        """The first block wins; otherwise an ask, then an approval, if any hook gave one."""
+        found: ToolVerdict | None = None
         for hook in self.hooks:
-            verdict = hook.check_tool(call)
-            if verdict is not None and verdict.decision == "block":
-                return verdict
-            approved = approved or verdict
-        return approved
+            found = stronger(found, hook.check_tool(call))
+            if found is not None and found.decision == "block":
+                return found
+        return found
+
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        _call_all([hook.on_tool_blocked for hook in self.hooks], call, reason)
 
     def before_request(self, turn: int) -> None:
         for hook in self.hooks:
@@ -133,6 +161,9 @@ class HookList(AgentHooks):
 
     def on_response(self, response: ModelResponse) -> None:
         _call_all([hook.on_response for hook in self.hooks], response)
+
+    def on_wait(self, what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+        _call_all([hook.on_wait for hook in self.hooks], what, seconds, names)
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         _call_all([hook.on_tool_end for hook in self.hooks], call, output, seconds)

@@ -30,8 +30,11 @@ class SessionOptions:
     codemap: bool = True  # repo overview in the system prompt (index built in the background)
     trusted: bool = False  # --trust; a folder remembered as trusted is trusted either way
     append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
-    allowed_tools: tuple[str, ...] = ()  # --allowed-tools: only these (empty: all)
-    disallowed_tools: tuple[str, ...] = ()  # --disallowed-tools: never these
+    allowed_tools: tuple[str, ...] = ()  # --allowedTools: rules that run without asking
+    disallowed_tools: tuple[str, ...] = ()  # --disallowedTools: names taken out, rules denied
+    mcp_config: tuple[str, ...] = ()  # --mcp-config: files or JSON texts with mcpServers
+    strict_mcp: bool = False  # --strict-mcp-config: only those servers
+    add_dirs: tuple[Path, ...] = ()  # --add-dir: more folders the tools may read and write
     tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
     interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)

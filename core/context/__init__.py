@@ -7,6 +7,8 @@ from core.context.compaction import L0_HEADER, big_args, render_l0
 from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase
 from core.context.policy import Calibration, ContextPolicy, FullHistory
+from core.context.state import restore as restore_policy
+from core.context.state import snapshot as policy_snapshot
 from core.context.summary import SUMMARY_SYSTEM, summarize_history
 
 __all__ = [
@@ -25,6 +27,8 @@ __all__ = [
     "archive_path",
     "big_args",
     "context_policy",
+    "policy_snapshot",
+    "restore_policy",
     "render_l0",
     "session_budget",
     "shows_archived",

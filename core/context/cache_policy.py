@@ -24,12 +24,7 @@ from core.context.early import EarlyDecisions
 from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
-from core.context.summary import (
-    SummaryState,
-    crop_to_fit,
-    summarize_history,
-    user_texts,
-)
+from core.context.summary import SummaryState, crop_to_fit, summarize_history, user_texts
 from core.facts import RULES, Rule, extract
 from my_agent.errors import Interrupted
 from my_agent.facts import Fact
@@ -41,6 +36,8 @@ SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the 
 
 class CacheAwareContext:
     """ContextPolicy: the request is append-only between compaction events."""
+
+    NOT_STATE = ("archive", "rules", "budget", "summarize", "count", "pinned", "_memo")  # state.py
 
     def __init__(
         self,
@@ -72,8 +69,7 @@ class CacheAwareContext:
         self.frontier = 0
         self.summary = SummaryState()
         self.compactions = 0
-        self.crops = 0
-        self.last_estimate = 0
+        self.crops = self.last_estimate = 0
         self._memo: dict[str, int] = {}
         self._scanned = 0  # history messages already checked for unseen results
         self._summary_failed_at = -SUMMARY_RETRY_MESSAGES  # no automatic retry right away

@@ -90,6 +90,8 @@ class EarlyDecisions:
     """`lines`: call id -> the line shown instead of its output; `texts`: note -> its opening.
     Each is decided once and never changes back, so the prefix stays cached."""
 
+    NOT_STATE = ("rules", "costs")  # collaborators, not state (core/context/state.py)
+
     def __init__(self, rules: EarlyRules, costs: Costs) -> None:
         self.rules, self.costs = rules, costs
         self.lines: dict[str, str] = {}

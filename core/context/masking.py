@@ -24,6 +24,8 @@ class ObservationMasking:
     all of them become `[output archived #id, N tokens]` at once, so the prefix stays cached
     between batches. `trigger_tokens=None`: never masks (the full history)."""
 
+    NOT_STATE = ("archive", "budget", "keep", "trigger", "count", "summarize")  # state.py
+
     def __init__(
         self,
         archive: Archive | None = None,

@@ -11,6 +11,7 @@ from typing import Any
 from core.ledger import Filter, Group, Limit, Totals, day_spend, grouped, local_day, totals
 
 TaskText = Callable[[str], str]  # task id -> the task as the user typed it ("" when unknown)
+# (for ledgers from before the ledger kept it with the task: it is read from the transcript)
 TOP_TASKS = 10
 
 
@@ -46,6 +47,7 @@ class UsageReport:
     days: list[Group] = field(default_factory=list)
     top_tasks: list[Group] = field(default_factory=list)  # most expensive first
     models: list[Group] = field(default_factory=list)
+    users: list[Group] = field(default_factory=list)  # the team ledger's people (one locally)
     total: Totals = field(default_factory=Totals)
     budgets: list[BudgetStatus] = field(default_factory=list)
     task_text: dict[str, str] = field(default_factory=dict)
@@ -57,6 +59,7 @@ class UsageReport:
             "totals": self.total.to_dict(),
             "days": [g.to_dict() for g in self.days],
             "models": [g.to_dict() for g in self.models],
+            "users": [g.to_dict() for g in self.users],
             "top_tasks": [
                 {**g.to_dict(), "task": self.task_text.get(g.key, "")} for g in self.top_tasks
             ],
@@ -83,11 +86,14 @@ def build_report(
     if db is not None:
         report.days = grouped(db, "day", flt)
         report.models = grouped(db, "model", flt)
+        report.users = grouped(db, "user", flt)
         tasks = grouped(db, "task", flt)
         report.top_tasks = sorted(tasks, key=_cost_then_tokens, reverse=True)[:top]
         report.total = totals(db, flt)
-    if task_text is not None:
-        report.task_text = {g.key: task_text(g.key) for g in report.top_tasks}
+    report.task_text = {
+        g.key: g.text or (task_text(g.key) if task_text is not None else "")
+        for g in report.top_tasks
+    }
     report.budgets = budget_status(db, limits or [], now)
     return report
 

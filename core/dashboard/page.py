@@ -117,6 +117,7 @@ def figures(report: UsageReport) -> dict[str, dict[str, Any]]:
         "cost-by-task": _cost_by_task(report),
         "tokens-by-model": _stacked_tokens(report.models, "Tokens per model", horizontal=True),
         "cost-by-model": _cost_bars(report.models, "Cost per model"),
+        "tokens-by-user": _stacked_tokens(report.users, "Tokens per user", horizontal=True),
     }
 
 

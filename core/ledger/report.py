@@ -61,6 +61,7 @@ class Group:
     key: str
     totals: Totals
     stop: str | None = None  # a task's: how it ended ("" when not recorded); None for others
+    text: str = ""  # a task's: what the user typed for it ("" when the ledger has none)
 
     def to_dict(self) -> dict[str, Any]:
         stop = {} if self.stop is None else {"stop": self.stop}
@@ -109,6 +110,7 @@ class Filter:
     project: str | None = None
     session_id: str | None = None
     from_day: str | None = None  # YYYY-MM-DD, inclusive (whole days: the rollup can answer)
+    user: str | None = None  # one user's requests (a SQLite ledger holds this machine's user's)
 
     def source(self, db: Any = None) -> tuple[str, str, str]:
         """The rollup answers whole-task questions; a time or session cut needs the raw rows,
@@ -129,6 +131,11 @@ class Filter:
             if value is not None:
                 clauses.append(clause + mark)
                 params.append(value)
+        if self.user is not None and _is_team(db):
+            clauses.append("user_name = %s")
+            params.append(self.user)
+        elif self.user is not None and self.user != user_name():
+            clauses.append("0 = 1")  # another user's: none of this machine's rows
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -171,7 +178,8 @@ def newest_groups(
     if by == "task" and groups:
         ends = stops_of(db, [g.key for g in groups], "%s" if _is_team(db) else "?")
         for group in groups:
-            group.stop = ends.get(group.key, "")
+            end = ends.get(group.key)
+            group.stop, group.text = (end.stop, end.text) if end else ("", "")
     return groups, count
 
 

@@ -9,11 +9,12 @@ from core.mcp.config import (
     parse_server,
     project_config_allowed,
 )
-from core.mcp.hub import McpHub, ServerState
+from core.mcp.hub import START_DELAY, McpHub, ServerState
 from core.mcp.tools import hub_tools, server_prefix, tool_name
 
 __all__ = [
     "PROJECT_FILE",
+    "START_DELAY",
     "McpHub",
     "ServerConfig",
     "ServerState",

@@ -14,7 +14,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
-from my_agent.trust import is_trusted
+from my_agent.trust import extensions_allowed
 
 PROJECT_FILE = ".mcp.json"
 CONFIG_KEY = "mcpServers"
@@ -25,7 +25,7 @@ _NAME = re.compile(r"[^A-Za-z0-9_-]")
 @dataclass(frozen=True)
 class ServerConfig:
     name: str
-    source: str  # "project" (.mcp.json) | "user" (config.json)
+    source: str  # "project" (.mcp.json) | "user" (config.json) | "flag" (--mcp-config)
     command: str = ""
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
@@ -45,7 +45,7 @@ class ServerConfig:
 def project_config_allowed(workspace: Path) -> bool:
     """May this folder's own `.mcp.json` start servers? Only a folder the user trusted (and
     remembered: a one-run `--trust` does not start a project's servers)."""
-    return is_trusted(workspace)
+    return extensions_allowed(workspace)
 
 
 def safe_name(text: str) -> str:
@@ -126,14 +126,41 @@ def _entries(path: Path, source: str, warn: Callable[[str], None]) -> list[Serve
 
 
 def load_servers(
-    workspace: Path, home: Path | None = None, warn: Callable[[str], None] = lambda _: None
+    workspace: Path,
+    home: Path | None = None,
+    warn: Callable[[str], None] = lambda _: None,
+    flag_configs: tuple[str, ...] = (),
+    strict: bool = False,
 ) -> list[ServerConfig]:
-    """The servers to start, by name: the user's, then the project's (it wins on a clash)."""
+    """The servers to start, by name: the user's, then the project's (it wins on a clash),
+    then `--mcp-config` files or JSON texts (they win); `strict` (`--strict-mcp-config`): only
+    those."""
     home = home or unicum_home()
-    found = {s.name: s for s in _entries(home / "config.json", "user", warn)}
-    if project_config_allowed(workspace):
-        found.update({s.name: s for s in _entries(workspace / PROJECT_FILE, "project", warn)})
+    found: dict[str, ServerConfig] = {}
+    if not strict:
+        found = {s.name: s for s in _entries(home / "config.json", "user", warn)}
+        if project_config_allowed(workspace):
+            found.update({s.name: s for s in _entries(workspace / PROJECT_FILE, "project", warn)})
+    for config in flag_configs:
+        found.update({s.name: s for s in _flag_entries(config, workspace, warn)})
     return [found[name] for name in sorted(found)]
+
+
+def _flag_entries(config: str, workspace: Path, warn: Callable[[str], None]) -> list[ServerConfig]:
+    """One `--mcp-config` value: a JSON file (from the project folder) or a JSON text."""
+    if config.lstrip().startswith("{"):
+        try:
+            servers = json.loads(config).get(CONFIG_KEY) or {}
+            return [parse_server(str(n), raw, "flag") for n, raw in servers.items()]
+        except (ValueError, AttributeError) as exc:
+            warn(f"--mcp-config: not loaded: {exc}")
+            return []
+    path = Path(config).expanduser()
+    path = path if path.is_absolute() else workspace / path
+    if not path.is_file():
+        warn(f"--mcp-config {config}: no such file")
+        return []
+    return _entries(path, "flag", warn)
 
 
 def config_file(scope: str, workspace: Path, home: Path | None = None) -> Path:

@@ -4,8 +4,6 @@ dies is one warning and its tools report it as their reason for being unavailabl
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import os
 import threading
@@ -13,9 +11,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from core.mcp.config import ServerConfig
+from my_agent.private import open_private
+
+if TYPE_CHECKING:
+    import asyncio
 
 START_TIMEOUT = 10.0  # seconds a server may take to start and list its tools
 CALL_TIMEOUT = 300.0  # seconds one call may take unless the server's entry says otherwise
@@ -75,18 +77,23 @@ class McpHub:
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
         self._go = threading.Event()  # set: start now, without the delay
+        self._delay = START_DELAY
 
-    def start(self) -> None:
-        """Start every server in the background; returns at once."""
+    def start(self, delay: float = START_DELAY) -> None:
+        """Start every server in the background, after `delay` seconds (or when `settle`
+        asks first); returns at once."""
         if not self.servers or self._thread is not None:
             return
-        self.deadline = time.monotonic() + START_DELAY + self.timeout
+        self._delay = delay
+        self.deadline = time.monotonic() + delay + self.timeout
         self._thread = threading.Thread(target=self._main, name="unicum-mcp", daemon=True)
         self._thread.start()
 
     def _main(self) -> None:
         try:
-            self._go.wait(START_DELAY)
+            self._go.wait(self._delay)
+            import asyncio  # 0.1 s to import: only a session with servers needs it
+
             asyncio.run(self._run_all())
         except BaseException as exc:  # the SDK missing, a loop failure: every server fails
             for state in self.servers.values():
@@ -95,12 +102,20 @@ class McpHub:
             self._running.set()
 
     async def _run_all(self) -> None:
+        import asyncio
+
+        from core.mcp import connect  # noqa: F401 - the SDK loads here, in this thread
+
+        # the deadline counts from now: loading the SDK (seconds on a busy machine) is ours
+        self.deadline = time.monotonic() + self.timeout
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._running.set()
         await asyncio.gather(*(self._serve(s) for s in self.servers.values()))
 
     async def _serve(self, state: ServerState) -> None:
+        import asyncio
+
         from core.mcp import connect  # the SDK loads in this thread, never before the prompt
 
         assert self._stop is not None
@@ -115,7 +130,7 @@ class McpHub:
                     except (
                         Exception
                     ) as exc:  # failed now; the SDK's shutdown of it may take a while
-                        self._fail(state, self._why(exc))
+                        self._fail(state, self._why(exc, state))
                         return
                     if state.status != "starting":  # the deadline passed meanwhile
                         return
@@ -124,20 +139,27 @@ class McpHub:
                     await self._stop.wait()
         except BaseException as exc:  # noqa: BLE001 - a server must never take the session down
             if state.status == "starting" and not self._stop.is_set():
-                self._fail(state, self._why(exc))
+                self._fail(state, self._why(exc, state))
         finally:
             state.client = None
             state.settled.set()
 
-    def _why(self, exc: BaseException) -> str:
+    def _why(self, exc: BaseException, state: ServerState | None = None) -> str:
         if isinstance(exc, TimeoutError):
-            return f"no answer within {self.timeout:g} s"
+            return self._slow(state)
         return _describe(exc)
+
+    def _slow(self, state: ServerState | None) -> str:
+        """A start past the deadline: often a first `npx -y …` downloading; say what to set."""
+        log = f"; its log: {self.log_dir / f'mcp-{state.name}.log'}" if state is not None else ""
+        return (
+            f"no answer within {self.timeout:g} s (a slow first start, such as npx "
+            f"downloading the server, needs more: {TIMEOUT_ENV}=60{log})"
+        )
 
     def _errlog(self, state: ServerState) -> IO[str]:
         """A stdio server's stderr goes to logs/mcp-<name>.log, never onto the screen."""
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        return open(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")  # noqa: SIM115
+        return open_private(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")
 
     def _fail(self, state: ServerState, reason: str, status: str = "failed") -> None:
         if state.status in ("failed", "stopped"):
@@ -147,12 +169,18 @@ class McpHub:
         self.warn(f"MCP server '{state.name}' {verb}: {reason}")
         state.settled.set()
 
-    def settle(self) -> None:
-        """Wait (until the start-up deadline at most) for servers still starting."""
+    def settle(self) -> list[str]:
+        """Wait (until the start-up deadline at most) for servers still starting; the names
+        of those it waited for. The deadline moves once the SDK has loaded, so it is read
+        again while waiting."""
         self._go.set()
+        waited = [name for name, state in self.servers.items() if not state.settled.is_set()]
         for state in self.servers.values():
-            state.settled.wait(max(0.0, self.deadline - time.monotonic()))
+            while not state.settled.wait(min(0.2, max(0.0, self.deadline - time.monotonic()))):
+                if time.monotonic() >= self.deadline:
+                    break
         self.refresh()
+        return waited
 
     def refresh(self) -> None:
         """Servers still starting past the deadline have failed (whatever the thread is at)."""
@@ -160,13 +188,15 @@ class McpHub:
             return
         for state in self.servers.values():
             if state.status == "starting":
-                self._fail(state, f"no answer within {self.timeout:g} s")
+                self._fail(state, self._slow(state))
 
     def call(self, server: str, tool: str, args: dict[str, Any]) -> CallResult:
         """Run one tool call on the server's loop and wait for it (Ctrl-C cancels it)."""
         state = self.servers[server]
         if state.status != "ready" or state.client is None or self._loop is None:
             return CallResult(self.unavailable(server) or "not connected", True, unavailable=True)
+        import asyncio
+
         from core.mcp import connect
 
         timeout = state.config.timeout or CALL_TIMEOUT
@@ -178,7 +208,7 @@ class McpHub:
         except KeyboardInterrupt:
             future.cancel()
             raise
-        except concurrent.futures.TimeoutError:
+        except TimeoutError:  # concurrent.futures' own, since Python 3.11
             future.cancel()
             return CallResult(
                 f"{tool}: no answer from MCP server '{server}' in {timeout:g} s", True
@@ -218,7 +248,7 @@ def _describe(exc: BaseException) -> str:
     """One line for an error, looking inside the SDK's exception groups."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, TimeoutError | asyncio.TimeoutError):
+    if isinstance(exc, TimeoutError):  # asyncio's too, since Python 3.11
         return "no answer in time"
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0][:200]

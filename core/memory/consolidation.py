@@ -3,6 +3,9 @@
 
 - near-duplicates (same type and same file or command, text nearly the same) merge into the
   newest one, which keeps the sum of their hits, the union of their tags, the oldest `created`;
+  an entry with a key of its own (given by the model, the user or another agent, not one
+  Unicum made up) is never merged away: ten keyed "service X listens on port 80NN" stay ten;
+  each merge is listed (`merges`) so it can be said;
 - an entry not confirmed (written again) for `stale_after` sessions is forgotten, except the
   user's own words (types user, feedback, reference), which never decay;
 - an entry about a file that no longer exists is dropped;
@@ -16,7 +19,7 @@ import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.memory.entry import MemoryEntry
@@ -29,6 +32,7 @@ NEVER_DECAY = ("user", "feedback", "reference")
 RARE_WORDS = 3  # an entry is compared with the entries sharing one of its rarest words
 BUCKET_CAP = 64  # a word that many entries share says nothing about duplicates
 INDEX_NAME = "MEMORY.md"
+MADE_UP_KEYS = ("note:", "file:", "command:", "convention:")  # the keys Unicum gives entries
 ORDER = ("user", "feedback", "project", "reference", "commands", "conventions", "notes", "files")
 
 
@@ -40,6 +44,7 @@ class Consolidation:
     kept: int = 0
     sessions: int = 0  # sessions counted for this project so far
     index: Path | None = None  # the MEMORY.md written
+    merges: list[tuple[str, list[str]]] = field(default_factory=list)  # (kept, merged keys)
 
     def summary(self) -> str:
         return (
@@ -47,6 +52,13 @@ class Consolidation:
             f"{self.decayed} unconfirmed for {STALE_AFTER_SESSIONS}+ sessions, dropped "
             f"{self.missing} about deleted files; index: {self.index}"
         )
+
+    def merge_lines(self) -> list[str]:
+        """One line per merge: which entries were folded into which."""
+        return [
+            f"memory: merged {', '.join(merged)} into {kept} (near-duplicates)"  # a line template
+            for kept, merged in self.merges
+        ]
 
 
 def consolidate(
@@ -75,9 +87,10 @@ def consolidate(
             elif entry.type not in NEVER_DECAY and sessions - entry.meta["seen"] >= stale_after:
                 del cur[entry.key]
                 result.decayed += 1
-        for group in duplicate_groups(list(cur.values())):
+        for group in duplicate_groups([e for e in cur.values() if not has_own_key(e)]):
             result.merged += len(group) - 1
             keep = fold(group)
+            result.merges.append((keep.key, [e.key for e in group if e is not keep]))
             for entry in group:
                 if entry is not keep:
                     del cur[entry.key]
@@ -92,6 +105,12 @@ def consolidate(
     result.index = memory.path.with_name(INDEX_NAME)
     atomic_write(result.index, render_index(store.workspace, entries, now).encode("utf-8"))
     return result
+
+
+def has_own_key(entry: MemoryEntry) -> bool:
+    """The entry's key was given (by the model, the user, an API client), not made up by
+    Unicum from its text, file or command: such an entry is never merged away."""
+    return bool(entry.meta.get("own_key")) or not entry.key.startswith(MADE_UP_KEYS)
 
 
 def _mark_seen(entry: MemoryEntry, session: int) -> None:

@@ -153,6 +153,7 @@ class MemoryStore:
                 created=now,
                 updated=now,
                 tags=sorted(set(tags)),
+                meta={"own_key": True} if key else None,  # never merged away
             )
             cur[entry.key] = entry
             return "added", entry

@@ -10,7 +10,7 @@ from core.model.providers import (
     resolve_provider,
 )
 from core.model.window import discover_window, local_host, own_host, price_mode
-from core.model.wire import Sender, WireAdapter, sender, wire_stream
+from core.model.wire import Sender, WireAdapter, wire_stream
 
 __all__ = [
     "PROFILES",
@@ -29,5 +29,4 @@ __all__ = [
     "wire_adapter",
     "wire_stream",
     "Sender",
-    "sender",
 ]

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from core.model.fragments import FragmentCache, dumps, message_key
+from core.model.identity import platform_headers, user_agent
+from core.model.sse import anthropic_events
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -25,6 +27,8 @@ from my_agent.messages import (
 CACHE = {"type": "ephemeral"}
 
 PATH = "/v1/messages"
+SDK = "anthropic"  # the provider's SDK: its headers are sent, its model list read
+API_VERSION = "2026-10-21"  # the `anthropic-version` this wire is written for (the SDK's)
 
 
 def usage_from_anthropic(raw: dict[str, Any] | None) -> Usage:
@@ -319,21 +323,21 @@ def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
     return ToolCall(call_id, name, args if isinstance(args, dict) else {}, raw)
 
 
-def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
-    """An SDK client without its own retries (ours show a countdown); `timeout` is per read.
+def headers(api_key: str | None, timeout: float) -> list[tuple[str, str]]:
+    """The Anthropic SDK's headers, in its order and spelling (`x-stainless-timeout` is what
+    its request template has always said: no per-request timeout was given)."""
+    return [
+        ("x-stainless-timeout", "NOT_GIVEN"),
+        ("x-stainless-retry-count", "0"),
+        ("x-stainless-read-timeout", str(timeout)),
+        ("Accept", "application/json"),
+        ("content-type", "application/json"),
+        ("User-Agent", user_agent(SDK)),
+        *platform_headers(SDK),
+        ("Authorization", f"Bearer {api_key or 'none'}"),  # Zhipu's endpoint documents it too
+        ("X-Stainless-Async", "false"),
+        ("anthropic-version", API_VERSION),
+    ]
 
-    Passing `api_key` explicitly keeps the SDK from reading ANTHROPIC_* credentials or profiles
-    (it sends the key as `Authorization: Bearer`, which Zhipu's endpoint documents too)."""
-    import anthropic
 
-    limits = anthropic.Timeout(timeout, connect=min(timeout, 15.0))
-    return anthropic.Anthropic(
-        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
-    )
-
-
-def stream_class() -> type:
-    """The SDK's SSE stream class for plain JSON events."""
-    import anthropic
-
-    return anthropic.Stream[object]
+read_events = anthropic_events

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from core.model.retry import (
     error_line,
     retry_after,
 )
-from core.model.wire import Sender, WireAdapter, sender, wire_stream
+from core.model.wire import FALLBACK_ENV, Sender, WireAdapter, wire_stream
 from my_agent.errors import ModelError
 from my_agent.messages import Message, ModelResponse, ReasoningBlock, StreamEvent, ToolCall, Usage
 from my_agent.tokens import estimate_tokens
@@ -71,9 +72,9 @@ class ModelClient:
         self.max_retries = max_retries
         self.max_tokens = max_tokens or provider.profile.max_output
         self.sleep = sleep
-        self._sdk: Any = None
-        self._sender: Sender | None = None  # the SDK client with its request, built with it
-        self._sdk_lock = threading.Lock()  # the REPL's warm-up thread may race the first request
+        self._sdk: Any = None  # the provider's SDK client: only for its model list
+        self._sender: Sender | None = None  # what sends each request (`http.py`)
+        self._lock = threading.Lock()  # the REPL's warm-up thread may race the first request
         self.on_request = on_request
         self.on_retry: RetryHook | None = None
         self._pieces = FragmentCache()  # the history's serialized messages, by content
@@ -101,20 +102,39 @@ class ModelClient:
         )
 
     def sdk(self) -> Any:
-        """The SDK client, built once even when two threads ask at the same time."""
+        """The provider's SDK client (imports the SDK), built once even when two threads ask
+        at the same time; requests never need it (`sender`)."""
         if self._sdk is None:
-            with self._sdk_lock:
+            with self._lock:
                 if self._sdk is None:
+                    from core.model.sdk import make_client
+
                     p = self.provider
-                    sdk = self.adapter.make_client(p.base_url, p.api_key, self.timeout)
-                    self._sender = sender(self.adapter, sdk)
-                    self._sdk = sdk
+                    self._sdk = make_client(self.adapter.SDK, p.base_url, p.api_key, self.timeout)
         return self._sdk
 
-    def _built_sender(self) -> Sender:
-        self.sdk()
-        assert self._sender is not None
+    def sender(self) -> Sender:
+        """What sends the requests, built once (the REPL builds it in the background): our
+        HTTP client, or the SDK's with `UNICUM_HTTP=sdk`."""
+        if self._sender is None:
+            with self._lock:
+                if self._sender is None:
+                    self._sender = self._new_sender()
         return self._sender
+
+    def _new_sender(self) -> Sender:
+        adapter, p = self.adapter, self.provider
+        if os.environ.get(FALLBACK_ENV, "").strip().lower() == "sdk":
+            from core.model.sdk import SdkSender, make_client
+
+            client = make_client(adapter.SDK, p.base_url, p.api_key, self.timeout)
+            return SdkSender(adapter.PATH, client)
+        from core.model.http import HttpSender
+
+        base = p.base_url or p.profile.default_base_url or ""
+        url = (base if base.endswith("/") else base + "/") + adapter.PATH.lstrip("/")
+        headers = adapter.headers(p.api_key, self.timeout)
+        return HttpSender(url, headers, adapter.read_events, self.timeout)
 
     def build_request(
         self, system: str, messages: list[Message], tools: list[dict[str, Any]]
@@ -142,7 +162,7 @@ class ModelClient:
         body = self.body(system, messages, tools)
         if self.on_request:
             self.on_request(json.loads(body))  # exactly what is sent
-        sdk_seconds = self._sdk_wait()
+        client_seconds = self._sender_wait()
         start = time.monotonic()
         first: list[float] = []
 
@@ -156,18 +176,18 @@ class ModelClient:
             response.usage = estimate_usage(body, response.message)
         response.ttft = first[0] if first else None
         response.duration = time.monotonic() - start
-        response.sdk_seconds = sdk_seconds
+        response.client_seconds = client_seconds
         return response
 
-    def _sdk_wait(self) -> float:
-        """Seconds this request waited for the SDK client (importing the SDK, or waiting for
-        the REPL's warm-up thread to finish it): 0 once it is built. A failure is left for the
+    def _sender_wait(self) -> float:
+        """Seconds this request waited for the HTTP client (its import and set-up, or the
+        REPL's warm-up thread finishing them): 0 once it is built. A failure is left for the
         request's own attempt to report."""
-        if self._sdk is not None:
+        if self._sender is not None:
             return 0.0
         started = time.monotonic()
         try:
-            self.sdk()
+            self.sender()
         except Exception:
             return 0.0
         return time.monotonic() - started
@@ -202,9 +222,7 @@ class ModelClient:
         while True:
             asm = self.adapter.StreamAssembler(emit)
             try:
-                return _finished(
-                    wire_stream(self.adapter, self._built_sender(), body, asm), asm, self
-                )
+                return _finished(wire_stream(self.sender(), body, asm), asm, self)
             except ModelError:
                 raise
             except Exception as exc:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from core.model.fragments import FragmentCache, dumps, message_key
+from core.model.identity import platform_headers, user_agent
+from core.model.sse import openai_events
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -25,6 +26,7 @@ from my_agent.messages import (
 )
 
 PATH = "/chat/completions"
+SDK = "openai"  # the provider's SDK: its headers are sent, its model list read
 
 
 def usage_from_openai(raw: dict[str, Any] | None) -> Usage:
@@ -333,37 +335,18 @@ class StreamAssembler:
         )
 
 
-def make_client(base_url: str | None, api_key: str | None, timeout: float) -> Any:
-    """An SDK client without its own retries (ours show a countdown); `timeout` is per read."""
-    import openai
-
-    limits = openai.Timeout(timeout, connect=min(timeout, 15.0))
-    return openai.OpenAI(
-        api_key=api_key or "none", base_url=base_url, timeout=limits, max_retries=0
-    )
-
-
-@functools.cache
-def _drained() -> type:
-    """The SDK's stream, reading the body to its end after `[DONE]` (the SDK stops there and
-    closes the connection half-read, so every request would open a new one)."""
-
-    import openai
-
-    class Drained(openai.Stream[object]):
-        def _iter_events(self):  # noqa: ANN202
-            done = None
-            for sse in super()._iter_events():
-                if done is None and sse.data.startswith("[DONE]"):
-                    done = sse
-                elif done is None:
-                    yield sse
-            if done is not None:
-                yield done
-
-    return Drained
+def headers(api_key: str | None, timeout: float) -> list[tuple[str, str]]:
+    """The OpenAI SDK's headers, in its order and spelling."""
+    return [
+        ("authorization", f"Bearer {api_key or 'none'}"),
+        ("accept", "application/json"),
+        ("content-type", "application/json"),
+        ("user-agent", user_agent(SDK)),
+        *platform_headers(SDK),
+        ("x-stainless-async", "false"),
+        ("x-stainless-retry-count", "0"),
+        ("x-stainless-read-timeout", str(timeout)),
+    ]
 
 
-def stream_class() -> type:
-    """The SDK's SSE stream class for plain JSON events."""
-    return _drained()
+read_events = openai_events

@@ -13,14 +13,13 @@ from core.ledger import (
     LedgerRow,
     grouped,
     local_day,
-    open_ledger,
     parse_limits,
     totals,
 )
 from core.serve.schemas import BudgetOut, BudgetReport, By, LedgerRecorded, LedgerReport
 from core.serve.schemas import LedgerRequest as RequestIn
 from core.serve.services import Services, project_folder, services
-from my_agent.home import project_id, read_user_config
+from my_agent.home import read_user_config
 from my_agent.messages import Usage
 
 router = APIRouter(prefix="/ledger", tags=["ledger"])
@@ -46,7 +45,7 @@ def record(svc: Svc, body: RequestIn, response: Response) -> LedgerRecorded:
         day=local_day(ts),
         session_id=body.session_id,
         task_id=body.task_id,
-        project=project_id(project_folder(body.project, must_exist=False)),
+        project=svc.project(project_folder(body.project, must_exist=False)),
         provider=body.provider,
         model=body.model,
         input_tokens=body.input_tokens,
@@ -77,21 +76,21 @@ def report(
     session_id: Annotated[str | None, Query(max_length=200)] = None,
     since_ts: Annotated[float | None, Query(ge=0, description="Unix time")] = None,
     from_day: Annotated[str | None, Query(pattern=DAY)] = None,
+    user: Annotated[str | None, Query(max_length=200)] = None,
 ) -> LedgerReport:
+    """`by=user` and `user=NAME` read the team ledger's users (a local ledger has one)."""
     flt = Filter(
         since_ts=since_ts,
-        project=project_id(project_folder(project, must_exist=False)) if project else None,
+        project=svc.project(project_folder(project, must_exist=False)) if project else None,
         session_id=session_id,
         from_day=from_day,
+        user=user,
     )
-    db = open_ledger(svc.ledger_path)
-    if db is None:
-        return LedgerReport(by=by, groups=[], totals={})
-    try:
+    with svc.reports() as db:
+        if db is None:
+            return LedgerReport(by=by, groups=[], totals={})
         groups = [g.to_dict() for g in grouped(db, by, flt)]
         return LedgerReport(by=by, groups=groups, totals=totals(db, flt).to_dict())
-    finally:
-        db.close()
 
 
 @router.get("/budget", response_model=BudgetReport, summary="Budgets from config.json, as used")
@@ -102,10 +101,6 @@ def budget(
 ) -> BudgetReport:
     limits = parse_limits(read_user_config())
     now = time.time()
-    db = open_ledger(svc.ledger_path)
-    try:
+    with svc.reports() as db:
         found = budget_status(db, limits, now, session_id, task_id)
-    finally:
-        if db is not None:
-            db.close()
     return BudgetReport(day=local_day(now), budgets=[BudgetOut(**b.to_dict()) for b in found])

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Scope = Literal["project", "global"]
-By = Literal["task", "session", "day", "model"]
+By = Literal["task", "session", "day", "model", "user"]
 TEXT_MAX = 8000
 
 

@@ -66,10 +66,10 @@ def test_model_name_checked_against_the_list_and_picker(llm, workspace):
             r"no model 'claude-sonet-4-6': did you mean claude-sonnet-4-6\?",
         )
         repl.send("/model")
-        repl.expect(r"1\. claude-haiku-4-5")
-        repl.expect(r"3\. claude-sonnet-4-6 \*")
-        repl.expect("model number or name")
-        repl.send("2")
+        repl.expect(r"\[1\] claude-haiku-4-5")
+        repl.expect(r"\[3\] claude-sonnet-4-6 \*")
+        repl.expect(r"\[1–3\] pick")
+        repl.child.send("2")  # one key
         repl.expect("model set to claude-opus-4-1")
         repl.prompt()
         repl.send("hi")
@@ -107,9 +107,9 @@ def test_resume_lists_sessions_and_unknown_id_is_a_sentence(llm, workspace):
     )
     repl = Repl("--dir", str(workspace), "--provider", "openai", "--resume", env=env)
     try:
-        repl.expect(r"1\. .*remember the milk")
-        repl.expect("session number")
-        repl.send("1")
+        repl.expect(r"\[1\] .*remember the milk")
+        repl.expect(r"Resume which session\?")
+        repl.child.send("1")
         repl.expect("resumed session")
         repl.expect("first answer")
         repl.prompt()

@@ -131,6 +131,7 @@ class ScriptedLLM:
                 except ValueError:
                     body = {"_raw": raw.decode("utf-8", "replace")}
                 rec = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                rec.raw, rec.header_lines = raw, list(self.headers.items())
                 if not (self.path.endswith("/messages") or self.path.endswith("/chat/completions")):
                     server.errors.append(f"unknown path {self.path}")
                     return self._json(404, {"error": {"message": "not found"}})

@@ -130,6 +130,8 @@ class Recorded:
     aborted: bool = False  # the client hung up before the stream ended
     sent: int = 0  # stream events written so far (a test can wait for the stream to be under way)
     at: float = field(default_factory=time.monotonic)  # when the request arrived
+    raw: bytes = b""  # the body as it came
+    header_lines: list[tuple[str, str]] = field(default_factory=list)  # in order, as spelled
 
     @property
     def wire(self) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import os
 import sys
-import time
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -53,8 +52,7 @@ def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
     if mode == "hang":
         sys.stdin.read()  # reads the handshake and never answers; ends when stdin closes
-        time.sleep(3600)
-        return
+        return  # (its client gone, even killed: the pipe closed) — never an orphan
     server = build()
     if mode == "http":
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))

@@ -21,7 +21,7 @@ class ScriptedUser:
         self.questions: list[str] = []
         self.details: list[str] = []
 
-    def confirm(self, question: str, detail: str = "") -> str:
+    def confirm(self, question: str, detail: str = "", edits: bool = False) -> str:
         self.questions.append(question)
         self.details.append(detail)
         return self.answers.pop(0) if self.answers else "n"

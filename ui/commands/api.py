@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from core.agent import Agent, CommandTools, LiveSession, SessionOptions
+    from core.agent import Agent, CommandTools, LiveSession, SessionOptions, TaskResult
     from ui.terminal import LazyConsole
     from ui.views import Renderer
     from ui.words import Strings
@@ -19,6 +19,7 @@ class ReplApi(Protocol):
     opts: SessionOptions
     home: Path
     command_tools: CommandTools  # a custom command's allowed-tools
+    plan: bool  # plan mode: read-only tools
 
     @property
     def session(self) -> LiveSession: ...
@@ -30,4 +31,10 @@ class ReplApi(Protocol):
 
     def ask(self, message: str) -> str: ...
 
-    def run_task(self, text: str) -> None: ...
+    def run_task(self, text: str, label: str = "") -> None: ...
+
+    def execute_task(self, text: str, label: str = "") -> TaskResult | None: ...
+
+    def expand_command(self, body: str) -> str:
+        """A custom command's body with its !`cmd` lines run and its @files attached."""
+        ...

@@ -37,7 +37,8 @@ def run_custom(repl: ReplApi, name: str, arguments: str) -> bool:
     repl.say(repl.s.t("{name} ({path})", name=command.name, path=command.path), style="dim")
     repl.command_tools.allowed = command.allowed_tools
     try:
-        repl.run_task(command.prompt(arguments))
+        prompt = repl.expand_command(command.prompt(arguments))
+        repl.run_task(prompt, f"/{name} {arguments}".strip())
     finally:
         repl.command_tools.allowed = ()
     return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from core.model import available_models, closest_model
+from ui.views import PICK_KEYS, pick_one
 from ui.words import N_
 
 if TYPE_CHECKING:
@@ -25,9 +26,6 @@ class Repl(Protocol):
     def say(self, line: str, style: str = "") -> None: ...
 
     def ask(self, message: str) -> str: ...
-
-
-PICK_MAX = 30  # models shown in the picker (the nearest to the current one first)
 
 
 def cmd_model(repl: Repl, arg: str) -> None:
@@ -53,7 +51,8 @@ def cmd_model(repl: Repl, arg: str) -> None:
 
 
 def _pick(repl: Repl, models: list[str] | None) -> str:
-    """The current model, then a numbered list to choose from (a number or a name)."""
+    """The current model, then the nine nearest to pick from with one key (any other:
+    `/model NAME`)."""
     client = repl.agent.client
     repl.say(
         repl.s.t(
@@ -66,25 +65,14 @@ def _pick(repl: Repl, models: list[str] | None) -> str:
             style="dim",
         )
         return ""
-    shown = _nearest_first(client.model, models)[:PICK_MAX]
-    for number, name in enumerate(shown, 1):
+    shown = _nearest_first(client.model, models)[: len(PICK_KEYS)]
+    for key, name in zip(PICK_KEYS, shown, strict=False):
         mark = " *" if name == client.model else ""
-        repl.say(f"{number:>3}. {name}{mark}")
+        repl.say(f"  [{key}] {name}{mark}")
     if len(models) > len(shown):
         repl.say(repl.s.t("… {n} more: /model NAME", n=len(models) - len(shown)), style="dim")
-    answer = repl.ask(repl.s.t("model number or name (Enter keeps it): "))
-    if answer.isdigit() and 1 <= int(answer) <= len(shown):
-        return shown[int(answer) - 1]
-    if answer and answer not in models:
-        guess = closest_model(answer, models)
-        key = (
-            N_("{provider} has no model '{model}': did you mean {guess}? (/model lists them)")
-            if guess
-            else N_("{provider} has no model '{model}' (/model lists them)")
-        )
-        repl.say(repl.s.t(key, model=answer, provider=client.provider.profile.name, guess=guess))
-        return ""
-    return answer
+    number = pick_one(repl.s, repl.s.t("Switch to which model?"), len(shown), repl.say)
+    return shown[number - 1] if number else ""
 
 
 def _nearest_first(current: str, models: list[str]) -> list[str]:

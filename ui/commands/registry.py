@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,14 +11,19 @@ from typing import TYPE_CHECKING, Protocol
 from rich.table import Table
 from rich.text import Text
 
-from core.agent import list_sessions
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
+from ui.commands.doctor import cmd_doctor
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
+from ui.commands.peers import peer_hint
+from ui.commands.permissions import cmd_permissions
 from ui.commands.plan import cmd_plan
+from ui.commands.resume import cmd_resume
+from ui.commands.trust import cmd_hooks, cmd_trust, trust_note
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
+from ui.commands.vim import cmd_vim
 from ui.words import N_
 
 if TYPE_CHECKING:
@@ -52,7 +56,7 @@ class Repl(Protocol):
 
     def recap(self) -> None: ...
 
-    def run_task(self, text: str) -> None: ...  # custom commands run as tasks
+    def run_task(self, text: str, label: str = "") -> None: ...  # custom commands run as tasks
 
 
 Handler = Callable[[Repl, str], "bool | None"]
@@ -116,6 +120,7 @@ def cmd_cd(repl: Repl, arg: str) -> None:
     repl.say(
         repl.s.t("now working in {path} (new session)", path=repl.agent.tool_context.workspace)
     )
+    trust_note(repl)
 
 
 def cmd_tools(repl: Repl, arg: str) -> None:
@@ -138,6 +143,7 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 def cmd_mcp(repl: Repl, arg: str) -> None:
     hub = repl.session.extensions.mcp
+    trust_note(repl)
     if not hub.servers:
         repl.say(
             repl.s.t(
@@ -183,6 +189,7 @@ def cmd_compact(repl: Repl, arg: str) -> None:
     if not summary:
         repl.say(repl.s.t("nothing to compact yet"))
         return
+    repl.session.save()  # a resumed session goes on from the summary
     repl.say(
         repl.s.t(
             "context: {before} → {after} tokens",
@@ -203,51 +210,33 @@ def cmd_memory(repl: Repl, arg: str) -> None:
     memory_main(["list", "--dir", str(repl.agent.tool_context.workspace)], repl.s)
 
 
-def cmd_resume(repl: Repl, arg: str) -> None:
-    sessions = [
-        s
-        for s in list_sessions(repl.home, repl.agent.tool_context.workspace)
-        if s.messages and s.session_id != repl.opts.session_id
-    ][:15]
-    if not sessions:
-        repl.say(repl.s.t("no saved session in this folder"))
-        return
-    if arg:
-        choice = arg
-    else:
-        for n, info in enumerate(sessions, 1):
-            when = time.strftime("%m-%d %H:%M", time.localtime(info.modified))
-            repl.console.print(
-                Text(f"{n:>3}. {when}  {info.first_task[:60]}  ", style="bold")
-                + Text(f"({info.messages}) {info.session_id}", style="dim")
-            )
-        choice = repl.ask(repl.s.t("session number (Enter to cancel): "))
-    if not choice:
-        return
-    picked = next((s for s in sessions if s.session_id == choice), None)
-    if picked is None and choice.isdigit() and 1 <= int(choice) <= len(sessions):
-        picked = sessions[int(choice) - 1]
-    if picked is None:
-        repl.say(repl.s.t("no session {n}", n=choice))
-        return
-    repl.new_session(resume=picked.path)
-    repl.recap()
-
-
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
         Command("/help", N_("show this help"), cmd_help),
         Command("/new", N_("fresh session: clear the conversation, reload memory"), cmd_new),
+        Command("/clear", N_("the same as /new"), cmd_new),
         Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
         Command("/tools", N_("each tool, available or why not"), cmd_tools),
         Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command(
+            "/permissions",
+            N_("permission rules and saved approvals; add, remove or forget one"),
+            cmd_permissions,
+            "[allow|ask|deny RULE | remove RULE | forget KEY]",
+        ),
+        Command("/doctor", N_("what Unicum runs with, and what to fix"), cmd_doctor),
+        Command("/hooks", N_("the hooks that run, from which settings file"), cmd_hooks),
+        Command(
+            "/trust", N_("trust this folder: load its hooks, MCP servers, commands"), cmd_trust
+        ),
         Command(
             "/usage",
             N_("tokens and cost of this session (tasks: one row per task)"),
             cmd_usage,
             "[tasks]",
         ),
+        Command("/cost", N_("the same as /usage"), cmd_usage, "[tasks]"),
         Command("/model", N_("show or switch the model"), cmd_model, "[NAME]"),
         Command("/compact", N_("compress the conversation now"), cmd_compact),
         Command("/context", N_("what the next request holds, in tokens"), cmd_context),
@@ -278,12 +267,15 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "/plan",
-            N_("plan mode on/off (with a task: plan it); Shift-Tab toggles"),
+            N_("plan mode on/off (with a task: plan it); Shift-Tab cycles the modes"),
             cmd_plan,
             "[TASK]",
         ),
         Command("/agents", N_("sub-agents the task tool can start"), cmd_agents),
         Command("/quit", N_("exit"), cmd_quit),
+        Command(
+            "/vim", N_("vi key bindings on the input line on/off (saved)"), cmd_vim, "[on|off]"
+        ),
         Command("/exit", N_("exit"), cmd_quit),
     )
 }
@@ -294,6 +286,14 @@ def dispatch(repl: Repl, line: str) -> bool:
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None and run_custom(repl, name, arg.strip()):
+        return False
+    peer = peer_hint(name) if command is None else None
+    if command is None and peer is not None:
+        repl.say(
+            repl.s.t("{name} is {whose}'s command; here: {hint}", name=name, whose=peer[0],
+                     hint=repl.s.t(peer[1])),
+            style="yellow",
+        )  # fmt: skip
         return False
     if command is None:
         guess = difflib.get_close_matches(name.lower(), list(COMMANDS), n=1, cutoff=0.65)

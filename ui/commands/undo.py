@@ -8,6 +8,8 @@ from core.agent import after_restore, rewind_conversation
 from my_agent.messages import user_text
 from tools.restored import Restored
 from tools.snapshots import get_snapshots, undo_turn
+from ui.views import PICK_KEYS, one_of, pick_one
+from ui.words import N_
 
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession
@@ -38,6 +40,11 @@ UNDO_NOTE = (
 )
 REWIND_NOTE = "[The user ran /rewind: {what}. Read files again before relying on their content.]"
 WHAT = {"f": "files", "c": "chat", "b": "both"}
+RESTORE_CHOICES = {
+    "b": N_("both (Enter)"),
+    "f": N_("files only"),
+    "c": N_("conversation only"),
+}
 MAX_PATCH_LINES = 400
 
 
@@ -135,6 +142,18 @@ def cmd_undo(repl: Repl, arg: str) -> None:
         _tell_model(repl, UNDO_NOTE.format(what="; ".join(r.text for r in done)))
 
 
+def _pick_turn(repl: Repl, turns: dict[int, str]) -> str:
+    """One key among the last nine turns (an earlier one: `/rewind N`); "" to cancel."""
+    recent = sorted(turns)[-len(PICK_KEYS) :]
+    if len(turns) > len(recent):
+        repl.say(repl.s.t("earlier turns: /rewind N"), style="dim")
+    for key, turn in zip(PICK_KEYS, recent, strict=False):
+        text = " ".join(turns[turn].split())[:70]
+        repl.say(f"  [{key}] " + repl.s.t("turn {n}: {text}", n=turn, text=text))
+    picked = pick_one(repl.s, repl.s.t("Rewind to before which turn?"), len(recent), repl.say)
+    return str(recent[picked - 1]) if picked else ""
+
+
 def cmd_rewind(repl: Repl, arg: str) -> None:
     """`/rewind [N] [files|chat|both]`: back to before turn N of this session."""
     snaps = get_snapshots(repl.agent.tool_context)
@@ -144,24 +163,14 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
         repl.say(repl.s.t("no turn to rewind to yet"))
         return
     words = arg.split()
-    pick = next((w for w in words if w.isdigit()), "")
+    pick = next((w for w in words if w.isdigit()), "") or _pick_turn(repl, turns)
     if not pick:
-        for turn in sorted(turns):
-            repl.say(f"{turn:>3}. {' '.join(turns[turn].split())[:70]}")
-        pick = repl.ask(repl.s.t("Rewind to before which turn? (number, Enter = cancel) "))
+        return
     if not pick.isdigit() or int(pick) not in turns:
-        repl.say(repl.s.t("no session {n}", n=pick))
+        repl.say(repl.s.t("no turn {n} to rewind to", n=pick))
         return
     what = next((w[0] for w in words if w[:1] in WHAT and not w.isdigit()), "")
-    what = (
-        what
-        or (
-            repl.ask(
-                repl.s.t("Restore [b]oth, [f]iles only or [c]onversation only? (Enter = both) ")
-            )
-            or "b"
-        )[:1].lower()
-    )
+    what = what or one_of(repl.s, repl.s.t("Restore what?"), RESTORE_CHOICES, repl.say, "b")
     if what not in WHAT:
         return
     turn, lines = int(pick), []

@@ -72,7 +72,7 @@ def render_session_tasks(console, agent: Agent, s: Strings, home: Path) -> None:
     columns = _columns(agent, s)
     with_notes = any(_notes(g.totals, s) for g in groups) or bool(_notes(total, s))
     rows = [
-        [task_label(g.key, home), stop_word(g.stop, s)]
+        [task_label(g, home), stop_word(g.stop, s)]
         + [cell(g.totals) for _, cell in columns]
         + ([_notes(g.totals, s)] if with_notes else [])
         for g in sorted(groups, key=lambda g: g.totals.first_ts)  # in the order typed

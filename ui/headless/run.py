@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import math
@@ -46,6 +47,11 @@ class StderrProgress(AgentHooks):
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         mark = "✗" if output.is_error else "✓"
         print(f"  {mark} {seconds:.1f}s", file=sys.stderr, flush=True)
+
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """The call's own line, then its ✗ with why it did not run."""
+        self.on_tool_start(call)
+        print(f"  ✗ {self.s.line(reason)}", file=sys.stderr, flush=True)
 
     def on_stream(self, event: StreamEvent) -> None:
         return None
@@ -135,16 +141,22 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     resume = resume_path(opts, args.cont, args.resume)
     opts = resumed_options(opts, resume)  # the resumed id, in the JSON output too
     run.session_id = opts.session_id
-    run.cost.load(unicum_home())
     hooks: list[AgentHooks] = [run.progress, run.cost, HeadlessNotifier(strings, lambda: live)]
     if stream is not None:
         stream.session_id = opts.session_id
         hooks.append(stream)
+    timing = None
     if args.time:
         from ui.views import TimingHooks
 
-        hooks.append(TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr))
+        timing = TimingHooks(strings, lambda: live.agent.context_seconds, sys.stderr)
+        hooks.append(timing)
+    opening = time.monotonic()
     live = open_session(opts, hooks, resume=resume, debug=args.debug)
+    if timing is not None:
+        started = getattr(args, "started", opening)  # cli.py's first line, when it says
+        timing.start_up(opening - started, time.monotonic() - opening)
+    run.cost.cost_of = live.cost_of
     if live.debug_log is not None:
         print(f"unicum: debug log {live.debug_log.path}", file=sys.stderr)
     if live.agent.client.provider.note:
@@ -158,10 +170,17 @@ def _open(args: argparse.Namespace, opts, run: _Run, strings: Strings, stream: S
     return live
 
 
+def _collect_from_here() -> None:
+    """The session is open: what start-up made lives as long as the process (cli.py keeps
+    the cyclic collector off until now); set it aside for good and collect from here on."""
+    gc.freeze()
+    gc.enable()
+
+
 def run_print(args: argparse.Namespace) -> int:
     strings = Strings(args.lang)
     opts = options_from_args(args)
-    run = _Run(StderrProgress(strings), CostHooks(args.model or ""), opts.session_id)
+    run = _Run(StderrProgress(strings), CostHooks(), opts.session_id)
     stream = (
         StreamJson(sys.stdout, opts.session_id) if args.output_format == "stream-json" else None
     )
@@ -177,6 +196,7 @@ def run_print(args: argparse.Namespace) -> int:
         first = next(tasks)
         opts = replace(opts, task_hint=first)
         live = _open(args, opts, run, strings, stream)
+        _collect_from_here()
         run.cost.model = live.agent.client.model
         try:
             for task in itertools.chain([first], tasks):
@@ -184,6 +204,7 @@ def run_print(args: argparse.Namespace) -> int:
         finally:
             for note in end_session(live):
                 print(f"unicum: {note}", file=sys.stderr)
+            gc.freeze()  # the process ends: the interpreter's last collections skip it all
     except (ConfigError, TranscriptError) as exc:
         return _fail(args, 2, strings.line(str(exc)), run)
     except (UnicumError, KeyboardInterrupt) as exc:  # e.g. --dir not a folder, Ctrl-C at start

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from core.agent import AgentHooks, LiveSession, TaskResult
-from core.ledger import PriceTable, load_prices
 from my_agent.errors import ConfigError
 from my_agent.messages import (
     ModelResponse,
@@ -26,6 +24,7 @@ from my_agent.messages import (
     Usage,
 )
 from tools.base import ToolOutput
+from tools.claude_code import CLAUDE_MODES
 
 SUBTYPES = {"done": "success", "max_turns": "error_max_turns"}
 
@@ -55,25 +54,21 @@ def _content(response: ModelResponse) -> list[dict[str, Any]]:
 
 
 class CostHooks(AgentHooks):
-    """Adds up what each request of a task cost (the ledger's prices) and its model time."""
+    """Adds up what each request of a task cost and its model time. The cost is the one the
+    ledger records for the response (`LiveSession.cost_of`: a local server costs $0, another
+    host without a price of the user's is unknown), so `-p` and `/usage` never disagree."""
 
-    def __init__(self, model: str = "") -> None:
-        self.prices: PriceTable | None = None  # loaded with the session (a bad file: exit 2)
-        self.model = model
+    def __init__(self) -> None:
+        self.cost_of: Callable[[ModelResponse], float | None] | None = None  # set with the session
         self.cost: float | None = None
         self.api_seconds = 0.0
-
-    def load(self, home: Path) -> None:
-        self.prices = load_prices(home)
 
     def on_task_start(self, task: str) -> None:
         self.cost, self.api_seconds = None, 0.0
 
     def on_response(self, response: ModelResponse) -> None:
         self.api_seconds += response.duration
-        if self.prices is None:
-            return
-        cost = self.prices.cost(response.usage, response.model, self.model)
+        cost = self.cost_of(response) if self.cost_of is not None else None
         if cost is not None:
             self.cost = (self.cost or 0.0) + cost
 
@@ -100,7 +95,7 @@ class StreamJson(AgentHooks):
                 "model": agent.client.model,
                 "provider": agent.client.provider.profile.name,
                 "tools": sorted(agent.registry.tools),
-                "permissionMode": agent.tool_context.permission_mode,
+                "permissionMode": CLAUDE_MODES.get(agent.tool_context.permission_mode, "default"),
             }
         )
 

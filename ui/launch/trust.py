@@ -10,6 +10,7 @@ from pathlib import Path
 from core.agent import load_dotenv_files
 from my_agent.errors import ConfigError
 from my_agent.trust import is_trusted, trust_folder
+from ui.launch.changed import confirm_changed_extensions
 from ui.terminal import cell_len, terminal_width
 from ui.words import Strings
 
@@ -56,8 +57,9 @@ def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) 
     if (
         read_key(
             strings.t(
-                "Do you trust the files in {folder}? Trusting it loads its .env, "
-                "instruction @imports and skills. [y/n] ",
+                "Do you trust the files in {folder}? y lets them configure Unicum and run "
+                "commands: its .env, instruction @imports, skills, hooks, MCP servers, custom "
+                "commands, agents and permission rules load. [y/n] ",
                 folder=folder,
             )
         )
@@ -65,7 +67,8 @@ def decide_trust(args: argparse.Namespace, strings: Strings, interactive: bool) 
     ):
         print(
             strings.t(
-                "not trusted: its .env, @imports and skills are not loaded (--trust to trust it)"
+                "not trusted: its .env, @imports, skills, hooks, MCP servers, commands, agents "
+                "and permission rules are not loaded (--trust-project to trust it for a run)"
             ),
             file=sys.stderr,
         )
@@ -86,6 +89,9 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
     strings = Strings(args.lang)
     interactive = args.prompt is None and sys.stdin.isatty()
     args.trusted = decide_trust(args, strings, interactive)
+    if args.trusted:
+        folder = Path(args.dir).expanduser().resolve()
+        confirm_changed_extensions(folder, strings, read_key if interactive else None)
     try:
         report = load_dotenv_files(Path(args.dir), trusted=args.trusted)
     except ConfigError as exc:
@@ -96,21 +102,41 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
         print(
             "unicum: "
             + strings.t(
-                ".env: ignored {names} (provider keys, base URLs and variables that run code "
-                "are taken only from the environment and the Unicum home)",
+                ".env: ignored {names} (variables that run code are taken only from the "
+                "environment)",
                 names=names,
             ),
             file=sys.stderr,
         )
-    if report.untrusted is not None and not interactive:
-        folder = report.untrusted.parent
+    if report.left_out:
+        names = ", ".join(dict.fromkeys(report.left_out))
         print(
             "unicum: "
             + strings.t(
-                "{folder} is not a trusted folder: its .env, @imports and skills are not "
-                "loaded (--trust to trust it)",
-                folder=folder,
+                "project .env: not passed on {names} (a project's .env sets nothing for Unicum "
+                "and only allow-listed names reach commands: config.json dotenv.allow)",
+                names=names,
             ),
             file=sys.stderr,
         )
+    if not interactive and not args.trusted:
+        untrusted_line(Path(args.dir), strings)
     return None
+
+
+def untrusted_line(folder: Path, strings: Strings) -> None:
+    """`-p` in an untrusted folder: one line naming what its files would have loaded."""
+    from core.agent import skipped_by_trust
+
+    skipped = skipped_by_trust(folder)
+    if skipped:
+        print(
+            "unicum: "
+            + strings.t(
+                "{folder} is not a trusted folder, so its {what} are not loaded "
+                "(--trust-project to trust it for this run)",
+                folder=folder.expanduser().resolve(),
+                what=", ".join(strings.t(item) for item in skipped),
+            ),
+            file=sys.stderr,
+        )

@@ -65,11 +65,12 @@ def run_with_budget(
     ask: Callable[[str], str],
     s: Strings,
     images: Sequence[ImageBlock] = (),
+    label: str = "",
 ) -> TaskResult | None:
     """Run `task`; each time a budget stops it, offer to extend and resume the same task.
     None when the user declines (the task stays in the history; asking again continues it)."""
     try:
-        return agent.run(task, images)
+        return agent.run(task, images, label)
     except BudgetExceeded as exc:
         stop = exc
     while True:

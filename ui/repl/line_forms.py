@@ -16,7 +16,8 @@ def run_line(repl: ReplApi, line: str) -> bool:
     if line.startswith("!"):
         run_shell(repl, line[1:].strip())
         return False
+    typed = line
     if "@" in line:
         line = attach_mentions(line, repl.agent.tool_context, repl.say, repl.s.t)
-    repl.run_task(line)
+    repl.run_task(line, typed)
     return False

@@ -26,7 +26,7 @@ from ui.words import STOP_WORDS, Strings
 if TYPE_CHECKING:
     from core.agent import Agent, LiveSession, TaskResult
 
-WARM_UP_DELAY = 0.15  # let the first prompt draw before the SDK import competes for the CPU
+WARM_UP_DELAY = 0.15  # let the first prompt draw before the imports compete for the CPU
 
 
 class SessionFailed(Exception):
@@ -36,8 +36,8 @@ class SessionFailed(Exception):
 def warm_up(
     modules: list[str], then: Callable[[], object] | None = None, delay: float = WARM_UP_DELAY
 ) -> None:
-    """Import the LLM SDK and the Markdown renderer in the background, after the prompt is up,
-    then run `then` (building the SDK client, whose TLS setup is slow too)."""
+    """Import the HTTP client and the Markdown renderer in the background, after the prompt is
+    up, then run `then` (building the HTTP client, whose TLS set-up is slow too)."""
 
     def run() -> None:
         time.sleep(delay)
@@ -66,7 +66,9 @@ class Repl:
         self._opening: threading.Thread | None = None
         self._open_error: BaseException | None = None
         self.plan = self.opts.permission_mode == "plan"  # ui.commands.plan
+        self.cycle_bypass = self.opts.permission_mode == "yolo"  # Shift-Tab reaches it again
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
+        self.prompt_session = None  # the input line, once the loop runs
 
     @property
     def session(self) -> LiveSession:
@@ -107,18 +109,16 @@ class Repl:
         self.notes()
 
     def warm_up(self) -> None:
-        wire = self.agent.client.provider.profile.wire
         warm_up(
             [
                 self.agent.client.adapter.__name__,
-                "anthropic" if wire == "anthropic-messages" else "openai",
                 "rich.console",
                 "rich.live",
                 "rich.markdown",
                 "rich.syntax",
                 "rich.table",
             ],
-            then=self.agent.client.sdk,
+            then=self.agent.client.sender,
             delay=0.0,
         )
 
@@ -148,8 +148,9 @@ class Repl:
             approve_all=opts.yes,
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
+            on_diff=self.renderer.diff_shown,
         )
-        self.command_tools = CommandTools()
+        self.command_tools = CommandTools(check_workspace(opts.workspace))
         hooks = [self.renderer, notifier, self.command_tools]
         if self.args.time:
             from ui.views import TimingHooks
@@ -219,13 +220,23 @@ class Repl:
             self.say(self.s.line(note), style="yellow")
 
     # --- the loop ----------------------------------------------------------------------------
-    def run_task(self, text: str) -> None:
-        """A typed task (or a custom command's): planned first in the plan mode."""
+    def expand_command(self, body: str) -> str:
+        """A custom command's body: its !`cmd` lines run (the terminal tool: approvals,
+        sandbox; the command's allowed-tools), their output in place; its @files attached."""
+        from ui.repl.bang import run_bangs
+        from ui.repl.mentions import attach_mentions
+
+        text = run_bangs(self, body)
+        return attach_mentions(text, self.agent.tool_context, self.say, self.s.t)
+
+    def run_task(self, text: str, label: str = "") -> None:
+        """A typed task (or a custom command's): planned first in the plan mode. `label`:
+        what the user typed, when `text` says more (attached files, a command's prompt)."""
         from ui.commands import run_task
 
-        run_task(self, text)
+        run_task(self, text, label)
 
-    def execute_task(self, text: str) -> TaskResult | None:
+    def execute_task(self, text: str, label: str = "") -> TaskResult | None:
         """The one place a task runs (typed ones via `ui.commands.plan.run_task`)."""
         from ui.commands import apply_mode
         from ui.repl.budget import run_with_budget
@@ -234,7 +245,9 @@ class Repl:
         images = images_for(self, text)
         self.indexing_status()
         try:
-            result = run_with_budget(self.agent, text, self.console, self.ask, self.s, images)
+            result = run_with_budget(
+                self.agent, text, self.console, self.ask, self.s, images, label
+            )
         except Interrupted as exc:
             self.renderer.stop_live()
             self.say(self.s.t("⏹ {detail}", detail=self.s.core(str(exc))), style="yellow")
@@ -272,7 +285,7 @@ class Repl:
         return run_line(self, line)
 
     def loop(self) -> int:
-        from ui.commands import prompt_text, toggle
+        from ui.commands import apply_editor_mode, cycle_mode, editor_mode, prompt_text
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
 
@@ -283,7 +296,9 @@ class Repl:
 
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
-        session = make_session(self.home, command_names, folder, lambda: toggle(self, False), paste)
+        session = make_session(self.home, command_names, folder, lambda: cycle_mode(self), paste)
+        apply_editor_mode(session, editor_mode(self.home))
+        self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:
             self.warm_up()
         ctrl_c = False

@@ -82,7 +82,7 @@ def key_bindings(
 
     @kb.add("s-tab")
     def _plan(event) -> None:
-        """Plan mode on/off (the prompt shows it)."""
+        """The next permission mode: default → accept edits → plan (the prompt shows it)."""
         if toggle_plan is not None:
             toggle_plan()
             event.app.invalidate()
@@ -141,8 +141,10 @@ class ReplPrompter:
         approve_all: bool = False,
         workspace: Callable[[], Path] | None = None,
         on_wait: Callable[[], None] | None = None,
+        on_diff: Callable[[], None] | None = None,
     ) -> None:
         self.s = strings
+        self.on_diff = on_diff  # a diff was shown with a question (the renderer shows it once)
         self.on_wait = on_wait  # an approval waits (notifications)
         self.approve_all = approve_all  # --yes
         self.pause = pause  # stops spinners before asking
@@ -169,7 +171,7 @@ class ReplPrompter:
 
         return self.s.line(relative_paths(question, self.workspace() if self.workspace else None))
 
-    def confirm(self, question: str, detail: str = "") -> str:
+    def confirm(self, question: str, detail: str = "", edits: bool = False) -> str:
         """The diff (or why) and the question, then one key (`ui.views.approval`)."""
         from ui.views import ask_approval, read_key
 
@@ -186,7 +188,11 @@ class ReplPrompter:
             finally:
                 self.waited += time.monotonic() - started
 
-        return ask_approval(self.s, self.shown(question), detail, self.write, self._input, key)
+        if detail and self.on_diff is not None:
+            self.on_diff()
+        return ask_approval(
+            self.s, self.shown(question), detail, self.write, self._input, key, edits=edits
+        )
 
     def ask(self, question: str, choices: list[str]) -> str:
         self.pause()

@@ -6,9 +6,8 @@ loads only when it runs (`serve` alone imports uvicorn and FastAPI)."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
-from my_agent.lazy import lazy_face
+from my_agent.lazy import TYPE_CHECKING, lazy_face
 
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.subcommands.memory import main as memory_main

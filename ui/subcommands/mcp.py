@@ -85,6 +85,8 @@ def main(argv: list[str]) -> int:
                 return 0
         print(f"unicum mcp: no server named '{args.name}'", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except (OSError, ValueError) as exc:
         print(f"unicum mcp: {exc}", file=sys.stderr)
         return 2

@@ -117,7 +117,10 @@ def _forget(store, args: argparse.Namespace) -> int:
 def _consolidate(store, args: argparse.Namespace) -> int:
     from core.memory import consolidate
 
-    print(consolidate(store).summary())
+    done = consolidate(store)
+    for line in done.merge_lines():
+        print(line)
+    print(done.summary())
     return 0
 
 
@@ -147,6 +150,8 @@ def main(argv: list[str], strings: Strings | None = None) -> int:
             args.action
         ]
         code = action(store, args)
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except OSError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 1

@@ -107,6 +107,8 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         return report(args, url)
+    except BrokenPipeError:  # `… | head`: the reader left; cli.main exits quietly
+        raise
     except (sqlite3.Error, OSError) as exc:
         where = describe_url(url) if url else ledger_path(unicum_home())
         print(f"unicum: cannot read the token ledger {where}: {str(exc).strip()}", file=sys.stderr)
@@ -213,7 +215,7 @@ def _group(g: Group, by: str) -> dict:
     dashboard's data does; "" when not found)."""
     if by != "task":
         return g.to_dict()
-    return g.to_dict() | {"task": task_words(g.key)}
+    return g.to_dict() | {"task": task_words(g)}
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -237,7 +239,7 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
     if notes:
         table.add_column("notes", justify="left")
     for g in groups:
-        label = task_label(g.key) if stops else g.key
+        label = task_label(g) if stops else g.key
         extra = [_notes(g.totals)] if notes else []
         table.add_row(label, *([g.stop or "?"] if stops else []), *_cells(g.totals), *extra)
     table.add_section()
@@ -248,16 +250,19 @@ def render(console, by: str, groups: list[Group], total: Totals, hidden: int = 0
     console.print(table)
 
 
-def task_words(key: str, home: Path | None = None) -> str:
-    """What the user typed for that task (its transcript) on one line; "" when not found."""
+def task_words(group: Group, home: Path | None = None) -> str:
+    """What the user typed for a task group, on one line: as the ledger keeps it with the
+    task, or (ledgers from before that) as its transcript has it; "" when not found."""
+    if group.text:
+        return " ".join(group.text.split())
     from core.agent import task_text
 
-    return " ".join(task_text(home or unicum_home(), key).split())
+    return " ".join(task_text(home or unicum_home(), group.key).split())
 
 
-def task_label(key: str, home: Path | None = None) -> str:
+def task_label(group: Group, home: Path | None = None) -> str:
     """What the user typed for that task, else the ledger's task id."""
-    return task_words(key, home) or key
+    return task_words(group, home) or group.key
 
 
 def _notes(t: Totals) -> str:

@@ -8,6 +8,7 @@ from my_agent.lazy import lazy_face
 
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.views.approval import ask_approval, read_key
+    from ui.views.choice import PICK_KEYS, one_of, pick_one, yes_no
     from ui.views.diff import diff_lines
     from ui.views.render import Renderer
     from ui.views.timing import TimingHooks
@@ -18,13 +19,21 @@ _WHERE = {
     "ask_approval": "ui.views.approval",
     "diff_lines": "ui.views.diff",
     "read_key": "ui.views.approval",
+    "PICK_KEYS": "ui.views.choice",
+    "one_of": "ui.views.choice",
+    "pick_one": "ui.views.choice",
+    "yes_no": "ui.views.choice",
 }
 
 __all__ = [
+    "PICK_KEYS",
     "Renderer",
     "TimingHooks",
     "ask_approval",
     "diff_lines",
+    "one_of",
+    "pick_one",
     "read_key",
+    "yes_no",
 ]
 __getattr__, __dir__ = lazy_face(__name__, _WHERE)

@@ -49,14 +49,37 @@ def diff_lines(before: str | None, after: str | None, name: str) -> list[str]:
     return list(difflib.unified_diff(old, new, f"a/{name}", f"b/{name}", n=2, lineterm=""))
 
 
-def render_diff(console: Console, snap: tuple[Path, str | None], strings: Strings) -> None:
+def named_hunks(lines: list[str]) -> list[str]:
+    """A unified diff's lines without its ---/+++ header, each hunk naming its file
+    (`@@ -1,2 +1,2 @@ calc.py`), so a diff of several files reads unambiguously."""
+    shown, name = [], ""
+    for line in lines:
+        if line.startswith(("--- ", "+++ ")):
+            path = line[4:].split("\t")[0].strip()
+            if path != "/dev/null" and (line.startswith("+++") or not name):
+                name = path.removeprefix("a/").removeprefix("b/")
+            continue
+        if line.startswith("@@") and name:
+            line = f"{line.rstrip()} {name}"
+        shown.append(line)
+    return shown
+
+
+def render_diff(
+    console: Console, snap: tuple[Path, str | None], strings: Strings, root: Path | None = None
+) -> None:
+    """What an edit changed, its hunks naming the file (relative to `root`)."""
     from rich.text import Text
 
     target, before = snap
     after = _read(target)
     if after is None or after == before:
         return
-    lines = diff_lines(before, after, target.name)[2:]  # the ---/+++ header adds nothing here
+    try:
+        name = str(target.relative_to(root.resolve())) if root else target.name
+    except ValueError:
+        name = target.name
+    lines = named_hunks(diff_lines(before, after, name))
     shown = lines[:MAX_LINES]
     styles = {"+": "green", "-": "red", "@": "cyan"}
     for line in shown:

@@ -12,26 +12,13 @@ from core.agent import AgentHooks, TaskResult
 from my_agent.messages import ModelResponse, ReasoningDelta, StreamEvent, TextDelta, ToolCall
 from tools.base import ToolOutput
 from ui.views.diff import DIFF_TOOLS, render_diff, snapshot
+from ui.views.tool_lines import failure_tail, summary
 from ui.words import Strings
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 REFRESH = 0.08  # seconds between repaints of the streaming block
-
-
-def key_argument(call: ToolCall, key: str = "", width: int = 70) -> str:
-    """The argument worth showing on a tool's one line: the tool's declared `key_arg`, else the
-    first of path, command, pattern, ... that the call has."""
-    args = call.arguments or {}
-    for name in (key, "path", "command", "pattern", "query", "url", "file", "symbol", "id"):
-        if name in args:
-            value = str(args[name])
-            break
-    else:
-        value = str(next(iter(args.values()), "")) if args else ""
-    value = " ".join(value.split())
-    return value if len(value) <= width else value[: width - 1] + "…"
 
 
 def split_stable(text: str) -> tuple[str, str]:
@@ -147,6 +134,7 @@ class Renderer(AgentHooks):
         self.status = None
         self.reasoning = False
         self._before: dict[str, tuple[Path, str | None]] = {}
+        self._running = ""  # the call running now (an edit's approval may show its diff)
         self._retry_shown = 0  # the attempt whose line is on the screen (the countdown ticks)
         self.waited: Callable[[], float] = lambda: 0.0  # seconds spent answering questions
         self._wait_mark: dict[str, float] = {}
@@ -237,9 +225,17 @@ class Renderer(AgentHooks):
     def on_tool_start(self, call: ToolCall) -> None:
         self.stop_live()
         self._wait_mark[call.id] = self.waited()
+        self._running = call.id
         if call.name in DIFF_TOOLS:
             self._before[call.id] = snapshot(self.workspace(), call.arguments)
-        self.spin(f"{call.name} {key_argument(call, self.key_arg(call.name))}")
+        self.spin(f"{call.name} {self.summary(call)}")
+
+    def diff_shown(self) -> None:
+        """The running edit's diff was shown with its approval question: not again after it."""
+        self._before.pop(self._running, None)
+
+    def summary(self, call: ToolCall) -> str:
+        return summary(call.name, call.arguments, self.s, self.key_arg(call.name))
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         from rich.text import Text
@@ -249,27 +245,48 @@ class Renderer(AgentHooks):
         line = Text("  ")
         line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")
         line.append(call.name, style="bold")
-        line.append(f" {key_argument(call, self.key_arg(call.name))}")
+        line.append(f" {self.summary(call)}")
         line.append(f"  {seconds:.1f}s", style="dim")
         self.console.print(line)
         if output.is_error:
-            from ui.words import relative_paths
-
-            first = (output.content.strip().splitlines() or [""])[0]
-            if first.startswith("refused by the user: "):  # the question is just above
-                first = self.s.t("refused: the model was told not to retry it")
-            first = self.s.line(relative_paths(first, self.workspace()))
-            # one line, cut with an ellipsis at the screen's edge (never wrapped mid-word)
-            self.console.print(
-                Text(f"    {first}", style="red dim", no_wrap=True, overflow="ellipsis")
-            )
+            self._failure(output.content)
         before = self._before.pop(call.id, None)
         if before and not output.is_error:
-            render_diff(self.console, before, self.s)
+            render_diff(self.console, before, self.s, self.workspace())
         if call.name == "todo" and not output.is_error:
             from ui.views.todos import render_todos
 
             render_todos(self.console, output.data.get("todos", []), self.s)
+
+    def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
+        """A hook or a rule stopped the call: its line with ✗, and why, where it happened."""
+        from rich.text import Text
+
+        from ui.words import relative_paths
+
+        self.stop_live()
+        line = Text("  ")
+        line.append("✗ ", style="red")
+        line.append(call.name, style="bold")
+        line.append(f" {self.summary(call)}")
+        self.console.print(line)
+        why = self.s.line(relative_paths(reason, self.workspace()))
+        self.console.print(Text(f"    {why}", style="red", no_wrap=True, overflow="ellipsis"))
+
+    def _failure(self, content: str) -> None:
+        """A failed call's last lines (its exit code and tail), each cut at the screen's edge."""
+        from rich.text import Text
+
+        from ui.words import relative_paths
+
+        if content.startswith("refused by the user: "):  # the question is just above
+            lines = [self.s.t("refused: the model was told not to retry it")]
+        else:
+            lines = failure_tail(relative_paths(content, self.workspace()), self.s)
+        for line in lines:
+            self.console.print(
+                Text(f"    {self.s.line(line)}", style="red dim", no_wrap=True, overflow="ellipsis")
+            )
 
     def on_budget_warning(self, warning) -> None:
         """A budget threshold crossed (the ledger's hook; `warning.text` is the line)."""

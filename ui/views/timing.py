@@ -1,9 +1,11 @@
 """`--time`: timings of each request and task, on the screen (nothing goes into the project).
 
-Per request: time to first token, total, context building; the first request's wait for the
-SDK (its import) on a line of its own, outside model time. Per task: model + tools + Unicum,
-Unicum's share split into the start (code-map wait, memory, start hooks), the SDK import and
-the end (memory saved, Stop hooks, transcript)."""
+Every wait is named: with `-p`, the process's start-up before its task (imports from cli.py's first line,
+the session opened); per request, time to first token, total and context building, and on
+lines of their own, outside model time, what the first request waited for: the HTTP client
+(its import and set-up), MCP servers still starting (named), plugins loading. Per task: model
++ tools + Unicum, Unicum's share split into the start (code-map wait, memory, start hooks),
+those waits and the end (memory saved, Stop hooks, transcript)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,15 @@ from core.agent import AgentHooks, TaskResult
 from my_agent.messages import ModelResponse, ToolCall
 from tools.base import ToolOutput
 from ui.terminal import styled
-from ui.words import Strings
+from ui.words import N_, Strings
+
+MIN_SHOWN = 0.01  # seconds: a shorter wait is not worth a line
+WAIT_PARTS = {  # the summary's words for each wait (start's own time is without them)
+    "codemap": N_(", code map {total}s"),
+    "plugins": N_(", plugins {total}s"),
+    "mcp": N_(", MCP servers {total}s"),
+    "http": N_(", HTTP client {total}s"),
+}
 
 
 class TimingHooks(AgentHooks):
@@ -40,13 +50,15 @@ class TimingHooks(AgentHooks):
         self.tools, self.tool_total = 0, 0.0
         self.waited = waited  # seconds the prompter has waited for answers, so far
         self.wait_total, self._wait_mark = 0.0, 0.0
-        self.sdk_total = 0.0  # waited for the SDK client (the session's first request)
+        # seconds waited, by what (`WAIT_PARTS`): the code map, plugins, MCP servers, the
+        # HTTP client (the session's first request)
+        self.waits: dict[str, float] = {}
 
     def on_task_start(self, task: str) -> None:
         self.requests, self.context_total, self.model_total = 0, 0.0, 0.0
         self.tools, self.tool_total, self.wait_total = 0, 0.0, 0.0
         self._tool_started = None
-        self.sdk_total = 0.0
+        self.waits = {}
 
     def on_tool_start(self, call: ToolCall) -> None:
         self._tool_started = time.monotonic()
@@ -63,17 +75,50 @@ class TimingHooks(AgentHooks):
         self._tool_started = None
         self.tools, self.tool_total = self.tools + 1, self.tool_total + seconds
 
+    def start_up(self, imports: float, session: float) -> None:
+        """`-p`: the process's time before its first task."""
+        self._say(
+            self.s.t(
+                "started in {total}s before the task: imports {imports}s, "
+                "session opened in {session}s",
+                total=f"{imports + session:.2f}",
+                imports=f"{imports:.2f}",
+                session=f"{session:.2f}",
+            )
+        )
+
+    def on_wait(self, what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+        if seconds < MIN_SHOWN:
+            return
+        self.waits[what] = self.waits.get(what, 0.0) + seconds
+        total = f"{seconds:.2f}"
+        if what == "mcp":
+            line = self.s.t(
+                "waited {total}s for MCP servers still starting: {names} (their tools join "
+                "at the first request; not model time)",
+                total=total,
+                names=", ".join(names),
+            )
+        elif what == "codemap":
+            line = self.s.t(
+                "waited {total}s for the code map (its overview joins the prompt)", total=total
+            )
+        else:
+            line = self.s.t("loaded plugins in {total}s (before the first request)", total=total)
+        self._say(line)
+
     def before_request(self, turn: int) -> None:
         self.requests += 1
         self._in_flight = time.monotonic()
 
     def on_response(self, response: ModelResponse) -> None:
-        if response.sdk_seconds:
-            self.sdk_total += response.sdk_seconds
+        if response.client_seconds:
+            self.waits["http"] = self.waits.get("http", 0.0) + response.client_seconds
             self._say(
                 self.s.t(
-                    "sdk import {total}s (the first request waited for it; not model time)",
-                    total=f"{response.sdk_seconds:.2f}",
+                    "HTTP client set up in {total}s (the first request waited for it; "
+                    "not model time)",
+                    total=f"{response.client_seconds:.2f}",
                 )
             )
         if response.purpose == "summary":  # a compaction request, not one of the task's turns
@@ -114,23 +159,30 @@ class TimingHooks(AgentHooks):
         self._say(
             self.s.t(
                 "{requests} · {tools} · {total}s = model {model}s + tools {tool_s}s + "
-                "Unicum {own}s (start {setup}s{sdk}, end {end}s, context {ctx} ms)",
+                "Unicum {own}s (start {setup}s{waits}, end {end}s, context {ctx} ms)",
                 requests=self.s.tn("{n} request", "{n} requests", self.requests, n=self.requests),
                 tools=self.s.tn("{n} tool call", "{n} tool calls", tools, n=tools),
                 total=f"{result.total_seconds:.2f}",
                 model=f"{self.model_total:.2f}",
                 tool_s=f"{tool_s:.2f}",
                 own=f"{own:.2f}",
-                setup=f"{result.setup_seconds:.2f}",
-                sdk=self.s.t(", sdk import {total}s", total=f"{self.sdk_total:.2f}")
-                if self.sdk_total
-                else "",
+                setup=f"{max(0.0, result.setup_seconds - self.waits.get('codemap', 0.0)):.2f}",
+                waits=self._waits(),
                 end=f"{result.end_seconds:.2f}",
                 ctx=f"{self.context_total * 1000:.1f}",
             )
             + waiting
         )
         self.on_task_start("")  # a resumed task (budget raised) reports its own part
+
+    def _waits(self) -> str:
+        """The summary's part for the waits, in the order they came: ", code map 0.40s,
+        MCP servers 1.92s, HTTP client 0.11s"."""
+        return "".join(
+            self.s.t(WAIT_PARTS[what], total=f"{seconds:.2f}")
+            for what, seconds in self.waits.items()
+            if what in WAIT_PARTS
+        )
 
     def _say(self, line: str) -> None:
         stream = self.stream or sys.stdout

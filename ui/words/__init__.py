@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from my_agent.lazy import lazy_face
+from my_agent.lazy import TYPE_CHECKING, lazy_face
 
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.words.catalog import N_, languages

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gettext
+import os
 from functools import cache
 from pathlib import Path
 
@@ -24,5 +25,6 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 def languages() -> tuple[str, ...]:
     """English (the source) and every language with a compiled catalog under locale/."""
-    found = sorted(p.parents[1].name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    mo = f"LC_MESSAGES/{DOMAIN}.mo"  # a listing, not a glob: `cli.py --help` asks for this
+    found = sorted(d.name for d in os.scandir(LOCALE_DIR) if os.path.isfile(f"{d.path}/{mo}"))
     return ("en", *found)

@@ -77,6 +77,8 @@ LINES_TOOLS: tuple[str, ...] = (
         "cannot write the transcript {path}: {error}; the session goes on in memory and "
         "cannot be resumed"
     ),
+    N_("the saved context state {path} could not be read ({why}); the session resumes uncompacted"),
+    N_("cannot write the context state {path}: {error}"),
     N_("skill {path} skipped: {why}"),
     N_(
         "warning: sandbox unavailable ({why}): commands run unsandboxed and the "

@@ -78,6 +78,11 @@ RETRY_REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         N_("the request timed out"),
     ),
     (
+        re.compile(r"refused", re.I),
+        N_("the connection was refused"),
+        N_("the connection was refused"),
+    ),
+    (
         re.compile(r"connection|APIConnectionError|Protocol|Read", re.I),
         N_("the connection dropped"),
         N_("the connection dropped"),

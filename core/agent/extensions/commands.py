@@ -15,12 +15,11 @@ from core.agent.extensions.skills import (
     skill_body,
     split_front_matter,
 )
-from core.agent.extensions.user_hooks import CLAUDE_NAMES
 from core.agent.prompts.instructions import project_root
 from my_agent.messages import ToolCall
+from tools.claude_rules import allowing, parse_rule
 
 ARGUMENT = re.compile(r"\$(ARGUMENTS|[1-9])")
-ALLOWED = re.compile(r"\s*([\w-]+)\s*(?:\((.*)\))?\s*")  # Bash(git add:*), Read, Edit
 
 
 @dataclass(frozen=True)
@@ -115,33 +114,22 @@ def _first_line(body: str) -> str:
     return next((line.strip("# ") for line in body.splitlines() if line.strip()), "")
 
 
-def allows(entries: tuple[str, ...], call: ToolCall) -> bool:
-    """Whether an `allowed-tools` entry covers `call`: a tool name (Unicum's or Claude
-    Code's), for the terminal optionally with a command, `Bash(git status)` or `Bash(git:*)`."""
-    names = {call.name, CLAUDE_NAMES.get(call.name, "")}
-    for entry in entries:
-        match = ALLOWED.fullmatch(entry)
-        if match is None or match.group(1) not in names:
-            continue
-        pattern = match.group(2)
-        if pattern is None or pattern in ("", "*"):
-            return True
-        command = str(call.arguments.get("command", "")).strip()
-        if pattern.endswith(":*") and command.startswith(pattern[:-2].rstrip()):
-            return True
-        if command == pattern.strip():
-            return True
-    return False
+def allows(entries: tuple[str, ...], call: ToolCall, workspace: Path) -> bool:
+    """Whether an `allowed-tools` entry covers `call`: a rule in Claude Code's syntax
+    (`Read`, `Bash(git diff:*)`, `Edit(src/**)`, `mcp__srv`), Unicum's tool names too."""
+    rules = [rule for entry in entries if (rule := parse_rule(entry)) is not None]
+    return allowing(rules, call.name, call.arguments, workspace) is not None
 
 
 class CommandTools(AgentHooks):
     """While a custom command's task runs, its `allowed-tools` run without asking."""
 
-    def __init__(self) -> None:
+    def __init__(self, workspace: Path = Path(".")) -> None:
         self.allowed: tuple[str, ...] = ()
+        self.workspace = workspace
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        return ToolVerdict("approve") if allows(self.allowed, call) else None
+        return ToolVerdict("approve") if allows(self.allowed, call, self.workspace) else None
 
     def on_task_end(self, result: TaskResult) -> None:
         self.allowed = ()

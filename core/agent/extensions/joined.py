@@ -6,6 +6,7 @@ that dies keeps its tools listed, each unavailable with the server's reason."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,12 +14,16 @@ from pathlib import Path
 from core.agent.events import AgentHooks
 from core.agent.extensions.plugins import MemoryRule, PluginLoader, Plugins
 from core.facts import Rule
-from core.mcp import McpHub, hub_tools, load_servers, server_prefix
+from core.mcp import START_DELAY, McpHub, hub_tools, load_servers, server_prefix
 from tools.base import ToolContext
 from tools.registry import Registry
 
 JOINS = "joins at the first request"
 LATE = "up after the tool list was fixed: /new brings its tools"
+
+
+def _no_report(what: str, seconds: float, names: tuple[str, ...] = ()) -> None:
+    return None
 
 
 @dataclass
@@ -28,6 +33,7 @@ class Extensions(AgentHooks):
     plugins: PluginLoader
     mcp: McpHub
     frozen: bool = False
+    report: Callable[..., None] = _no_report  # the session's `on_wait`: what freezing waited for
 
     def before_request(self, turn: int) -> None:
         self.freeze()
@@ -37,11 +43,16 @@ class Extensions(AgentHooks):
         if self.frozen:
             return
         self.frozen = True
+        started = time.monotonic()
         found = self.plugins.get()
+        self.report("plugins", time.monotonic() - started)
         self.registry.extend(found.tools)
         for name, rule in found.fact_rules.items():
             self.fact_rules.setdefault(name, rule)
-        self.mcp.settle()
+        started = time.monotonic()
+        waited = self.mcp.settle()
+        if waited:
+            self.report("mcp", time.monotonic() - started, tuple(waited))
         self.registry.extend(hub_tools(self.mcp))
 
     def memory_rules(self) -> list[MemoryRule]:
@@ -77,9 +88,15 @@ def open_extensions(
     fact_rules: dict[str, Rule],
     warn: Callable[[str], None],
     plugins: PluginLoader | None = None,
+    interactive: bool = True,
+    mcp_configs: tuple[str, ...] = (),
+    strict_mcp: bool = False,
 ) -> Extensions:
-    """Start loading plugins and starting MCP servers in the background; returns at once."""
-    hub = McpHub(load_servers(workspace, home, warn), workspace, home / "logs", warn)
-    hub.start()
+    """Start loading plugins and starting MCP servers in the background; returns at once.
+    Without a prompt to draw first (`-p`), the servers start at once. `mcp_configs`,
+    `strict_mcp`: `--mcp-config` and `--strict-mcp-config`."""
+    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp)
+    hub = McpHub(servers, workspace, home / "logs", warn)
+    hub.start(delay=START_DELAY if interactive else 0.0)
     loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)

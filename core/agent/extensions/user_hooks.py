@@ -2,10 +2,12 @@
 events (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`,
 `Notification`), each given the event as JSON on stdin.
 
-Exit code 2 blocks (stderr is the reason); exit 0 may print JSON (`decision`, `reason`,
-`hookSpecificOutput.additionalContext` / `permissionDecision`). A Stop hook that blocks sends
-the model back to work with its reason (`stop_hook_active` is then true, capped in the loop). A hook that fails or times out
-is one warning and the session goes on."""
+Tool events carry Claude Code's tool names and argument shapes (`tools/claude_code.py`), with
+Unicum's own beside them. Exit code 2 blocks (stderr is the reason); exit 0 may print JSON
+(`decision`, `reason`, `continue`, `systemMessage`, `hookSpecificOutput.permissionDecision`
+allow / deny / ask, `updatedInput`, `additionalContext`). A Stop hook that blocks sends the
+model back to work with its reason (`stop_hook_active` is then true, capped in the loop). A
+hook that fails or times out is one warning and the session goes on."""
 
 from __future__ import annotations
 
@@ -17,26 +19,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.agent.events import AgentHooks, TaskResult, ToolVerdict
-from core.agent.extensions.gate import project_extensions_allowed
-from core.agent.prompts.instructions import project_root
+from core.agent.extensions.settings import read_settings
 from my_agent.errors import UnicumError
 from my_agent.messages import ToolCall
 from tools.base import ToolOutput
+from tools.claude_code import (
+    CLAUDE_MODES,
+    claude_input,
+    claude_name,
+    claude_response,
+    names_of,
+    unicum_input,
+)
 
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 DEFAULT_TIMEOUT = 60.0
-# Claude Code's tool names, so matchers written for it match Unicum's tools too
-CLAUDE_NAMES = {
-    "terminal": "Bash",
-    "read_file": "Read",
-    "write_file": "Write",
-    "edit_file": "Edit",
-    "list_files": "LS",
-    "search_files": "Grep",
-    "web_read": "WebFetch",
-    "web_search": "WebSearch",
-}
 
 
 class PromptBlocked(UnicumError):
@@ -54,9 +52,9 @@ class HookCommand:
     def matches(self, tool: str) -> bool:
         if self.matcher in ("", "*"):
             return True
-        names = (tool, CLAUDE_NAMES.get(tool, ""))
+        names = names_of(tool)  # Claude Code's name or Unicum's, as in `Edit|Write`
         try:
-            return any(n and re.fullmatch(self.matcher, n) for n in names)
+            return any(re.fullmatch(self.matcher, n) for n in names)
         except re.error:
             return self.matcher in names
 
@@ -67,30 +65,25 @@ class Outcome:
 
     block: str | None = None
     approve: bool = False
+    ask: str | None = None  # `permissionDecision: "ask"`: the user is asked, with this reason
+    updated: dict | None = None  # `updatedInput`
     halt: bool = False  # `"continue": false`: stop (a Stop hook's block does not apply then)
     context: list[str] = field(default_factory=list)
-
-
-def settings_files(workspace: Path, home: Path) -> list[Path]:
-    """User settings first, then the project's (only where project extensions may load)."""
-    files = [home / "settings.json"]
-    if project_extensions_allowed(workspace):
-        root = project_root(workspace)
-        files += [root / ".unicum" / "settings.json", root / ".claude" / "settings.json"]
-    return files
 
 
 def load_hooks(workspace: Path, home: Path, warn: Callable[[str], None]) -> list[HookCommand]:
     """Every command hook in the settings files, in file order; a broken entry is a warning."""
     found: list[HookCommand] = []
-    for path in settings_files(workspace, home):
-        if not path.is_file():
-            continue
+    files = read_settings(workspace, home, warn)
+    off = {file.scope for file in files if file.data.get("disableAllHooks") is True}
+    if "user" in off:
+        return []  # Claude Code's switch: no hook runs
+    for file in files if not off else [f for f in files if f.scope == "user"]:
+        # a project's disableAllHooks turns off the project's hooks, never the user's
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            found += _hooks_of(data.get("hooks") or {}, path, warn)
-        except (OSError, ValueError, AttributeError, TypeError) as exc:
-            warn(f"hooks in {path} skipped: {exc}")
+            found += _hooks_of(file.data.get("hooks") or {}, file.path, warn)
+        except (AttributeError, TypeError, ValueError) as exc:
+            warn(f"hooks in {file.path} skipped: {exc}")
     return found
 
 
@@ -120,12 +113,14 @@ class UserHooks(AgentHooks):
         session_id: str,
         warn: Callable[[str], None],
         transcript_path: Path | None = None,
+        mode: Callable[[], str] = lambda: "ask",
     ) -> None:
         self.hooks = hooks
         self.workspace = workspace
         self.session_id = session_id
         self.warn = warn
         self.transcript_path = transcript_path
+        self.mode = mode  # the session's permission mode now (Shift-Tab changes it)
         self.pending: list[str] = []  # SessionStart context, sent with the first task
 
     def session_start(self, source: str) -> None:
@@ -139,20 +134,35 @@ class UserHooks(AgentHooks):
         return "\n\n".join(context)
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        outcome = self.run("PreToolUse", _tool_fields(call), call.name)
+        outcome = self.run("PreToolUse", self._tool_fields(call), call.name)
+        updated = None
+        if outcome.updated is not None:
+            updated = unicum_input(call.name, call.arguments, outcome.updated, self.workspace)
         if outcome.block is not None:
-            self.warn(f"PreToolUse hook blocked {call.name}: {outcome.block}")  # the user sees it
             return ToolVerdict("block", outcome.block)
-        return ToolVerdict("approve") if outcome.approve else None
+        if outcome.ask is not None:
+            return ToolVerdict("ask", outcome.ask, updated)
+        if outcome.approve or updated is not None:
+            return ToolVerdict("approve" if outcome.approve else "", "", updated)
+        return None
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
-        response = {"content": output.content, "is_error": output.is_error}
-        outcome = self.run(
-            "PostToolUse", {**_tool_fields(call), "tool_response": response}, call.name
-        )
+        response = claude_response(call.name, call.arguments, output, self.workspace)
+        fields = {**self._tool_fields(call), "tool_response": response}
+        outcome = self.run("PostToolUse", fields, call.name)
         notes = ([outcome.block] if outcome.block else []) + outcome.context
         if notes:  # the model reads it with the result (Claude Code feeds it back too)
             output.content += "\n[PostToolUse hook] " + "\n".join(notes)
+
+    def _tool_fields(self, call: ToolCall) -> dict:
+        """Claude Code's name and input shape; Unicum's own beside them."""
+        return {
+            "tool_name": claude_name(call.name),
+            "tool_input": claude_input(call.name, call.arguments, self.workspace),
+            "tool_use_id": call.id,
+            "unicum_tool_name": call.name,
+            "unicum_tool_input": call.arguments,
+        }
 
     def stop_check(self, result: TaskResult, active: bool) -> str | None:
         """The model answered: a Stop hook that blocks sends it back with its reason."""
@@ -181,6 +191,7 @@ class UserHooks(AgentHooks):
             "session_id": self.session_id,
             "transcript_path": str(self.transcript_path or ""),
             "cwd": str(self.workspace),
+            "permission_mode": CLAUDE_MODES.get(self.mode(), "default"),
             "hook_event_name": event,
         }
 
@@ -212,15 +223,14 @@ class UserHooks(AgentHooks):
             why = (proc.stderr.strip().splitlines() or [""])[-1]
             self.warn(f"{hook.event} hook `{hook.command}` failed (exit {proc.returncode}) {why}")
         else:
-            _read_stdout(hook.event, proc.stdout, outcome)
+            message = _read_stdout(hook.event, proc.stdout, outcome)
+            if message:
+                self.warn(f"{hook.event} hook: {message}")  # systemMessage: for the user
 
 
-def _tool_fields(call: ToolCall) -> dict:
-    return {"tool_name": call.name, "tool_input": call.arguments}
-
-
-def _read_stdout(event: str, stdout: str, outcome: Outcome) -> None:
-    """Exit 0: JSON decides; plain text is context for the prompt events (as in Claude Code)."""
+def _read_stdout(event: str, stdout: str, outcome: Outcome) -> str:
+    """Exit 0: JSON decides; plain text is context for the prompt events (as in Claude Code).
+    Returns the hook's `systemMessage` for the user ("" when none)."""
     text = stdout.strip()
     try:
         data = json.loads(text) if text.startswith("{") else None
@@ -229,17 +239,29 @@ def _read_stdout(event: str, stdout: str, outcome: Outcome) -> None:
     if not isinstance(data, dict):
         if text and event in ("UserPromptSubmit", "SessionStart"):
             outcome.context.append(text)
-        return
+        return ""
     specific = data.get("hookSpecificOutput") or {}
-    decision = data.get("decision") or specific.get("permissionDecision")
-    reason = str(data.get("reason") or specific.get("permissionDecisionReason") or "")
-    if decision in ("block", "deny"):
-        outcome.block = reason or "blocked by a hook"
-    elif decision in ("approve", "allow"):
-        outcome.approve = True
+    if not isinstance(specific, dict):
+        specific = {}
+    _decide(data, specific, outcome)
     if specific.get("additionalContext"):
         outcome.context.append(str(specific["additionalContext"]))
     if data.get("continue") is False:
         outcome.halt = True
         if outcome.block is None:
-            outcome.block = str(data.get("stopReason") or reason or "stopped by a hook")
+            outcome.block = str(data.get("stopReason") or "stopped by a hook")
+    return str(data.get("systemMessage") or "")
+
+
+def _decide(data: dict, specific: dict, outcome: Outcome) -> None:
+    """`permissionDecision` (or the older `decision`), its reason and `updatedInput`."""
+    decision = specific.get("permissionDecision") or data.get("decision")
+    reason = str(specific.get("permissionDecisionReason") or data.get("reason") or "")
+    if isinstance(specific.get("updatedInput"), dict):
+        outcome.updated = {**(outcome.updated or {}), **specific["updatedInput"]}
+    if decision in ("block", "deny"):
+        outcome.block = reason or "blocked by a hook"
+    elif decision == "ask":
+        outcome.ask = outcome.ask or reason or "a hook asks"
+    elif decision in ("approve", "allow"):
+        outcome.approve = True

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from core.agent.events import AgentHooks, TaskResult
+from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.loop.guard import LoopGuard
 from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.loop.turns import TurnCount
@@ -28,10 +28,12 @@ from my_agent.messages import (
     message_text,
 )
 from tools.base import NoPrompter, ToolContext, ToolOutput
+from tools.permissions import refusal
 from tools.registry import Registry
 
 INTERRUPTED = "interrupted by the user before this tool finished"
-BLOCKED = "blocked by a PreToolUse hook; the call did not run"
+BLOCKED = "blocked by {source}; the call did not run: {why}"
+ASKED = "{source} asks before {name} runs ({why}). Run it?"
 ACT_NUDGE = (
     "[unicum: you answered with code but used no tool, so nothing in the project changed. "
     "If the task asks for a change, make it now with edit_file (or write_file) and run the "
@@ -65,13 +67,17 @@ class Agent:
     acted: bool = False  # the nudge was given in this task
     turns: TurnCount = field(default_factory=lambda: TurnCount(MAX_TURNS))  # the task's
 
-    def run(self, task: str, images: Sequence[ImageBlock] = ()) -> TaskResult:
+    def run(self, task: str, images: Sequence[ImageBlock] = (), label: str = "") -> TaskResult:
         """Run one user task (with images the user attached) to its end; Ctrl-C raises
-        Interrupted with the history left valid."""
+        Interrupted with the history left valid. `label` is what the user typed when `task`
+        says more (a plan-mode note, attached files): the ledger, the transcript and /rewind
+        name the task by it."""
         started = time.monotonic()  # --time counts the start too: code map wait, memory, hooks
         self.system_prompt.start_task(task)  # the prompt may settle now (the code map overview)
+        overview = time.monotonic() - started
         context = self.hooks.prompt_context(task)  # a user hook may refuse the prompt here
-        self.hooks.on_task_start(task)
+        self.hooks.on_task_start(label or task)
+        self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
         self.turns = self.shared_turns or TurnCount(self.max_turns)
         self.acted = False
@@ -260,10 +266,14 @@ class Agent:
 
     def run_tool(self, call: ToolCall) -> ToolResult:
         verdict = self.hooks.check_tool(call)
-        if verdict is not None and verdict.decision == "block":
-            return ToolResult(call.id, f"{BLOCKED}: {verdict.reason or 'no reason given'}", True)
+        if verdict is not None and verdict.arguments is not None:
+            call = replace(call, arguments=verdict.arguments)  # a hook's updatedInput
+        refused = self._refused(call, verdict)
+        if refused is not None:
+            self.hooks.on_tool_blocked(call, refused)
+            return ToolResult(call.id, refused, True)
         context = self.tool_context
-        if verdict is not None:  # approved by a hook: nobody is asked for this call
+        if verdict is not None and verdict.decision:  # approved (hook, rule or user): no more asks
             context = replace(context, prompter=NoPrompter(approve_all=True))
         self.hooks.on_tool_start(call)
         started = time.monotonic()
@@ -279,6 +289,17 @@ class Agent:
         self.hooks.on_tool_end(call, output, seconds)
         self.hooks.on_fact(fact)
         return ToolResult(call.id, output.content, output.is_error, images=output.images)
+
+    def _refused(self, call: ToolCall, verdict: ToolVerdict | None) -> str | None:
+        """Why the call may not run (a block, or an `ask` the user said no to), else None."""
+        if verdict is None or verdict.decision in ("approve", ""):
+            return None
+        why = verdict.reason or "no reason given"
+        if verdict.decision == "block":
+            return BLOCKED.format(source=verdict.source, why=why)
+        question = ASKED.format(source=verdict.source, name=call.name, why=why)
+        answer = self.tool_context.prompter.confirm(question, "")
+        return None if answer in ("y", "s", "a") else refusal(self.tool_context, question, answer)
 
 
 def stop_reason(exc: BaseException) -> str:

@@ -37,6 +37,7 @@ from my_agent.messages import (
     ToolCallDelta,
     Usage,
 )
+from my_agent.secrets import redact
 from my_agent.team import team_project
 from my_agent.tokens import estimate_tokens
 
@@ -66,6 +67,8 @@ class LedgerHooks(AgentHooks):
         provider: str,
         model: str,
         request_text: Callable[[], str] | None = None,
+        first_task: int = 0,
+        secrets: list[str] | None = None,
     ) -> None:
         self.ledger, self.prices = ledger, prices
         self.session_id, self.project, self.provider, self.model = (
@@ -75,8 +78,10 @@ class LedgerHooks(AgentHooks):
             model,
         )
         self.request_text = request_text  # for estimating a cut request
-        self.task_id = f"{session_id}/0"
-        self._tasks = 0
+        self.task_id = f"{session_id}/{first_task}"
+        self._tasks = first_task  # a resumed session goes on numbering its tasks
+        self._text = ""  # what the user typed for the task under way
+        self._secrets = secrets or []
         self._pending: _Pending | None = None
         self._measured: tuple[ModelResponse | None, Usage, float | None] = (None, Usage(), None)
         self.on_estimated: Callable[[ModelResponse], None] | None = None  # a cut request's cost
@@ -111,8 +116,12 @@ class LedgerHooks(AgentHooks):
         )
 
     def on_task_start(self, task: str) -> None:
+        """`task` is what the user typed (the agent's label); it is kept with the task now,
+        so a task cut off by a killed process still says what it was."""
         self._tasks += 1
         self.task_id = f"{self.session_id}/{self._tasks}"
+        self._text = redact(task, self._secrets)
+        self.ledger.record(self._stop(""))
 
     def before_request(self, turn: int) -> None:
         self._pending = _Pending(time.monotonic())
@@ -133,7 +142,10 @@ class LedgerHooks(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         self._record_pending()
-        self.ledger.record(TaskStop(time.time(), self.session_id, self.task_id, result.stop))
+        self.ledger.record(self._stop(result.stop))
+
+    def _stop(self, stop: str) -> TaskStop:
+        return TaskStop(time.time(), self.session_id, self.task_id, stop, text=self._text)
 
     def _record_pending(self) -> None:
         """A request under way when the task ended, counted locally; one that failed before
@@ -255,10 +267,15 @@ def setup_accounting(
     warn: Warn | None = None,
     request_text: Callable[[], str] | None = None,
     team_url: str = "",
+    *,
+    first_task: int = 0,
+    secrets: list[str] | None = None,
 ) -> Accounting:
     """Ledger writer, recorder and budget guard for one session; budget warnings go to `ui`,
     ledger trouble (damaged or unwritable file, team database unreachable) to `warn`;
-    `request_text` is what the next request sends, for estimating a request cut short."""
+    `request_text` is what the next request sends, for estimating a request cut short;
+    `first_task` how many tasks a resumed session already had (numbering goes on from there);
+    `secrets` the values redacted from the typed tasks the ledger keeps."""
     prices = load_prices(home)
     limits = parse_limits(
         read_user_config(), opts.budget_usd, opts.budget_tokens, opts.budget_scope
@@ -273,6 +290,8 @@ def setup_accounting(
         provider.profile.name,
         provider.model,
         request_text,
+        first_task,
+        secrets,
     )
     guard = BudgetGuard(
         limits,

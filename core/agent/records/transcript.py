@@ -1,9 +1,9 @@
 """Session transcripts: append-only JSONL under `<home>/sessions/<project id>/<session id>.jsonl`.
 
 Line kinds: `session` (header), `message` (one appended message), `reset` (the history was
-replaced, e.g. by compaction: the record holds the whole new history) and `task_end` (how a
-task ended: `stop` is done | max_turns | repeated | budget | interrupted | error). Replaying the lines in
-order gives back the history exactly.
+replaced, e.g. by compaction: the record holds the whole new history), `task` (a task started:
+what the user typed) and `task_end` (how a task ended: `stop` is done | max_turns | repeated |
+budget | interrupted | error). Replaying the lines in order gives back the history exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from core.agent.events import AgentHooks, TaskResult
 from core.agent.records.session_lock import SessionBusy, SessionLock
 from my_agent.home import project_id
 from my_agent.messages import Message, ToolCall, ToolResult
+from my_agent.private import open_private, private_dir
 from my_agent.secrets import redact_strings
 
 
@@ -115,7 +116,7 @@ class Transcript:
                 )
 
     def _append(self, record: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         line = json.dumps(record, ensure_ascii=False) + "\n"
         if self._header is not None and not self.path.exists():
             line = (
@@ -126,11 +127,14 @@ class Transcript:
                 + line
             )
         self._header = None
-        with self.path.open("a+b") as fh:
+        with open_private(self.path, "a+b") as fh:
             if fh.tell() and (fh.seek(-1, 2), fh.read(1))[1] != b"\n":
                 line = "\n" + line  # a crash left a torn last line: never glue onto it
             fh.write(line.encode("utf-8"))
             fh.flush()
+
+    def start_task(self, text: str) -> None:
+        self._write({"type": "task", "text": text, "at": time.time()})
 
     def end_task(self, stop: str, turns: int) -> None:
         if self.path.exists():  # an idle session leaves no file
@@ -158,6 +162,19 @@ def last_stop(path: Path) -> str:
     except (OSError, ValueError):
         return ""
     return stop
+
+
+def tasks_started(path: Path) -> int:
+    """How many tasks the saved session started (a resumed one numbers its next task after
+    them); transcripts from before `task` records count their ends."""
+    starts = ends = 0
+    try:
+        for line in path.read_bytes().decode("utf-8", errors="replace").splitlines():
+            starts += line.startswith('{"type": "task",')
+            ends += line.startswith('{"type": "task_end"')
+    except OSError:
+        return 0
+    return max(starts, ends)
 
 
 def read_history(path: Path, warnings: list[str] | None = None) -> list[Message]:
@@ -193,7 +210,7 @@ def _replay(record: Any, history: list[Message]) -> list[Message]:
         if not isinstance(record["messages"], list):
             raise TypeError("reset without a message list")
         return [_message(m) for m in record["messages"]]
-    if kind in ("session", "task_end"):
+    if kind in ("session", "task", "task_end"):
         return history
     raise ValueError(f"not a transcript record: {str(record)[:40]}")
 
@@ -297,6 +314,9 @@ class TranscriptHooks(AgentHooks):
 
     def _sync(self) -> None:
         self.transcript.sync(self.history_of())
+
+    def on_task_start(self, task: str) -> None:
+        self.transcript.start_task(task)
 
     def before_request(self, turn: int) -> None:
         self._sync()  # the user's message, or the last tool results

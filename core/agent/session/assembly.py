@@ -13,6 +13,7 @@ from core.agent.events import AgentHooks, HookList
 from core.agent.extensions.agent_defs import agents_section
 from core.agent.extensions.joined import Extensions, open_extensions
 from core.agent.extensions.plugins import PluginLoader
+from core.agent.extensions.rules import PermissionRules, RuleSet, load_rules
 from core.agent.extensions.skills import skills_section
 from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
@@ -21,7 +22,8 @@ from core.agent.loop.compact import make_summarizer
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.instructions import instructions_section
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
-from core.agent.records.accounting import request_text, setup_accounting
+from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
+from core.agent.records.context_file import ContextFile
 from core.agent.records.debug_log import DebugHooks, DebugLog
 from core.agent.records.team import open_memory
 from core.agent.records.transcript import (
@@ -30,13 +32,14 @@ from core.agent.records.transcript import (
     claim_session,
     close_open_tool_calls,
     read_history,
+    tasks_started,
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
 from core.agent.session.memory_hooks import MemoryHooks
-from core.agent.session.safety import attach_safety
+from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
-from core.agent.session.tool_choice import appended_section, chosen_tools
+from core.agent.session.tool_choice import appended_section, chosen_tools, flag_rules
 from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
@@ -45,7 +48,7 @@ from core.ledger import Ledger
 from core.memory import MemoryStore, memory_section
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
-from my_agent.messages import Message
+from my_agent.messages import Message, ModelResponse
 from my_agent.secrets import secret_values
 from my_agent.trust import is_trusted
 from tools.base import NoPrompter, Prompter, ToolContext
@@ -69,11 +72,21 @@ class LiveSession:
     resumed: int = 0  # messages restored from a saved session
     user_hooks: UserHooks | None = None  # the settings' hook commands, when any are configured
     tool_line: str = ""  # which tools are offered and why (said once at start)
+    recorder: LedgerHooks | None = None  # the ledger's row per response
+    context_file: ContextFile | None = None  # the context policy's state, for a resume
+    rules: RuleSet | None = None  # the permission rules the session checks (live)
+
+    def cost_of(self, response: ModelResponse) -> float | None:
+        """What the ledger records `response` as costing (None: no price known)."""
+        return self.recorder.measure(response)[1] if self.recorder is not None else None
 
     def save(self) -> None:
-        """Write what the UI itself added to the history (an /undo note, a repaired call)."""
+        """Write what the UI itself added to the history (an /undo note, a repaired call) and
+        what the context policy holds now (after /compact)."""
         if self.transcript is not None:
             self.transcript.sync(self.agent.history)
+        if self.context_file is not None:
+            self.context_file.save()
 
     def warnings(self) -> list[str]:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
@@ -88,6 +101,8 @@ class LiveSession:
         self.memory_hooks.consolidate()
         self.ledger.flush()
         self.extensions.close()
+        if self.context_file is not None:
+            self.context_file.save()
         if self.transcript is not None:
             self.transcript.close()  # another process may continue the session now
 
@@ -112,6 +127,7 @@ class _Ground:
     extensions: Extensions
     trusted: bool  # the folder's .env, imports and skills are loaded
     tool_line: str  # which tools are offered and why, said once at start
+    rules: RuleSet  # permission rules: the settings' and the flags'
     tool_set: str  # lean | full | asked
 
 
@@ -124,7 +140,10 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     store, team_url = open_memory(home, workspace, warn)
     trusted = opts.trusted or is_trusted(workspace, home)
     choice = choose_tools(Registry.default(), session_ask(opts, provider, workspace, home, trusted))
-    registry = chosen_tools(choice.registry, opts.allowed_tools, opts.disallowed_tools)
+    registry = chosen_tools(choice.registry, opts.disallowed_tools)
+    rules = flag_rules(
+        load_rules(workspace, home, warn), opts.allowed_tools, opts.disallowed_tools, registry
+    )
     return _Ground(
         workspace,
         home,
@@ -134,9 +153,20 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(workspace, home, registry, dict(RULES), warn, plugins),
+        open_extensions(
+            workspace,
+            home,
+            registry,
+            dict(RULES),
+            warn,
+            plugins,
+            opts.interactive,
+            opts.mcp_config,
+            opts.strict_mcp,
+        ),
         trusted,
         choice.line,
+        rules,
         choice.set,
     )
 
@@ -158,6 +188,7 @@ def open_session(
     opts = resumed_options(opts, resume)
     notices: list[str] = []
     g = _ground(opts, resume, notices.append)
+    opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
@@ -166,6 +197,7 @@ def open_session(
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
     close_open_tool_calls(history, INTERRUPTED)
+    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     accounting = setup_accounting(
         opts,
         g.provider,
@@ -175,8 +207,9 @@ def open_session(
         notices.append,
         lambda: request_text(prompt, history),
         g.team_url,
+        first_task=tasks_started(resume) if resume is not None else 0,
+        secrets=secrets,
     )
-    secrets = secret_values(dotenv_files=(g.home / ".env", g.workspace / ".env"))
     writing = {"secrets": secrets, "warn": notices.append, "lock": lock}
     transcript = _transcript(opts, g, resume, saved, history, writing) if record else None
     log = DebugLog(g.home, opts.session_id, secrets) if debug else None
@@ -184,23 +217,29 @@ def open_session(
     tool_context = _tool_context(opts, g, prompter, todos)
     safety = attach_safety(tool_context, opts, notices)  # sandbox probed, snapshots ready
     user_hooks = _user_hooks(opts, g, transcript, notices.append)
+    if user_hooks:
+        user_hooks.mode = lambda: tool_context.permission_mode
     listeners: list[AgentHooks] = [g.extensions, *accounting.hooks(), *hooks, memory_hooks]
     listeners += [safety]
+    listeners += [PermissionRules(g.rules, g.workspace)]  # `/permissions` may add rules live
     listeners += [user_hooks] if user_hooks else []
     listeners += [TranscriptHooks(transcript, lambda: history)] if transcript else []
+    state = (
+        ContextFile(
+            transcript.path, lambda: agent.context, lambda: history, secrets, notices.append
+        )
+        if transcript
+        else None
+    )
+    listeners += [state] if state else []
     listeners += [DebugHooks(log)] if log else []
     every = HookList(listeners)
+    g.extensions.report = every.on_wait  # what fixing the tool list waited for (`--time`)
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
-    tool_context.services.subagents = SubAgentRunner(
-        client,
-        g.registry,
-        lambda: tool_context,
-        accounting.hooks(),
-        g.workspace,
-        g.home,
-        lambda: agent.turns,  # --max-turns counts the sub-agents' requests too
+    tool_context.services.subagents = runner = SubAgentRunner(
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
     )
     agent = Agent(
         client=client,
@@ -223,6 +262,9 @@ def open_session(
         act_nudge=g.tool_set == "lean",
     )
     safety.history = lambda: agent.history
+    runner.turns = lambda: agent.turns  # --max-turns counts the sub-agents' requests too
+    if resume is not None and state is not None:
+        state.restore(history)  # the summary, archived outputs and lined reads it had
     if opts.codemap:
         g.code_map.start_background(workers=1)  # its overview joins the prompt at the first task
     if user_hooks:
@@ -239,6 +281,9 @@ def open_session(
         len(saved),
         user_hooks,
         g.tool_line,
+        accounting.recorder,
+        state,
+        g.rules,
     )
 
 
@@ -266,6 +311,7 @@ def _tool_context(
         session_id=opts.session_id,
         image_limits=g.provider.image_limits,
         services=services,
+        approvals=added_dirs(opts.add_dirs),
     )
 
 

@@ -1,36 +1,57 @@
-"""`/init`: an AGENTS.md drafted from the code map's overview and the project's memory."""
+"""`/init`: what the model is asked for AGENTS.md (with the code map's overview and the
+project's memory, and the current file to revise), and the file read back from its answer.
+
+The model reads the files it chooses (read-only tools: the task runs in plan mode) and answers
+with the whole file; the REPL shows the diff and writes it only when the person says yes."""
 
 from __future__ import annotations
+
+import re
 
 from core.agent.session.codemap_hooks import section_from
 from core.codemap import CodeMap
 from core.memory import MemoryStore
 
-BEGIN = "<!-- unicum:init -->"
-END = "<!-- /unicum:init -->"
 OVERVIEW_TOKENS = 1500
 BUILD_SECONDS = 120.0
+ASK = (
+    "Write the AGENTS.md file for this repository: the guidance a coding agent needs to work "
+    "here. Say what the project is; how to set it up, build, run it, run the tests and the "
+    "linters (exact commands, as the project's own files give them); where things live; the "
+    "conventions to follow; the pitfalls. Read the files you need first (README, the build and "
+    "test configuration, a few central modules) and do not guess a command you have not seen. "
+    "Keep it short (at most about 150 lines), specific to this repository, no generic advice. "
+    "Your final reply is the complete file and nothing else, in one ```markdown block; it is "
+    "shown to the user as a diff and written only if they approve it."
+)
+_FENCE = re.compile(r"```(?:markdown|md)?[ \t]*\n(.*)\n```", re.DOTALL)
 
 
-def agents_md(code_map: CodeMap, store: MemoryStore, existing: str | None) -> str:
-    """The new AGENTS.md text: an existing file keeps everything outside Unicum's own block,
-    which is replaced (or added at the end)."""
-    block = f"{BEGIN}\n{_generated(code_map, store)}\n{END}"
-    if not existing:
-        return f"# AGENTS.md\n\nGuidance for coding agents working in this repository.\n\n{block}\n"
-    start, end = existing.find(BEGIN), existing.find(END)
-    if 0 <= start < end:
-        return existing[:start] + block + existing[end + len(END) :]
-    return existing.rstrip("\n") + "\n\n" + block + "\n"
-
-
-def _generated(code_map: CodeMap, store: MemoryStore) -> str:
-    parts = ["## Code map", "", _overview(code_map) or "(no source files indexed)"]
+def init_request(code_map: CodeMap, store: MemoryStore, existing: str | None) -> str:
+    """The task `/init` gives the model."""
+    parts = [ASK]
+    if existing:
+        parts.append(
+            "The current AGENTS.md is below: keep what is still right (and the user's own "
+            f"sections), fix what is not, add what is missing.\n\n<current>\n{existing}\n</current>"
+        )
+    overview = _overview(code_map)
+    if overview:
+        parts.append(f"The code map's overview of the repository:\n\n{overview}")
     notes = [entry.content for _, entry in store.entries("project") if entry.content]
     if notes:
-        parts += ["", "## Project notes (from Unicum's memory)", ""]
-        parts += [f"- {note}" for note in notes]
-    return "\n".join(parts)
+        parts.append(
+            "What Unicum remembers about this project:\n" + "\n".join(f"- {n}" for n in notes)
+        )
+    return "\n\n".join(parts)
+
+
+def document_from(answer: str) -> str:
+    """The file in the model's answer: its ```markdown block (the outermost), else the whole
+    answer; "" when there is none."""
+    found = _FENCE.search(answer)
+    text = (found.group(1) if found else answer).strip()
+    return text + "\n" if text else ""
 
 
 def _overview(code_map: CodeMap) -> str:
@@ -39,5 +60,5 @@ def _overview(code_map: CodeMap) -> str:
     try:
         code_map.refresh()
         return section_from(code_map, "", OVERVIEW_TOKENS).text.strip()
-    except Exception:  # a broken index must not break /init: the notes still help
+    except Exception:  # a broken index must not break /init: the model reads files itself
         return ""

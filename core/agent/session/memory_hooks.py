@@ -44,7 +44,7 @@ class MemoryHooks(AgentHooks):
         from core.memory import consolidate
 
         try:
-            consolidate(self.store, session_end=True)
+            self.warnings += consolidate(self.store, session_end=True).merge_lines()
         except Exception as exc:  # memory must never end a session: report and go on
             self.warnings.append(f"memory not consolidated: {type(exc).__name__}: {exc}")
 

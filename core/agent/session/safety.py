@@ -1,18 +1,22 @@
-"""The session's safety net: the OS sandbox for commands and the workspace snapshots behind
-`/undo`, `/rewind` and `/diff` (tools/sandbox.py, tools/snapshots.py)."""
+"""The session's safety net: the OS sandbox for commands (and what of the project's `.env`
+reaches them) and the workspace snapshots behind `/undo`, `/rewind` and `/diff`
+(tools/sandbox.py, tools/snapshots.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.options import SessionOptions
 from core.agent.records.transcript import close_open_tool_calls
+from core.agent.session.dotenv import project_command_env
 from core.memory import MemoryStore, unmark_modified
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from my_agent.messages import Message
+from my_agent.trust import is_trusted
 from tools.base import ToolContext
 from tools.restored import Restored
 from tools.sandbox import Sandbox, SandboxPolicy
@@ -42,6 +46,14 @@ class SnapshotHooks(AgentHooks):
         turn = self.snapshots.begin_turn(task)
         self.snapshots.marks[turn] = len(self.history())
 
+    def before_request(self, turn: int) -> None:
+        """The task's message is in the history now: what it says (more than was typed, in
+        plan mode or with files attached) is how /rewind finds it again."""
+        now, history = self.snapshots.turn, self.history()
+        mark = self.snapshots.marks.get(now)
+        if now not in self.snapshots.sent and mark is not None and mark < len(history):
+            self.snapshots.sent[now] = history[mark].text
+
     def on_task_end(self, result: TaskResult) -> None:
         warning = self.snapshots.take_warning()
         if warning:
@@ -54,10 +66,12 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
         policy = SandboxPolicy.from_settings(read_user_config(), opts.sandbox, opts.sandbox_network)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
-    sandbox = Sandbox(policy, ctx.workspace, ctx.home)
+    sandbox = Sandbox(policy, ctx.workspace, ctx.home, opts.add_dirs)
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
+    trusted = opts.trusted or is_trusted(ctx.workspace, ctx.home)
+    ctx.command_env = project_command_env(ctx.workspace, trusted)
     ctx.services.sandbox = sandbox
     ctx.services.snapshots = snapshots
     return SnapshotHooks(snapshots, notices)
@@ -80,7 +94,7 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     in it any more (compacted away, or a turn of an earlier process). What is left is a valid
     history: every tool call keeps its result (an unanswered last call gets one)."""
     snapshots = get_snapshots(agent.tool_context)
-    task, cut = snapshots.tasks.get(turn), snapshots.marks.get(turn)
+    task, cut = snapshots.sent.get(turn, snapshots.tasks.get(turn)), snapshots.marks.get(turn)
     history = agent.history
     if task is None:
         return False
@@ -94,8 +108,20 @@ def rewind_conversation(agent: Agent, turn: int) -> bool:
     for later in [t for t in snapshots.tasks if t >= turn]:
         snapshots.tasks.pop(later)
         snapshots.marks.pop(later, None)
+        snapshots.sent.pop(later, None)
     return True
 
 
 def _is_task(message: Message, task: str) -> bool:
     return message.role == "user" and not message.tool_results and message.text == task
+
+
+def added_dirs(folders: tuple[Path, ...]) -> set[str]:
+    """`--add-dir`: each folder (and what is in it) read and written without asking."""
+    approvals = set()
+    for folder in folders:
+        path = folder.expanduser().resolve()
+        if not path.is_dir():
+            raise ConfigError(f"--add-dir {folder}: not a folder")
+        approvals.add(f"outside_write:{path}")
+    return approvals

@@ -21,8 +21,8 @@ from core.agent.options import SessionOptions
 from core.model import ResolvedProvider, price_mode
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
+from tools.claude_code import unicum_tools
 from tools.registry import Registry
-from tools.sandbox import SandboxPolicy
 
 LOCAL_PROFILES = frozenset({"ollama", "openai-compatible"})
 WEB_TOOLS = frozenset({"web_search", "web_read"})
@@ -42,7 +42,7 @@ class ToolAsk:
     window: int  # the model's context window, in tokens
     interactive: bool  # someone answers `clarify`
     tool_set: str = "auto"  # config.json `tool_set` / $UNICUM_TOOL_SET: auto | lean | full
-    network: bool = True  # the web is reachable (commands' sandbox network on, a cloud model)
+    network: bool = True  # the web is reachable (a cloud model is)
     skills: bool = False  # the session has skills to load
     agents: bool = False  # sub-agents are defined (beyond the built-in general one)
 
@@ -81,7 +81,9 @@ def choose_tools(registry: Registry, ask: ToolAsk) -> ToolChoice:
     """The one decision: `--tools` wins; else the lean or the full set, less what cannot help."""
     # a local server's model gets the JSON schemas (its tool-call grammar may be built from them)
     registry = Registry(list(registry.tools.values()), brief=ask.provider not in LOCAL_PROFILES)
-    wanted = [n.strip() for n in ask.names or () if n.strip()]
+    # Unicum's names or Claude Code's (`--tools Bash,Read`); `default` is Claude Code's all
+    wanted = [t for n in ask.names or () if n.strip() for t in unicum_tools(n.strip())]
+    wanted = ["all"] if wanted == ["default"] else wanted
     if wanted:
         return _asked(registry, wanted)
     lean = ask.tool_set == "lean" or (
@@ -130,10 +132,6 @@ def session_ask(
 ) -> ToolAsk:
     """What a session's tool choice depends on, from its options, provider and folders."""
     config = read_user_config()
-    try:
-        policy = SandboxPolicy.from_settings(config, opts.sandbox, opts.sandbox_network)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from exc
     # a server on this machine or network (a loopback proxy billed as the provider is not)
     local = provider.profile.name in LOCAL_PROFILES or price_mode(provider) == "local"
     return ToolAsk(
@@ -143,7 +141,7 @@ def session_ask(
         provider.profile.context_window,
         opts.interactive,
         tool_set_setting(config),
-        network=policy.network and not local,  # a local model is often run offline
+        network=not local,  # a cloud model proves a network; a local one is often run offline
         skills=bool(discover_skills(workspace, home, trusted=trusted)),
         agents=len(find_agents(workspace, home)) > 1,
     )

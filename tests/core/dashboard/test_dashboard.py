@@ -30,6 +30,7 @@ CHARTS = (
     "cost-by-task",
     "tokens-by-model",
     "cost-by-model",
+    "tokens-by-user",
 )
 DAY = 86400
 

@@ -137,6 +137,6 @@ def test_team_ledger_keeps_stops_and_an_old_schema_upgrades(llm, workspace, pg_u
     assert [(g["stop"], g["requests"]) for g in groups if g["key"] == old.task_id] == [("", 1)]
     with psycopg.connect(pg_url) as conn:
         version = conn.execute("SELECT version FROM unicum_schema WHERE component = 'ledger'")
-        assert version.fetchone()[0] == 2
-        users = conn.execute("SELECT DISTINCT user_name FROM task_stops").fetchall()
-        assert users == [("dana",)]
+        assert version.fetchone()[0] == 3
+        users = conn.execute("SELECT DISTINCT user_name, text FROM task_stops").fetchall()
+        assert users == [("dana", "look at a.py")]  # what was typed, with the task

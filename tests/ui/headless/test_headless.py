@@ -151,7 +151,7 @@ def test_append_system_prompt_and_tool_choice(llm, workspace):
     proc = cli(
         "--dir", str(workspace), "--provider", "anthropic", "-p", "hi",
         "--append-system-prompt", "Always answer in haiku.",
-        "--allowed-tools", "read_file,search_files", "--allowed-tools", "terminal",
+        "--tools", "read_file,search_files,terminal", "--allowed-tools", "terminal",
         "--disallowed-tools", "terminal", env=provider_env(llm, "anthropic"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -232,3 +232,24 @@ def test_print_continue_resumes_the_last_session(llm, workspace):
     messages = llm.requests[1].body["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[2]["content"] == "first answer" and messages[3]["content"] == "second task"
+
+
+@pytest.mark.parametrize(
+    "provider,env,expected",
+    [
+        ("openai-compatible", {"UNICUM_MODEL": "gpt-4o"}, 0.0),  # a local server: $0
+        ("openai", {}, 0.0035),  # gpt-4o at its price: 1000 × $2.50 + 100 × $10 per million
+    ],
+)
+def test_json_cost_is_the_ledgers(llm, workspace, provider, env, expected):
+    """`total_cost_usd` is what the ledger records for the task (one pricing), so a local
+    server that happens to serve a priced model's name costs $0 in both."""
+    llm.reply("ok", usage=USAGE)
+    proc = cli(
+        "--dir", str(workspace), "--provider", provider, "--model", "gpt-4o", "-p", "hi",
+        "--output-format", "json", env={**provider_env(llm, provider), **env},
+    )  # fmt: skip
+    out = json.loads(proc.stdout)
+    ledger = json.loads(cli("usage", "--by", "task", "--json", env={}).stdout)["groups"]
+    assert [g["cost_usd"] for g in ledger] == [pytest.approx(out["total_cost_usd"])]
+    assert out["total_cost_usd"] == pytest.approx(expected)

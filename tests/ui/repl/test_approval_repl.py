@@ -93,7 +93,7 @@ def test_new_lines_read_in_chinese():
         "[y] yes once · [s] this session · [a] always · [n] no · [e] no, and say why ",
         "Run this plan? [y] yes · [n] no, keep planning ",
         "plan mode on: read-only tools until you approve the plan (Shift-Tab or /plan: off)",
-        "plan mode on/off (with a task: plan it); Shift-Tab toggles",
+        "plan mode on/off (with a task: plan it); Shift-Tab cycles the modes",
         "sub-agents the task tool can start",
         "Todo",
     ):

@@ -68,8 +68,7 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
         repl.expect(r"\+print\('hi'\)")  # the diff comes before the question
         repl.expect(r"Write hello\.py\?")  # the ask mode confirms workspace edits
         repl.child.send("a")  # one key
-        repl.expect(r"✓ write_file hello\.py +\d+\.\ds")
-        repl.expect(r"\+print\('hi'\)")  # the edit, as a diff
+        repl.expect(r"✓ write_file hello\.py · 1 line +\d+\.\ds")  # the diff is not repeated
         repl.expect("已创建 hello.py。")
         repl.prompt()
         assert (workspace / "hello.py").read_text() == "print('hi')\n"

@@ -78,23 +78,39 @@ def test_commands_mentions_shell_and_notifications(llm, workspace, tmp_path, iso
     assert events[0]["message"].startswith("Unicum: task finished")
 
 
-def test_init_shows_a_diff_and_writes_agents_md_when_approved(llm, workspace):
+def test_init_is_written_by_the_model_and_shown_as_a_diff_first(llm, workspace, isolated_home):
+    """/init: the model gets the code map and memory, reads what it chooses (nothing can be
+    written meanwhile), answers with the file; the diff is shown, and the file written on yes."""
+    from core.memory import MemoryStore
+
     (workspace / "app.py").write_text("def serve_forever():\n    return 1\n")
+    (workspace / "Makefile").write_text("test:\n\tpytest -q\n")
     (workspace / "AGENTS.md").write_text("# Rules\n\nKeep it short.\n")
+    MemoryStore(isolated_home, workspace).add("project", "notes", "deploys run on Fridays")
+    llm.call("read_file", {"path": "Makefile"})
+    llm.call("write_file", {"path": "AGENTS.md", "content": "sneaky"})  # refused: read-only
+    written = "# Rules\n\nKeep it short.\n\n## Tests\n\nRun `make test` (pytest -q).\n"
+    llm.reply(f"Here it is.\n\n```markdown\n{written}```\n")
     repl = start(llm, workspace)
     try:
         repl.send("/init")
-        repl.expect(r"\+<!-- unicum:init -->")
-        repl.expect(r"write AGENTS\.md\? \[y/N\]")
-        repl.send("y")
+        repl.expect(r"not allowed in the plan mode")
+        repl.expect(r"\+## Tests")
+        repl.expect(r"\+Run `make test` \(pytest -q\)\.")
+        repl.expect(r"Write AGENTS\.md\?")
+        repl.expect(r"\[y\] yes · \[n\] no")
+        assert (workspace / "AGENTS.md").read_text() == "# Rules\n\nKeep it short.\n"
+        repl.child.send("y")
         repl.expect("wrote .*AGENTS.md")
         repl.prompt()
-        repl.command("/init", "AGENTS.md is already up to date")
     finally:
         repl.close()
-    text = (workspace / "AGENTS.md").read_text()
-    assert text.startswith("# Rules\n\nKeep it short.\n")
-    assert "<!-- unicum:init -->" in text and "app.py" in text
+    assert (workspace / "AGENTS.md").read_text() == written
+    asked = user_texts(llm.requests[0].body)[0]
+    assert "Write the AGENTS.md file for this repository" in asked
+    assert "serve_forever" in asked  # the code map's overview
+    assert "deploys run on Fridays" in asked  # memory
+    assert "<current>\n# Rules" in asked  # the file to revise
 
 
 def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_path, isolated_home):

@@ -29,7 +29,7 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         repl.expect(r"写入 calc\.py？")  # Chinese, and the path relative to the project
         time.sleep(1.5)  # the person takes a while to answer
         repl.child.send("y")  # one key
-        seconds = float(repl.expect(r"✓ write_file calc\.py +(\d+\.\d)s").group(1))
+        seconds = float(repl.expect(r"✓ write_file calc\.py · 1 行 +(\d+\.\d)s").group(1))
         assert seconds < 1.0  # the answer's wait is not the tool's time
         repl.expect(
             r"运行 `rm -rf \.`？这是危险操作（rm -r of the workspace：会删除工作区或其 \.git"

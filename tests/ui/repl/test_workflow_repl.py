@@ -25,8 +25,10 @@ def test_plan_mode_then_the_approved_plan_runs_with_a_live_todo_list(llm, worksp
     llm.reply("done, hi.py greets.")
     repl = start(llm, workspace)
     try:
+        repl.child.send(SHIFT_TAB)  # as in Claude Code: default → accept edits → plan
+        repl.expect(r"accept edits · unicum>")
         repl.child.send(SHIFT_TAB)
-        repl.expect(r"plan · unicum>")
+        repl.expect(r"plan ·")  # redrawn in place: only what changed is sent
         repl.send("add a greeting")
         repl.expect(r"not allowed in the plan mode")
         repl.expect(r"Run this plan\? \[y\] yes")

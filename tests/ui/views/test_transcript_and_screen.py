@@ -130,11 +130,19 @@ def test_tail_view_shows_newest_lines_of_a_tall_block():
     assert tail_view("short\nblock", 10) == "short\nblock"
 
 
-def test_tool_line_shows_the_declared_key_argument():
-    from ui.views.render import key_argument
+def test_tool_line_summaries_fold_whitespace_cut_long_ones_and_name_other_tools_arguments():
+    from ui.views.tool_lines import summary
+    from ui.words import Strings
 
-    call = ToolCall("c", "search_files", {"path": "src", "pattern": "def  main"})
-    assert key_argument(call, "pattern") == "def main"
-    assert key_argument(call) == "src"
-    long = ToolCall("c", "terminal", {"command": "x" * 100})
-    assert key_argument(long, "command").endswith("…") and len(key_argument(long, "command")) == 70
+    en = Strings("en")
+    assert (
+        summary("search_files", {"path": "src", "pattern": "def  main"}, en) == '"def main" · src'
+    )
+    long = summary("terminal", {"command": "x" * 100}, en)
+    assert long.endswith("…") and len(long) == 70
+    assert summary("mcp__notes__find", {"text": "a b", "n": 2}, en, key="text") == "a b"
+    assert summary("mcp__notes__find", {"tags": ["a", "b"], "n": 2}, en) == 'tags=["a", "b"] n=2'
+    assert summary("todo", {"todos": "not a list"}, en) == "0/0 done"
+    assert summary("write_file", {"path": "a.py", "content": "x\n"}, Strings("zh")) != (
+        summary("write_file", {"path": "a.py", "content": "x\n"}, en)
+    )

@@ -62,13 +62,19 @@ def test_pre_tool_use_blocks_with_the_reason_the_model_sees(llm, workspace, tmp_
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "understood"
     assert not (workspace / "secrets.txt").exists()  # nothing executed
-    assert "PreToolUse hook blocked write_file: no writes to secrets.txt" in proc.stderr
+    # the notice is at the call, with its ✗ line, not after the answer
+    assert "· write_file secrets.txt\n  ✗ blocked by a PreToolUse hook" in proc.stderr
+    assert "no writes to secrets.txt" in proc.stderr
     (result,) = tool_results(llm.requests[1].body)
     assert "blocked by a PreToolUse hook" in result and "no writes to secrets.txt" in result
     event = json.loads(seen.read_text())
-    assert event["hook_event_name"] == "PreToolUse" and event["tool_name"] == "write_file"
-    assert event["tool_input"] == {"path": "secrets.txt", "content": "x"}
+    assert event["hook_event_name"] == "PreToolUse" and event["tool_name"] == "Write"
+    target = str(workspace.resolve() / "secrets.txt")
+    assert event["tool_input"] == {"file_path": target, "content": "x"}
+    assert event["unicum_tool_name"] == "write_file"
+    assert event["unicum_tool_input"] == {"path": "secrets.txt", "content": "x"}
     assert event["cwd"] == str(workspace.resolve()) and event["session_id"]
+    assert event["permission_mode"] == "default" and event["tool_use_id"]
 
 
 def test_pre_tool_use_json_approve_and_post_tool_use(llm, workspace, tmp_path):
@@ -91,8 +97,10 @@ def test_pre_tool_use_json_approve_and_post_tool_use(llm, workspace, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out.txt").read_text().strip() == "made"
     event = json.loads(log.read_text().splitlines()[0])
-    assert event["hook_event_name"] == "PostToolUse" and event["tool_name"] == "terminal"
-    assert "is_error" in event["tool_response"]
+    assert event["hook_event_name"] == "PostToolUse" and event["tool_name"] == "Bash"
+    assert event["tool_input"]["command"].startswith("echo made > ")
+    assert event["tool_response"]["interrupted"] is False
+    assert {"stdout", "stderr", "isImage"} <= set(event["tool_response"])
 
 
 def test_user_prompt_submit_and_session_start_add_context(llm, workspace, tmp_path):

@@ -84,6 +84,8 @@ class CodeLookup(Protocol):
 
     def outline(self, path: str, /) -> str: ...
 
+    def overview(self, task: str = "", /) -> str: ...
+
 
 class ArchivedOutput(Protocol):
     @property

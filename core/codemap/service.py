@@ -164,6 +164,13 @@ class CodeMap:
             found = impact(index.db, target, max_depth, limit, cache=index.cache)
         return self._noted(render.render_impact(found))
 
+    def overview(self, task: str = "") -> str:
+        """The ranked overview of the project (files and their main symbols), the files
+        matching `task` first: what the system prompt carried before it came on demand."""
+        index = self._fresh()
+        with index.lock:
+            return self._noted(render_overview(index.db, task, OVERVIEW_TOKENS))
+
     def outline(self, path: str) -> str:
         index = self._fresh()
         rel = self.relative(path)

@@ -23,6 +23,7 @@ from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from tools.claude_code import unicum_tools
 from tools.registry import Registry
+from tools.sandbox import SandboxPolicy
 
 LOCAL_PROFILES = frozenset({"ollama", "openai-compatible"})
 WEB_TOOLS = frozenset({"web_search", "web_read"})
@@ -42,7 +43,7 @@ class ToolAsk:
     window: int  # the model's context window, in tokens
     interactive: bool  # someone answers `clarify`
     tool_set: str = "auto"  # config.json `tool_set` / $UNICUM_TOOL_SET: auto | lean | full
-    network: bool = True  # the web is reachable (a cloud model is)
+    network: bool = True  # the web is reachable (a cloud model; a local one is often offline)
     skills: bool = False  # the session has skills to load
     agents: bool = False  # sub-agents are defined (beyond the built-in general one)
 
@@ -132,6 +133,12 @@ def session_ask(
 ) -> ToolAsk:
     """What a session's tool choice depends on, from its options, provider and folders."""
     config = read_user_config()
+    try:
+        SandboxPolicy.from_settings(
+            config, opts.sandbox, opts.sandbox_network
+        )  # bad values: one line
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
     # a server on this machine or network (a loopback proxy billed as the provider is not)
     local = provider.profile.name in LOCAL_PROFILES or price_mode(provider) == "local"
     return ToolAsk(
@@ -141,7 +148,16 @@ def session_ask(
         provider.profile.context_window,
         opts.interactive,
         tool_set_setting(config),
-        network=not local,  # a cloud model proves a network; a local one is often run offline
+        network=not local and _network_asked(config, opts.sandbox_network) != "off",
         skills=bool(discover_skills(workspace, home, trusted=trusted)),
         agents=len(find_agents(workspace, home)) > 1,
     )
+
+
+def _network_asked(config: dict, flag: str | None) -> str:
+    """The network the user set for commands (--sandbox-network, else config.json's
+    sandbox.network), "" when unset. The web tools are Unicum's own fetches, asked for one by
+    one: they go only where the user turned the network off, or the model is local (often
+    offline); the commands' default (off, asked per command) does not remove them."""
+    saved = config.get("sandbox") if isinstance(config.get("sandbox"), dict) else {}
+    return str(flag or saved.get("network") or "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from core.agent.session.toolset import LEAN
+from my_agent.trust import trust_folder
 from tests.conftest import provider_env, run_cli
 
 SKILL = "---\nname: fmt\ndescription: format the code with the project's rules\n---\nRun black.\n"
@@ -40,25 +41,25 @@ def test_the_line_reads_in_chinese(llm, workspace):
     assert "精简工具集" in proc.stderr and "the lean set" not in proc.stderr
 
 
-def test_skill_only_when_the_project_has_skills(llm, workspace, tmp_path):
+def test_skill_only_when_the_project_has_skills(llm, workspace, isolated_home):
     llm.reply("ok").reply("ok")
     assert run(llm, workspace, "openai").returncode == 0
     assert "skill" not in names(llm.requests[0])
-    other = tmp_path / "with-skills"  # trusted with its skills (one added later would wait)
-    (other / ".unicum" / "skills" / "fmt").mkdir(parents=True)
-    (other / ".unicum" / "skills" / "fmt" / "SKILL.md").write_text(SKILL)
-    assert run(llm, other, "openai-compatible").returncode == 0
+    (workspace / ".unicum" / "skills" / "fmt").mkdir(parents=True)
+    (workspace / ".unicum" / "skills" / "fmt" / "SKILL.md").write_text(SKILL)
+    trust_folder(workspace, isolated_home)  # what confirming the changed files at the REPL does
+    assert run(llm, workspace, "openai-compatible").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "skill"}
 
 
-def test_task_in_the_lean_set_only_with_sub_agents_defined(llm, workspace, tmp_path):
+def test_task_in_the_lean_set_only_with_sub_agents_defined(llm, workspace, isolated_home):
     llm.reply("ok").reply("ok")
     assert run(llm, workspace, "ollama").returncode == 0
     assert "task" not in names(llm.requests[0])
-    other = tmp_path / "with-agents"
-    (other / ".claude" / "agents").mkdir(parents=True)
-    (other / ".claude" / "agents" / "reviewer.md").write_text(AGENT)
-    assert run(llm, other, "ollama").returncode == 0
+    (workspace / ".claude" / "agents").mkdir(parents=True)
+    (workspace / ".claude" / "agents" / "reviewer.md").write_text(AGENT)
+    trust_folder(workspace, isolated_home)  # what confirming the changed files at the REPL does
+    assert run(llm, workspace, "ollama").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "task"}
 
 
@@ -69,10 +70,9 @@ def test_a_cloud_model_gets_the_full_set_less_what_cannot_help(llm, workspace):
     full = names(llm.requests[0])
     assert {"task", "recall", "memory", "todo", "code_map", "web_search", "web_read"} <= full
     assert not full & {"skill", "clarify"}  # no skills; nobody answers a question in -p
-    assert "unicum: tools: the full set: " in proc.stderr
-    env = {"UNICUM_TOOL_SET": "full"}  # a local server's full set: no web (often offline)
-    assert run(llm, workspace, "openai-compatible", env=env).returncode == 0
-    assert not names(llm.requests[1]) & {"web_search", "web_read"}
+    assert "tools:" not in proc.stderr  # -p states only a lean set: scripts get no extra line
+    assert run(llm, workspace, "openai", "--sandbox-network", "off").returncode == 0
+    assert names(llm.requests[1]) == full - {"web_search", "web_read"}
 
 
 def test_the_tool_set_setting_and_a_bad_value(llm, workspace):

@@ -158,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
         "plan and bypassPermissions too (default: settings' defaultMode, else ask)",
     )
     p.add_argument(
+        "--auto-commit",
+        action="store_true",
+        help="commit each turn's file changes with a message the model writes (authored "
+        "'NAME (unicum)', apart from your own commits; /undo takes one back)",
+    )
+    p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],
         help="OS sandbox for commands (default: config.json, else workspace-write)",

@@ -14,6 +14,7 @@ from rich.text import Text
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
 from ui.commands.doctor import cmd_doctor
+from ui.commands.git import cmd_commit
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
 from ui.commands.peers import peer_hint
@@ -243,7 +244,7 @@ COMMANDS: dict[str, Command] = {
         Command("/memory", N_("this project's memories"), cmd_memory),
         Command(
             "/init",
-            N_("draft AGENTS.md from the code map and memory (shown as a diff first)"),
+            N_("the model writes AGENTS.md from the code map, memory and files (diff first)"),
             cmd_init,
         ),
         Command(
@@ -258,7 +259,18 @@ COMMANDS: dict[str, Command] = {
             cmd_rewind,
             "[N] [files|chat|both]",
         ),
-        Command("/diff", N_("what this session changed in the files"), cmd_diff, "[stat]"),
+        Command(
+            "/diff",
+            N_("what this session changed in the files, and git's working tree against HEAD"),
+            cmd_diff,
+            "[stat]",
+        ),
+        Command(
+            "/commit",
+            N_("commit what is staged with a message the model writes (you approve it)"),
+            cmd_commit,
+            "[HINT]",
+        ),
         Command(
             "/resume",
             N_("pick a saved session of this folder and continue it"),

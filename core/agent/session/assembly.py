@@ -36,6 +36,7 @@ from core.agent.records.transcript import (
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
+from core.agent.session.git_work import git_section
 from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
@@ -193,6 +194,7 @@ def open_session(
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
     sections = [*sections, *appended_section(opts.append_system_prompt)]
+    sections = [*sections, *git_section(g.workspace)]  # branch and short status
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)

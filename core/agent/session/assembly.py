@@ -240,9 +240,8 @@ def open_session(
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
-    tool_context.services.subagents = runner = SubAgentRunner(
-        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
-    )
+    tool_context.services.subagents = SubAgentRunner(client, g.registry, lambda: tool_context,
+        accounting.hooks(), g.workspace, g.home, lambda: agent.turns)  # fmt: skip
     agent = Agent(
         client=client,
         registry=g.registry,
@@ -264,7 +263,6 @@ def open_session(
         act_nudge=g.tool_set == "lean",
     )
     safety.history = lambda: agent.history
-    runner.turns = lambda: agent.turns  # --max-turns counts the sub-agents' requests too
     if resume is not None and state is not None:
         state.restore(history)  # the summary, archived outputs and lined reads it had
     if opts.codemap:

@@ -218,8 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--tools",
         metavar="LIST",
         help="comma-separated tools to offer the model (Unicum's or Claude Code's names), "
-        "or all (default: all; for ollama and openai-compatible, all but the web tools, "
-        "and clarify in -p)",
+        "or all (default: the lean set for a local server or a small window, else the full "
+        "set, less the tools that cannot help; tool_set in config.json)",
     )
     p.add_argument(
         "--context-policy",

@@ -11,6 +11,7 @@ from pathlib import Path
 from core.agent.events import AgentHooks, HookList, TaskResult
 from core.agent.extensions.agent_defs import INHERIT, AgentDef, find_agents
 from core.agent.loop.agent import Agent
+from core.agent.loop.turns import TurnCount
 from core.agent.prompts.system import FixedPrompt, build_system_prompt
 from core.context import Archive, CacheAwareContext, session_budget
 from core.model import ModelClient, resolve_provider
@@ -82,6 +83,7 @@ class SubAgentRunner:
     accounting: list[AgentHooks]  # the ledger recorder and budget guard
     workspace: Path
     home: Path
+    turns: Callable[[], TurnCount | None] = lambda: None  # the parent task's (--max-turns)
     share: int = CHILD_TOKENS
     last: ChildHooks | None = None  # the latest child's counts (tests, /usage)
     watchers: list[AgentHooks] = field(default_factory=list)  # the screen: a child's tool lines
@@ -130,6 +132,7 @@ class SubAgentRunner:
             hooks=hooks,
             context=CacheAwareContext(Archive(), budget),
             max_turns=CHILD_MAX_TURNS,
+            shared_turns=self.turns(),
         )
 
     def _client(self, model: str) -> ModelClient:

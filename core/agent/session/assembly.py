@@ -129,6 +129,7 @@ class _Ground:
     trusted: bool  # the folder's .env, imports and skills are loaded
     tool_line: str  # which tools are offered and why, said once at start
     rules: RuleSet  # permission rules: the settings' and the flags'
+    tool_set: str  # lean | full | asked
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -167,6 +168,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         trusted,
         choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
         rules,
+        choice.set,
     )
 
 
@@ -239,8 +241,9 @@ def open_session(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
     subagents = SubAgentRunner(
-        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
-    )
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home,
+        lambda: agent.turns,
+    )  # fmt: skip
     subagents.watchers = list(hooks)  # the screen hears the child's tool calls too
     tool_context.services.subagents = subagents
     agent = Agent(
@@ -261,6 +264,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
+        act_nudge=g.tool_set == "lean",
     )
     safety.history = lambda: agent.history
     if resume is not None and state is not None:

@@ -14,14 +14,12 @@ from core.agent.extensions.agent_defs import agents_section
 from core.agent.extensions.joined import Extensions, open_extensions
 from core.agent.extensions.plugins import PluginLoader
 from core.agent.extensions.rules import PermissionRules, RuleSet, load_rules
-from core.agent.extensions.skills import skills_section
 from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
 from core.agent.loop.agent import INTERRUPTED, Agent
 from core.agent.loop.compact import make_summarizer
 from core.agent.options import SessionOptions, check_workspace
-from core.agent.prompts.instructions import instructions_section
-from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt, build_system_prompt
+from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt
 from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
 from core.agent.records.context_file import ContextFile
 from core.agent.records.debug_log import DebugHooks, DebugLog
@@ -40,13 +38,14 @@ from core.agent.session.git_work import git_section
 from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
+from core.agent.session.system_prompt import session_prompt
 from core.agent.session.tool_choice import appended_section, chosen_tools, flag_rules
 from core.agent.session.toolset import choose_tools, session_ask
 from core.codemap import CodeMap
 from core.context import Archive, ContextBudget, archive_path, context_policy, session_budget
 from core.facts import RULES
 from core.ledger import Ledger
-from core.memory import MemoryStore, memory_section
+from core.memory import MemoryStore
 from core.model import ModelClient, ResolvedProvider, discover_window, resolve_provider
 from my_agent.home import check_home, project_id, unicum_home
 from my_agent.messages import Message, ModelResponse
@@ -379,25 +378,3 @@ def session_archive(home: Path, workspace: Path, session_id: str, resume: Path |
     project it was saved in: sessions/<project id>/<session id>.jsonl)."""
     project = resume.parent.name if resume is not None else project_id(workspace)
     return Archive.open(archive_path(home, project, session_id))
-
-
-def session_prompt(
-    workspace: Path,
-    store: MemoryStore,
-    task_hint: str = "",
-    sections: list[PromptSection] | None = None,
-    warnings: list[str] | None = None,
-    trusted: bool | None = None,
-) -> str:
-    """The system prompt: the stable base, instruction files, skills, the caller's sections,
-    then memory last so provider prompt caches keep hitting. An untrusted folder gives no
-    imports and no skills (`trusted` None: as remembered in the Unicum home)."""
-    return build_system_prompt(
-        workspace,
-        [
-            instructions_section(workspace, store.home, trusted=trusted),
-            skills_section(workspace, store.home, warnings, trusted),  # a malformed SKILL.md
-            *(sections or []),
-            memory_section(workspace, task_hint, store),
-        ],
-    )

@@ -54,6 +54,7 @@ class CallResult:
     is_error: bool = False
     data: dict[str, Any] = field(default_factory=dict)
     unavailable: bool = False  # the server is gone: the text says why
+    images: list[bytes] = field(default_factory=list)  # the result's images, as sent
 
 
 class McpHub:
@@ -204,7 +205,7 @@ class McpHub:
             connect.call_tool(state.client, tool, args, timeout), self._loop
         )
         try:
-            text, is_error, data = future.result(timeout + 5)
+            text, is_error, data, images = future.result(timeout + 5)
         except KeyboardInterrupt:
             future.cancel()
             raise
@@ -218,7 +219,7 @@ class McpHub:
                 self._fail(state, _describe(exc), status="stopped")
                 return CallResult(self.unavailable(server) or "", True, unavailable=True)
             return CallResult(f"MCP server '{server}' refused the call: {_describe(exc)}", True)
-        return CallResult(text, is_error, data)
+        return CallResult(text, is_error, data, images=images)
 
     def unavailable(self, server: str) -> str | None:
         """Why the server's tools cannot run now, or None."""

@@ -311,7 +311,6 @@ def _tool_context(
     )
 
 
-
 def _prompt(
     opts: SessionOptions, g: _Ground, sections: list[PromptSection], warnings: list[str]
 ) -> tuple[SystemPrompt, ContextBudget]:

@@ -131,6 +131,7 @@ def load_servers(
     warn: Callable[[str], None] = lambda _: None,
     flag_configs: tuple[str, ...] = (),
     strict: bool = False,
+    keep: Callable[[ServerConfig], bool] = lambda _: True,
 ) -> list[ServerConfig]:
     """The servers to start, by name: the user's, then the project's (it wins on a clash),
     then `--mcp-config` files or JSON texts (they win); `strict` (`--strict-mcp-config`): only
@@ -141,6 +142,7 @@ def load_servers(
         found = {s.name: s for s in _entries(home / "config.json", "user", warn)}
         if project_config_allowed(workspace):
             found.update({s.name: s for s in _entries(workspace / PROJECT_FILE, "project", warn)})
+    found = {name: s for name, s in found.items() if keep(s)}  # a project's answered no: out
     for config in flag_configs:
         found.update({s.name: s for s in _flag_entries(config, workspace, warn)})
     return [found[name] for name in sorted(found)]

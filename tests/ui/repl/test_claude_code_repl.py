@@ -147,6 +147,7 @@ def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, mo
 
     monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
     write_servers(workspace / ".mcp.json", {"good": stdio_entry()})
+    (isolated_home / "settings.json").write_text('{"enabledMcpjsonServers": ["good"]}')
     repl = start(llm, workspace, "--no-codemap")
     try:
         repl.send("/doctor")

@@ -160,3 +160,24 @@ def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, mo
         repl.prompt()
     finally:
         repl.close()
+
+
+def test_mcp_restart_brings_a_crashed_server_back(llm, workspace, isolated_home, monkeypatch):
+    from tests.helpers.mcp_helpers import stdio_entry, write_servers
+
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
+    write_servers(workspace / ".mcp.json", {"srv": stdio_entry()})
+    (isolated_home / "settings.json").write_text('{"enableAllProjectMcpServers": true}')
+    llm.call("mcp__srv__crash", {})
+    llm.reply("it crashed")
+    llm.call("mcp__srv__echo", {"text": "back"})
+    llm.reply("it answered")
+    repl = start(llm, workspace, "--no-codemap", "--allowedTools", "mcp__srv")
+    try:
+        repl.command("crash it", "it crashed")
+        repl.command("/mcp restart srv", r"restarted srv: ready")
+        repl.command("echo back", "it answered")
+    finally:
+        repl.close()
+    last = json.dumps(llm.requests[-1].body)
+    assert "echo: back (pid" in last

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from tests.ui.repl.test_repl import start, user_texts
@@ -181,3 +182,30 @@ def test_mcp_restart_brings_a_crashed_server_back(llm, workspace, isolated_home,
         repl.close()
     last = json.dumps(llm.requests[-1].body)
     assert "echo: back (pid" in last
+
+
+def test_the_status_line_built_in_and_claude_codes_statusline_command(
+    llm, workspace, isolated_home
+):
+    from tests.conftest import ROOT
+
+    git(workspace, "init", "-q", "-b", "feature-x")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/context", r"model window")  # the session is open now: the line shows
+        repl.command("/help", r"/permissions")
+        assert re.search(r"context \d+% · \$[\d.-]+ · default · feature-x", repl.text), repl.text[
+            -800:
+        ]
+    finally:
+        repl.close()
+    script = ROOT / "tests" / "fixtures" / "claude_code" / "statusline" / "statusline.sh"
+    settings = {"statusLine": {"type": "command", "command": str(script), "padding": 0}}
+    (isolated_home / "settings.json").write_text(json.dumps(settings))
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/context", r"model window")
+        repl.command("/help", r"/permissions")
+        assert re.search(r"\[claude-[^\]]+\] 📁 project", repl.text)  # its JSON on stdin
+    finally:
+        repl.close()

@@ -26,13 +26,14 @@ def branch(workspace: Path) -> str:
 
 
 def built_in(repl: Any) -> str:
+    from core.agent import breakdown
     from ui.commands import current_mode
-    from ui.commands.usage import context_tokens
     from ui.subcommands import session_totals
 
     agent = repl.agent
     window = agent.context.window_tokens or agent.client.provider.profile.context_window
-    used = f"{100 * context_tokens(agent) / window:.0f}%" if window else "-"
+    tokens = sum(n for _, n in breakdown(agent))  # what the next request carries
+    used = f"{100 * tokens / window:.0f}%" if window else "-"
     cost = session_totals(agent.tool_context.session_id).cost_usd
     parts = [agent.client.model, repl.s.t("context {used}", used=used)]
     parts.append(f"${cost:.4f}" if cost is not None else "$-")

@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sandbox-network",
         choices=["on", "off"],
-        help="network inside the sandbox (default: config.json, else on)",
+        help="network for every sandboxed command (default: config.json, else off: asked per command)",
     )
     p.add_argument(
         "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"

@@ -146,7 +146,7 @@ def score_project(
         wrong += [f"fp {key[0]}:{key[1]} {p}:{n}" for p, n in sorted(found - expected - undecided)]
         sure = {(s.path, s.line) for s in listed if s.confidence >= 0.5}
         scores["refs >= 0.5"].add(sure, expected, undecided)
-        deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000)
+        deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000).dependents
         depends = truth_impact(truth, key)
         unsure = baseline.undecided_impact(key)
         scores["impact"].add({(d.path, d.symbol) for d in deps}, depends, unsure)
@@ -187,7 +187,7 @@ def score_typescript(name: str, root: Path, truth: TsTruth, index: CodeIndex) ->
         scores["refs"].add({(s.path, s.line) for s in listed}, expected, set())
         sure = {(s.path, s.line) for s in listed if s.confidence >= 0.5}
         scores["refs >= 0.5"].add(sure, expected, set())
-        deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000)
+        deps = impact(index.db, f"{key[0]}:{key[1]}", max_depth=2, limit=100_000).dependents
         scores["impact"].add({(d.path, d.symbol) for d in deps}, truth_impact(truth, key), set())
         if shutil.which("rg"):
             scores["rg refs"].add(rg_lines(root, short, "ts"), expected, set())

@@ -28,6 +28,7 @@ from bench.replay import (  # noqa: E402
 from bench.replay_metrics import ANTHROPIC  # noqa: E402
 from bench.replay_report import render  # noqa: E402
 from bench.trajectories import find_files  # noqa: E402
+from core.context import LineRules  # noqa: E402
 from my_agent.facts import KINDS  # noqa: E402
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult  # noqa: E402
 from my_agent.tokens import estimate_tokens  # noqa: E402
@@ -44,6 +45,15 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         {"early_kinds": (), "early_superseded": False, "early_notes": False},
     ),
     "no-notes": ("the model's notes never shortened", {"early_notes": False}),
+    "no-lines": (
+        "no line-level selection (outputs whole or their fact line)",
+        {"early_lines": None},
+    ),
+    "no-shape": ("known programs' output not shaped at first show", {"shape_outputs": False}),
+    "reads-early": (
+        "file reads judged after one turn, like other outputs",
+        {"early_lines": LineRules(late_kinds=())},
+    ),
     "small-8": ("small outputs whole only among the 8 latest", {"small_for_results": 8}),
     "floor": (
         "every output its line after one turn, failures too",

@@ -143,12 +143,30 @@ class Padded(Masking):
 
 
 class DropAll(Masking):
-    """Test policy: every output is gone from the next request on. Cheap per request, but each
-    later use of what it dropped costs a recall."""
+    """Test policy: every output is gone from the next request on (the newest turn's shows
+    once). Cheap per request, but each later use of what it dropped costs a recall."""
 
     def __init__(self) -> None:
         super().__init__(keep=0, trigger=0)
         self.name = "drop-all"
+
+    def messages_for_request(self, history: list[Message]) -> list[Message]:
+        newest = {b.call_id for b in history[-1].tool_results} if history else set()
+        self.masked.update(b.call_id for m in history[:-1] for b in m.tool_results)
+        self.masked -= newest
+        self.compactions += 1
+        return Masking.messages_for_request(self, []) + [
+            Message(
+                m.role,
+                [
+                    replace(b, content=self.placeholder(b.call_id))
+                    if isinstance(b, ToolResult) and b.call_id in self.masked
+                    else b
+                    for b in m.blocks
+                ],
+            )
+            for m in history
+        ]
 
     def placeholder(self, call_id: str) -> str:
         return "[omitted]"

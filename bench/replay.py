@@ -3,51 +3,67 @@
     python bench/replay.py /work/shared/trajectories [more folders] [--holdout DIR]
 
 For every API call of a recording (Claude Code: one per `message.id`), each policy builds the
-request it would send. Counted per request: the fixed prompt (the recording's own, measured from
-its usage records where the file leaves it out; Unicum's system prompt and tool schemas for
-ours), raw input tokens, and billed input for two cache families (Anthropic: cached prefix
-0.1x, the rest 1.25x; OpenAI-style automatic caching: 0.5x, no write premium), with the cache
-expired after 5 minutes of idle between recorded timestamps. A reference a later call needs
-counts as retained only when a line it came from, or a `file:line` fact naming it, is visible;
-each one missing costs a recall (one more request at the cached price plus the output fresh),
-included in raw and billed. Recordings are split in a tune half and a report half by the hash
-of their file name.
+request it would send. Counted per request: the fixed prompt, raw input tokens, and billed
+input for two cache families (Anthropic: entries written at the product's own breakpoints and
+read within 20 blocks of a later one, 0.1x, the rest 1.25x; OpenAI-style automatic prefix
+caching: 0.5x, no write premium), with caches expired after 5 minutes of idle between
+recorded timestamps. Two tables: every policy charged the recording's own fixed prompt (the
+policy alone), and ours charged Unicum's as the CLI really sends it (bench/fixed_prompt.py).
+A reference a later call needs counts as retained only when the text of a line it came from
+is visible; what is missing is recalled first (one more request, the recalled outputs staying
+in the history until the policy drops them). Recordings are split in a tune half and a report
+half by the hash of their file name.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
+import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.fixed_prompt import ROOT, cli_fixed_prompt  # noqa: E402
 from bench.policies import Ours, baselines  # noqa: E402
-from bench.replay_metrics import Meter, Provenance, Tally, shown  # noqa: E402
+from bench.replay_meter import Meter  # noqa: E402
+from bench.replay_metrics import Provenance, Tally, shown  # noqa: E402
 from bench.replay_report import render  # noqa: E402
 from bench.trajectories import Recording, find_files, load  # noqa: E402
-from core.agent import build_system_prompt  # noqa: E402
-from my_agent.messages import Message, TextBlock  # noqa: E402
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult  # noqa: E402
 from my_agent.tokens import estimate_tokens  # noqa: E402
 from tools.base import ToolOutput  # noqa: E402
-from tools.registry import Registry  # noqa: E402
+from tools.recall import MAX_CHARS as RECALL_CHARS  # noqa: E402
 
 Table = dict[str, dict[str, Tally]]  # source -> policy -> tally
 
 
 def unicum_fixed_tokens() -> int:
-    """Unicum's own fixed prompt: the base system prompt and the real tool schemas."""
-    prompt = build_system_prompt(Path("/project"))
-    return estimate_tokens(prompt) + estimate_tokens(json.dumps(Registry.default().specs()))
+    """Unicum's own fixed prompt, as the CLI really sends it (bench/fixed_prompt.py: its first
+    request, measured on both wires; the larger counts). `UNICUM_BENCH_FIXED` overrides it
+    (tests that are not about it)."""
+    given = os.environ.get("UNICUM_BENCH_FIXED", "")
+    if given.isdigit():
+        return int(given)
+    with ThreadPoolExecutor(2) as pool:
+        found = list(pool.map(lambda wire: cli_fixed_prompt(ROOT, wire), ("anthropic", "openai")))
+    return max(f.tokens for f in found)
 
 
 def replay(rec: Recording, policy, fixed_tokens: int) -> Tally:
     """Drive `policy` through the recording the way the agent loop drives it."""
-    meter = Meter(fixed_tokens)
+    return replay_bases(rec, policy, [fixed_tokens])[0]
+
+
+def replay_bases(rec: Recording, policy, fixed: list[int]) -> list[Tally]:
+    """The same replay charged with each fixed prompt in `fixed` (one tally each). What a
+    recorded call needs that the request did not show is recalled first: one more request,
+    whose recalled outputs stay in the history as they do live, until the policy drops them."""
+    meters = [Meter(tokens) for tokens in fixed]
     origin = Provenance()
     origin.note(Message("user", [TextBlock(rec.system)]))
     calls = {c.id: c for m in rec.messages for c in m.tool_calls}
@@ -56,25 +72,54 @@ def replay(rec: Recording, policy, fixed_tokens: int) -> Tally:
     for msg in rec.messages:
         known = None
         if msg.role == "assistant":
-            request = policy.messages_for_request(history)
             when = rec.times[step] if step < len(rec.times) else 0.0
-            needed = origin.needed_by(msg)
             latest = tuple(r.call_id for r in history[-1].tool_results) if history else ()
-            meter.request(request, needed, origin, when, latest)
+            needed = origin.needed_by(msg)
+            request = policy.messages_for_request(history)
+            for meter in meters:
+                meter.request(request, when)
+            gone = [meter.missing(needed, origin) for meter in meters][0]
+            wanted = {origin.last_output[r] for r in gone}
+            wanted |= {c for c in latest if not meters[0].shows(c, origin)}
+            if wanted:
+                _recall(sorted(wanted), f"{step}", history, policy, origin)
+                request = policy.messages_for_request(history)
+                for meter in meters:
+                    meter.tally.recalls += len(wanted)
+                    meter.request(request, when, recall=True)
             step += 1
 
             def known(ref: str, needed: set[str] = needed) -> bool:
-                return ref in needed or meter.sees(ref, origin)  # seen, or recalled for this call
+                return ref in needed or meters[0].sees(ref, origin)  # seen, or recalled
         else:
             for result in msg.tool_results:
                 if result.call_id in calls:
                     policy.on_tool_result(
                         calls[result.call_id], ToolOutput(result.content, result.is_error)
                     )
-        origin.note(msg, calls, known)
+        origin.note(msg, known)
         history.append(msg)
-    meter.tally.compactions = policy.compactions
-    return meter.tally
+    for meter in meters:
+        meter.tally.compactions = policy.compactions
+    return [meter.tally for meter in meters]
+
+
+def _recall(
+    wanted: list[str], step: str, history: list[Message], policy, origin: Provenance
+) -> None:
+    """The model asks for each wanted output back (in one turn, whole: what `recall(id)`
+    returns, cut as the tool cuts it) and the history keeps the answers."""
+    asks = [ToolCall(f"recall-{step}-{n}", "recall", {"id": cid}) for n, cid in enumerate(wanted)]
+    answers = []
+    for ask, cid in zip(asks, wanted, strict=True):
+        text = origin.contents.get(cid, "")
+        if len(text) > RECALL_CHARS:
+            half = RECALL_CHARS // 2
+            text = f"{text[:half]}\n[… {len(text) - RECALL_CHARS} chars cut …]\n{text[-half:]}"
+        answers.append(ToolResult(ask.id, f"[#{cid} recalled]\n{text}"))
+    history += [Message("assistant", list(asks)), Message("user", list(answers))]
+    for ask, answer in zip(asks, answers, strict=True):
+        policy.on_tool_result(ask, ToolOutput(answer.content))
 
 
 def estimates(rec: Recording) -> list[int]:
@@ -122,6 +167,8 @@ def recordings(path: Path) -> list[Recording]:
 
 Settings = dict[str, dict]  # name -> ContextBudget fields that differ from the default
 OURS: Settings = {"ours": {}}
+UNICUM = " · ours with Unicum's prompt"  # the second table's section suffix
+COMPARED = ("naive", "mask-10k")  # the baselines the second table repeats beside ours
 
 
 def replay_file(
@@ -130,20 +177,25 @@ def replay_file(
     fixed_seen: dict[str, list[int]] | None = None,
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
-) -> list[tuple[str, str, Tally]]:
-    """(source, policy, tally) for every recording in one file: the `others` with the
-    recording's own fixed prompt, ours in each of its settings with Unicum's; `fixed_seen`
-    collects each recording's own fixed prompt per source."""
+) -> list[tuple[str, str, str, Tally]]:
+    """(basis, source, policy, tally) for every recording in one file. Basis "": every policy
+    charged the recording's own fixed prompt (the policy alone); `UNICUM`: ours in each of its
+    settings charged Unicum's, beside `COMPARED` with their own (what a user switching sees).
+    `fixed_seen` collects each recording's own fixed prompt per source."""
     rows = []
     for rec in recordings(path):
         fixed = estimate_tokens(rec.system) + rec.overhead_tokens
         if fixed_seen is not None:
             fixed_seen.setdefault(rec.source, []).append(fixed)
         for policy in others():
-            rows.append((rec.source, policy.name, replay(rec, policy, fixed)))
+            tally = replay(rec, policy, fixed)
+            rows.append(("", rec.source, policy.name, tally))
+            if policy.name in COMPARED:
+                rows.append((UNICUM, rec.source, policy.name, tally))
         for name, budget in ours.items():
             policy = Ours(overhead_tokens=ours_fixed, name=name, **budget)
-            rows.append((rec.source, name, replay(rec, policy, ours_fixed)))
+            same, unicum = replay_bases(rec, policy, [fixed, ours_fixed])
+            rows += [("", rec.source, name, same), (UNICUM, rec.source, name, unicum)]
     return rows
 
 
@@ -154,15 +206,17 @@ def run(
     only: str = "",
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
+    ours_fixed: int | None = None,
 ) -> dict[str, Table]:
     """section -> table; each group is (label, paths, split into tune/report halves); `only`:
     that half alone (tuning runs never look at the report half); `ours` and `others` as in
-    `replay_file`."""
+    `replay_file`; `ours_fixed`: Unicum's fixed prompt (default: measured from the CLI)."""
     sections: dict[str, Table] = {}
-    ours_fixed = unicum_fixed_tokens()
+    ours_fixed = unicum_fixed_tokens() if ours_fixed is None else ours_fixed
     for label, paths, split in groups:
         for name in ("tune", "report") if split else ():
-            sections[f"{label} · {name} half"] = {}  # tune first, filled below
+            for basis in ("", UNICUM):
+                sections[f"{label} · {name} half{basis}"] = {}  # tune first, filled below
         for path in find_files(paths):
             if split and only and half(path) != only:
                 continue
@@ -172,21 +226,22 @@ def run(
                 print(f"skipped {path}: {exc}", file=sys.stderr)
                 continue
             section = f"{label} · {half(path)} half" if split else label
-            table = sections.setdefault(section, {})
-            for source, name, tally in rows:
+            for basis, source, name, tally in rows:
+                table = sections.setdefault(section + basis, {})
                 keys = (source, "total") + ((f"{source}/{path.name}",) if per_file else ())
                 for key in keys:
                     table.setdefault(key, {}).setdefault(name, Tally()).add(tally)
     return sections
 
 
-def fixed_note(fixed_seen: dict[str, list[int]]) -> str:
+def fixed_note(fixed_seen: dict[str, list[int]], ours_fixed: int) -> str:
     own = ", ".join(
         f"{source} median {sorted(v)[len(v) // 2]:,}" for source, v in sorted(fixed_seen.items())
     )
     return (
         f"(fixed prompt per request — the recordings' own, measured from their usage where the "
-        f"file leaves it out: {own}; Unicum's, for ours: {unicum_fixed_tokens():,})"
+        f"file leaves it out: {own}; in the tables marked{UNICUM}, ours is charged Unicum's "
+        f"as the CLI sends it: {ours_fixed:,})"
     )
 
 
@@ -221,13 +276,14 @@ def main(argv: list[str] | None = None) -> int:
     groups += [(f"holdout {p}", [p], False) for p in args.holdout]
     started = time.monotonic()
     fixed_seen: dict[str, list[int]] = {}
-    sections = run(groups, args.per_file, fixed_seen, args.half)
+    ours_fixed = unicum_fixed_tokens()
+    sections = run(groups, args.per_file, fixed_seen, args.half, ours_fixed=ours_fixed)
     if not any(sections.values()):
         print("replay: no trajectories found", file=sys.stderr)
         return 2
     print(render({name: table for name, table in sections.items() if table}))
     print(f"\n(tokens estimated locally; {time.monotonic() - started:.1f}s)")
-    print(fixed_note(fixed_seen))
+    print(fixed_note(fixed_seen, ours_fixed))
     print(split_note(groups))
     return 0
 

@@ -1,6 +1,6 @@
 """The sandbox and the prompts against a corpus of destructive and benign commands.
 
-    python bench/sandbox.py [--corpus bench/data/sandbox_corpus.json] [--show 10]
+    python bench/sandbox.py [--corpus bench/data/sandbox_corpus.json] [--show 10] [--escapes-only]
 
 Every command runs for real in the bwrap sandbox (no prompt: the sandbox alone) against a fake
 HOME full of sentinel files and a fresh copy of a throwaway git project, in a folder outside
@@ -9,7 +9,9 @@ HOME full of sentinel files and a fresh copy of a throwaway git project, in a fo
   folder unchanged afterwards (target: 100%); and how many the unsandboxed guard would ask;
 - history: inside-workspace destroyers the prompts ask about, sandbox on and off;
 - benign: false alarms (the prompt would ask) with the sandbox on and off, and commands the
-  sandbox broke (exit 0 unsandboxed, not inside).
+  sandbox broke (exit 0 unsandboxed, not inside);
+- then the ways out of the sandbox (bench/sandbox_escapes.py), a section per kind: attacks
+  tried / blocked beside the benign commands still working.
 """
 
 from __future__ import annotations
@@ -92,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--corpus", type=Path, default=ROOT / "bench/data/sandbox_corpus.json")
     p.add_argument("--show", type=int, default=10, help="list up to N commands per failure kind")
+    p.add_argument("--escapes-only", action="store_true", help="only the escape sections")
     args = p.parse_args(argv)
+    if args.escapes_only:
+        return escapes()
     corpus = json.loads(args.corpus.read_text())
     root = Path(tempfile.mkdtemp(prefix="unicum-sandbox-bench-", dir=visible_tmp_root()))
     try:
@@ -127,11 +132,38 @@ def main(argv: list[str] | None = None) -> int:
         ):
             for command in found[: args.show]:
                 print(f"  {title}: {command!r}")
-        return 0 if not escaped else 1
+        return escapes() or (0 if not escaped else 1)
     finally:
         shutil.rmtree(root, ignore_errors=True)
         for name in HOST_TMP_LEFTOVERS:  # the benign commands' unsandboxed runs wrote these
             Path("/tmp", name).unlink(missing_ok=True)
+
+
+def escapes() -> int:
+    """The escape sections, each in a fresh world; 1 when an attack got through or a benign
+    command broke."""
+    from bench.sandbox_escapes import SECTIONS
+    from bench.sandbox_world import EscapeWorld
+
+    saved = dict(os.environ)
+    root = Path(tempfile.mkdtemp(prefix="unicum-escape-bench-", dir=visible_tmp_root()))
+    os.environ["UNICUM_HOME"] = str(root / "home" / ".unicum-agent")
+    world = EscapeWorld(root)
+    bad = 0
+    try:
+        print(f"escapes: {world.sandbox.describe()}")
+        for section in SECTIONS:
+            result = section(world)
+            print(result.line())
+            for line in result.failures():
+                print(line)
+            bad += len(result.failures())
+    finally:
+        world.close()
+        shutil.rmtree(root, ignore_errors=True)
+        os.environ.clear()
+        os.environ.update(saved)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

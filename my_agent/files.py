@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from my_agent.home import unicum_home
+from my_agent.private import private_dir
 
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -19,7 +23,11 @@ else:
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Temp file in the same folder, fsync, rename: readers see the old file or the new one,
     and a failed write leaves no temp file behind. The file keeps its permission bits, or
-    takes `mode` when given (a new file otherwise gets mkstemp's owner-only bits)."""
+    takes `mode` when given (a new file otherwise gets mkstemp's owner-only bits). A folder
+    made for it inside the Unicum home is 0700."""
+    home = unicum_home().expanduser()
+    if path.parent == home or home in path.parent.parents:
+        private_dir(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -47,7 +55,8 @@ def _mode(path: Path) -> int | None:
 def file_lock(path: Path) -> Iterator[None]:
     """An exclusive lock on `path` (a sidecar file), released on exit; blocks while held."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0), 0o600)
+    with os.fdopen(fd, "a+b") as fh:
         if os.name == "nt":  # pragma: no cover - exercised on Windows only
             while True:
                 try:
@@ -147,3 +156,35 @@ def write_beneath(root: Path, target: Path, data: bytes) -> None:
             raise
     finally:
         os.close(dfd)
+
+
+def read_resolved(target: Path, limit: int) -> bytes:
+    """The bytes of `target` (an absolute path with its symlinks already resolved), at most
+    `limit`, opened component by component without following a symlink: a file or folder
+    swapped for a link after the path was checked fails instead of reading elsewhere; only a
+    regular file is read (a device such as /dev/zero is refused)."""
+    if os.name == "nt" or not hasattr(os, "O_NOFOLLOW"):  # pragma: no cover - no dir fds
+        with open(target, "rb") as fh:
+            return fh.read(limit)
+    parts = target.parts
+    dfd = os.open(parts[0], _DIR_FLAGS)
+    try:
+        for part in parts[1:-1]:
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=dfd)
+            except OSError as exc:
+                raise UnsafePath(f"{part} is a symlink or not a folder; nothing was read") from exc
+            os.close(dfd)
+            dfd = child
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnsafePath(f"{parts[-1]} became a symlink; nothing was read") from exc
+            raise
+    finally:
+        os.close(dfd)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise UnsafePath(f"{target.name} is not a regular file; nothing was read")
+        return fh.read(limit)

@@ -46,7 +46,6 @@ def shape_patterns() -> tuple[re.Pattern[str], ...]:
     if sources is None:
         sources = _from_detect_secrets()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, json.dumps({"key": key, "patterns": sources}).encode())
         except OSError:
             pass  # a read-only home: compiled from detect-secrets each time

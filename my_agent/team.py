@@ -58,15 +58,40 @@ def team_project(workspace: Path) -> str:
     return project_id(resolved)
 
 
+_PASSWORD_PARAM = re.compile(r"(password\s*=\s*)('[^']*'|[^&\s]*)", re.IGNORECASE)
+
+
+def url_password(url: str) -> str:
+    """What stands where a URL's password would, even in a malformed URL (between the first
+    `:` after the scheme and the last `@`); "" when there is none."""
+    if "@" not in url:
+        return ""
+    head = url.rpartition("@")[0]
+    start = head.find("://")
+    colon = head.find(":", start + 3 if start >= 0 else 0)
+    return head[colon + 1 :] if colon >= 0 else ""
+
+
 def describe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", url)
+    """The URL without its password, for messages (malformed ones too)."""
+    secret = url_password(url)
+    if secret:
+        head, _, tail = url.rpartition("@")
+        url = f"{head[: len(head) - len(secret)]}***@{tail}"
+    return _PASSWORD_PARAM.sub(r"\1***", url)
 
 
-def one_line(exc: BaseException) -> str:
-    """A driver's error as one line (psycopg adds hints on further lines)."""
+def one_line(exc: BaseException, url: str = "") -> str:
+    """A driver's error as one line (psycopg adds hints on further lines), without the
+    password of `url` or any `password=` it quotes."""
     lines = str(exc).strip().splitlines()
-    return lines[0].strip() if lines else type(exc).__name__
+    text = lines[0].strip() if lines else type(exc).__name__
+    secret = url_password(url)
+    # a driver may split a malformed URL elsewhere: every longer piece of it goes too
+    for piece in sorted({secret, *re.split(r"[@:/?&]", secret)}, key=len, reverse=True):
+        if len(piece) >= 3:
+            text = text.replace(piece, "***")
+    return _PASSWORD_PARAM.sub(r"\1***", text)
 
 
 Migration = Callable[[Any], None]  # takes an open connection inside a transaction
@@ -76,6 +101,8 @@ MIGRATION_LOCK = 0x554E4943  # "UNIC": the advisory lock every migration runs un
 def migrate(conn: Any, component: str, steps: Sequence[Migration]) -> None:
     """Apply `component`'s migrations not applied yet, in one transaction under an advisory
     lock, so several processes starting at once migrate once. `conn` is a psycopg connection."""
+    if _version(conn, component) == len(steps):
+        return  # up to date: an ordinary team role needs no right to create anything
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         conn.execute(
@@ -93,8 +120,20 @@ def migrate(conn: Any, component: str, steps: Sequence[Migration]) -> None:
             )
         for step in steps[version:]:
             step(conn)
+        conn.execute("GRANT SELECT ON unicum_schema TO PUBLIC")
         conn.execute(
             "INSERT INTO unicum_schema VALUES (%s, %s) "
             "ON CONFLICT (component) DO UPDATE SET version = excluded.version",
             (component, len(steps)),
         )
+
+
+def _version(conn: Any, component: str) -> int:
+    """The component's schema version, read without a lock (-1: no schema table yet)."""
+    row = conn.execute("SELECT to_regclass('unicum_schema') IS NOT NULL").fetchone()
+    if not row or not row[0]:
+        return -1
+    found = conn.execute(
+        "SELECT version FROM unicum_schema WHERE component = %s", (component,)
+    ).fetchone()
+    return found[0] if found else 0

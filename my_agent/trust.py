@@ -14,21 +14,26 @@ from pathlib import Path
 
 from my_agent.files import atomic_write, file_lock
 from my_agent.home import unicum_home
+from my_agent.trust_digest import changed, fingerprint
 
 TRUST_FILE = "trusted.json"
 TRUST_ENV = "UNICUM_TRUST_PROJECT"  # set for one run: the folder is trusted, everything loads
 MAX_TRUST_FILE = 1024 * 1024
 
 
-def _folders(home: Path) -> list[str]:
+def _read(home: Path) -> dict:
     path = home / TRUST_FILE
     try:
         if path.stat().st_size > MAX_TRUST_FILE:
-            return []
+            return {}
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
-        return []
-    folders = data.get("folders") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _folders(home: Path) -> list[str]:
+    folders = _read(home).get("folders")
     return [f for f in folders if isinstance(f, str)] if isinstance(folders, list) else []
 
 
@@ -44,11 +49,40 @@ def is_trusted(workspace: Path, home: Path | None = None) -> bool:
 
 
 def trust_folder(workspace: Path, home: Path | None = None) -> None:
-    """Remember `workspace` as trusted (an OSError when the home cannot be written)."""
+    """Remember `workspace` as trusted, with its extension files as they are now (an OSError
+    when the home cannot be written)."""
     home = home or unicum_home()
     folder = str(workspace.expanduser().resolve())
     with file_lock(home / f"{TRUST_FILE}.lock"):
+        data = _read(home)
         folders = _folders(home)
+        extensions = data.get("extensions") if isinstance(data.get("extensions"), dict) else {}
+        extensions[folder] = fingerprint(workspace)
         if folder not in folders:
-            data = json.dumps({"folders": [*folders, folder]}, indent=1).encode("utf-8")
-            atomic_write(home / TRUST_FILE, data, mode=0o600)
+            folders.append(folder)
+        out = {**data, "folders": folders, "extensions": extensions}
+        atomic_write(home / TRUST_FILE, json.dumps(out, indent=1).encode("utf-8"), mode=0o600)
+
+
+def changed_extensions(workspace: Path, home: Path | None = None) -> list[str]:
+    """The trusted `workspace`'s extension files added or changed since the user trusted it
+    (or last confirmed them). A folder trusted through a folder above it is fingerprinted on
+    its first session."""
+    home = home or unicum_home()
+    folder = str(workspace.expanduser().resolve())
+    saved = _read(home).get("extensions")
+    before = saved.get(folder) if isinstance(saved, dict) else None
+    if not isinstance(before, dict):
+        if is_trusted(workspace, home):
+            try:
+                trust_folder(workspace, home)
+            except OSError:
+                pass
+        return []
+    return changed(before, fingerprint(workspace))
+
+
+def extensions_allowed(workspace: Path, home: Path | None = None) -> bool:
+    """May the project's hooks, MCP servers, commands, skills and agent definitions load?
+    A remembered trust, and none of those files changed since it was given."""
+    return is_trusted(workspace, home) and not changed_extensions(workspace, home)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from my_agent.files import atomic_write
 from my_agent.home import project_id
+from my_agent.private import private_dir
 from tools.base import ToolContext
 
 FILE = "approvals.json"
@@ -38,7 +39,7 @@ def save_approvals(ctx: ToolContext, keys: list[str]) -> None:
     old = data.get(project) if isinstance(data.get(project), list) else []
     data[project] = sorted({*old, *keys})
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         atomic_write(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
     except OSError:
         pass

@@ -55,6 +55,7 @@ class ToolContext:
     services: ToolServices = field(default_factory=ToolServices)
     approvals: set[str] = field(default_factory=set)  # "this session" answers
     image_limits: ImageLimits | None = None  # None: the model takes no images
+    command_env: dict[str, str] = field(default_factory=dict)  # the project .env's, for commands
 
 
 @dataclass

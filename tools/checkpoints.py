@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from my_agent.files import atomic_write
+from my_agent.private import open_private, private_dir, write_private
 from tools.base import ToolContext
 from tools.restored import Restored, clash_text, undone_turn
 from tools.services import Checkpoints
@@ -48,15 +49,15 @@ class CheckpointStore:
         path = Path(path).absolute()
         numbers = self._numbers()
         number = (numbers[-1] + 1) if numbers else 1
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_dir(self.folder)
         meta: dict[str, object] = {"path": str(path), "existed": path.is_file(), "turn": turn}
         if path.is_file():
-            (self.folder / f"{number:06d}.bin").write_bytes(path.read_bytes())
+            _write_private_bytes(self.folder / f"{number:06d}.bin", path.read_bytes())
             meta["mode"] = path.stat().st_mode & 0o7777
         else:
             missing = [p for p in [path.parent, *path.parent.parents] if not p.exists()]
             meta["created_dir"] = str(missing[-1]) if missing else None
-        (self.folder / f"{number:06d}.json").write_text(json.dumps(meta), encoding="utf-8")
+        write_private(self.folder / f"{number:06d}.json", json.dumps(meta))
 
     def wrote(self, path: Path) -> None:
         """After the write: remember what the tool left, so `undo` notices later changes."""
@@ -65,7 +66,7 @@ class CheckpointStore:
             meta = self._meta(number)
             if meta["path"] == str(path):
                 meta["written"] = fingerprint(path)
-                (self.folder / f"{number:06d}.json").write_text(json.dumps(meta), encoding="utf-8")
+                write_private(self.folder / f"{number:06d}.json", json.dumps(meta))
                 return
 
     def undo(self, force: bool = False) -> str | None:
@@ -172,3 +173,8 @@ def get_checkpoints(ctx: ToolContext) -> Checkpoints:
         prune_old(folder.parent, spare=folder)
         ctx.services.checkpoints = CheckpointStore(folder, root=ctx.workspace)
     return ctx.services.checkpoints
+
+
+def _write_private_bytes(path: Path, data: bytes) -> None:
+    with open_private(path, "wb") as fh:
+        fh.write(data)

@@ -6,11 +6,13 @@ from typing import Any
 
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 
-ACTIONS = ("definition", "references", "impact", "outline", "rename")
+ACTIONS = ("overview", "definition", "references", "impact", "outline", "rename")
 
 
 def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     action = args["action"]
+    if action == "overview":
+        return _overview(ctx, str(args.get("name") or args.get("path") or ""))
     target = (
         (args.get("path") if action == "outline" else None)
         or args.get("name")
@@ -39,11 +41,22 @@ def code_map(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     return ToolOutput(answer, data={"action": action, "target": target})
 
 
+def _overview(ctx: ToolContext, task: str) -> ToolOutput:
+    cmap = ctx.services.codemap
+    if cmap is None:
+        raise ToolError("this session has no code map")
+    try:
+        return ToolOutput(cmap.overview(task), data={"action": "overview", "target": task})
+    except OSError as exc:
+        raise ToolError(f"code map unavailable: {exc}") from exc
+
+
 TOOLS = [
     Tool(
         "code_map",
-        "Code index, cheaper than reading files: definition, references (call sites), impact "
-        "(dependents), outline (of path), rename (name to new_name: dry run, every line).",
+        "Code index, cheaper than reading files: overview (main files; name: task words), "
+        "definition, references (callers), impact (dependents), outline (of path), rename "
+        "(to new_name: dry run).",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},

@@ -1,6 +1,7 @@
 """Questions that are asked in every permission mode (kept apart from the mode policy in
 tools/permissions.py): reading the user's credential files through the terminal, writing
-into a repository's `.git/` (config and hooks run code), saving to global memory. A process's
+into a repository's `.git/` (config and hooks run code), saving to global memory; writing the
+agent's own configuration is asked in every mode but yolo. A process's
 environment (`/proc/*/environ`) is never read: it holds the CLI's own keys."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from my_agent.shell.tokenize import parse
 from tools.base import ToolContext, ToolError
+from tools.sandbox_mounts import PROTECTED_NAMES
 
 # relative to the user's home: folders and files that hold credentials
 CREDENTIAL_PATHS = (
@@ -104,6 +106,14 @@ def approve_special_path(ctx: ToolContext, target: Path, write: bool) -> None:
     `.git` folder (config, hooks: git runs them) always asks."""
     if reads_environ(str(target)) or (target.name == "environ" and "proc" in target.parts):
         raise ToolError("refused: a process environment (/proc/*/environ) holds API keys")
+    if write and ctx.permission_mode != "yolo" and is_agent_config(target, ctx.workspace):
+        confirm_always(
+            ctx,
+            "agent_config",
+            str(target),
+            f"Write {target}? It is the agent's own configuration (hooks, MCP servers, commands, "
+            "instructions): the next session loads what it says.",
+        )
     if write and ".git" in target.parts:
         confirm_always(
             ctx,
@@ -112,6 +122,16 @@ def approve_special_path(ctx: ToolContext, target: Path, write: bool) -> None:
             f"Write {target}? Git runs what its config and hooks name (core.fsmonitor, "
             "hooks/*): this could run code on the next git command.",
         )
+
+
+def is_agent_config(target: Path, workspace: Path) -> bool:
+    """`.unicum/`, `.claude/`, `.mcp.json`, `.agents/`, `.codex/` or an instruction file at the
+    workspace's root (what the sandbox keeps read-only to commands)."""
+    try:
+        rel = target.resolve().relative_to(workspace.resolve())
+    except ValueError:
+        return False
+    return bool(rel.parts) and rel.parts[0] in PROTECTED_NAMES
 
 
 def approve_global_memory(ctx: ToolContext, content: str) -> None:

@@ -25,6 +25,13 @@ class Rule:
 HISTORY_RULES: tuple[Rule, ...] = (
     Rule("git reset --hard", "discards uncommitted changes", ("git",), "reset", ("--hard",)),
     Rule(
+        "git reset --merge/--keep",
+        "may discard uncommitted changes",
+        ("git",),
+        "reset",
+        ("--merge", "--keep"),
+    ),
+    Rule(
         "git clean -f",
         "deletes untracked files",
         ("git",),

@@ -32,7 +32,7 @@ from tools.workspace_guard import deletes_workspace
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
 # runs the ask mode lets the task edit its own workspace (see `approve_edit`).
 _GUARDED = frozenset(
-    {"outside_read", "outside_write", "destructive", "private_network", "private_read"}
+    {"outside_read", "outside_write", "destructive", "private_network", "private_read", "network"}
 )
 # "mcp": a call to an MCP server's tool (its effects are the server's; Unicum cannot see them).
 ASKS: dict[str, frozenset[str]] = {

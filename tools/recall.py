@@ -87,8 +87,8 @@ def _available(ctx: ToolContext) -> str | None:
 TOOLS = [
     Tool(
         "recall",
-        "Text of an archived output: by id (as in [archived #a3]) or query (the best match, "
-        "or ranked ids when several fit); lines or grep return only those lines of it.",
+        "Text of an archived output by id (a3) or query; lines (40-80) or grep return only "
+        "those lines of it, numbered: prefer them to the whole.",
         params(
             [],
             id={"type": "string"},

@@ -1,9 +1,12 @@
 """The OS sandbox for `terminal` commands: bubblewrap (`bwrap`) with the whole filesystem
-read-only except the workspace and a private /tmp, the user's secret folders hidden, fresh
-user/PID/IPC/UTS namespaces with their own /proc, no capabilities, the network on or off.
+read-only except the workspace and a private /tmp; the home empty but for the toolchains
+(deny-by-default reads), the git metadata and the agent's configuration read-only, daemon
+sockets hidden (tools/sandbox_mounts.py); fresh user/PID/IPC/UTS namespaces with their own
+/proc, no capabilities, the network off unless the user approves it for a command, a seccomp
+filter on socket families (tools/seccomp.py) and limits on processes, memory and file size.
 
-`Sandbox.wrap(argv, cwd)` is the only entry point the shell tool uses; `Sandbox.problem` says
-why commands run unsandboxed (then the permission guard asks, as before the sandbox).
+`Sandbox.wrap(argv, cwd, network)` is the only entry point the shell tool uses;
+`Sandbox.problem` says why commands run unsandboxed (then the permission guard asks).
 """
 
 from __future__ import annotations
@@ -13,15 +16,18 @@ import shutil
 import subprocess
 import tempfile
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools import seccomp
 from tools.base import ToolContext
+from tools.sandbox_mounts import git_args, home_args, inside, protected_args, socket_args
 from tools.services import CommandSandbox
 
 MODES = ("workspace-write", "read-only", "off")
 NETWORK = ("on", "off")
 # the user's credential stores, relative to HOME: folders get an empty tmpfs, files /dev/null
+# (the home is already empty in the sandbox; these matter when the workspace holds the home)
 SECRET_PATHS = (
     ".ssh",
     ".aws",
@@ -35,31 +41,66 @@ SECRET_PATHS = (
     ".config/gh",
     ".kube",
     ".azure",
+    ".npmrc",
+    ".pypirc",
+    ".pgpass",
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+    ".psql_history",
+    ".codex",
+    ".config/git/credentials",
 )
+PIDS, MEMORY_MB, FILE_MB = 4096, 0, 4096  # per command; memory 0: three quarters of the RAM
 PROBE_TIMEOUT = 10
 
 
 @dataclass(frozen=True)
 class SandboxPolicy:
     mode: str = "workspace-write"  # workspace-write | read-only | off
-    network: bool = True
+    network: bool = False  # on for every command (off: asked per command, see network_allow)
+    network_allow: tuple[str, ...] = ()  # command prefixes that get the network unasked
+    read: tuple[str, ...] = ()  # more paths under HOME commands may read
+    limits: dict[str, int] = field(default_factory=dict)  # pids, memory_mb, file_mb
 
     @staticmethod
     def from_settings(config: dict, mode: str | None, network: str | None) -> SandboxPolicy:
-        """Flags win over config.json's `sandbox: {mode, network}`; defaults: workspace-write,
-        network on. An unknown value is a ValueError naming it."""
+        """Flags win over config.json's `sandbox: {mode, network, network_allow, read,
+        limits}`; defaults: workspace-write, network off. A bad value is a ValueError naming it."""
         saved = config.get("sandbox") or {}
         if not isinstance(saved, dict):
-            raise ValueError("config.json: `sandbox` must be an object {mode, network}")
+            raise ValueError("config.json: `sandbox` must be an object {mode, network, ...}")
         chosen = mode or saved.get("mode") or "workspace-write"
         if chosen not in MODES:
             raise ValueError(f"sandbox mode {chosen!r}: expected one of {', '.join(MODES)}")
-        net = network if network is not None else saved.get("network", "on")
+        net = network if network is not None else saved.get("network", "off")
         if isinstance(net, bool):
             net = "on" if net else "off"
         if net not in NETWORK:
             raise ValueError(f"sandbox network {net!r}: expected on or off")
-        return SandboxPolicy(chosen, net == "on")
+        lists = {k: _strings(saved, k) for k in ("network_allow", "read")}
+        limits = saved.get("limits") or {}
+        if not isinstance(limits, dict) or not all(
+            isinstance(v, int) and v >= 0 for v in limits.values()
+        ):
+            raise ValueError(
+                "config.json: `sandbox.limits` must map pids/memory_mb/file_mb to numbers"
+            )
+        return SandboxPolicy(chosen, net == "on", lists["network_allow"], lists["read"], limits)
+
+    def network_for(self, command: str) -> bool:
+        """The network is on for every command, or this command starts with an allowed prefix."""
+        words = command.split()
+        return self.network or any(
+            words[: len(p.split())] == p.split() for p in self.network_allow if p.split()
+        )
+
+
+def _strings(saved: dict, key: str) -> tuple[str, ...]:
+    value = saved.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"config.json: `sandbox.{key}` must be a list of strings")
+    return tuple(value)
 
 
 class Sandbox:
@@ -74,7 +115,12 @@ class Sandbox:
         self.home = home.expanduser()
         self.bwrap = shutil.which("bwrap") or ""
         self._tmp = ""
+        self._private = ""  # the seccomp programs
+        self._filters: dict[bool, str] = {}
         self.problem = self._probe()  # why commands cannot be sandboxed, or ""
+
+    def network_for(self, command: str) -> bool:
+        return self.policy.network_for(command)
 
     @property
     def active(self) -> bool:
@@ -103,34 +149,75 @@ class Sandbox:
             weakref.finalize(self, shutil.rmtree, self._tmp, True)
         return self._tmp
 
-    def wrap(self, argv: list[str], cwd: Path) -> list[str]:
-        """`argv` as run inside the sandbox, starting in `cwd`."""
+    def wrap(self, argv: list[str], cwd: Path, network: bool = False) -> list[str]:
+        """`argv` as run inside the sandbox, starting in `cwd`; `network`: this command was
+        given the network (by the policy, the allow-list or the user)."""
         if self.policy.mode == "off":
             return argv
-        workspace = str(self.workspace)
-        bind = "--bind" if self.policy.mode == "workspace-write" else "--ro-bind"
+        workspace = self.workspace
+        writable = self.policy.mode == "workspace-write"
+        bind = "--bind" if writable else "--ro-bind"
         args = [self.bwrap or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc"]
         args += ["--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
-        if not self.policy.network:
+        on = network or self.policy.network
+        if not on:
             args.append("--unshare-net")
         args += ["--die-with-parent", "--new-session"]
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        args += ["--bind", self.private_tmp(), "/tmp", bind, workspace, workspace]
-        for folder in self.extra:
-            args += [bind, str(folder), str(folder)]
+        args += ["--bind", self.private_tmp(), "/tmp"]
         for folder in tool_folders_in_tmp():  # a venv or tool under /tmp keeps working, read-only
             args += ["--ro-bind", folder, folder]
-        args += self._hide_args()
-        args += ["--setenv", "TMPDIR", "/tmp", "--chdir", str(cwd), "--", *argv]
-        return args
+        args += socket_args(workspace)
+        home = home_args(Path.home(), workspace, list(self.policy.read))
+        args += home + [bind, str(workspace), str(workspace)]
+        for folder in self.extra:  # --add-dir: writable like the workspace
+            args += [bind, str(folder), str(folder)]
+        args += self._hide_args(home_hidden=bool(home))
+        args += git_args(workspace, writable) + protected_args(workspace)
+        args += ["--setenv", "TMPDIR", "/tmp"]
+        filter_file = self._filter(on)
+        if filter_file:
+            args += ["--seccomp", "9"]
+        args += ["--chdir", str(cwd), "--", *argv]
+        limits = self._ulimits()
+        redirect = ' 9<"$0"' if filter_file else ""
+        return ["bash", "-c", f'{limits}exec "$@"{redirect}', filter_file or "-", *args]
 
-    def _hide_args(self) -> list[str]:
-        """Mounts that hide the secret folders and files (those that exist and are visible)."""
-        user_home = Path(os.path.expanduser("~"))
+    def _filter(self, network: bool) -> str:
+        """The compiled seccomp program for this network setting, in a folder commands cannot
+        see (written once per session); "" where there is none for this machine."""
+        if not seccomp.supported():
+            return ""
+        if network not in self._filters:
+            if not self._private:
+                self._private = tempfile.mkdtemp(prefix="unicum-seccomp-")
+                weakref.finalize(self, shutil.rmtree, self._private, True)
+            path = Path(self._private, f"net-{int(network)}.bpf")
+            path.write_bytes(seccomp.program(network))
+            self._filters[network] = str(path)
+        return self._filters[network]
+
+    def _ulimits(self) -> str:
+        """`ulimit` settings for the command: processes, data memory (KiB), file size (KiB)."""
+        limits = self.policy.limits
+        memory = limits.get("memory_mb", MEMORY_MB) or _ram_mb() * 3 // 4
+        settings = (
+            ("-u", limits.get("pids", PIDS)),
+            ("-d", memory * 1024),
+            ("-f", limits.get("file_mb", FILE_MB) * 1024),
+        )
+        return "".join(f"ulimit {flag} {value} 2>/dev/null; " for flag, value in settings if value)
+
+    def _hide_args(self, home_hidden: bool) -> list[str]:
+        """Mounts that hide the secret folders and files (those that exist and are visible:
+        under an emptied home only those in the workspace)."""
+        user_home = Path(os.path.realpath(Path.home()))
         targets = [user_home / p for p in SECRET_PATHS] + [self.home]
         args: list[str] = []
         for path in dict.fromkeys(Path(os.path.realpath(t)) for t in targets):
             if not path.exists() or not self._visible(path):
+                continue
+            if home_hidden and inside(path, user_home) and not inside(path, self.workspace):
                 continue
             if path.is_dir():
                 args += ["--tmpfs", str(path)]
@@ -152,7 +239,15 @@ class Sandbox:
             return "sandbox off"
         if self.problem:
             return f"sandbox unavailable ({self.problem})"
-        return f"sandbox {self.policy.mode}, network {'on' if self.policy.network else 'off'}"
+        network = "on" if self.policy.network else "off (asked per command)"
+        return f"sandbox {self.policy.mode}, network {network}"
+
+
+def _ram_mb() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (ValueError, OSError):
+        return 0
 
 
 def get_sandbox(ctx: ToolContext) -> CommandSandbox | None:

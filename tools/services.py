@@ -84,6 +84,8 @@ class CodeLookup(Protocol):
 
     def outline(self, path: str, /) -> str: ...
 
+    def overview(self, task: str = "", /) -> str: ...
+
 
 class ArchivedOutput(Protocol):
     @property
@@ -160,7 +162,9 @@ class CommandSandbox(Protocol):
     @property
     def active(self) -> bool: ...  # False: commands run unsandboxed, the guard asks
 
-    def wrap(self, argv: list[str], cwd: Path, /) -> list[str]: ...
+    def wrap(self, argv: list[str], cwd: Path, network: bool = False, /) -> list[str]: ...
+
+    def network_for(self, command: str, /) -> bool: ...  # given the network without asking
 
 
 class StepSnapshots(Protocol):

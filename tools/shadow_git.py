@@ -11,10 +11,13 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.private import open_private, private_dir, write_private
+
 MAX_FILE_BYTES = 10 * 1024 * 1024  # bigger files are not snapshotted (and so not undoable)
 TIMEOUT = 30.0  # seconds for one git call; a snapshot that takes longer is skipped
 REF = "refs/unicum/snapshots"
 MANY = 200  # more changed paths than this: `git add -A .` rather than a list
+MAX_EXCLUDE = 1024 * 1024
 _CONFIG = {
     "core.autocrlf": "false",
     "core.safecrlf": "false",
@@ -84,8 +87,8 @@ class ShadowGit:
     def _init(self) -> None:
         if (self.git_dir / "HEAD").is_file():
             return
-        self.git_dir.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q")
+        private_dir(self.git_dir)
+        self.git("init", "-q", "--shared=0600", "--template=")  # owner-only; no sample hooks
         for key, value in _CONFIG.items():
             self.git("config", key, value)
         self.git("symbolic-ref", "HEAD", REF)  # status then compares with the last snapshot
@@ -94,16 +97,17 @@ class ShadowGit:
         """The project's `.git/info/exclude` plus the files too big to keep."""
         lines = []
         user = self.workspace / ".git" / "info" / "exclude"
-        if user.is_file():
-            lines.append(user.read_text("utf-8", "replace"))
+        if user.is_file():  # at most MAX_EXCLUDE bytes: `truncate -s 6G` must not stop us
+            with user.open("rb") as fh:
+                lines.append(fh.read(MAX_EXCLUDE).decode("utf-8", "replace"))
         if self.big.is_file():
             lines.append(self.big.read_text("utf-8"))
         info = self.git_dir / "info"
-        info.mkdir(exist_ok=True)
+        private_dir(info)
         text = "\n".join(lines)
         exclude = info / "exclude"
         if not exclude.is_file() or exclude.read_text("utf-8", "replace") != text:
-            exclude.write_text(text, "utf-8")
+            write_private(exclude, text)
 
     def _changed(self) -> list[str]:
         """Paths whose working copy differs from the shadow index (new, changed, deleted):
@@ -132,7 +136,7 @@ class ShadowGit:
                 size = 0  # deleted
             (big if size > self.max_bytes else rest).append(rel)
         if big:
-            with self.big.open("a", encoding="utf-8", errors="surrogateescape") as fh:
+            with open_private(self.big, "a", encoding="utf-8", errors="surrogateescape") as fh:
                 fh.writelines("/" + _escape(rel) + "\n" for rel in big)
             self.git("rm", "-q", "--cached", "--ignore-unmatch", "--", *big)
             self._sync_excludes()

@@ -15,6 +15,7 @@ from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
 from tools.sandbox import get_sandbox
+from tools.sandbox_hints import grant_network, why_it_failed
 from tools.services import CommandSandbox
 from tools.snapshots import recorded
 from tools.textfile import decode_text
@@ -23,7 +24,22 @@ from tools.workspace import resolve_path
 MAX_TIMEOUT = 600
 SHOW_LINES, SHOW_BYTES = 200, 20_000  # what the model sees: head + tail within these
 KEEP_BYTES = 8 * 1024 * 1024  # what `full_output` keeps for recall (head + tail beyond it)
-PRIVATE_ENV = ("UNICUM_HOME",)  # where Unicum keeps keys and history: not for commands
+# the user's agents and buses (a command reaching one acts outside the sandbox)
+SOCKET_ENV = (
+    "SSH_AUTH_SOCK",
+    "SSH_AGENT_PID",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DBUS_SYSTEM_BUS_ADDRESS",
+    "DOCKER_HOST",
+    "CONTAINER_HOST",
+    "GPG_AGENT_INFO",
+    "XDG_RUNTIME_DIR",
+    "WAYLAND_DISPLAY",
+    "DISPLAY",
+    "XAUTHORITY",
+    "KUBECONFIG",
+)
+_CREDENTIAL_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#@\s]*:[^/?#@\s]*@", re.IGNORECASE)
 QUIET_ENV = {
     "PAGER": "cat",
     "GIT_PAGER": "cat",
@@ -36,10 +52,20 @@ QUIET_ENV = {
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
-def child_env() -> dict[str, str]:
-    """The environment for commands: no API keys or tokens, no Unicum home, no pagers or colours."""
-    env = {k: v for k, v in os.environ.items() if not is_secret_name(k) and k not in PRIVATE_ENV}
+def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for commands: no API keys or tokens, no `UNICUM_*` variable, no URL
+    with credentials, no agent or bus sockets, no pagers or colours; `extra` (the project
+    `.env`'s allowed variables) under the same rules."""
+    merged = {**os.environ, **(extra or {})}
+    env = {k: v for k, v in merged.items() if passes_to_child(k, v)}
     return {**env, **QUIET_ENV}
+
+
+def passes_to_child(name: str, value: str) -> bool:
+    """A variable a command may see."""
+    if is_secret_name(name) or name.upper().startswith("UNICUM_") or name in SOCKET_ENV:
+        return False
+    return not _CREDENTIAL_URL.search(value)
 
 
 class Collector:
@@ -120,20 +146,25 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_command(
-    command: str, cwd: str, timeout: int, sandbox: CommandSandbox | None = None
+    command: str,
+    cwd: str,
+    timeout: int,
+    sandbox: CommandSandbox | None = None,
+    network: bool = False,
+    env: dict[str, str] | None = None,
 ) -> tuple[Collector, int, bool]:
     """(output, exit code, timed out): own process group, stdin closed; inside `sandbox`
-    when it is active."""
+    when it is active (with the network when `network`); `env`: the project's variables."""
     argv = ["bash", "-c", command]
     if sandbox is not None and sandbox.active:
-        argv = sandbox.wrap(argv, Path(cwd))
+        argv = sandbox.wrap(argv, Path(cwd), network)
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env=child_env(),
+        env=child_env(env),
         start_new_session=True,
     )
     out = Collector()
@@ -165,10 +196,14 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     if not cwd.is_dir():
         raise ToolError(f"cwd {args['cwd']} is not a folder")
     sandbox = get_sandbox(ctx)
-    approve_command(ctx, command, cwd, sandboxed=sandbox is not None and sandbox.active)
+    sandboxed = sandbox is not None and sandbox.active
+    approve_command(ctx, command, cwd, sandboxed=sandboxed)
+    network = sandboxed and grant_network(ctx, sandbox, command, bool(args.get("network")))
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
     with recorded(ctx, f"terminal `{command}`"):
-        out, code, timed_out = run_command(command, str(cwd), timeout, sandbox)
+        out, code, timed_out = run_command(
+            command, str(cwd), timeout, sandbox, network, ctx.command_env
+        )
     text = decode_output(bytes(out.head))
     if out.dropped:
         text += f"\n[… {out.dropped} bytes not kept …]\n"
@@ -177,6 +212,8 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     status = f"timed out after {timeout}s; process group killed" if timed_out else f"exit {code}"
     if out.dropped:
         status += f"; {out.dropped} bytes of output in the middle were not kept"
+    if sandboxed and code != 0:
+        status += why_it_failed(text, network, command)
     body = f"{shown}\n[{status}]" if shown.strip() else f"[{status}]"
     data: dict[str, Any] = {
         "exit_code": code,
@@ -195,13 +232,15 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "terminal",
-        "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600). "
-        "Returns its output (when long, head and tail) and exit code.",
+        "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600); "
+        "its output (head and tail) and exit code. Offline: network true asks the user "
+        "for the internet.",
         params(
             ["command"],
             command={"type": "string"},
             cwd={"type": "string"},
             timeout={"type": "integer", "minimum": 1},
+            network={"type": "boolean"},
         ),
         terminal,
         key_arg="command",

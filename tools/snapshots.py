@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from my_agent.home import project_id
+from my_agent.private import write_private
 from tools.base import ToolContext
 from tools.checkpoints import get_checkpoints
 from tools.restored import Restored, clash_text, undone_turn
@@ -58,9 +59,8 @@ class Snapshots:
         return steps
 
     def _save(self) -> None:
-        self.log.parent.mkdir(parents=True, exist_ok=True)
         lines = [json.dumps(s.__dict__) for s in self.steps]
-        self.log.write_text("".join(line + "\n" for line in lines), "utf-8")
+        write_private(self.log, "".join(line + "\n" for line in lines))
 
     def begin_turn(self, task: str = "") -> int:
         """A new task: the steps that follow belong to it (`/rewind` goes back by turns)."""

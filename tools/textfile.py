@@ -7,7 +7,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.files import UnsafePath, read_resolved
 from tools.base import ToolError
+
+MAX_READ = 64 * 1024 * 1024 + 1  # read_file refuses larger files before reading
 
 # magic bytes → what the file is, for refusing binaries with a useful description
 SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -136,7 +139,12 @@ def read_text(target: Path, shown: str) -> Text:
         raise ToolError(f"{shown} is a directory; use list_files")
     if not target.is_file():
         raise ToolError(f"{shown} is not a regular file")
-    raw = target.read_bytes()
+    try:
+        raw = read_resolved(target if target.is_absolute() else target.resolve(), MAX_READ)
+    except UnsafePath as exc:
+        raise ToolError(f"{shown}: {exc}") from None
+    except OSError as exc:
+        raise ToolError(f"{shown}: {exc.strerror or exc}") from None
     kind = binary_kind(raw)
     if kind:
         raise ToolError(f"{shown} is a binary file ({kind}, {human_size(len(raw))}); not shown")

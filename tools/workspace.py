@@ -19,7 +19,10 @@ def resolve_path(ctx: ToolContext, path: str, write: bool = False) -> Path:
     from tools.permissions import approve_path, approve_private_read, is_private
 
     root = ctx.workspace.resolve()
-    target = (root / Path(path).expanduser()).resolve()
+    try:
+        target = (root / Path(path).expanduser()).resolve()
+    except (OSError, RuntimeError) as exc:  # a link changing while it is resolved, a loop
+        raise ToolError(f"{path}: cannot resolve ({getattr(exc, 'strerror', '') or exc})") from None
     approve_special_path(ctx, target, write)  # /proc/*/environ, .git/ writes
     if is_private(target, ctx):
         approve_private_read(ctx, target)  # one question, covering the outside access too

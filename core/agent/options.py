@@ -27,7 +27,8 @@ class SessionOptions:
     task_hint: str = ""  # the first task, when known: ranks memory for the prompt
     sandbox: str | None = None  # --sandbox: workspace-write | read-only | off (None: config)
     sandbox_network: str | None = None  # --sandbox-network on | off (None: config, else on)
-    codemap: bool = True  # repo overview in the system prompt (index built in the background)
+    codemap: bool = True  # the code map (index built in the background, code_map tool)
+    overview_in_prompt: bool = False  # its overview in the system prompt (else on demand)
     trusted: bool = False  # --trust; a folder remembered as trusted is trusted either way
     append_system_prompt: str = ""  # --append-system-prompt: added after the instructions
     allowed_tools: tuple[str, ...] = ()  # --allowedTools: rules that run without asking

@@ -1,8 +1,9 @@
 """Code map: a tree-sitter index of the project (symbols, references, imports) in SQLite."""
 
+from core.codemap.dependents import Impact, impact
 from core.codemap.index import CodeIndex
 from core.codemap.overview import render_overview
-from core.codemap.query import definitions, impact, references
+from core.codemap.query import definitions, references
 from core.codemap.service import OVERVIEW_TOKENS, CodeMap
 from core.codemap.walk import walk_sources
 
@@ -10,6 +11,7 @@ __all__ = [
     "OVERVIEW_TOKENS",
     "CodeIndex",
     "CodeMap",
+    "Impact",
     "definitions",
     "impact",
     "references",

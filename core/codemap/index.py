@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.codemap.langs import EXTENSIONS, QUERIES
+from core.codemap.fileview import ViewCache
+from core.codemap.langs import EXTENSIONS
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
+from core.codemap.schema import Transaction, content_hash, open_db
 from core.codemap.walk import MAX_FILES, walk_sources
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
@@ -28,102 +29,6 @@ def default_workers() -> int:
 CHUNK_FILES = 48
 
 Parsed = tuple[str, int, int, str, str, int, list | None, list | None, list | None]
-
-
-def _m001_tables(db: sqlite3.Connection) -> None:
-    _run_script(
-        db,
-        """
-        CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime_ns INTEGER,
-                           size INTEGER, hash TEXT, lang TEXT, lines INTEGER);
-        CREATE TABLE symbols(file_id INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT, line INTEGER,
-                             end_line INTEGER, scope TEXT, signature TEXT, exported INTEGER,
-                             module TEXT, orig TEXT);
-        CREATE INDEX symbols_name ON symbols(name);
-        CREATE INDEX symbols_file ON symbols(file_id);
-        CREATE INDEX symbols_orig ON symbols(orig) WHERE kind = 'import';
-        CREATE TABLE refs(file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER, kind TEXT,
-                          scope TEXT, receiver TEXT);
-        CREATE INDEX refs_name ON refs(name);
-        CREATE INDEX refs_file ON refs(file_id);
-        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-    """,
-    )
-
-
-def _run_script(db: sqlite3.Connection, script: str) -> None:
-    """executescript() would commit; run each statement inside the caller's transaction."""
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _m002_binds(db: sqlite3.Connection) -> None:
-    """Bindings for receiver types; every file is parsed again to fill them."""
-    _run_script(
-        db,
-        """
-        CREATE TABLE binds(file_id INTEGER NOT NULL, kind TEXT NOT NULL, scope TEXT, name TEXT,
-                           type TEXT, line INTEGER);
-        CREATE INDEX binds_file ON binds(file_id);
-        DELETE FROM symbols; DELETE FROM refs; DELETE FROM files;
-    """,
-    )
-
-
-def _m003_graph(db: sqlite3.Connection) -> None:
-    """The reference graph and its ranks, kept in the index (see rank.py)."""
-    _run_script(
-        db,
-        """
-        CREATE TABLE edges(src INTEGER NOT NULL, dst INTEGER NOT NULL, name TEXT NOT NULL,
-                           weight REAL);
-        CREATE INDEX edges_name ON edges(name);
-        CREATE TABLE ranks(file_id INTEGER PRIMARY KEY, rank REAL);
-        CREATE TABLE flows(file_id INTEGER NOT NULL, name TEXT NOT NULL, flow REAL);
-        INSERT OR REPLACE INTO meta VALUES ('edges_stale', '1');
-    """,
-    )
-
-
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_tables, _m002_binds, _m003_graph]
-
-
-def open_db(path: Path | str) -> sqlite3.Connection:
-    """Open (creating and migrating) an index database; ':memory:' works for tests."""
-    if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=OFF")  # a derived cache: rebuilt if ever damaged
-    if db.execute("PRAGMA user_version").fetchone()[0] < len(MIGRATIONS):
-        with _Transaction(db):  # re-read inside the lock: another process may have migrated
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            for number, migrate in enumerate(MIGRATIONS[version:], start=version + 1):
-                migrate(db)
-                db.execute(f"PRAGMA user_version={number}")
-    _check_parser(db)
-    return db
-
-
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
-PARSER = content_hash(("parse 4\n" + "".join(QUERIES.values())).encode())
-
-
-def _check_parser(db: sqlite3.Connection) -> None:
-    """Files parsed by other queries or another parser are parsed again (all, lazily)."""
-    row = db.execute("SELECT value FROM meta WHERE key='parser'").fetchone()
-    if row is not None and row[0] == PARSER:
-        return
-    with _Transaction(db):
-        if row is not None or db.execute("SELECT 1 FROM files LIMIT 1").fetchone():
-            # an index from another parser: start over, edges included
-            for table in ("symbols", "refs", "binds", "edges", "files"):
-                db.execute(f"DELETE FROM {table}")
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('parser', ?)", (PARSER,))
 
 
 def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Parsed:
@@ -186,6 +91,7 @@ class CodeIndex:
         self.max_files = max_files
         self.lock = threading.RLock()
         self._touched: set[str] | None = set()  # names whose edges must be recomputed
+        self.cache = ViewCache()  # what questions share; writes drop what they change
 
     def _update_graph(self) -> None:
         """Recompute the edges of the names the last writes touched (all after a migration)."""
@@ -310,13 +216,16 @@ class CodeIndex:
 
     def _delete(self, file_ids: list[int]) -> None:
         rows = [(i,) for i in file_ids]
+        marks = ",".join("?" * len(file_ids))
+        paths = self.db.execute(f"SELECT path FROM files WHERE id IN ({marks})", file_ids)
+        self.cache.changed([p for (p,) in paths])
         if self._touched is not None:
             for fid in file_ids:
                 self._touched.update(
                     n
                     for (n,) in self.db.execute(
                         "SELECT name FROM symbols WHERE file_id=? UNION "
-                        "SELECT name FROM refs WHERE file_id=?",
+                        "SELECT name FROM refs WHERE file_id=? AND kind != 'attribute'",
                         (fid, fid),
                     )
                 )
@@ -332,30 +241,27 @@ class CodeIndex:
             "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
         fid = cur.lastrowid
+        self.cache.changed([row[0]])
         if self._touched is not None:
             self._touched.update(s[0] for s in symbols)
-            self._touched.update(r[0] for r in refs)
+            self._touched.update(r[0] for r in refs if r[2] != "attribute")  # see rank.py
             if len(self._touched) > FULL_REBUILD_NAMES:
                 self._touched = None
         self.db.executemany(
             "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
         )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
-        self.db.executemany("INSERT INTO binds VALUES (?,?,?,?,?,?)", [(fid, *b) for b in binds])
+        self.db.executemany(
+            "INSERT INTO binds VALUES (?,?,?,?,?,?,?)", [(fid, *b, _alias(b[3])) for b in binds]
+        )
 
     def _transaction(self):
-        return _Transaction(self.db)
+        return Transaction(self.db)
 
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
+def _alias(type_name: str) -> str | None:
+    """'=self.registry.add' → 'add': the name a copy was taken of."""
+    return type_name[1:].rsplit(".", 1)[-1] if type_name.startswith("=") else None
 
 
 def _pool_batches(root: str, jobs: list, count: int, deadline: float) -> Iterator[list[Parsed]]:

@@ -50,17 +50,38 @@ PYTHON = """
 (class_definition name: (identifier) @name body: (_) @body) @def.class
 (module (expression_statement (assignment left: (identifier) @name) @def.variable))
 (module (assignment left: (identifier) @name) @def.variable)
+(module (call) @script)
 (call function: (identifier) @ref.call)
 (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
-(decorator (identifier) @ref.call)
-(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.call))
+(decorator (identifier) @ref.decorator)
+(decorator (attribute object: (_) @receiver attribute: (identifier) @ref.decorator))
+(decorator (call function: (identifier) @ref.decorator))
+(decorator (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.decorator)))
+(attribute object: (_) @receiver attribute: (identifier) @ref.attribute)
 (type (identifier) @ref.type)
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))
 [(import_statement) (import_from_statement)] @import
+(parameters [(identifier) @bind.local (default_parameter name: (identifier) @bind.local)
+  (typed_parameter (identifier) @bind.local) (typed_default_parameter name: (identifier) @bind.local)
+  (list_splat_pattern (identifier) @bind.local) (dictionary_splat_pattern (identifier) @bind.local)])
+(lambda_parameters [(identifier) @bind.span (default_parameter name: (identifier) @bind.span)
+  (list_splat_pattern (identifier) @bind.span) (dictionary_splat_pattern (identifier) @bind.span)])
+(for_in_clause left: [(identifier) @bind.span (pattern_list (identifier) @bind.span)
+  (tuple_pattern (identifier) @bind.span)])
+(for_statement left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local)])
+(as_pattern_target [(identifier) @bind.local (tuple (identifier) @bind.local)])
+(assignment left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local) (list_pattern (identifier) @bind.local)
+  (pattern_list (list_splat_pattern (identifier) @bind.local))])
+(augmented_assignment left: (identifier) @bind.local)
+(named_expression name: (identifier) @bind.local)
+(global_statement (identifier) @bind.global)
+(nonlocal_statement (identifier) @bind.global)
 (assignment left: (identifier) @bind.var right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
@@ -95,8 +116,19 @@ _JS_COMMON = """
 (export_specifier name: (identifier) @name) @def.export
 (call_expression function: (identifier) @ref.call)
 (call_expression function: (member_expression object: (_) @receiver
-  property: (property_identifier) @ref.call))
+  property: [(property_identifier) (private_property_identifier)] @ref.call))
+(member_expression object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @ref.attribute)
 (new_expression constructor: (identifier) @ref.new)
+(arguments (identifier) @ref.value)
+(variable_declarator value: (identifier) @ref.value)
+(pair value: (identifier) @ref.value)
+(array (identifier) @ref.value)
+(return_statement (identifier) @ref.value)
+(assignment_expression right: (identifier) @ref.value)
+(binary_expression right: (identifier) @ref.value)
+(shorthand_property_identifier) @ref.value
+((member_expression object: (identifier) @ref.value) (#match? @ref.value "^[A-Z]"))
 (import_statement) @import
 (export_statement source: (string)) @import
 (variable_declarator name: (identifier) @bind.var
@@ -129,7 +161,7 @@ TYPESCRIPT = (
 (abstract_method_signature name: (_) @name) @def.method
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
-(type_annotation (type_identifier) @ref.type)
+(type_identifier) @ref.type
 (extends_clause value: [(identifier) (member_expression)] @bind.base)
 (internal_module name: (identifier) @name body: (_) @body) @def.module
 (internal_module body: (statement_block [(lexical_declaration (variable_declarator

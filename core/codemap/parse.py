@@ -17,6 +17,8 @@ from typing import Any
 
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
+from core.codemap.nodes import name_lines, one_per_node, span_of
+from core.codemap.values import python_values
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
@@ -31,6 +33,7 @@ _NOT_CALLERS = CLASS_KINDS | {
     "constant",
     "export",
 }  # a site's caller is a function  # a function in a namespace is not a method
+_NOT_SCOPES = frozenset({"variable", "constant", "export"})
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
@@ -112,8 +115,8 @@ def _role(caps: dict[str, list[Any]]) -> tuple[str, str]:
             return ("ref", key)
         if key.startswith("bind."):
             return ("bind", key)
-        if key == "import":
-            return ("import", key)
+        if key in ("import", "script"):
+            return (key, key)
     return ("none", "")
 
 
@@ -126,6 +129,7 @@ class _Collector:
         self.refs: list[tuple[int, str, int, str, str]] = []
         self.imports: list[Symbol] = []
         self.binds: list[tuple[int, int, str, str, str, int]] = []  # (pos, rank, kind, name, …)
+        self.script = data.startswith(b"#!")  # or a statement run at module level (a call)
 
     def add(self, pattern: int, caps: dict[str, list[Any]]) -> None:
         role = _ROLES.get((self.lang, pattern))
@@ -133,6 +137,8 @@ class _Collector:
             role = _ROLES[(self.lang, pattern)] = _role(caps)
         if role[0] == "ref":
             node = caps[role[1]][0]
+            if role[1] == "ref.type" and node.parent.type == "nested_type_identifier":
+                return  # `Kind.Member` in a type: a member of Kind, not a type of that name
             receiver = caps.get("receiver")
             recv = (
                 _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60]
@@ -148,9 +154,21 @@ class _Collector:
             self._add_import(caps["import"][0])
         elif role[0] == "bind":
             self._add_bind(role[1][5:], caps[role[1]][0], caps)
+        elif role[0] == "script":
+            self.script = True
+
+    def _values(self, root: Any) -> list:
+        names = {e[2] for e in self.defs.values() if e[3] not in _NOT_SCOPES}
+        names |= {s[0] for _, s in self.imports if s[8] not in ("", "*")}
+        taken = {r[0] for r in self.refs} | {e[7] for e in self.defs.values()}
+        return python_values(root, self.data, names, taken)
 
     def _add_bind(self, kind: str, node: Any, caps: dict[str, list[Any]]) -> None:
         text = _text(node)
+        if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
+            span = span_of(node) if kind == "span" else ""
+            self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
+            return
         if kind == "base":
             name, type_name = "", type_name_of(text)
         elif kind == "all":
@@ -186,6 +204,7 @@ class _Collector:
             node,
             body[0] if body else None,
             _text(qual[0]) if qual else "",
+            names[0].start_byte,
         ]
         slot = (node.start_byte, name)
         old = self.defs.get(slot)
@@ -201,28 +220,37 @@ class _Collector:
                 "utf-8", "replace"
             ),
         ).strip()[:SIGNATURE_CHARS]
-        for local, key, orig in IMPORT_PARSERS[self.lang](node, self.path):
+        found = IMPORT_PARSERS[self.lang](node, self.path)
+        lines = name_lines(node) if node.end_point[0] > node.start_point[0] and found else {}
+        for local, key, orig in found:
             last = max(line, node.end_point[0] + (1 if node.end_point[1] else 0))
-            self.imports.append((local, "import", line, last, "", sig, 0, key, orig))
+            symbol = (local, "import", lines.get(local, line), last, "", sig, 0, key, orig)
+            self.imports.append((node.start_byte, symbol))
 
-    def finish(self) -> tuple[list[Symbol], list[Ref], list[Bind]]:
+    def finish(self, root: Any = None) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
-        uses = _Uses(self.refs, self.binds)
+        named = {e[7] for e in self.defs.values()}  # a definition's own name is no reference
+        self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
+        if self.lang == "python" and root is not None:
+            self.refs += self._values(root)
+        uses = _Uses(self.refs, self.binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
-        for start, end, name, kind, node, body, qual in events:
+        for start, end, name, kind, node, body, qual, _ in events:
             uses.emit_before(start, stack)
             while stack and stack[-1][0] <= start:
                 stack.pop()
             scope = stack[-1][1] if stack else ""
+            top = not stack
             if qual:
                 scope = f"{scope}.{qual}" if scope else qual
             if kind == "function" and (qual or (stack and stack[-1][2] in _OWNER_KINDS)):
                 kind = "method"
             qualified = f"{scope}.{name}" if scope else name
-            stack.append((end, qualified, "class" if kind == "scope" else kind))
-            if kind == "scope":
-                continue
+            if kind not in _NOT_SCOPES:  # `a = b = 1`: b is no member of a
+                stack.append((end, qualified, "class" if kind == "scope" else kind))
+            if kind == "scope" or (kind == "variable" and self.script and not scope):
+                continue  # a script's variables are its statements, not an interface
             last = node.end_point[0] + (1 if node.end_point[1] else 0)
             symbols.append(
                 (
@@ -232,13 +260,17 @@ class _Collector:
                     max(last, node.start_point[0] + 1),
                     scope,
                     _signature(self.data, node, body),
-                    _exported(self.lang, node, name, not stack[:-1]),
+                    _exported(self.lang, node, name, top),
                     "",
                     "",
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
-        return _merge_exports(symbols) + self.imports, uses.refs, uses.binds
+        binds = uses.binds
+        if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
+            module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
+            binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
+        return _merge_exports(symbols) + uses.imports, uses.refs, binds
 
 
 def _is_annotation(node: Any) -> bool:
@@ -250,11 +282,16 @@ def _is_annotation(node: Any) -> bool:
 class _Uses:
     """References and bindings in source order, each given its scope from the definition stack."""
 
-    def __init__(self, refs: list, binds: list) -> None:
-        self.pending = sorted([(r[0], 0, r) for r in refs] + [(b[0], 1, b) for b in binds])
+    def __init__(self, refs: list, binds: list, imports: list) -> None:
+        self.pending = sorted(
+            [(r[0], 0, r) for r in refs]
+            + [(b[0], 1, b) for b in binds]
+            + [(pos, 2, symbol) for pos, symbol in imports]
+        )
         self.at = 0
         self.refs: list[Ref] = []
         self.binds: list[Bind] = []
+        self.imports: list[Symbol] = []
 
     def emit_before(self, pos: int, stack: list[tuple[int, str, str]]) -> None:
         while self.at < len(self.pending) and self.pending[self.at][0] < pos:
@@ -267,7 +304,15 @@ class _Uses:
                 _, name, line, kind, recv = item
                 self.refs.append((name, line, kind, func, recv))
                 continue
+            in_class = bool(stack) and stack[-1][2] in CLASS_KINDS
+            if tag == 2:  # an import binds in its function, or in its class's body
+                self.imports.append(item[:4] + ((stack[-1][1] if in_class else func),) + item[5:])
+                continue
             _, _, kind, name, type_name, line = item
+            if kind in SCOPE_BINDS:
+                if not in_class and (func or kind == "span"):
+                    self.binds.append((kind, func, name, type_name, line))
+                continue
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
@@ -277,6 +322,9 @@ class _Uses:
             if kind in ("attr", "base") and not owner:
                 continue
             self.binds.append((kind, scope, name, type_name, line))
+
+
+SCOPE_BINDS = frozenset({"local", "span", "global"})
 
 
 def type_name_of(text: str) -> str:
@@ -310,4 +358,4 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     collector = _Collector(lang, data, path)
     for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
         collector.add(pattern, caps)
-    return collector.finish()
+    return collector.finish(tree.root_node)

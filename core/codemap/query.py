@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import sqlite3
-from collections import deque
 from dataclasses import dataclass
 
+from core.codemap.fileview import BUILTIN_METHODS, FAMILIES, ViewCache
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
-from core.codemap.resolve import BUILTIN_METHODS, FAMILIES, Project
+from core.codemap.resolve import Project
 
-CALL_KINDS = frozenset({"call", "new", "inherit", "macro"})
+CALL_KINDS = frozenset({"call", "new", "inherit", "macro", "decorator"})
+KIND_NAMES = {  # the index's kinds as answers name them
+    "call": "call",
+    "new": "call",
+    "macro": "call",
+    "decorator": "decorator",
+    "inherit": "base",
+    "type": "annotation",
+    "value": "value",
+    "attribute": "property",
+    "import": "import",
+}
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
@@ -36,7 +47,7 @@ class Site:
     path: str
     line: int
     name: str
-    kind: str  # call | new | inherit | type | macro
+    kind: str  # call | new | inherit | decorator | type | value | attribute | import | macro
     caller: str  # enclosing function or method; "" at module level
     receiver: str
     confidence: float
@@ -208,19 +219,20 @@ def references(
     target: str,
     min_confidence: float = 0.0,
     project: Project | None = None,
+    cache: ViewCache | None = None,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
-    project = project or Project(db)
+    project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     names = [name] + [
         alias
         for (alias,) in db.execute(
             "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
-            "UNION SELECT name FROM binds WHERE (type=? OR type GLOB ?) AND name!=?",
-            (name, name, "=" + name, "=*." + name, name),
+            "UNION SELECT name FROM binds WHERE alias=? AND name!=?",
+            (name, name, name, name),
         )
     ]
     sites: list[Site] = []
@@ -239,17 +251,40 @@ def references(
             hits, conf, why = found
             if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
                 continue
-            if local != name and why in GUESSES:
-                continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f
+            if why in GUESSES and (local != name or kind not in CALL_KINDS):
+                continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
+                # a name used as a value or an attribute is listed only where resolved
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
+    if wanted_keys:
+        sites += _import_sites(db, project, name, wanted_keys)
     best: dict[tuple[str, int], Site] = {}
     for site in sites:  # one site per line: two calls on a line are one place to look
         kept = best.get((site.path, site.line))
         rank = (site.kind in CALL_KINDS, site.confidence)
         if kept is None or rank > (kept.kind in CALL_KINDS, kept.confidence):
             best[(site.path, site.line)] = site
-    return wanted, sorted(best.values(), key=lambda s: (-s.confidence, s.path, s.line))
+    order = sorted(best.values(), key=lambda s: (s.kind == "import", -s.confidence, s.path, s.line))
+    return wanted, order
+
+
+def _import_sites(
+    db: sqlite3.Connection, project: Project, name: str, wanted: frozenset[tuple[str, int]]
+) -> list[Site]:
+    """`from m import name` lines that bring one of the wanted definitions in."""
+    out = []
+    rows = db.execute(
+        "SELECT f.path, s.line, s.name, s.scope, s.module, s.orig FROM symbols s "
+        "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import' AND s.orig = ?",
+        (name,),
+    )
+    for path, line, local, scope, module, orig in rows:
+        if language_family(path) not in FAMILIES:
+            continue
+        value = project.imported(project.view(path), local, frozenset(), [(module, orig)])
+        if value is not None and (value[1], project.line_of(value)) in wanted:
+            out.append(Site(path, line, local, "import", scope or "", "", 0.95, "import"))
+    return out
 
 
 def _followed(
@@ -300,96 +335,3 @@ def outline(db: sqlite3.Connection, path: str) -> list[Definition]:
             (row[0],),
         )
     )
-
-
-@dataclass(frozen=True)
-class Dependent:
-    depth: int
-    path: str
-    symbol: str  # "" when the whole file depends
-    line: int
-    via: str  # what it uses
-    confidence: float = 0.95
-
-
-def impact(
-    db: sqlite3.Connection, target: str, max_depth: int = 3, limit: int = 60
-) -> list[Dependent]:
-    """What depends on a symbol or a file, breadth first, transitively, bounded."""
-    is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
-    return (
-        _file_impact(db, target, max_depth, limit)
-        if is_file
-        else _symbol_impact(db, target, max_depth, limit)
-    )
-
-
-def _symbol_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
-    """Callers, their callers, …: call-like sites only (an annotation is not a use)."""
-    project = Project(db)
-    found: list[Dependent] = []
-    seen = {target}
-    queue = deque([(target, 0)])
-    while queue and len(found) < limit:
-        current, depth = queue.popleft()
-        if depth >= max_depth:
-            continue
-        _, sites = references(db, current, min_confidence=0.5, project=project)
-        for site in sites:
-            if site.kind not in CALL_KINDS:
-                continue
-            key = f"{site.path}:{site.caller}" if site.caller else site.path
-            if key in seen:
-                continue
-            seen.add(key)
-            found.append(
-                Dependent(depth + 1, site.path, site.caller, site.line, current, site.confidence)
-            )
-            if site.caller:
-                queue.append((key, depth + 1))
-            if len(found) >= limit:
-                break
-    return found
-
-
-def _file_impact(db, target: str, max_depth: int, limit: int) -> list[Dependent]:
-    found: list[Dependent] = []
-    seen = {target}
-    queue = deque([(target, 0)])
-    importers = db.execute(
-        "SELECT DISTINCT f.path, s.module, s.orig, s.line FROM symbols s "
-        "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import'"
-    ).fetchall()
-    while queue and len(found) < limit:
-        current, depth = queue.popleft()
-        if depth >= max_depth:
-            continue
-        users = [
-            (path, line)
-            for path, key, orig, line in importers
-            if file_matches(key, current) or (orig and file_matches(f"{key}/{orig}", current))
-        ]
-        users += _callers_of_file(db, current)
-        for path, line in users:
-            if path not in seen:
-                seen.add(path)
-                found.append(Dependent(depth + 1, path, "", line, current))
-                queue.append((path, depth + 1))
-    return found[:limit]
-
-
-def _callers_of_file(db, path: str, max_symbols: int = 40) -> list[tuple[str, int]]:
-    """Files whose references resolve to this file's definitions (same-package languages)."""
-    names = [
-        n
-        for (n,) in db.execute(
-            "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id "
-            "WHERE f.path = ? AND s.kind != 'import' LIMIT ?",
-            (path, max_symbols),
-        )
-    ]
-    users: list[tuple[str, int]] = []
-    for name in names:
-        _, sites = references(db, f"{path}:{name}", min_confidence=0.5)
-        users += [(s.path, s.line) for s in sites if s.path != path]
-    return users

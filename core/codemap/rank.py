@@ -28,23 +28,25 @@ _FAMILY_SQL = (
 
 def _edges_sql(only_dirty: bool) -> str:
     """Calls through an unknown lower-case receiver (`x.lower()`) count a tenth: they often
-    mean some other type's method of the same name; `_private` names count a tenth too."""
+    mean some other type's method of the same name; `_private` names count a tenth too.
+    Attributes read without a call (`x.name`) are no edge: mostly data, and too many."""
     dirty = "name IN (SELECT name FROM temp.dirty_names)"
-    ref_filter = f"WHERE {dirty}" if only_dirty else ""
     def_filter = f"AND {dirty}" if only_dirty else ""
     return f"""
         WITH fam AS (SELECT id, {_FAMILY_SQL} AS family FROM files),
-             rc AS (SELECT file_id, name, SUM(CASE WHEN receiver IN ('', 'self', 'this', 'cls')
-                           OR substr(receiver, 1, 1) BETWEEN 'A' AND 'Z' THEN 1.0 ELSE 0.1 END)
-                           AS n FROM refs {ref_filter} GROUP BY file_id, name),
              dc AS (SELECT DISTINCT name, file_id FROM symbols
                     WHERE kind != 'import' {def_filter}),
-             dn AS (SELECT name, COUNT(*) AS k FROM dc GROUP BY name HAVING k <= {MAX_DEFINERS})
+             dn AS (SELECT name, COUNT(*) AS k FROM dc GROUP BY name HAVING k <= {MAX_DEFINERS}),
+             rc AS (SELECT r.file_id, r.name, SUM(CASE WHEN r.receiver IN ('', 'self', 'this',
+                           'cls') OR substr(r.receiver, 1, 1) BETWEEN 'A' AND 'Z' THEN 1.0
+                           ELSE 0.1 END) AS n
+                    FROM dn CROSS JOIN refs r ON r.name = dn.name
+                    WHERE r.kind != 'attribute' GROUP BY r.file_id, r.name)
         INSERT INTO edges(src, dst, name, weight)
         SELECT rc.file_id, dc.file_id, rc.name,
                sqrt(rc.n) / dn.k * (CASE WHEN substr(rc.name, 1, 1) = '_' THEN 0.1 ELSE 1.0 END)
-        FROM rc JOIN dn ON dn.name = rc.name JOIN dc ON dc.name = rc.name
-        JOIN fam a ON a.id = rc.file_id JOIN fam b ON b.id = dc.file_id
+        FROM rc CROSS JOIN dn ON dn.name = rc.name CROSS JOIN dc ON dc.name = rc.name
+        CROSS JOIN fam a ON a.id = rc.file_id CROSS JOIN fam b ON b.id = dc.file_id
         WHERE rc.file_id != dc.file_id AND a.family = b.family"""
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from core.codemap.fileview import FAMILIES, ViewCache
 from core.codemap.langs import language_family
 from core.codemap.query import Definition, references, split_target
-from core.codemap.resolve import FAMILIES, Project
+from core.codemap.resolve import Project
 
 
 @dataclass(frozen=True)
@@ -19,9 +20,11 @@ class Edit:
     confidence: float
 
 
-def rename_sites(db: sqlite3.Connection, target: str) -> tuple[list[Definition], list[Edit]]:
+def rename_sites(
+    db: sqlite3.Connection, target: str, cache: ViewCache | None = None
+) -> tuple[list[Definition], list[Edit]]:
     """The lines to change to rename `target`, one per line, in path order."""
-    project = Project(db)
+    project = Project(db, cache)
     defs, sites = references(db, target, project=project)
     wanted = {(d.path, d.line) for d in defs}
     edits = {(d.path, d.line): Edit(d.path, d.line, "definition", d.qualified, 1.0) for d in defs}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from core.codemap.query import Definition, Dependent, Site
+from core.codemap.dependents import Impact
+from core.codemap.query import KIND_NAMES, Definition, Site
 from core.codemap.rename import Edit
 
 MAX_SITES = 25
@@ -91,28 +92,49 @@ def _snippet(d: Definition, source: SourceLines) -> list[str]:
 def render_references(
     target: str, defs: list[Definition], sites: list[Site], source: SourceLines
 ) -> str:
-    noun = "call site" if all(s.kind in ("call", "new", "macro") for s in sites) else "reference"
+    """Uses first (the confident ones, then the uncertain under their own heading), then the
+    import lines; the first line counts the uses."""
+    uses = [s for s in sites if s.kind != "import"]
+    imports = [s for s in sites if s.kind == "import"]
     if not sites:
         where = f" (defined at {defs[0].path}:{defs[0].line})" if defs else ""
         return f"no references to '{target}' found{where}"
-    out = [aggregate(len(sites), noun, [s.path for s in sites])]
-    guesses = sum(1 for s in sites if s.confidence < UNCERTAIN)
+    calls = all(s.kind in ("call", "new", "macro") for s in uses)
+    head = aggregate(len(uses), "call site" if calls else "reference", [s.path for s in uses])
+    out = [head if uses else f"no uses of '{target}' found, only imports"]
+    sure = [s for s in uses if s.confidence >= UNCERTAIN]
+    guesses = uses[len(sure) :]
     if guesses:
-        out[0] += f"; {guesses} uncertain (matched by name only, listed last)"
+        out[0] += f"; {len(guesses)} uncertain (matched by name only, listed apart)"
     if defs:
         where = ", ".join(f"{d.path}:{d.line}" for d in defs[:3])
         out.append(f"'{target}' is defined at {where}" + (" …" if len(defs) > 3 else ""))
-    for s in sites[:MAX_SITES]:
-        caller = f" in {s.caller}" if s.caller else " (module level)"
-        mark = "" if s.confidence >= UNCERTAIN else "  [uncertain]"
-        out.append(f"{s.path}:{s.line}{caller}: {source.line(s.path, s.line)}{mark}")
-    if len(sites) > MAX_SITES:
-        rest = sites[MAX_SITES:]
-        out.append(
-            f"… {len(rest)} more in {areas([s.path for s in rest])} "
-            "(narrow with path:name or Class.name; rename lists every site)"
-        )
+    if imports:
+        noun = "line" if len(imports) == 1 else "lines"
+        out[-1 if defs else 0] += f"; imported in {len(imports)} {noun}"
+    shown = 0
+    for title, group in (("", sure), ("uncertain (matched by name only):", guesses),
+                         ("imported by:", imports)):  # fmt: skip
+        if group and shown < MAX_SITES:
+            out += [title] if title else []
+            for s in group[: MAX_SITES - shown]:
+                out.append(_site_line(s, source))
+            shown += min(len(group), MAX_SITES - shown)
+    if len(sites) > shown:
+        rest = (sure + guesses + imports)[shown:]
+        hidden = [s for s in rest if s.kind != "import"]
+        more = f"… {len(hidden)} more in {areas([s.path for s in hidden])}" if hidden else "…"
+        if len(rest) > len(hidden):
+            more += f"; {len(rest) - len(hidden)} import lines not shown"
+        out.append(f"{more} (narrow with path:name or Class.name; rename lists every site)")
     return "\n".join(out)
+
+
+def _site_line(s: Site, source: SourceLines) -> str:
+    caller = f" in {s.caller}" if s.caller else " (module level)"
+    kind = "" if s.kind in ("call", "new", "macro", "import") else f" [{KIND_NAMES[s.kind]}]"
+    mark = "  [uncertain]" if s.confidence < UNCERTAIN else ""
+    return f"{s.path}:{s.line}{caller}: {source.line(s.path, s.line)}{kind}{mark}"
 
 
 def render_rename(
@@ -142,18 +164,39 @@ def render_rename(
     return "\n".join(out)
 
 
-def render_impact(target: str, deps: list[Dependent], limit_hit: bool) -> str:
+def render_impact(found: Impact) -> str:
+    """Dependents by depth (those reached only through a guessed site marked), then what the
+    limits left out."""
+    deps = found.dependents
     if not deps:
-        return f"nothing in the project depends on '{target}' (per the code map)"
+        return f"nothing in the project depends on '{found.target}' (per the code map)"
     out = [aggregate(len(deps), "dependent", [d.path for d in deps])]
+    guesses = sum(d.uncertain for d in deps)
+    if guesses:
+        out[0] += f"; {guesses} reached only through uncertain sites (marked)"
     for depth in sorted({d.depth for d in deps}):
         out.append(f"depth {depth}:")
         for d in (x for x in deps if x.depth == depth):
             what = f"{d.path}:{d.line} {d.symbol}" if d.symbol else f"{d.path}:{d.line}"
-            out.append(f"  {what}  (uses {d.via.rsplit(':', 1)[-1]})")
-    if limit_hit:
-        out.append("… stopped at the limit; ask about a narrower symbol")
-    return "\n".join(out)
+            kind = "" if d.kind in ("call", "new", "macro") else f"{KIND_NAMES[d.kind]} of "
+            mark = "  [uncertain]" if d.uncertain else ""
+            out.append(f"  {what}  (uses {kind}{d.via.rsplit(':', 1)[-1]}){mark}")
+    left = _left_out(found)
+    return "\n".join(out + ([left] if left else []))
+
+
+def _left_out(found: Impact) -> str:
+    parts = []
+    if found.unexpanded:
+        where = "whose own dependents were not asked for"
+        parts.append(f"{found.unexpanded} dependents {where} (depth {found.max_depth} or limits)")
+    if found.unvisited:
+        parts.append(f"{found.unvisited} more dependents over the limit of {len(found.dependents)}")
+    if found.stopped == "time":
+        parts.append("stopped at the time limit")
+    if not parts:
+        return ""
+    return "left out: " + "; ".join(parts) + " (ask about a narrower symbol or a dependent)"
 
 
 def render_outline(path: str, defs: list[Definition]) -> str:

@@ -11,86 +11,40 @@ json` inside `pkg/json/` is the standard library's, not `pkg/json`.
 
 from __future__ import annotations
 
-import builtins
 import posixpath
-import re
 import sqlite3
-from dataclasses import dataclass, field
 
+from core.codemap.fileview import (
+    CLASSY,
+    CONSTRUCTED,
+    DOTTED,
+    EXTERNAL,
+    JS_EXTS,
+    JS_GLOBALS,
+    JS_NEW,
+    LITERAL_START,
+    LOCAL,
+    PY_BUILTINS,
+    FileView,
+    Value,
+    ViewCache,
+    python_roots,
+)
 from core.codemap.langs import language_family
-
-Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext
-EXTERNAL: Value = ("ext", "", "")
-FAMILIES = frozenset({"python", "javascript"})
-_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
-_CONSTRUCTED = re.compile(r"([A-Za-z_$][\w$.]*)\(.*\)")  # `Foo(x)`; JS `new Foo(x)` → `newFoo(x)`
-_JS_NEW = re.compile(r"^new(?=[A-Z_$])")
-_LITERAL_START = tuple("\"'[{(0123456789`") + ("f'", 'f"', "b'", 'b"', "r'", 'r"')
-_JS_GLOBALS = frozenset(
-    "console Math JSON Object Array Promise String Number Boolean Symbol Reflect Date RegExp "
-    "Error Map Set WeakMap process window document globalThis require module exports Buffer "
-    "Intl URL fetch setTimeout clearTimeout setInterval".split()
-)
-_PY_BUILTINS = frozenset(dir(builtins))
-_PY_TYPES = (str, bytes, list, dict, set, tuple, int, float, object)
-_JS_METHODS = (
-    "toString valueOf hasOwnProperty push pop shift unshift slice splice map filter reduce "
-    "forEach find findIndex some every includes indexOf join concat keys values entries get set "
-    "has delete add clear then catch finally split replace trim startsWith endsWith toLowerCase "
-    "toUpperCase charAt substring apply call bind sort reverse flat flatMap fill at match test "
-    "exec toFixed padStart padEnd repeat assign freeze"
-)
-BUILTIN_METHODS = {  # on an untyped receiver these are almost always the builtin types' own
-    "python": frozenset(n for t in _PY_TYPES for n in dir(t) if not n.startswith("__")),
-    "javascript": frozenset(_JS_METHODS.split()),
-}
-_JS_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
-_CLASSY = frozenset({"class", "interface", "struct", "enum", "trait"})
-
-
-@dataclass
-class FileView:
-    """What one file binds, loaded once per question."""
-
-    path: str
-    family: str
-    imports: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # local → key, orig
-    stars: list[str] = field(default_factory=list)
-    defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
-    binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
-    attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
-    # (class, name) → [(scope of the assignment, type)]
-    bases: dict[str, list[str]] = field(default_factory=dict)
-    all: set[str] | None = None
-    classes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, end, qualified)
-
-
-def python_roots(paths: list[str]) -> list[str]:
-    """Folders that hold top-level modules: above the outermost package (`__init__.py`) of
-    every Python file, or the file's own folder when it is in no package; always the root."""
-    inits = {posixpath.dirname(p) for p in paths if p.endswith("/__init__.py")}
-    if any(p == "__init__.py" for p in paths):
-        inits.add("")
-    roots = {""}
-    for path in paths:
-        if not path.endswith((".py", ".pyi")):
-            continue
-        folder = posixpath.dirname(path)
-        while folder and folder in inits:
-            folder = posixpath.dirname(folder)
-        roots.add(folder)
-    return sorted(roots, key=len)
 
 
 class Project:
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
         self.db = db
-        self.ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
-        self.py_roots = python_roots(list(self.ids))
-        self.views: dict[str, FileView] = {}
-        self.modules: dict[tuple[str, str], str | None] = {}
+        self.cache = cache or ViewCache()
+        if self.cache.files is None:
+            ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
+            self.cache.files = (ids, python_roots(list(ids)))
+        self.ids, self.py_roots = self.cache.files
+        self.views = self.cache.views
+        self.modules = self.cache.modules
         self.instances: dict[tuple[str, str, str], Value | None] = {}
 
     # --- loading ----------------------------------------------------------------------------
@@ -105,12 +59,14 @@ class Project:
             (fid,),
         )
         for name, kind, line, end, scope, module, orig in rows:
-            if kind == "import":
+            if kind == "import" and scope:
+                view.scoped.setdefault((scope, name), []).append((module or "", orig or ""))
+            elif kind == "import":
                 self._add_import(view, name, module or "", orig or "")
             elif kind != "export":
                 qualified = f"{scope}.{name}" if scope else name
                 view.defs.setdefault(qualified, (kind, line))
-                if kind in _CLASSY:
+                if kind in CLASSY:
                     view.classes.append((line, end, qualified))
         attrs: list[tuple[str, str, str]] = []
         for kind, scope, name, type_name in self.db.execute(
@@ -124,11 +80,17 @@ class Project:
                 view.bases.setdefault(scope, []).append(type_name)
             elif kind == "all":
                 view.all = (view.all or set()) | {name}
+            elif kind == "global":
+                view.globals.add((scope, name))
+            elif kind in ("local", "span"):
+                first, _, last = type_name.partition("-")
+                span = (int(first), int(last)) if last else (0, 0)
+                view.locals.setdefault((scope, name), []).append(span)
         for scope, name, type_name in attrs:
             kind = view.defs.get(scope, ("", 0))[0]
-            owner = scope if kind in _CLASSY else self.enclosing_class(view, scope)
+            owner = scope if kind in CLASSY else self.enclosing_class(view, scope)
             view.attrs.setdefault((owner, name), []).append((scope, type_name))
-        self.views[path] = view
+        self.cache.keep(view)
         return view
 
     @staticmethod
@@ -159,7 +121,7 @@ class Project:
                         return candidate
             return None
         if key.startswith(("/", ".")) or key.split("/", 1)[0] in self.ids or "/" in key:
-            for candidate in [key + e for e in _JS_EXTS] + [f"{key}/index{e}" for e in _JS_EXTS]:
+            for candidate in [key + e for e in JS_EXTS] + [f"{key}/index{e}" for e in JS_EXTS]:
                 if candidate in self.ids:
                     return candidate
         return None
@@ -194,9 +156,11 @@ class Project:
                     return found
         return None
 
-    def imported(self, view: FileView, local: str, seen: frozenset = frozenset()) -> Value | None:
+    def imported(
+        self, view: FileView, local: str, seen: frozenset = frozenset(), entries: list | None = None
+    ) -> Value | None:
         external = True
-        for key, orig in view.imports[local]:
+        for key, orig in view.imports[local] if entries is None else entries:
             target = self.module(key, view)
             if target is None:
                 continue
@@ -216,16 +180,13 @@ class Project:
 
     def _defined(self, view: FileView, scope: str, qualified: str) -> Value | None:
         kind = view.defs[qualified][0]
-        if kind in _CLASSY:
+        if kind in CLASSY:
             return ("class", view.path, qualified)
         if kind == "module":  # a TypeScript namespace (or a Rust/C++ module)
             return ("ns", view.path, qualified)
         if kind in ("variable", "constant"):
-            for type_name in view.binds.get((scope, qualified), []):
-                typed = self.instance(view, scope, type_name)
-                if typed is not None:
-                    return typed
-            return None
+            types = view.binds.get((scope, qualified), [])
+            return self.agreed(view, [(scope, t) for t in types]) if types else None
         return ("def", view.path, qualified)
 
     def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None:
@@ -234,18 +195,16 @@ class Project:
         body = self._class_body(view, scope, line)
         if body and f"{body}.{name}" in view.defs:
             return self._defined(view, body, f"{body}.{name}")
+        if body and (body, name) in view.scoped:
+            return self.imported(view, name, frozenset(), view.scoped[(body, name)])
         parts = scope.split(".") if scope else []
         for i in range(len(parts), -1, -1):
             here = ".".join(parts[:i])
-            if here and view.defs.get(here, ("", 0))[0] in _CLASSY:
+            if here and view.defs.get(here, ("", 0))[0] in CLASSY:
                 continue  # a class body's names are not visible in its methods
-            for type_name in view.binds.get((here, name), []):
-                typed = self.instance(view, here, type_name)
-                if typed is not None:
-                    return typed
-            nested = f"{here}.{name}" if here else name
-            if here and nested in view.defs:
-                return self._defined(view, here, nested)
+            found = self._bound_here(view, here, name, line)
+            if found is not None:
+                return found
         if name in view.imports:
             return self.imported(view, name, frozenset())
         if name in view.defs:
@@ -254,6 +213,24 @@ class Project:
         if found is None and self._is_global(view, name):
             return EXTERNAL
         return found
+
+    def _bound_here(self, view: FileView, here: str, name: str, line: int) -> Value | None:
+        """What `name` means in function `here` when that function binds it (LEGB: a local
+        hides the module's name, whatever it holds); None when `here` does not bind it."""
+        if (here, name) in view.globals:
+            return None
+        types = view.binds.get((here, name), [])
+        typed = self.agreed(view, [(here, t) for t in types]) if types else None
+        if typed is not None:
+            return typed
+        nested = f"{here}.{name}" if here else name
+        if here and nested in view.defs:
+            return self._defined(view, here, nested)
+        if (here, name) in view.scoped:
+            return self.imported(view, name, frozenset(), view.scoped[(here, name)])
+        if view.bound_in(here, name, line) or (here and (here, name) in view.binds):
+            return LOCAL
+        return None
 
     @staticmethod
     def _class_body(view: FileView, scope: str, line: int) -> str:
@@ -266,7 +243,7 @@ class Project:
 
     @staticmethod
     def _is_global(view: FileView, name: str) -> bool:
-        return name in (_PY_BUILTINS if view.family == "python" else _JS_GLOBALS)
+        return name in (PY_BUILTINS if view.family == "python" else JS_GLOBALS)
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """An instance of the class `type_name` names (EXTERNAL for a type from outside)."""
@@ -285,19 +262,19 @@ class Project:
                 if kind == "ext"
                 else None
             )
-        elif found is not None and found[0] == "super":
+        elif found is not None and found[0] in ("super", "local"):
             found = None
         self.instances[slot] = found
         return found
 
-    def chain(self, view: FileView, scope: str, parts: list[str]) -> Value | None:
+    def chain(self, view: FileView, scope: str, parts: list[str], line: int = 0) -> Value | None:
         head = parts[0]
         if head in ("self", "this", "cls", "super()"):
             owner = self.enclosing_class(view, scope)
             what = {"cls": "class", "super()": "super"}.get(head, "inst")
             found: Value | None = (what, view.path, owner) if owner else None
         else:
-            found = self.name(view, scope, head)
+            found = self.name(view, scope, head, line)
         for attr in parts[1:]:
             found = self.attribute(found, attr)
         return found
@@ -307,7 +284,7 @@ class Project:
         parts = scope.split(".")
         for i in range(len(parts) - 1, 0, -1):
             qualified = ".".join(parts[:i])
-            if view.defs.get(qualified, ("", 0))[0] in _CLASSY:
+            if view.defs.get(qualified, ("", 0))[0] in CLASSY:
                 return qualified
         return ""
 
@@ -334,11 +311,27 @@ class Project:
             qualified = f"{cls}.{attr}"
             if qualified in view.defs:
                 return self._defined(view, cls, qualified)
-            for scope, type_name in view.attrs.get((cls, attr), []):
-                typed = self.instance(view, scope, type_name)
-                if typed is not None:
-                    return typed
+            assigned = view.attrs.get((cls, attr))
+            typed = self.agreed(view, assigned) if assigned else None
+            if typed is not None:
+                return typed
         return EXTERNAL if complete == "ext" else None
+
+    def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
+        """What a name bound several times holds: the first type that resolves (a declared
+        `x: Base = Derived()` comes first), unless it is also a copy of something unknown
+        (`self.send = send`) or of two different things: then nothing is sure."""
+        found: list[tuple[bool, Value]] = []
+        for scope, type_name in bindings:
+            typed = self.instance(view, scope, type_name)
+            copy = type_name.startswith("=")
+            if typed is None and copy and len(bindings) > 1:
+                return None
+            if typed is not None:
+                found.append((copy, typed))
+        if len({v for copy, v in found if copy}) > 1:
+            return None
+        return found[0][1] if found else None
 
     def mro(self, path: str, cls: str) -> tuple[list[tuple[str, str]], str]:
         """The class and its project ancestors, depth first; and 'ext' when an ancestor is
@@ -372,16 +365,16 @@ class Project:
             found = self.name(view, scope, name, line)
             how = "same file" if found is not None and found[1] == path else "import"
             return found, how
-        typed = _CONSTRUCTED.fullmatch(
-            _JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
+        typed = CONSTRUCTED.fullmatch(
+            JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
         )
         if receiver == "super()" or receiver.startswith("super()."):
             base: Value | None = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
-        elif _DOTTED.fullmatch(receiver):
-            base = self.chain(view, scope, receiver.split("."))
+        elif DOTTED.fullmatch(receiver):
+            base = self.chain(view, scope, receiver.split("."), line)
         elif typed:
             base = self.instance(view, scope, typed.group(1))
-        elif receiver.startswith(_LITERAL_START):
+        elif receiver.startswith(LITERAL_START):
             base = EXTERNAL
         else:
             base = None

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from core.codemap import query, render
+from core.codemap.dependents import impact
 from core.codemap.index import CodeIndex, RefreshStats
 from core.codemap.overview import render_overview
 from core.codemap.rank import ensure_ranks
@@ -128,10 +129,13 @@ class CodeMap:
             defs = query.definitions(index.db, target)
         return self._noted(render.render_definitions(target, defs, render.SourceLines(self.root)))
 
-    def references(self, target: str) -> str:
+    def references(self, target: str, confident: bool = False) -> str:
+        """Every site (the uncertain ones apart), or with `confident` those >= 0.5 only."""
         index = self._fresh()
         with index.lock:
-            defs, sites = query.references(index.db, target)
+            defs, sites = query.references(
+                index.db, target, render.UNCERTAIN * confident, cache=index.cache
+            )
         return self._noted(
             render.render_references(target, defs, sites, render.SourceLines(self.root))
         )
@@ -140,24 +144,32 @@ class CodeMap:
         """Dry run of a rename: every line to change, nothing written."""
         index = self._fresh()
         with index.lock:
-            defs, edits = rename_sites(index.db, target)
+            defs, edits = rename_sites(index.db, target, index.cache)
         source = render.SourceLines(self.root)
         return self._noted(render.render_rename(target, new_name, defs, edits, source))
 
-    def data(self, action: str, target: str) -> list[dict[str, object]]:
-        """Every item of an answer, uncapped, as plain dicts (for `codemap … --json`)."""
+    def data(self, action: str, target: str, confident: bool = False) -> object:
+        """Every item of an answer, uncapped, as plain data (for `codemap … --json`):
+        references as {"references": confident sites, "uncertain": the guesses}."""
         index = self._fresh()
         with index.lock:
-            return _records(
-                index.db, action, self.relative(target) if action == "impact" else target
-            )
+            if action == "references":
+                return _reference_records(index, target, confident)
+            return _records(index, action, self.relative(target) if action == "impact" else target)
 
     def impact(self, target: str, max_depth: int = 2, limit: int = 60) -> str:
         index = self._fresh()
         target = self.relative(target)
         with index.lock:
-            deps = query.impact(index.db, target, max_depth, limit)
-        return self._noted(render.render_impact(target, deps, len(deps) >= limit))
+            found = impact(index.db, target, max_depth, limit, cache=index.cache)
+        return self._noted(render.render_impact(found))
+
+    def overview(self, task: str = "") -> str:
+        """The ranked overview of the project (files and their main symbols), the files
+        matching `task` first: what the system prompt carried before it came on demand."""
+        index = self._fresh()
+        with index.lock:
+            return self._noted(render_overview(index.db, task, OVERVIEW_TOKENS))
 
     def outline(self, path: str) -> str:
         index = self._fresh()
@@ -201,7 +213,55 @@ class CodeMap:
         }
 
 
-def _records(db, action: str, target: str) -> list[dict[str, object]]:
+def _site_record(s: query.Site) -> dict[str, object]:
+    return {
+        "path": s.path,
+        "line": s.line,
+        "symbol": s.caller,
+        "confidence": s.confidence,
+        "kind": query.KIND_NAMES.get(s.kind, s.kind),
+        "reason": s.reason,
+    }
+
+
+def _reference_records(index: CodeIndex, target: str, confident: bool) -> dict[str, object]:
+    defs, sites = query.references(index.db, target, cache=index.cache)
+    sure = [_site_record(s) for s in sites if s.confidence >= render.UNCERTAIN]
+    answer: dict[str, object] = {
+        "target": target,
+        "definitions": [f"{d.path}:{d.line}" for d in defs],
+        "references": sure,
+    }
+    if not confident:
+        answer["uncertain"] = [_site_record(s) for s in sites if s.confidence < render.UNCERTAIN]
+    return answer
+
+
+def _impact_records(index: CodeIndex, target: str) -> dict[str, object]:
+    """Two levels, as the tool's answer, but up to 1,000 dependents and within the time limit."""
+    found = impact(index.db, target, max_depth=2, limit=1000, cache=index.cache)
+    rows = [
+        {
+            "path": d.path,
+            "line": d.line,
+            "symbol": d.symbol,
+            "confidence": d.confidence,
+            "kind": query.KIND_NAMES.get(d.kind, d.kind),
+            "depth": d.depth,
+            "via": d.via,
+        }
+        for d in found.dependents
+    ]
+    return {
+        "target": target,
+        "dependents": [r for r, d in zip(rows, found.dependents, strict=True) if not d.uncertain],
+        "uncertain": [r for r, d in zip(rows, found.dependents, strict=True) if d.uncertain],
+        "left_out": found.left_out,
+    }
+
+
+def _records(index: CodeIndex, action: str, target: str) -> object:
+    db = index.db
     if action == "definition":
         return [
             {
@@ -215,31 +275,20 @@ def _records(db, action: str, target: str) -> list[dict[str, object]]:
             }
             for d in query.definitions(db, target)
         ]
-    if action == "references":
-        return [
-            {
-                "path": s.path,
-                "line": s.line,
-                "symbol": s.caller,
-                "confidence": s.confidence,
-                "kind": s.kind,
-                "reason": s.reason,
-            }
-            for s in query.references(db, target)[1]
-        ]
     if action == "impact":
-        return [
-            {
-                "path": d.path,
-                "line": d.line,
-                "symbol": d.symbol,
-                "confidence": d.confidence,
-                "kind": "dependent",
-                "depth": d.depth,
-                "via": d.via,
-            }
-            for d in query.impact(db, target, max_depth=2, limit=1_000_000)
-        ]
+        return _impact_records(index, target)
+    return [
+        {
+            "path": d.path,
+            "line": d.line,
+            "symbol": d.symbol,
+            "confidence": d.confidence,
+            "kind": "dependent",
+            "depth": d.depth,
+            "via": d.via,
+        }
+        for d in query.impact(db, target, max_depth=2, limit=1_000_000)
+    ]
     return [
         {
             "path": e.path,
@@ -248,5 +297,5 @@ def _records(db, action: str, target: str) -> list[dict[str, object]]:
             "confidence": e.confidence,
             "kind": e.kind,
         }
-        for e in rename_sites(db, target)[1]
+        for e in rename_sites(db, target, index.cache)[1]
     ]

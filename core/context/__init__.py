@@ -4,6 +4,7 @@ from core.context.archive import Archive, archive_path, shows_archived
 from core.context.budget import ContextBudget, session_budget
 from core.context.cache_policy import CacheAwareContext
 from core.context.compaction import L0_HEADER, big_args, render_l0
+from core.context.lines import LineRules
 from core.context.masking import CONTEXT_POLICIES, ObservationMasking, context_policy
 from core.context.phases import PhaseTracker, TaskPhase
 from core.context.policy import Calibration, ContextPolicy, FullHistory
@@ -20,6 +21,7 @@ __all__ = [
     "ContextPolicy",
     "FullHistory",
     "L0_HEADER",
+    "LineRules",
     "ObservationMasking",
     "PhaseTracker",
     "SUMMARY_SYSTEM",

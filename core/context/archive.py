@@ -12,6 +12,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from my_agent.messages import Message, message_text
+from my_agent.private import open_private
 
 ARCHIVED_MARK = "archived #"  # in every stand-in for an archived output: [archived #a3] ...
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[\u4e00-\u9fff]")
@@ -47,7 +48,7 @@ class Archive:
         try:
             text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
             if text and not text.endswith("\n"):
-                with path.open("a", encoding="utf-8") as fh:
+                with open_private(path, "a", encoding="utf-8") as fh:
                     fh.write("\n")  # end a torn last line so new entries start clean
         except OSError as exc:
             archive.persist_error = f"{path}: {exc.strerror or exc}"
@@ -73,8 +74,7 @@ class Archive:
         self._put(entry)
         if self.path is not None:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self.path.open("a", encoding="utf-8") as fh:
+                with open_private(self.path, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
             except OSError as exc:  # disk full, read-only home: keep working in memory
                 self.persist_error, self.path = f"{self.path}: {exc.strerror or exc}", None

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 from core.context.early import EARLY_KINDS, KEEP_UP_TO, EarlyRules
+from core.context.lines import LineRules
 from core.model import ProviderProfile
 from my_agent.tokens import estimate_tokens
 
@@ -25,6 +26,8 @@ class ContextBudget:
     early_keep_up_to: tuple[tuple[str, int], ...] = KEEP_UP_TO  # ... except shorter ones
     early_superseded: bool = True  # an output whose call ran again: its line, when it pays
     early_notes: bool = True  # the model's older notes shorten (old_text_chars) when it pays
+    early_lines: LineRules | None = LineRules()  # ... outputs keep only the lines later used
+    shape_outputs: bool = True  # known programs' output shaped at first show (shaping.py)
     small_result_tokens: int = 500  # results this small stay as they are
     small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
@@ -45,6 +48,8 @@ class ContextBudget:
             keep_failures=self.early_keep_failures,
             superseded=self.early_superseded,
             note_chars=self.old_text_chars if self.early_notes else 0,
+            lines=self.early_lines,
+            keep_tools=self.keep_tools,
         )
 
 

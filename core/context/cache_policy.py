@@ -24,6 +24,7 @@ from core.context.early import EarlyDecisions
 from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
+from core.context.shaping import FirstShow
 from core.context.summary import SummaryState, crop_to_fit, summarize_history, user_texts
 from core.facts import RULES, Rule, extract
 from my_agent.errors import Interrupted
@@ -64,6 +65,7 @@ class CacheAwareContext:
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
+        self.first = FirstShow(self.budget.shape_outputs)  # known programs' output, shaped
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -82,10 +84,10 @@ class CacheAwareContext:
         entry = self.archive.add(call.name, fact.target, str(full), fact.render(), call.id)
         fact = replace(fact, archive_id=entry)
         self.facts[call.id] = fact
-        self.call_keys[call.id] = (
-            call.name,
-            json.dumps(call.arguments, sort_keys=True, default=str),
-        )
+        args = json.dumps(call.arguments, sort_keys=True, default=str)
+        self.call_keys[call.id] = (call.name, args)
+        command = call.arguments.get("command")
+        content = self.first.shape(call.id, fact, command, content, self.count)
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
         self.output_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
         self.result_tokens[call.id] = self.output_tokens[call.id]
@@ -105,6 +107,7 @@ class CacheAwareContext:
         return fact
 
     def messages_for_request(self, history: list[Message]) -> list[Message]:
+        self.first.note_task(history)
         self._adopt(history)
         self._decide_early(history)
         rules = self.tracker.rules
@@ -353,6 +356,7 @@ class CacheAwareContext:
     def _shown(self, state: Compacted) -> Compacted:
         """`state` with the outputs shrunk before first sent (while what they point at shows)."""
         results = {
+            **self.first.shaped,
             **self.repeats.replacements({**self.early.lines, **state.results}),
             **self.early.lines,
             **state.results,

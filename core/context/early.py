@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Protocol
 
 from core.context.compaction import archived_line
+from core.context.lines import LineRules, reads_like_spec, select, used_words
 from my_agent.facts import Fact
 from my_agent.messages import Message, TextBlock
 
@@ -36,6 +37,21 @@ class EarlyRules:
     keep_failures: bool = True
     superseded: bool = True
     note_chars: int = 300  # notes longer than this (and 40 more) shorten to it; 0: never
+    lines: LineRules | None = LineRules()  # outputs left whole keep only the lines later used
+    keep_tools: tuple[str, ...] = ()  # outputs of these tools stay whole (sub-agent reports)
+
+
+def _text(now: _Now, index: int, call_id: str) -> str:
+    return next(b.content for b in now.history[index].tool_results if b.call_id == call_id)
+
+
+def _plain(value: object) -> str:
+    """Argument values as the model typed them."""
+    if isinstance(value, dict):
+        return "\n".join(_plain(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(_plain(v) for v in value)
+    return str(value)
 
 
 class Costs(Protocol):
@@ -132,20 +148,71 @@ class EarlyDecisions:
             for i, m in enumerate(now.history)
         ]
         groups = [(i, g) for i, g in groups if g]  # one per turn: parallel results age together
-        for index, group in groups[: max(0, len(groups) - rules.age)]:
+        late = rules.lines.late_kinds if rules.lines else ()
+        for pos, (index, group) in enumerate(groups[: max(0, len(groups) - rules.age)]):
             for call_id in group:
                 if call_id in self._decided or call_id in now.archived or call_id in self.lines:
                     continue
-                self._decided.add(call_id)
                 fact, size = facts[call_id], now.sizes.get(call_id, 0)
-                if fact.kind not in rules.kinds or (rules.keep_failures and not fact.ok):
+                if fact.kind in late:
+                    self._select_late(now, index, call_id, len(groups) - pos)
                     continue
-                line = archived_line(fact)
-                saved = size - self.costs.count(line)
-                if size > keep.get(fact.kind, 0) and self._worth(
-                    saved, line, now.sent_after(index), now.turns
-                ):
-                    self.lines[call_id] = line
+                self._decided.add(call_id)
+                if self._spec(now, index, call_id):
+                    continue  # a task or page printed by a program: quoted all session long
+                if fact.kind in rules.kinds and not (rules.keep_failures and not fact.ok):
+                    line = archived_line(fact)
+                    saved = size - self.costs.count(line)
+                    if size > keep.get(fact.kind, 0) and self._worth(
+                        saved, line, now.sent_after(index), now.turns
+                    ):
+                        self.lines[call_id] = line
+                        continue
+                self._select(now, index, call_id)
+
+    def _spec(self, now: _Now, index: int, call_id: str) -> bool:
+        if self.rules.lines is None:
+            return False
+        return reads_like_spec(_text(now, index, call_id).split("\n"))
+
+    def _select_late(self, now: _Now, index: int, call_id: str, age: int) -> None:
+        """Judged once what follows shows what it is used for (`late_age` turns on), then
+        again at twice that age and so on, until its lines pay."""
+        lines = self.rules.lines
+        assert lines is not None
+        step = lines.late_age
+        while step < age:
+            step *= 2
+        if age == step or (age == lines.late_age + 1 and step > age):
+            self._select(now, index, call_id, lines.late_write)
+            if call_id in self.lines:
+                self._decided.add(call_id)
+
+    def _select(self, now: _Now, index: int, call_id: str, write: float = 0.0) -> None:
+        """An output left whole keeps only the lines later steps use, when that pays
+        (`write`: the price of re-sending what follows, when not the policy's own)."""
+        fact = now.facts[call_id]
+        lines = self.rules.lines
+        if lines is None or fact.tool in self.rules.keep_tools or fact.kind in lines.skip_kinds:
+            return
+        text = _text(now, index, call_id)
+        since = [m for m in now.history[index + 1 :] if m.role == "assistant"]
+        used = used_words(
+            (b.text for m in since for b in m.blocks if isinstance(b, TextBlock)),
+            (_plain(c.arguments) for m in since for c in m.tool_calls),
+        )
+        entry = fact.archive_id or call_id
+        shown = select(text, entry, used, lines, self.costs.count, code=fact.kind == "read")
+        if shown is None:
+            return
+        saved = now.sizes.get(call_id, 0) - self.costs.count(shown)
+        resent = now.sent_after(index)
+        if write and resent:
+            pays = saved * max(1, now.turns) * 0.1 >= (resent + self.costs.count(shown)) * write
+        else:
+            pays = self._worth(saved, shown, resent, now.turns)
+        if pays:
+            self.lines[call_id] = shown
 
     def _superseded(self, now: _Now) -> None:
         if not self.rules.superseded:

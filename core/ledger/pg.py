@@ -44,10 +44,19 @@ def m002_task_stops(conn: psycopg.Connection) -> None:
         stop TEXT NOT NULL, ts DOUBLE PRECISION NOT NULL)""")
 
 
+def m003_grants(conn: psycopg.Connection) -> None:
+    """Team members connect as ordinary roles (the owner is the admin): they add rows and
+    read the totals budgets need."""
+    conn.execute("GRANT SELECT, INSERT ON requests, task_stops TO PUBLIC")
+    conn.execute("GRANT UPDATE ON task_stops TO PUBLIC")
+    conn.execute("GRANT USAGE ON SEQUENCE requests_id_seq TO PUBLIC")
+
+
 MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [
     m001_requests,
     m002_task_stops,
-    m005_task_text,  # the same step as SQLite's fifth
+    m003_grants,
+    m005_task_text,  # the task's typed text (SQLite's fifth step)
 ]
 _INSERT = (
     f"INSERT INTO requests (user_name, {', '.join(COLUMNS)}) "
@@ -64,7 +73,7 @@ def connect(url: str) -> psycopg.Connection:
         migrate(conn, "ledger", MIGRATIONS)
         return conn
     except psycopg.Error as exc:
-        raise OSError(f"team database {describe_url(url)}: {one_line(exc)}") from exc
+        raise OSError(f"team database {describe_url(url)}: {one_line(exc, url)}") from exc
 
 
 def open_reports(url: str) -> psycopg.Connection:
@@ -146,7 +155,7 @@ class TeamLedger(Ledger):
                 if not self._read_failed and self.warn is not None:
                     self._read_failed = True
                     self.warn(
-                        f"cannot read today's team spend from {self.where} ({one_line(exc)}); "
+                        f"cannot read today's team spend from {self.where} ({one_line(exc, self.url)}); "
                         "team budgets count this session only"
                     )
                 return 0.0, 0

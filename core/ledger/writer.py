@@ -27,6 +27,7 @@ from core.ledger.stops import (
     m005_task_text,
     stop_values,
 )
+from my_agent.private import open_private, private_dir
 from my_agent.team import user_name
 
 Warn = Callable[[str], None]  # where a one-line warning for the user goes
@@ -208,7 +209,9 @@ def set_aside(path: Path) -> Path | None:
 
 def _open(path: Path | str) -> sqlite3.Connection:
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_dir(Path(path).parent)
+    if str(path) != ":memory:" and not Path(path).exists():
+        open_private(Path(path), "ab").close()  # sqlite's -wal and -shm take its bits
     db = sqlite3.connect(
         str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
     )

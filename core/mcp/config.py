@@ -14,7 +14,7 @@ from typing import Any
 
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
-from my_agent.trust import is_trusted
+from my_agent.trust import extensions_allowed
 
 PROJECT_FILE = ".mcp.json"
 CONFIG_KEY = "mcpServers"
@@ -46,7 +46,7 @@ class ServerConfig:
 def project_config_allowed(workspace: Path) -> bool:
     """May this folder's own `.mcp.json` start servers? Only a folder the user trusted (and
     remembered: a one-run `--trust` does not start a project's servers)."""
-    return is_trusted(workspace)
+    return extensions_allowed(workspace)
 
 
 def safe_name(text: str) -> str:

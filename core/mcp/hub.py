@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from core.mcp.config import ServerConfig
+from my_agent.private import open_private
 
 if TYPE_CHECKING:
     import asyncio
@@ -192,8 +193,7 @@ class McpHub:
 
     def _errlog(self, state: ServerState) -> IO[str]:
         """A stdio server's stderr goes to logs/mcp-<name>.log, never onto the screen."""
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        return open(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")  # noqa: SIM115
+        return open_private(self.log_dir / f"mcp-{state.name}.log", "a", encoding="utf-8")
 
     def _fail(self, state: ServerState, reason: str, status: str = "failed") -> None:
         if state.status in ("failed", "stopped"):

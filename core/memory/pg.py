@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from core.memory.entry import PATH_TYPES, MemoryEntry
 from core.memory.file import MemoryFile
+from core.memory.pg_access import claim, m003_members
 from core.memory.store import MemoryStore
 from my_agent.secrets import redact, redact_strings, secret_values
 from my_agent.team import (
@@ -47,7 +48,7 @@ def m002_sessions(conn: psycopg.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_entries, m002_sessions]
+MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [m001_entries, m002_sessions, m003_members]
 _UPSERT = (
     "INSERT INTO memory_entries (scope, key, type, data, author, updated) "
     "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (scope, key) DO UPDATE SET "
@@ -67,7 +68,7 @@ def connect(url: str) -> psycopg.Connection:
         migrate(conn, "memory", MIGRATIONS)
         return conn
     except psycopg.Error as exc:
-        raise OSError(f"team database {describe_url(url)}: {one_line(exc)}") from exc
+        raise OSError(f"team database {describe_url(url)}: {one_line(exc, url)}") from exc
 
 
 class TeamMemoryFile(MemoryFile):
@@ -95,6 +96,7 @@ class TeamMemoryFile(MemoryFile):
             conn = self._connection()
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (self.scope,))
+                self._claim(conn)
                 self._refresh(conn, self._scope_version(conn))
                 assert self._rows is not None
                 rows, before = self._rows, dict(self._visible)
@@ -116,6 +118,7 @@ class TeamMemoryFile(MemoryFile):
         try:
             conn = self._connection()
             with conn.transaction():
+                self._claim(conn)
                 conn.execute(
                     "INSERT INTO memory_scopes (scope, version) VALUES (%s, 0) "
                     "ON CONFLICT (scope) DO NOTHING",
@@ -141,11 +144,21 @@ class TeamMemoryFile(MemoryFile):
             self._conn = connect(self.url)
         return self._conn
 
+    def _claim(self, conn: psycopg.Connection) -> None:
+        """Hold the scope when nobody does; refuse when it is other roles' (the database's
+        row-level security would refuse the write anyway: this says why)."""
+        if not claim(conn, self.scope):
+            raise OSError(
+                f"team memory in {describe_url(self.url)}: {self.scope} belongs to other roles "
+                "of the team database; a member can add you (INSERT INTO memory_members VALUES "
+                f"('{self.scope}', '<your role>'))"
+            )
+
     def _failed(self, exc: psycopg.Error) -> OSError:
         self._rows = None
         if self._conn is not None and self._conn.broken:
             self._conn = None
-        return OSError(f"team memory in {describe_url(self.url)}: {one_line(exc)}")
+        return OSError(f"team memory in {describe_url(self.url)}: {one_line(exc, self.url)}")
 
     def _scope_version(self, conn: psycopg.Connection) -> int:
         row = conn.execute(

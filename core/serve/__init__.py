@@ -11,6 +11,7 @@ from core.serve.security import (
     check_bind,
     is_loopback,
     new_token,
+    served_hosts,
     write_token,
 )
 from core.serve.services import Services
@@ -24,5 +25,6 @@ __all__ = [
     "create_app",
     "is_loopback",
     "new_token",
+    "served_hosts",
     "write_token",
 ]

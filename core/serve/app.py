@@ -67,8 +67,11 @@ def _handlers(app: FastAPI) -> None:
         return reply(503, f"{exc.strerror or exc}: {exc.filename or ''}")
 
 
-def create_app(services: Services, token: str, max_body: int = MAX_BODY) -> Guard:
-    """The service as an ASGI app, every route behind `Guard` (bearer token, body cap)."""
+def create_app(
+    services: Services, token: str, max_body: int = MAX_BODY, hosts: frozenset[str] = frozenset()
+) -> Guard:
+    """The service as an ASGI app, every route behind `Guard` (bearer token, body cap, and
+    the Host names it answers to: `hosts`, empty for any)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -94,4 +97,4 @@ def create_app(services: Services, token: str, max_body: int = MAX_BODY) -> Guar
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    return Guard(app, token, max_body)
+    return Guard(app, token, max_body, hosts)

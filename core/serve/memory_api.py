@@ -17,6 +17,7 @@ from core.serve.schemas import (
     Scope,
 )
 from core.serve.services import Services, project_folder, services
+from my_agent.secrets import redact
 
 router = APIRouter(prefix="/memory", tags=["memory"])
 Svc = Annotated[Services, Depends(services)]
@@ -68,7 +69,8 @@ def search(svc: Svc, body: MemorySearch) -> MemoryList:
 def add(svc: Svc, body: MemoryAdd) -> MemoryChanged:
     """The same key, or near-duplicate content, updates that entry instead (status says which)."""
     store = _store(svc, body.project)
-    status, entry = store.add(body.scope, body.type, body.content, body.key, body.tags, body.source)
+    content, key = redact(body.content), redact(body.key)  # secrets never stored raw
+    status, entry = store.add(body.scope, body.type, content, key, body.tags, body.source)
     return MemoryChanged(status=status, entry=_out(body.scope, entry))  # type: ignore[arg-type]
 
 
@@ -81,7 +83,7 @@ def update(svc: Svc, ref: str, body: MemoryUpdate) -> MemoryChanged:
     _, entry = store.add(
         scope,
         body.type or old.type,
-        body.content or old.content,
+        redact(body.content) if body.content else old.content,
         key=old.key,
         source=body.source,
     )

@@ -75,6 +75,23 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def host_name(scope: Scope) -> str:
+    """The Host header's name, without its port (an IPv6 literal keeps its brackets)."""
+    host = _header(scope, b"host").strip().lower()
+    if host.startswith("["):
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def served_hosts(bound: str, extra: list[str]) -> frozenset[str]:
+    """The Host names a service bound to `bound` answers to: the loopback names, the bound
+    address (unless it is every interface) and `extra` (--allow-host)."""
+    names = {"localhost", "127.0.0.1", "[::1]", *(h.lower() for h in extra)}
+    if bound not in ("0.0.0.0", "::", "[::]"):
+        names.add(f"[{bound}]" if ":" in bound and not bound.startswith("[") else bound)
+    return frozenset(names)
+
+
 def _dashboard_read(scope: Scope) -> bool:
     return scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/dashboard")
 
@@ -104,13 +121,19 @@ class Guard:
     """ASGI middleware: 401 without the token, 413 past `max_body` bytes. A browser opens the
     dashboard once with `?token=…`; it gets an HttpOnly cookie and a redirect to the bare URL."""
 
-    def __init__(self, app: Any, token: str, max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: Any, token: str, max_body: int = MAX_BODY, hosts: frozenset[str] = frozenset()
+    ) -> None:
         self.app, self.token, self.max_body = app, token.encode(), max_body
+        self.hosts = hosts  # the Host names answered (a rebound DNS name gets 421); empty: any
 
     def _ok(self, token: str) -> bool:
         return bool(token) and hmac.compare_digest(token.encode(), self.token)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.hosts and host_name(scope) not in self.hosts:
+            await _send_json(send, 421, f"host {host_name(scope)!r} is not served here")
+            return
         if scope["type"] != "http" or scope["path"] in PUBLIC:
             await self.app(scope, receive, send)
             return

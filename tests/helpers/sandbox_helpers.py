@@ -96,3 +96,34 @@ def farm_without(program: str, where: Path) -> Path:
 
 def remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def sandbox_problem() -> str:
+    """Why the real sandbox cannot run here ("" when it can)."""
+    from tools.sandbox import Sandbox, SandboxPolicy
+
+    return Sandbox(SandboxPolicy(), Path.cwd(), Path(tempfile.gettempdir())).problem
+
+
+def new_world() -> tuple[Path, Path, Path, Path]:
+    """(root, fake HOME, project, scratch folder outside both), in a folder the sandbox sees."""
+    root = Path(tempfile.mkdtemp(prefix="unicum-sbx-test-", dir=visible_tmp_root()))
+    home, project = make_home(root), make_project(root)
+    (root / "outside").mkdir()
+    return root, home, project, root / "outside"
+
+
+def sandbox_cli(llm, home: Path, project: Path, *extra: str, env: dict[str, str] | None = None):
+    """The real CLI (`-p go`) on `project` with the fake `home`, pointed at the scripted `llm`."""
+    from tests.conftest import provider_env, run_cli
+
+    full = {**provider_env(llm, "openai"), "HOME": str(home), **(env or {})}
+    full["UNICUM_HOME"] = str(home / ".unicum-agent")
+    full.setdefault("FAKE_PARENT_SECRET", "fake-parent-env-value")
+    args = ["--dir", str(project), "-p", "go", "--provider", "openai", "--no-codemap"]
+    return run_cli(*args, *extra, env=full, timeout=180)
+
+
+def tool_results(llm) -> list[str]:
+    """The tool results of the last request the scripted model received."""
+    return [m["content"] for m in llm.requests[-1].body["messages"] if m["role"] == "tool"]

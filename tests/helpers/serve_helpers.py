@@ -39,14 +39,14 @@ class Served:
         return self.banner + out + err
 
 
-def start_server(home: Path, *args: str) -> Served:
+def start_server(home: Path, *args: str, env: dict[str, str] | None = None) -> Served:
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "cli.py"), "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
-        env={**os.environ, "UNICUM_HOME": str(home)},
+        env={**os.environ, "UNICUM_HOME": str(home), **(env or {})},
     )
     assert proc.stdout is not None
     banner = ""

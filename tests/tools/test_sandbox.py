@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import provider_env, run_cli
 from tests.helpers.sandbox_helpers import (
     SECRET_MARKS,
-    make_home,
-    make_project,
+    new_world,
     remove,
+    sandbox_cli,
+    tool_results,
     tree_digest,
-    visible_tmp_root,
 )
 from tools.sandbox import Sandbox, SandboxPolicy
 
@@ -66,24 +65,13 @@ OUTSIDE = [
 @pytest.fixture
 def world():
     """(fake HOME, project, scratch folder outside both) in a folder the sandbox can see."""
-    root = Path(tempfile.mkdtemp(prefix="unicum-sbx-test-", dir=visible_tmp_root()))
-    home, project = make_home(root), make_project(root)
-    (root / "outside").mkdir()
-    yield home, project, root / "outside"
+    root, home, project, outside = new_world()
+    yield home, project, outside
     remove(root)
 
 
-def cli(llm, home: Path, project: Path, *extra: str, prompt: str = "go"):
-    env = {**provider_env(llm, "openai"), "HOME": str(home)}
-    env["UNICUM_HOME"] = str(home / ".unicum-agent")
-    env["FAKE_PARENT_SECRET"] = "fake-parent-env-value"
-    args = ["--dir", str(project), "-p", prompt, "--provider", "openai", "--no-codemap"]
-    return run_cli(*args, *extra, env=env, timeout=180)
-
-
-def results(llm) -> list[str]:
-    last = llm.requests[-1].body
-    return [m["content"] for m in last["messages"] if m["role"] == "tool"]
+cli = sandbox_cli
+results = tool_results
 
 
 @needs_bwrap
@@ -104,19 +92,22 @@ def test_nothing_outside_the_workspace_changes_whatever_the_form(llm, world):
     assert not any(outside.iterdir())
     assert (project / "inside.txt").read_text() == "inside\n"  # the workspace stays writable
     assert outputs[-1].startswith("inside")
-    assert sum("Read-only file system" in o for o in outputs) >= len(commands) // 2
+    # the home is an empty tmpfs in the sandbox: its files are not there to change
+    failed = ("Read-only file system", "No such file", "cannot access", "cannot stat")
+    assert sum(any(f in o for f in failed) for o in outputs) >= len(commands) // 2, outputs
 
 
 @needs_bwrap
 def test_secrets_hidden_and_proc_shows_no_parent_environment(llm, world):
-    home, project, _ = world
+    home, project, outside = world
+    (outside / "keep.txt").write_text("sentinel outside the home\n")
     reads = "cat ~/.ssh/id_rsa ~/.aws/credentials ~/.netrc ~/.docker/config.json "
     reads += "~/.claude/.credentials.json ~/.config/gcloud/credentials.db ~/.gnupg/secring.gpg "
     reads += f"{home}/.unicum-agent/.env; ls -la ~/.ssh ~/.aws"
     llm.call("terminal", {"command": reads})
     llm.call("terminal", {"command": "cat /proc/*/environ | tr '\\0' '\\n'; ls /proc | head -50"})
     llm.call("terminal", {"command": "cat /proc/$PPID/environ /proc/1/environ | tr '\\0' '\\n'"})
-    llm.call("terminal", {"command": "cat ~/notes/keep.txt"})  # reading elsewhere still works
+    llm.call("terminal", {"command": f"cat {outside}/keep.txt"})  # outside the home: readable
     llm.reply("done")
     done = cli(llm, home, project, "--permission-mode", "yolo")
     assert done.returncode == 0, done.stderr
@@ -124,7 +115,7 @@ def test_secrets_hidden_and_proc_shows_no_parent_environment(llm, world):
     assert not [m for m in SECRET_MARKS if any(m in o for o in outputs)], outputs
     assert not any("fake-" in o for o in outputs), outputs  # the CLI's own key and variables
     assert "FAKE_PARENT_SECRET" not in outputs[1] + outputs[2]
-    assert outputs[3].startswith("sentinel notes")
+    assert outputs[3].startswith("sentinel outside the home")
 
 
 @needs_bwrap
@@ -153,6 +144,8 @@ def test_read_only_mode_from_config_keeps_the_workspace_too(llm, world):
 
 HISTORY = [
     "git reset --hard HEAD",
+    "git reset --merge HEAD~1",
+    "git reset --keep HEAD",
     "git clean -fdx",
     "git branch -D feature",
     "git push --force origin main",

@@ -10,6 +10,7 @@ from pathlib import Path
 from core.agent import load_dotenv_files
 from my_agent.errors import ConfigError
 from my_agent.trust import is_trusted, trust_folder
+from ui.launch.changed import confirm_changed_extensions
 from ui.terminal import cell_len, terminal_width
 from ui.words import Strings
 
@@ -88,6 +89,9 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
     strings = Strings(args.lang)
     interactive = args.prompt is None and sys.stdin.isatty()
     args.trusted = decide_trust(args, strings, interactive)
+    if args.trusted:
+        folder = Path(args.dir).expanduser().resolve()
+        confirm_changed_extensions(folder, strings, read_key if interactive else None)
     try:
         report = load_dotenv_files(Path(args.dir), trusted=args.trusted)
     except ConfigError as exc:
@@ -98,8 +102,19 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
         print(
             "unicum: "
             + strings.t(
-                ".env: ignored {names} (provider keys, base URLs and variables that run code "
-                "are taken only from the environment and the Unicum home)",
+                ".env: ignored {names} (variables that run code are taken only from the "
+                "environment)",
+                names=names,
+            ),
+            file=sys.stderr,
+        )
+    if report.left_out:
+        names = ", ".join(dict.fromkeys(report.left_out))
+        print(
+            "unicum: "
+            + strings.t(
+                "project .env: not passed on {names} (a project's .env sets nothing for Unicum "
+                "and only allow-listed names reach commands: config.json dotenv.allow)",
                 names=names,
             ),
             file=sys.stderr,

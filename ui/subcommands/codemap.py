@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         action = sub.add_parser(name, help=help_text)
         action.add_argument("name")
         action.add_argument("--json", action="store_true", help="every site, uncapped, as JSON")
+        if name == "refs":
+            action.add_argument(
+                "--confident", action="store_true", help="resolved sites only (no name guesses)"
+            )
     sub.add_parser("outline", help="a file's symbols").add_argument("name", metavar="PATH")
     rename = sub.add_parser("rename", help="dry run: every line a rename must change")
     rename.add_argument("name")
@@ -95,9 +99,12 @@ def _run(console, cmap, args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         import json
 
-        print(json.dumps(cmap.data(ACTIONS[args.command], args.name), indent=1))
+        sure = {"confident": True} if getattr(args, "confident", False) else {}
+        print(json.dumps(cmap.data(ACTIONS[args.command], args.name, **sure), indent=1))
         return 0
     extra = [args.new_name] if args.command == "rename" else []
+    if getattr(args, "confident", False):
+        extra = [True]
     text = getattr(cmap, ACTIONS[args.command])(args.name, *extra)
     _print_answer(console, text)
     return 0

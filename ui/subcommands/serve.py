@@ -6,6 +6,7 @@ main command or the REPL)."""
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 from pathlib import Path
@@ -26,9 +27,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--token",
-        help="use this bearer token (required with a non-loopback --host; not written to disk)",
+        help="use this bearer token (required with a non-loopback --host; not written to disk): "
+        "- reads it from stdin; or set UNICUM_SERVE_TOKEN (a value here would show in ps)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a Host name to answer besides the loopback names and --host (repeatable)",
     )
     return p
+
+
+TOKEN_ENV = "UNICUM_SERVE_TOKEN"
+
+
+def given_token(args: argparse.Namespace) -> str | None:
+    """The token from stdin (`--token -`) or UNICUM_SERVE_TOKEN; None: make one. A value on
+    the command line is refused: every user on the machine sees it in `ps`."""
+    if args.token == "-":
+        return sys.stdin.readline().strip()
+    if args.token is not None:
+        raise ValueError(
+            f"--token VALUE shows the token to every user in ps: use --token - (stdin) or {TOKEN_ENV}"
+        )
+    return os.environ.get(TOKEN_ENV) or None
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -60,16 +84,25 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from core.agent import task_text
     from core.ledger import ledger_path
-    from core.serve import BindRefused, Services, check_bind, create_app, new_token, write_token
+    from core.serve import (
+        BindRefused,
+        Services,
+        check_bind,
+        create_app,
+        new_token,
+        served_hosts,
+        write_token,
+    )
     from my_agent.errors import ConfigError
     from my_agent.home import check_home, unicum_home
     from my_agent.team import database_url
 
     try:
+        args.token = given_token(args)
         check_bind(args.host, args.token)
         home = check_home(unicum_home())
         sock = _bind(args.host, args.port)
-    except (BindRefused, ConfigError) as exc:
+    except (BindRefused, ConfigError, ValueError) as exc:
         print(f"unicum serve: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -88,7 +121,7 @@ def main(argv: list[str]) -> int:
         return 1
     token = args.token or new_token()
     token_path = None if args.token else write_token(home, token)
-    app = create_app(services, token)
+    app = create_app(services, token, hosts=served_hosts(args.host, args.allow_host))
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     stores = f"team database: {services.where} (ledger and project memory)\n" if team else ""

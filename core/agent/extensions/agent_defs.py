@@ -11,6 +11,7 @@ from core.agent.extensions.gate import project_extensions_allowed
 from my_agent.messages import PromptSection
 
 FOLDERS = (".unicum/agents", ".claude/agents")
+MAX_AGENT_BYTES, MAX_AGENTS = 64 * 1024, 100
 # Claude Code's tool names → ours (a definition written for it works here)
 TOOL_NAMES = {
     "Read": ("read_file",),
@@ -55,7 +56,10 @@ def _tools(value: str) -> tuple[str, ...]:
 def parse_agent(path: Path) -> AgentDef | None:
     """One definition; None when the file has no front matter or no name."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if not path.is_file() or path.stat().st_size > MAX_AGENT_BYTES:
+            return None  # a link to /dev/zero, or a huge file: not read
+        with path.open("rb") as f:
+            text = f.read(MAX_AGENT_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     match = _FRONT.match(text)
@@ -80,15 +84,16 @@ def parse_agent(path: Path) -> AgentDef | None:
 
 
 def find_agents(workspace: Path, home: Path) -> dict[str, AgentDef]:
-    """Built-in first, then the home's, then the project's (a later one of a name wins)."""
+    """Built-in first, then the home's, then the project's when its extensions may load (a
+    later one of a name wins; the built-in `general` is never replaced)."""
     found = {GENERAL.name: GENERAL}
     folders = [home / "agents"]
     if project_extensions_allowed(workspace):  # a project's agents only where trusted
         folders += [workspace / f for f in reversed(FOLDERS)]
     for folder in folders:
-        for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        for path in sorted(folder.glob("*.md"))[:MAX_AGENTS] if folder.is_dir() else []:
             agent = parse_agent(path)
-            if agent is not None:
+            if agent is not None and agent.name != GENERAL.name:
                 found[agent.name] = agent
     return found
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.agent.prompts.instructions import project_root
-from my_agent.trust import is_trusted
+from my_agent.trust import extensions_allowed, is_trusted
 
 # what a folder may hold that trust gates, and the words for it (paths from the project root)
 GATED: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -26,9 +26,11 @@ GATED: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 def project_extensions_allowed(workspace: Path) -> bool:
     """Whether the project's `.unicum/` and `.claude/` hooks, rules, commands and agents may
-    load: only a folder the user trusted (remembered, or `--trust-project` for this run: a
-    one-run `--trust` loads only its .env, imports and skills)."""
-    return is_trusted(workspace)
+    load. Every loader of project extensions asks here: only a folder the user trusted
+    (remembered, or `--trust-project` for this run: a one-run `--trust` loads only its .env,
+    imports and skills), whose extension files have not changed since trust was given (else
+    not until the user confirms them)."""
+    return extensions_allowed(workspace)
 
 
 def skipped_by_trust(workspace: Path) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from core.agent.prompts.instructions import project_root
 from my_agent.messages import PromptSection
 from my_agent.safe_yaml import UnsafeYaml, load_yaml
-from my_agent.trust import is_trusted
+from my_agent.trust import changed_extensions, is_trusted
 from tools.services import SkillInfo
 
 MAX_DESCRIPTION = 300
@@ -25,7 +25,9 @@ class Skill:
 def skill_dirs(workspace: Path, home: Path, trusted: bool | None = None) -> list[Path]:
     """User skills first; project skills later, so a project skill overrides a user skill.
     An untrusted folder's skills are not loaded (`trusted` None: as remembered)."""
-    if not (is_trusted(workspace, home) if trusted is None else trusted):
+    if not (is_trusted(workspace, home) if trusted is None else trusted) or changed_extensions(
+        workspace, home
+    ):
         return [home / "skills"]
     root = project_root(workspace)
     return [home / "skills", root / ".unicum" / "skills", root / ".claude" / "skills"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.agent.events import AgentHooks, TaskResult
 from my_agent.messages import ModelResponse
+from my_agent.private import open_private, private_dir
 from my_agent.secrets import REDACTED, redact_strings, secret_values
 
 __all__ = ["DebugHooks", "DebugLog", "redact", "secret_values"]
@@ -35,13 +36,13 @@ class DebugLog:
         self._secrets = secret_values() if secrets is None else secrets
 
     def write(self, kind: str, payload: Any) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         record = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "kind": kind,
             "data": redact(payload, self._secrets),
         }
-        with self.path.open("a", encoding="utf-8") as fh:
+        with open_private(self.path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
 
 

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+from my_agent.private import open_private, private_dir
+
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
 else:
@@ -27,8 +29,8 @@ class SessionLock:
     def claim(cls, transcript: Path) -> SessionLock:
         """Take the session's lock, or raise SessionBusy naming the process that holds it."""
         path = transcript.with_suffix(".lock")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+b")  # noqa: SIM115 - held for the session's life
+        private_dir(path.parent)
+        handle = open_private(path, "a+b")  # held for the session's life
         try:
             _lock(handle)
         except OSError:

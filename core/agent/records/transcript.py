@@ -21,6 +21,7 @@ from core.agent.events import AgentHooks, TaskResult
 from core.agent.records.session_lock import SessionBusy, SessionLock
 from my_agent.home import project_id
 from my_agent.messages import Message, ToolCall, ToolResult
+from my_agent.private import open_private, private_dir
 from my_agent.secrets import redact_strings
 
 
@@ -115,7 +116,7 @@ class Transcript:
                 )
 
     def _append(self, record: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         line = json.dumps(record, ensure_ascii=False) + "\n"
         if self._header is not None and not self.path.exists():
             line = (
@@ -126,7 +127,7 @@ class Transcript:
                 + line
             )
         self._header = None
-        with self.path.open("a+b") as fh:
+        with open_private(self.path, "a+b") as fh:
             if fh.tell() and (fh.seek(-1, 2), fh.read(1))[1] != b"\n":
                 line = "\n" + line  # a crash left a torn last line: never glue onto it
             fh.write(line.encode("utf-8"))

@@ -164,7 +164,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
             opts.strict_mcp,
         ),
         trusted,
-        choice.line,
+        choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
         rules,
     )
 
@@ -314,11 +314,12 @@ def _tool_context(
 def _prompt(
     opts: SessionOptions, g: _Ground, sections: list[PromptSection], warnings: list[str]
 ) -> tuple[SystemPrompt, ContextBudget]:
-    """The system prompt, and the context budget that counts it; with the code map on, the
-    map's overview joins the prompt at the first task (the budget grows with it)."""
+    """The system prompt, and the context budget that counts it; with `overview_in_prompt`,
+    the code map's overview joins the prompt at the first task (the budget grows with it);
+    by default the model asks for it (code_map overview) and every request is ~1k smaller."""
     text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
-    if not opts.codemap:
+    if not (opts.codemap and opts.overview_in_prompt):  # on demand: code_map overview
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:

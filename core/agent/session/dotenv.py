@@ -1,17 +1,43 @@
-"""`.env` loading: the Unicum home's, then (in a trusted folder) the project's; real
-variables win. A project's `.env` never sets provider keys, base URLs or proxies (a cloned
-repository must not send the user's key elsewhere), and no `.env` sets a variable that makes
-a shell or an interpreter run code (BASH_ENV, LD_PRELOAD, PYTHONPATH, GIT_*, ...)."""
+"""`.env` loading. The Unicum home's `.env` sets variables for Unicum (real variables win;
+never one that makes a shell or an interpreter run code: BASH_ENV, LD_PRELOAD, PYTHONPATH,
+GIT_*, ...). A trusted project's `.env` sets nothing for Unicum itself (so no OPENSSL_CONF,
+PGHOSTADDR or provider URL reaches its process): only the variables on the allow-list
+(`COMMAND_ALLOW`, plus config.json's `dotenv.allow`) reach its commands, and every variable
+left out is named in one line."""
 
 from __future__ import annotations
 
 import io
 import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from my_agent.errors import ConfigError
-from my_agent.home import unicum_home
+from my_agent.home import read_user_config, unicum_home
+
+# what a project's `.env` may pass to its commands (glob patterns on the name)
+COMMAND_ALLOW = (
+    "APP_*",
+    "DEBUG",
+    "PORT",
+    "HOST",
+    "LOG_LEVEL",
+    "LOGLEVEL",
+    "NODE_ENV",
+    "TZ",
+    "ENVIRONMENT",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "TEST_*",
+    "FLASK_*",
+    "DJANGO_*",
+    "NEXT_PUBLIC_*",
+    "VITE_*",
+    "REACT_APP_*",
+    "EXPO_PUBLIC_*",
+)
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # variables that make shells, loaders and interpreters run code or change what runs
 _SHELL_CODE = re.compile(
@@ -45,29 +71,64 @@ def provider_setting(name: str) -> bool:
 class DotenvReport:
     """What `.env` loading skipped, for one line at start-up."""
 
-    skipped: list[str] = field(default_factory=list)  # "PROJECT/.env: NAME"
+    skipped: list[str] = field(default_factory=list)  # the home's: names that run code
+    left_out: list[str] = field(default_factory=list)  # the project's: not on the allow-list
     untrusted: Path | None = None  # a project .env left unread: the folder is not trusted
+    commands: dict[str, str] = field(default_factory=dict)  # what reaches the commands
 
 
 def load_dotenv_files(workspace: Path | None = None, trusted: bool = False) -> DotenvReport:
-    """Load the Unicum home's `.env`, then the project's when `trusted`; real env vars win.
-    A GBK/GB18030 file is read too; anything else undecodable is a one-line ConfigError."""
+    """Load the Unicum home's `.env` (real env vars win), and read the project's when
+    `trusted` (for its commands only). A GBK/GB18030 file is read too; anything else
+    undecodable is a one-line ConfigError."""
     import os
 
     report = DotenvReport()
-    project = (workspace or Path.cwd()).expanduser().resolve() / ".env"
-    for env_file, is_project in ((unicum_home() / ".env", False), (project, True)):
-        if not env_file.is_file():
-            continue
-        if is_project and not trusted:
-            report.untrusted = env_file
-            continue
-        for name, value in _parse(env_file).items():
-            if runs_code(name) or (is_project and provider_setting(name)):
+    home_env = unicum_home() / ".env"
+    if home_env.is_file():
+        for name, value in _parse(home_env).items():
+            if runs_code(name):
                 report.skipped.append(name)
             elif value is not None and name not in os.environ:
                 os.environ[name] = value
+    project = (workspace or Path.cwd()).expanduser().resolve() / ".env"
+    if project.is_file() and not trusted:
+        report.untrusted = project
+    elif project.is_file():
+        report.commands, report.left_out = command_variables(project)
     return report
+
+
+def command_variables(env_file: Path) -> tuple[dict[str, str], list[str]]:
+    """(the project `.env`'s variables its commands get, the names left out)."""
+    allow = (*COMMAND_ALLOW, *_configured_allow())
+    passed: dict[str, str] = {}
+    left_out: list[str] = []
+    for name, value in _parse(env_file).items():
+        ok = _PLAIN.fullmatch(name) and not runs_code(name) and not provider_setting(name)
+        if ok and value is not None and any(fnmatchcase(name, p) for p in allow):
+            passed[name] = value
+        else:
+            left_out.append(name)
+    return passed, left_out
+
+
+def project_command_env(workspace: Path, trusted: bool) -> dict[str, str]:
+    """What a session's commands get from the project's `.env` ({} when untrusted)."""
+    env_file = workspace.expanduser().resolve() / ".env"
+    if not trusted or not env_file.is_file():
+        return {}
+    return command_variables(env_file)[0]
+
+
+def _configured_allow() -> tuple[str, ...]:
+    section = read_user_config().get("dotenv") or {}
+    allow = section.get("allow") if isinstance(section, dict) else None
+    if allow is None:
+        return ()
+    if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
+        raise ConfigError("config.json: `dotenv.allow` must be a list of name patterns")
+    return tuple(allow)
 
 
 def _parse(env_file: Path) -> dict[str, str | None]:

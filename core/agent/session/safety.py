@@ -1,5 +1,6 @@
-"""The session's safety net: the OS sandbox for commands and the workspace snapshots behind
-`/undo`, `/rewind` and `/diff` (tools/sandbox.py, tools/snapshots.py)."""
+"""The session's safety net: the OS sandbox for commands (and what of the project's `.env`
+reaches them) and the workspace snapshots behind `/undo`, `/rewind` and `/diff`
+(tools/sandbox.py, tools/snapshots.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import TYPE_CHECKING
 from core.agent.events import AgentHooks, TaskResult
 from core.agent.options import SessionOptions
 from core.agent.records.transcript import close_open_tool_calls
+from core.agent.session.dotenv import project_command_env
 from core.memory import MemoryStore, unmark_modified
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from my_agent.messages import Message
+from my_agent.trust import is_trusted
 from tools.base import ToolContext
 from tools.restored import Restored
 from tools.sandbox import Sandbox, SandboxPolicy
@@ -67,6 +70,8 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
+    trusted = opts.trusted or is_trusted(ctx.workspace, ctx.home)
+    ctx.command_env = project_command_env(ctx.workspace, trusted)
     ctx.services.sandbox = sandbox
     ctx.services.snapshots = snapshots
     return SnapshotHooks(snapshots, notices)

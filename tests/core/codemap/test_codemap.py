@@ -32,7 +32,9 @@ def _defs(idx: CodeIndex, name: str) -> list[tuple[str, str, int, str]]:
 
 def _sites(idx: CodeIndex, name: str, floor: float = 0.5) -> set[tuple[str, int, str]]:
     _, sites = query.references(idx.db, name)
-    return {(s.path, s.line, s.caller) for s in sites if s.confidence >= floor}
+    return {
+        (s.path, s.line, s.caller) for s in sites if s.confidence >= floor and s.kind != "import"
+    }
 
 
 @pytest.mark.parametrize(

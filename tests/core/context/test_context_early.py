@@ -73,7 +73,8 @@ def test_what_later_steps_use_stays_whole():
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput("a.py\n"))])
     request = policy.messages_for_request(history)
     assert _shown(request, "c1") == short_run.content
-    assert _shown(request, "c2") == failing.content  # the failure being worked on
+    shown = _shown(request, "c2")  # the failure being worked on: its error lines stay
+    assert "AssertionError: 3 != 4\n[exit 1]" in shown and len(shown) < len(failing.content) / 5
     assert _shown(request, "c3") == hits.content
 
 
@@ -82,8 +83,10 @@ def test_passing_tests_and_write_receipts_become_lines():
     passed = ToolOutput("\n".join(f"tests/test_{i}.py::test_ok PASSED" for i in range(80)))
     _turn(policy, history, [("c1", "python -m pytest -v", passed)])
     _turn(policy, history, [("c2", "ls", ToolOutput("a.py\n"))])
-    assert _shown(policy.messages_for_request(history), "c1").startswith("[archived #")
-    switched_off, history = _policy(early_kinds=()), [user_text(TASK)]
+    shown = _shown(policy.messages_for_request(history), "c1")  # shaped at first show
+    assert len(shown) < 200 and "recall a1 lines=2-79" in shown
+    switched_off = _policy(early_kinds=(), early_lines=None, shape_outputs=False)
+    history = [user_text(TASK)]
     _turn(switched_off, history, [("c1", "python -m pytest -v", passed)])
     _turn(switched_off, history, [("c2", "ls", ToolOutput("a.py\n"))])
     assert _shown(switched_off.messages_for_request(history), "c1") == passed.content
@@ -310,7 +313,7 @@ def test_a_short_output_of_a_command_with_a_long_script_stays_whole():
 
 def test_an_output_only_a_pointer_no_longer_shown_cites_is_still_decided():
     """A later copy of a log points at it; once that copy is its line, the log is judged."""
-    policy, history = _policy(), [user_text(TASK)]
+    policy, history = _policy(shape_outputs=False), [user_text(TASK)]
     rows = [f"tests/test_{i}.py::test_ok PASSED" for i in range(150)]
     log = ToolOutput("\n".join(rows))
     more = ToolOutput("\n".join(rows + [f"tests/test_{i}.py::test_new PASSED" for i in range(150)]))
@@ -328,7 +331,7 @@ def test_outputs_already_lines_count_at_their_size_in_the_kept_tail():
     """A read, then passing logs that became lines one turn on: the verbatim tail is measured
     by what it shows, so the read is still in it and no event archives it (measured at full
     size, the logs alone filled the tail and the read was archived)."""
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, shape_outputs=False))
     history = [user_text(TASK)]
     policy.messages_for_request(history)
     _turn(policy, history, [("r", "cat big.py", ToolOutput(_lines("src", 700)))])

@@ -21,7 +21,9 @@ NUMBERED = "\n".join(
 
 def events_only(**budget) -> ContextBudget:
     """A budget whose only rewrites are compaction events."""
-    return ContextBudget(window_tokens=200_000, early_kinds=(), early_notes=False, **budget)
+    return ContextBudget(
+        window_tokens=200_000, early_kinds=(), early_notes=False, early_lines=None, **budget
+    )
 
 
 def _reasoning(n: int) -> str:

@@ -96,9 +96,10 @@ def test_the_resumed_first_request_is_the_live_one(llm, tmp_path, compact):
     if compact:
         assert "[Summary of the session so far]" in text and "SUMMARY: six modules" in text
     else:
-        assert re.search(r"\[archived #\w+\] \[read_file\]", text)  # archived reads
+        # archived reads, or reads cut to their lines
+        assert re.search(r"\[archived #\w+\] \[read_file\]|recall a\d+ lines=", text)
         assert re.search(r"\[archived #\w+\] \[search_files\]", text)  # a lined search
-    assert before >= 1 and after == before
+    assert (before >= 1 or not compact) and after == before  # reads may be lined, no event
     llm.requests.clear()
     resumed, before_r, after_r = run(llm, workspace_with_files(tmp_path / "resumed"), True, compact)
     assert resumed == live

@@ -130,3 +130,23 @@ def test_a_closed_port_and_a_read_timeout_are_reported_the_same(llm, provider, m
         llm.add(Reply("late", delay=0.5), Reply("late", delay=0.5))
         late.append(outcome(client, []))
     assert late[0] == late[1] and "within 0.2s" in late[0][1]
+
+
+def test_the_sender_is_built_once_across_threads(llm):
+    """The REPL builds it in its warm-up thread while the first request may ask for it."""
+    import threading
+
+    client = ModelClient(ResolvedProvider(PROFILES["zhipu"], "m", llm.url, "fake-test-key"))
+    barrier = threading.Barrier(8)
+    built: list[object] = []
+
+    def build() -> None:
+        barrier.wait()
+        built.append(client.sender())
+
+    threads = [threading.Thread(target=build) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(sender) for sender in built}) == 1

@@ -14,6 +14,7 @@ from tests.ui.repl.test_repl import start
 
 def test_init_takes_one_key_and_the_next_command_is_not_swallowed(llm, workspace):
     (workspace / "app.py").write_text("def serve():\n    return 1\n")
+    llm.reply("```markdown\n# app\n\n`serve()` returns 1.\n```\n")  # the model's draft
     repl = start(llm, workspace)
     try:
         repl.send("/init")

@@ -40,7 +40,7 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         assert refusal.strip() == "已拒绝：已告知模型不要重试"
         repl.expect("好了")
         found = repl.expect(
-            r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（启动 [\d.]+ 秒(?:，SDK 导入 [\d.]+ 秒)?，"
+            r"工具 ([\d.]+) 秒 \+ Unicum [\d.]+ 秒（启动 [\d.]+ 秒(?:，[^，（）]+ [\d.]+ 秒)*，"
             r"收尾 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
             r"\+ 等待你 ([\d.]+) 秒"
         )

@@ -120,7 +120,9 @@ def test_trusted_folder_still_never_takes_keys_urls_or_code_from_its_env(
     assert proc.returncode == 0, proc.stderr
     assert attacker.requests == []
     assert all(r.headers["authorization"] == f"Bearer {REAL_KEY}" for r in llm.requests)
-    assert "ignored OPENAI_BASE_URL, OPENAI_API_KEY, UNICUM_PROVIDER, HTTPS_PROXY" in proc.stderr
+    assert (
+        "not passed on OPENAI_BASE_URL, OPENAI_API_KEY, UNICUM_PROVIDER, HTTPS_PROXY" in proc.stderr
+    )
     assert not (tmp_path / "PWNED").exists()  # BASH_ENV, PROMPT_COMMAND, PYTHONPATH: not passed
     system = llm.requests[0].body["messages"][0]["content"]
     assert "IMPORTED-DOC-TEXT" in system and "okskill" in system  # trusted: imports, skills

@@ -23,7 +23,8 @@ def test_first_task_puts_the_overview_in_the_prompt_and_the_budget(llm, workspac
         "def rate(income):\n    return 0.2\n\n\ndef tax(income):\n    return income * rate(income)\n",
         encoding="utf-8",
     )
-    agent = create_agent(SessionOptions(workspace=workspace, provider="openai"))
+    opts = SessionOptions(workspace=workspace, provider="openai", overview_in_prompt=True)
+    agent = create_agent(opts)
     before = agent.system_prompt.text
     overhead = agent.context.budget.overhead_tokens
     assert "## Code Map" not in before
@@ -36,6 +37,23 @@ def test_first_task_puts_the_overview_in_the_prompt_and_the_budget(llm, workspac
     assert "## Code Map" in first and "tax.py" in first.split("## Code Map", 1)[1]
     assert second == first  # settled once: the prompt stays stable for the provider's cache
     assert agent.context.budget.overhead_tokens > overhead  # the budget counts the overview
+
+
+def test_by_default_the_overview_is_on_demand_and_the_prompt_never_changes(
+    llm, workspace, monkeypatch
+):
+    for key, value in provider_env(llm, "openai").items():
+        monkeypatch.setenv(key, value)
+    (workspace / "tax.py").write_text("def rate(income):\n    return 0.2\n", encoding="utf-8")
+    agent = create_agent(SessionOptions(workspace=workspace, provider="openai"))
+    before = agent.system_prompt.text
+    llm.call("code_map", {"action": "overview", "name": "tax rate"})
+    llm.reply("done")
+    agent.run("where is the rate?")
+    assert _system(llm.requests[0].body) == before and "## Code Map" not in before
+    assert 'recall(id, lines="12-40")' in before  # the prompt teaches partial recall
+    answer = next(m["content"] for m in llm.requests[1].body["messages"] if m["role"] == "tool")
+    assert "tax.py" in answer and "rate" in answer  # the overview, when asked for
 
 
 def test_without_the_code_map_the_prompt_never_changes(llm, workspace, monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from core.agent.session.toolset import LEAN
+from my_agent.trust import trust_folder
 from tests.conftest import provider_env, run_cli
 
 SKILL = "---\nname: fmt\ndescription: format the code with the project's rules\n---\nRun black.\n"
@@ -40,22 +41,24 @@ def test_the_line_reads_in_chinese(llm, workspace):
     assert "精简工具集" in proc.stderr and "the lean set" not in proc.stderr
 
 
-def test_skill_only_when_the_project_has_skills(llm, workspace):
+def test_skill_only_when_the_project_has_skills(llm, workspace, isolated_home):
     llm.reply("ok").reply("ok")
     assert run(llm, workspace, "openai").returncode == 0
     assert "skill" not in names(llm.requests[0])
     (workspace / ".unicum" / "skills" / "fmt").mkdir(parents=True)
     (workspace / ".unicum" / "skills" / "fmt" / "SKILL.md").write_text(SKILL)
+    trust_folder(workspace, isolated_home)  # what confirming the changed files at the REPL does
     assert run(llm, workspace, "openai-compatible").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "skill"}
 
 
-def test_task_in_the_lean_set_only_with_sub_agents_defined(llm, workspace):
+def test_task_in_the_lean_set_only_with_sub_agents_defined(llm, workspace, isolated_home):
     llm.reply("ok").reply("ok")
     assert run(llm, workspace, "ollama").returncode == 0
     assert "task" not in names(llm.requests[0])
     (workspace / ".claude" / "agents").mkdir(parents=True)
     (workspace / ".claude" / "agents" / "reviewer.md").write_text(AGENT)
+    trust_folder(workspace, isolated_home)  # what confirming the changed files at the REPL does
     assert run(llm, workspace, "ollama").returncode == 0
     assert names(llm.requests[1]) == {*LEAN, "task"}
 
@@ -67,7 +70,7 @@ def test_a_cloud_model_gets_the_full_set_less_what_cannot_help(llm, workspace):
     full = names(llm.requests[0])
     assert {"task", "recall", "memory", "todo", "code_map", "web_search", "web_read"} <= full
     assert not full & {"skill", "clarify"}  # no skills; nobody answers a question in -p
-    assert "unicum: tools: the full set: " in proc.stderr
+    assert "tools:" not in proc.stderr  # -p states only a lean set: scripts get no extra line
     assert run(llm, workspace, "openai", "--sandbox-network", "off").returncode == 0
     assert names(llm.requests[1]) == full - {"web_search", "web_read"}
 

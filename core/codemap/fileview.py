@@ -1,0 +1,111 @@
+"""What one file binds, as the resolver reads it from the index: its imports (module-wide and
+inside functions), definitions, typed bindings, locals, bases; and the tables of names no
+project defines (builtins, JavaScript globals)."""
+
+from __future__ import annotations
+
+import builtins
+import posixpath
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext|local
+EXTERNAL: Value = ("ext", "", "")
+LOCAL: Value = ("local", "", "")  # a name its function binds, of a type not known
+FAMILIES = frozenset({"python", "javascript"})
+DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+CONSTRUCTED = re.compile(r"([A-Za-z_$][\w$.]*)\(.*\)")  # `Foo(x)`; JS `new Foo(x)` → `newFoo(x)`
+JS_NEW = re.compile(r"^new(?=[A-Z_$])")
+LITERAL_START = tuple("\"'[{(0123456789`") + ("f'", 'f"', "b'", 'b"', "r'", 'r"')
+JS_GLOBALS = frozenset(
+    "console Math JSON Object Array Promise String Number Boolean Symbol Reflect Date RegExp "
+    "Error Map Set WeakMap process window document globalThis require module exports Buffer "
+    "Intl URL fetch setTimeout clearTimeout setInterval".split()
+)
+PY_BUILTINS = frozenset(dir(builtins))
+_PY_TYPES = (str, bytes, list, dict, set, tuple, int, float, object)
+_JS_METHODS = (
+    "toString valueOf hasOwnProperty push pop shift unshift slice splice map filter reduce "
+    "forEach find findIndex some every includes indexOf join concat keys values entries get set "
+    "has delete add clear then catch finally split replace trim startsWith endsWith toLowerCase "
+    "toUpperCase charAt substring apply call bind sort reverse flat flatMap fill at match test "
+    "exec toFixed padStart padEnd repeat assign freeze"
+)
+BUILTIN_METHODS = {  # on an untyped receiver these are almost always the builtin types' own
+    "python": frozenset(n for t in _PY_TYPES for n in dir(t) if not n.startswith("__")),
+    "javascript": frozenset(_JS_METHODS.split()),
+}
+JS_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
+CLASSY = frozenset({"class", "interface", "struct", "enum", "trait"})
+
+
+@dataclass
+class FileView:
+    """What one file binds, loaded once per question."""
+
+    path: str
+    family: str
+    imports: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # local → key, orig
+    stars: list[str] = field(default_factory=list)
+    defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
+    binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
+    attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # (class, name) → [(scope of the assignment, type)]
+    bases: dict[str, list[str]] = field(default_factory=dict)
+    all: set[str] | None = None
+    classes: list[tuple[int, int, str]] = field(default_factory=list)  # (line, end, qualified)
+    locals: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
+    # (function, name) → line spans it is bound in ((0, 0): the whole function)
+    globals: set[tuple[str, str]] = field(default_factory=set)  # `global`/`nonlocal` names
+    scoped: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    # (function or class, local) → (key, orig): imports inside a function or class body
+
+    def bound_in(self, scope: str, name: str, line: int) -> bool:
+        """Whether `name` is a local of function `scope` (at `line`, for a lambda's or a
+        comprehension's own names)."""
+        if (scope, name) in self.globals:
+            return False
+        spans = self.locals.get((scope, name))
+        return bool(spans) and any(a == 0 or a <= line <= b for a, b in spans)
+
+
+def python_roots(paths: list[str]) -> list[str]:
+    """Folders that hold top-level modules: above the outermost package (`__init__.py`) of
+    every Python file, or the file's own folder when it is in no package; always the root."""
+    inits = {posixpath.dirname(p) for p in paths if p.endswith("/__init__.py")}
+    if any(p == "__init__.py" for p in paths):
+        inits.add("")
+    roots = {""}
+    for path in paths:
+        if not path.endswith((".py", ".pyi")):
+            continue
+        folder = posixpath.dirname(path)
+        while folder and folder in inits:
+            folder = posixpath.dirname(folder)
+        roots.add(folder)
+    return sorted(roots, key=len)
+
+
+class ViewCache:
+    """What questions share between them (kept by the index): the file table, the Python roots,
+    module lookups and the most recent FileViews. A write drops what it changed."""
+
+    SIZE = 4096  # file views kept
+
+    def __init__(self) -> None:
+        self.files: tuple[dict[str, int], list[str]] | None = None  # (path → id, py roots)
+        self.modules: dict[tuple[str, str], str | None] = {}
+        self.views: OrderedDict[str, FileView] = OrderedDict()
+
+    def changed(self, paths: list[str]) -> None:
+        """Files were written or removed: their views and the file table are stale."""
+        self.files = None
+        self.modules = {}
+        for path in paths:
+            self.views.pop(path, None)
+
+    def keep(self, view: FileView) -> None:
+        self.views[view.path] = view
+        if len(self.views) > self.SIZE:
+            self.views.popitem(last=False)

@@ -1,0 +1,85 @@
+"""Python names used as values (`callback=handler`, `isinstance(x, Shape)`, `return Shape`),
+inside annotations (`list[Shape]`, `Optional["Shape"]`) and in `global` statements: the
+references a call query does not see.
+
+Only names the file itself can mean a definition by are looked for: its definitions and its
+`from … import` names (any other bare name is a local or a builtin, never a project
+definition). One regular expression finds their occurrences; the syntax tree says which are
+identifiers in a use (not a definition's name, a parameter, a keyword or an import) and
+whether they stand in an annotation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Ref = tuple[int, str, int, str, str]  # (start byte, name, line, kind, receiver)
+
+_BINDING_PARENTS = frozenset(
+    {
+        "parameters",
+        "lambda_parameters",
+        "typed_parameter",
+        "list_splat_pattern",
+        "dictionary_splat_pattern",
+        "dotted_name",
+        "aliased_import",
+        "import_from_statement",
+        "import_statement",
+        "function_definition",
+        "class_definition",
+    }
+)
+_NAMED_FIRST_OR_STORE = frozenset(
+    {"keyword_argument", "default_parameter", "typed_default_parameter", "assignment"}
+)
+_TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
+
+
+def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
+    """Value and annotation references to `names`; `taken`: start bytes already referenced
+    (calls, bases, decorators, attributes) or defined."""
+    words = sorted((n for n in names if n.isidentifier()), key=len, reverse=True)
+    if not words:
+        return []
+    pattern = re.compile(rb"(?<![\w.])(?:" + b"|".join(w.encode() for w in words) + rb")(?!\w)")
+    out: list[Ref] = []
+    for match in pattern.finditer(data):
+        start = match.start()
+        if start in taken:
+            continue
+        node = root.named_descendant_for_byte_range(start, match.end())
+        if node is None:
+            continue
+        kind = _kind(node, start, match.end())
+        if kind:
+            out.append((start, match.group().decode(), node.start_point[0] + 1, kind, ""))
+    return out
+
+
+def _kind(node: Any, start: int, end: int) -> str:
+    """'value', 'type' or '' (not a use) for the node at an occurrence."""
+    if node.type == "string_content":  # `"Shape"` as a forward reference
+        return "type" if _in_annotation(node) else ""
+    if node.type != "identifier" or node.start_byte != start or node.end_byte != end:
+        return ""
+    parent = node.parent
+    if parent is None or parent.type in _BINDING_PARENTS:
+        return ""
+    if parent.type in _NAMED_FIRST_OR_STORE and parent.child(0) == node:
+        return ""  # `f(name=…)`, `def f(name=…)`, `name = …`: a keyword or a binding
+    if parent.type == "attribute" and parent.child_by_field_name("attribute") == node:
+        return ""  # `x.name`: an attribute, found by the query
+    return "type" if _in_annotation(node) else "value"
+
+
+def _in_annotation(node: Any) -> bool:
+    up = node.parent
+    for _ in range(_TYPE_DEPTH):
+        if up is None:
+            return False
+        if up.type == "type":
+            return True
+        up = up.parent
+    return False

@@ -1,0 +1,108 @@
+"""Known programs' output shaped at its first showing, the whole archived for `recall`: test
+runs keep failures and the summary, installs and builds their errors and last lines, `git
+status` / `git log` their compact forms, long listings their head and tail. Any very large
+output keeps its head, its tail and the lines that match the task (the size rule), so a model
+that makes few, huge calls is served as well as one making many small ones. An output that
+reads like a specification stays whole (up to `SPEC_TOKENS`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from core.context.lines import compose, keeps, reads_like_spec, used_words
+from my_agent.facts import Fact
+
+SIZE_TOKENS = 4_000  # outputs larger than this keep head, tail and the lines that matter
+SPEC_TOKENS = 12_000  # ... unless they read like a specification, up to this size
+MIN_TOKENS = 300  # smaller outputs are shown as they are
+HEAD, TAIL = 40, 30  # lines kept by the size rule
+_PASSED = re.compile(
+    r"(?:\bPASSED\b|^ok\s|^\s*✓|\bok$|^\s*PASS\s|^test \S+ \.\.\. ok$)|^[\w/.-]+\.py [.sx]+\s*(\[\s*\d+%\])?$"
+)
+_INSTALL = re.compile(
+    r"\b(?:pip3?|uv pip|npm|yarn|pnpm|apt(?:-get)?|cargo|poetry|conda|gem|go) "
+    r"(?:install|add|ci|sync|get)\b"
+)
+_GIT_NOISE = re.compile(r"^\s*\(use \"git |^Author: |^Date: |^\s*$")
+Count = Callable[[str], int]
+
+
+def _test_run(lines: list[str]) -> list[int]:
+    return [i for i, line in enumerate(lines) if not _PASSED.search(line.strip())]
+
+
+def _log(lines: list[str]) -> list[int]:
+    """Errors and warnings, and the last lines (where installers and builds say how it went)."""
+    return [i for i, line in enumerate(lines) if keeps(line, set())] + list(
+        range(max(0, len(lines) - 5), len(lines))
+    )
+
+
+def _git(lines: list[str]) -> list[int]:
+    return [i for i, line in enumerate(lines) if not _GIT_NOISE.search(line)]
+
+
+def _listing(lines: list[str]) -> list[int]:
+    return list(range(min(HEAD, len(lines)))) + list(range(max(0, len(lines) - TAIL), len(lines)))
+
+
+def _program(fact: Fact, command: str) -> Callable[[list[str]], list[int]] | None:
+    if fact.kind == "test":
+        return _test_run
+    if fact.kind == "build" or _INSTALL.search(command):
+        return _log
+    if fact.kind == "git" and re.search(r"\bgit (?:status|log)\b", command) and "-p" not in command:
+        return _git
+    if fact.kind == "list" and command:
+        return _listing
+    return None
+
+
+def first_show(fact: Fact, command: str, text: str, entry: str, task: str, count: Count) -> str:
+    """What an output shows the first time: shaped when a known program printed it or when it
+    is very large; otherwise itself. Pointers name the lines of the whole (as archived)."""
+    size = count(text)
+    if size < MIN_TOKENS:
+        return text
+    lines = text.split("\n")
+    kept = list(range(len(lines)))
+    program = _program(fact, command)
+    if program is not None:
+        chosen = sorted(set(program(lines)) | {0, len(lines) - 1})
+        if count(compose(lines, chosen, entry)) < 0.8 * size:
+            kept = chosen
+            size = count(compose(lines, kept, entry))
+    if size > SIZE_TOKENS and not (size <= SPEC_TOKENS and reads_like_spec(lines)):
+        kept = _head_tail(kept, lines, used_words([task], []))
+    return text if len(kept) == len(lines) else compose(lines, kept, entry)
+
+
+def _head_tail(kept: list[int], lines: list[str], task: set[str]) -> list[int]:
+    """The size rule: the first and last of the kept lines, and those in between that matter
+    or name the task's identifiers (at most as many again)."""
+    head, tail = kept[:HEAD], kept[max(HEAD, len(kept) - TAIL) :]
+    middle = [i for i in kept[HEAD : len(kept) - TAIL] if keeps(lines[i], task)]
+    return sorted({*head, *middle[: HEAD + TAIL], *tail})
+
+
+class FirstShow:
+    """The outputs shaped at their first showing (call id -> text), and the task they are
+    matched against."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled, self.task = enabled, ""
+        self.shaped: dict[str, str] = {}
+
+    def note_task(self, history: list) -> None:
+        if not self.task and history:
+            self.task = " ".join(getattr(b, "text", "") for b in history[0].blocks)
+
+    def shape(self, call_id: str, fact: Fact, command: object, text: str, count: Count) -> str:
+        """The text to show for a new output (archived whole under `fact.archive_id`)."""
+        if not self.enabled:
+            return text
+        shown = first_show(fact, str(command or ""), text, fact.archive_id, self.task, count)
+        if shown != text:
+            self.shaped[call_id] = shown
+        return shown

@@ -1,0 +1,107 @@
+"""`impact` follows every kind of reference, marks what it reached only through guessed
+sites, and says what its depth, size and time limits left out (#30 item 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.codemap import CodeIndex, CodeMap, impact
+
+CORE = """def parse(text):
+    return text
+
+
+class Reader:
+    def read(self):
+        return parse("x")
+
+    @property
+    def size(self):
+        return 1
+"""
+
+USERS = """from core import Reader, parse
+
+
+def on_event(callback=parse):
+    return callback
+
+
+def handlers():
+    return {"parse": parse}
+
+
+def measure(reader: Reader):
+    return reader.size
+
+
+def unknown(thing):
+    return thing.read()
+
+
+def top():
+    return measure(Reader())
+"""
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "core.py").write_text(CORE)
+    (project / "users.py").write_text(USERS)
+    return project
+
+
+@pytest.fixture
+def index(root: Path, tmp_path: Path):
+    idx = CodeIndex(root, tmp_path / "m.db")
+    idx.refresh()
+    yield idx
+    idx.close()
+
+
+def _reached(found) -> dict[tuple[str, str], bool]:
+    return {(d.path, d.symbol): d.uncertain for d in found.dependents}
+
+
+def test_values_properties_and_annotations_are_followed(index):
+    assert _reached(impact(index.db, "parse", max_depth=1)) == {
+        ("core.py", "Reader.read"): False,
+        ("users.py", "on_event"): False,  # a default value
+        ("users.py", "handlers"): False,  # put in a dict
+    }
+    found = impact(index.db, "Reader.size", max_depth=2)
+    assert _reached(found) == {("users.py", "measure"): False, ("users.py", "top"): False}
+
+
+def test_what_a_guess_reached_is_marked(index):
+    found = _reached(impact(index.db, "Reader.read", max_depth=2))
+    assert found[("users.py", "unknown")] is True  # thing.read(): matched by name only
+
+
+def test_the_limits_say_what_they_left_out(index):
+    shallow = impact(index.db, "Reader.size", max_depth=1)
+    assert _reached(shallow) == {("users.py", "measure"): False}
+    assert shallow.left_out["beyond_depth"] == 1
+    small = impact(index.db, "parse", max_depth=3, limit=1)
+    assert len(small.dependents) == 1 and small.left_out["over_limit"] == 2
+    assert small.left_out["stopped"] == "limit"
+    late = impact(index.db, "parse", seconds=0.0)
+    assert late.dependents == [] and late.left_out["stopped"] == "time"
+
+
+def test_the_answer_and_the_json_say_it(root, tmp_path):
+    cmap = CodeMap(root, tmp_path / "home")
+    try:
+        text = cmap.impact("Reader.read", max_depth=1)
+        assert "users.py:17 unknown  (uses Reader.read)  [uncertain]" in text
+        assert "1 reached only through uncertain sites" in text.splitlines()[0]
+        data = cmap.data("impact", "Reader.read")
+        assert [d["symbol"] for d in data["uncertain"]] == ["unknown"]
+        assert data["left_out"]["stopped"] == ""
+        assert "left out: 1 dependents" in cmap.impact("Reader.size", max_depth=1)
+    finally:
+        cmap.close()

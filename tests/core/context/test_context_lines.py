@@ -1,0 +1,115 @@
+"""Line-level selection: after its first showing an output keeps the lines later steps use (errors,
+locations, summaries, identifiers the model has used since) and points at the rest with the
+lines `recall` returns; decided once; a specification-like output stays whole."""
+
+from __future__ import annotations
+
+import re
+
+from core.context import Archive, CacheAwareContext, ContextBudget
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
+from tests.helpers.wire_checks import anthropic_problems, openai_problems
+from tools.base import ToolContext, ToolOutput
+from tools.recall import recall
+
+TASK = "make tests/test_report.py pass"
+POINTER = re.compile(r"\[… (\d+) lines: recall (a\d+) lines=(\d+)-(\d+)\]")
+
+
+def _policy(**budget) -> CacheAwareContext:
+    return CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, **budget))
+
+
+def _turn(policy, history, cid: str, command: str, out: ToolOutput, note: str = "") -> None:
+    call = ToolCall(cid, "terminal", {"command": command})
+    history.append(Message("assistant", [TextBlock(note)] * bool(note) + [call]))
+    policy.on_tool_result(call, out)
+    history.append(Message("user", [ToolResult(cid, out.content, out.is_error)]))
+
+
+def _shown(request: list[Message], call_id: str) -> str:
+    return next(b.content for m in request for b in m.tool_results if b.call_id == call_id)
+
+
+def _log(n: int = 120) -> str:
+    rows = [f"step {i}: worker_{i} handled batch_{i} in {i % 7} ms" for i in range(n)]
+    rows[40] = "src/report.py:88: RuntimeWarning: total_amount rounded"
+    return "\n".join(
+        [*rows, "Traceback (most recent call last):", "ValueError: bad row", "[exit 1]"]
+    )
+
+
+def test_an_output_keeps_the_lines_later_steps_use_and_points_at_the_rest(tmp_path):
+    policy, history = _policy(), [user_text(TASK)]
+    log = ToolOutput(_log(), True)
+    _turn(policy, history, "c1", "python run_report.py", log)
+    assert _shown(policy.messages_for_request(history), "c1") == log.content  # whole once
+    _turn(policy, history, "c2", "grep -n worker_77 src/*.py", ToolOutput("src/a.py:3: x"))
+    shown = _shown(policy.messages_for_request(history), "c1")
+    assert len(shown) < len(log.content) / 3
+    for kept in ("step 0:", "RuntimeWarning: total_amount", "worker_77 handled", "ValueError"):
+        assert kept in shown, kept
+    assert "worker_76 handled" not in shown
+    # every pointer names the lines `recall` gives back, numbered as in the archive
+    pointers = POINTER.findall(shown)
+    assert (
+        pointers
+        and sum(int(n) for n, *_ in pointers) + shown.count("\n") + 1 - len(pointers)
+        == log.content.count("\n") + 1
+    )
+    count, entry, low, high = pointers[0]
+    ctx = ToolContext(workspace=tmp_path, home=tmp_path)
+    ctx.services.archive = policy.archive
+    back = recall(ctx, {"id": entry, "lines": f"{low}-{high}"}).content
+    original = log.content.splitlines()[int(low) - 1 : int(high)]
+    assert [row.split("\t", 1)[1] for row in back.splitlines()[1:]] == original
+    assert int(count) == len(original)
+    request = policy.messages_for_request(history)
+    assert anthropic_problems(request) == [] and openai_problems(request) == []
+
+
+def test_the_choice_is_made_once_and_never_changes():
+    policy, history = _policy(), [user_text(TASK)]
+    _turn(policy, history, "c1", "python run_report.py", ToolOutput(_log(), True))
+    _turn(policy, history, "c2", "ls", ToolOutput("a.py"))
+    first = _shown(policy.messages_for_request(history), "c1")
+    for n in range(3, 12):  # later turns name other rows: the lines stay as chosen
+        _turn(policy, history, f"c{n}", f"echo worker_{n}", ToolOutput(f"worker_{n}"))
+        assert _shown(policy.messages_for_request(history), "c1") == first
+
+
+def test_a_file_read_is_judged_after_some_turns_by_what_the_model_used():
+    policy, history = _policy(), [user_text(TASK)]
+    source = "\n".join(
+        [
+            f"def handler_{i}(request):\n    return render(request, 'page_{i}.html')"
+            for i in range(60)
+        ]
+    )
+    _turn(policy, history, "c1", "cat app/views.py", ToolOutput(source))
+    _turn(policy, history, "c2", "ls", ToolOutput("a.py"), note="handler_12 is the one")
+    assert _shown(policy.messages_for_request(history), "c1") == source  # too early to judge
+    for n in range(3, 10):
+        _turn(policy, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"))
+        policy.messages_for_request(history)
+    shown = _shown(policy.messages_for_request(history), "c1")
+    assert "def handler_12(request):" in shown and "def handler_30(request):" not in shown
+
+
+def test_an_output_that_reads_like_a_specification_stays_whole():
+    policy, history = _policy(), [user_text(TASK)]
+    spec = "\n".join(
+        [
+            "# Issue 26: keep the report totals exact",
+            *(
+                f"- The report must show the total of every invoice in section {i} rounded "
+                "to cents, never to whole units, and say which rows it skipped."
+                for i in range(30)
+            ),
+        ]
+    )
+    _turn(policy, history, "c1", "issues show 26", ToolOutput(spec))
+    for n in range(2, 12):
+        _turn(policy, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"))
+        policy.messages_for_request(history)
+    assert _shown(policy.messages_for_request(history), "c1") == spec

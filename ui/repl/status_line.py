@@ -32,7 +32,9 @@ def built_in(repl: Any) -> str:
 
     agent = repl.agent
     window = agent.context.window_tokens or agent.client.provider.profile.context_window
-    tokens = sum(n for _, n in breakdown(agent))  # what the next request carries
+    # what the next request carries; none before the first task (the prompt, with the code
+    # map's overview, settles then: never wait for it here)
+    tokens = sum(n for _, n in breakdown(agent)) if agent.history else 0
     used = f"{100 * tokens / window:.0f}%" if window else "-"
     cost = session_totals(agent.tool_context.session_id).cost_usd
     parts = [agent.client.model, repl.s.t("context {used}", used=used)]

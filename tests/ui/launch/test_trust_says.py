@@ -112,7 +112,9 @@ def test_print_mode_names_what_it_skips_and_trust_project_opts_in(llm, untrusted
     )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "HOOK-RAN").exists() and "not a trusted folder" not in proc.stderr
-    assert not (tmp_path / "unicum-home" / "trusted.json").exists()  # for this run only
+    from my_agent.trust import is_trusted
+
+    assert not is_trusted(untrusted, tmp_path / "unicum-home")  # for this run only
 
 
 def test_a_project_mcp_server_is_asked_once_with_its_command(llm, workspace, isolated_home):

@@ -158,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
         "plan and bypassPermissions too (default: settings' defaultMode, else ask)",
     )
     p.add_argument(
+        "--auto-commit",
+        action="store_true",
+        help="commit each turn's file changes with a message the model writes (authored "
+        "'NAME (unicum)', apart from your own commits; /undo takes one back)",
+    )
+    p.add_argument(
         "--sandbox",
         choices=["workspace-write", "read-only", "off"],
         help="OS sandbox for commands (default: config.json, else workspace-write)",
@@ -212,8 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--tools",
         metavar="LIST",
         help="comma-separated tools to offer the model (Unicum's or Claude Code's names), "
-        "or all (default: all; for ollama and openai-compatible, all but the web tools, "
-        "and clarify in -p)",
+        "or all (default: the lean set for a local server or a small window, else the full "
+        "set, less the tools that cannot help; tool_set in config.json)",
     )
     p.add_argument(
         "--context-policy",

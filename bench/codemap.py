@@ -3,7 +3,10 @@ build speed, refresh, update, query, the warm session map, peak memory; Aider be
 
     python bench/codemap.py [--tree DIR] [--other DIR ...] [--workers N] [--sample N]
         [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--aider PYTHON]
-        [--quick] [--accuracy-only] [--misses DIR]
+        [--quick] [--accuracy-only] [--misses DIR] [--referee]
+
+`--referee` prints the figures checked against referees nobody here wrote (jedi ∪ pyright for
+Python, the TypeScript compiler's findReferences), with their versions, and the speed targets.
 
 Accuracy: `references` and `impact` (two levels) scored per site against an independent
 ground truth, with `rg -w NAME` as the baseline (bench/truth_words.py: one pass for every
@@ -356,9 +359,23 @@ def main() -> int:
     parser.add_argument("--misses", type=Path, help="write each wrong refs site here")
     parser.add_argument("--accuracy-only", action="store_true", help="no speed figures")
     parser.add_argument(
+        "--referee", action="store_true",
+        help="the issue-30 figures: jedi ∪ pyright / tsserver on held-out projects, then the "
+        "standard library's speed targets (bench/codemap_referee.py, bench/codemap_speed.py)",
+    )  # fmt: skip
+    parser.add_argument(
         "--aider", type=Path, default=AIDER_PYTHON, help="the python of aider-chat's own venv"
     )
     args = parser.parse_args()
+    if args.referee:
+        from bench import codemap_referee, codemap_speed
+
+        print("Against the referee, projects the resolver was not tuned on:")
+        codemap_referee.main(["--report"])
+        print("Against the referee, the tuning projects:")
+        codemap_referee.main(["--tune"])
+        print("Speed on the standard library (CPU time):")
+        return codemap_speed.main([])
     print(
         f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
         f"on {os.cpu_count()} cores"

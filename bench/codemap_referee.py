@@ -130,6 +130,8 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
     for p, line in sorted(found - truth):
         conf = max(s.confidence for s in listed if (s.path, s.line) == (p, line))
         misses.append(f"fp {conf:.2f} {name} {p}:{line}")
+    for p, line in sorted((found - sure) & calls):
+        misses.append(f"guessed {name} {p}:{line}")
     for p, line in sorted(truth - found):
         misses.append(f"fn {'/'.join(sorted(kinds[(p, line)]))} {name} {p}:{line}")
 
@@ -206,7 +208,7 @@ def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
     print_tally(f"{name} ({answer['version']}, TypeScript)", tally)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--tune", action="store_true", help=f"the tuning projects {TUNE}")
@@ -216,7 +218,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--per-kind", type=int, default=8)
     parser.add_argument("--misses", type=Path, help="write each wrong or missed site here")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     missing = installed()
     if missing:
         print(missing)

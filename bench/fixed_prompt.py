@@ -72,8 +72,14 @@ class _Capture(BaseHTTPRequestHandler):
     bodies: list[dict[str, Any]]
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = self._body()
+        if not self.path.rstrip("/").endswith(("/messages", "/chat/completions")):
+            self.send_response(404)  # a local server's probes: not a cloud endpoint
+            self.send_header("content-length", "0")
+            self.end_headers()
+            return
         try:
-            self.bodies.append(json.loads(self._body() or b"{}"))
+            self.bodies.append(json.loads(body or b"{}"))
         except ValueError:
             pass
         payload = json.dumps(
@@ -123,13 +129,20 @@ def first_request(workspace: Path, provider: str = "anthropic", timeout: float =
     finally:
         server.shutdown()
         server.server_close()
-    found = [b for b in handler.bodies if "messages" in b]  # not the probes before it
+    found = [b for b in handler.bodies if "messages" in b]
     if not found:
         raise RuntimeError(f"the CLI sent no request for {workspace}")
     return found[0]
 
 
 def _provider_env(provider: str, url: str) -> dict[str, str]:
+    """The loopback server stands in for the provider's cloud service (not a local server:
+    that would get the lean tool set and its JSON schemas)."""
+    cloud = {"UNICUM_PROVIDER_PRICES": "1"}
+    return {**cloud, **_keys(provider, url)}
+
+
+def _keys(provider: str, url: str) -> dict[str, str]:
     if provider == "anthropic":
         return {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "fake-bench-key"}
     return {"OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "fake-bench-key"}

@@ -115,12 +115,16 @@ class CountingProxy:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 seen = bytearray()
-                while chunk := reply.read1(65536):
-                    seen += chunk
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                    self.wfile.flush()
-                self.wfile.write(b"0\r\n\r\n")
-                conn.close()
+                try:
+                    while chunk := reply.read1(65536):
+                        seen += chunk
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        self.wfile.flush()
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:  # the agent went away (its run timed out): nothing to send
+                    self.close_connection = True
+                finally:
+                    conn.close()
                 if self.path.endswith("/completions"):
                     with proxy.lock:
                         proxy.counts.add_reply(bytes(seen))

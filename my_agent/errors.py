@@ -88,7 +88,7 @@ def short_path(path: object, root: Path | None = None, width: int = 60) -> str:
 def os_error_line(exc: OSError, root: Path | None = None) -> str:
     """One line for an OSError, as a person reads it: `path: file name too long`, never
     `[Errno 36] File name too long: '/very/long/…'`."""
-    reason = (exc.strerror or type(exc).__name__).strip().splitlines()[0]
+    reason = (exc.strerror or str(exc) or type(exc).__name__).strip().splitlines()[0]
     reason = reason[:1].lower() + reason[1:]
     paths = [p for p in (exc.filename, exc.filename2) if p is not None]
     where = " → ".join(short_path(p, root) for p in paths)

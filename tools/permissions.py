@@ -26,7 +26,7 @@ from tools.permission_rules import (
     SHELLS,
     Rule,
 )
-from tools.workspace_guard import deletes_workspace
+from tools.workspace_guard import deletes_unkept, deletes_workspace
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
@@ -149,6 +149,7 @@ def _check_simple(cmd: Simple, cwd: Path, workspace: Path, sandboxed: bool) -> l
             if writes_outside(target, cwd, workspace):
                 found.append(f"{name} {target}: writes outside the workspace")
     found += [f"{r.label}: {r.why}" for r in rules if _rule_hits(r, argv, cwd, workspace)]
+    found += deletes_unkept(argv, cwd, workspace)
     return found + (deletes_workspace(argv, cwd, workspace) if sandboxed else [])
 
 

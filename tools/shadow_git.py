@@ -6,11 +6,14 @@ out; every git call has a time limit.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.files import file_lock
 from my_agent.private import open_private, private_dir, write_private
 
 MAX_FILE_BYTES = 10 * 1024 * 1024  # bigger files are not snapshotted (and so not undoable)
@@ -142,21 +145,45 @@ class ShadowGit:
             self._sync_excludes()
         return rest
 
+    @contextlib.contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """One Unicum process at a time in this shadow repository (sessions of the same
+        project wait for each other); holding it, a git lock file left behind is stale (a
+        killed git) and is removed instead of failing every later snapshot."""
+        private_dir(self.git_dir)
+        with file_lock(self.git_dir.parent / "snapshots.lock"):
+            for name in ("index.lock", "HEAD.lock", f"{REF}.lock"):
+                (self.git_dir / name).unlink(missing_ok=True)
+            yield
+
     def tree(self) -> str:
         """Record the workspace as it is now; the id of its tree."""
-        self._init()
-        self._sync_excludes()
-        changed = self._leave_out_big(self._changed())
-        if len(changed) > MANY:  # pathspec matching is slow for thousands: add everything
-            self.git("add", "-A", "--ignore-errors", ".")
-        elif changed:
-            data = "\0".join(changed).encode("utf-8", "surrogateescape")
-            args = ["--pathspec-from-file=-", "--pathspec-file-nul"]
-            self.git("add", "-A", "--ignore-errors", *args, data=data)
-        return self.git("write-tree").decode().strip()
+        with self._exclusive():
+            self._init()
+            self._sync_excludes()
+            changed = self._leave_out_big(self._changed())
+            if len(changed) > MANY:  # pathspec matching is slow for thousands: add everything
+                self._add_all()
+            elif changed:
+                data = "\0".join(changed).encode("utf-8", "surrogateescape")
+                args = ["--pathspec-from-file=-", "--pathspec-file-nul"]
+                try:
+                    self.git("add", "-A", "--ignore-errors", *args, data=data)
+                except SnapshotError as exc:
+                    if "symbolic link" not in str(exc):
+                        raise
+                    self._add_all()  # a folder became a link: paths beyond it are no pathspec
+            return self.git("write-tree").decode().strip()
+
+    def _add_all(self) -> None:
+        self.git("add", "-A", "--ignore-errors", ".")
 
     def keep(self, tree: str, message: str) -> None:
         """Make `tree` reachable (a commit on refs/unicum/snapshots) so no gc ever drops it."""
+        with self._exclusive():
+            self._keep(tree, message)
+
+    def _keep(self, tree: str, message: str) -> None:
         ref = REF
         try:
             parent = ["-p", self.git("rev-parse", "-q", "--verify", ref).decode().strip()]
@@ -185,7 +212,10 @@ class ShadowGit:
         back = [c.path for c in changes if c.status != "A"]
         if back:
             data = "\0".join(back).encode("utf-8", "surrogateescape")
-            self.git("checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul", data=data)
+            with self._exclusive():
+                self.git(
+                    "checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul", data=data
+                )
         kept = [c for c in changes if c.status != "A" or _remove(self.workspace, c.path, since)]
         return kept
 

@@ -44,6 +44,7 @@ class Snapshots:
         self.turn = max((s.turn for s in self.steps), default=0)
         self.tasks: dict[int, str] = {}  # turn → its task as typed (this process's turns)
         self.sent: dict[int, str] = {}  # turn → the text its task's message went out with
+        self.commits: dict[int, str] = {}  # turn → the agent's commit of it (--auto-commit)
         self.marks: dict[int, int] = {}  # turn → length of the conversation when it began
         self.warning = ""  # why the last snapshot was skipped, once
 
@@ -129,6 +130,16 @@ class Snapshots:
             self._save()
             return undone_turn(turn, _paths(changed), [c.path for c in changed if c.status == "A"])
         return None
+
+    def turn_paths(self, turn: int) -> list[str]:
+        """The files turn `turn` changed (workspace-relative), from its first step to its last."""
+        mine = [i for i, s in enumerate(self.steps) if s.turn == turn]
+        if not mine:
+            return []
+        now = self._tree()
+        if not now:
+            return []
+        return _paths(self.git.changes(self.steps[mine[0]].before, self._after_of(mine[-1], now)))
 
     def turns(self) -> list[tuple[int, str]]:
         """(turn, first step's label) for each turn that has steps, oldest first."""

@@ -1,10 +1,12 @@
-"""Deleting the workspace itself: what snapshots cannot bring back (its `.git`, ignored files),
-so it is asked even inside the sandbox (`rm -rf .`, `rm -r *`, `rm -rf .git`, `rm -rf ~`
-around the workspace, `find . -delete` without a name filter, targets from variables)."""
+"""Deleting what snapshots cannot bring back, asked even inside the sandbox: the workspace
+itself (`rm -rf .`, `rm -r *`, `rm -rf .git`, `rm -rf ~` around the workspace, `find . -delete`
+without a name filter, targets from variables), and a file that is git-ignored (`.env`) or
+over the snapshots' 10 MB (`rm data.csv`)."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 from my_agent.shell.words import program
@@ -79,3 +81,59 @@ def _hits_root(target: str, cwd: Path, workspace: Path) -> bool:
     except ValueError:
         return False
     return rel.parts[:1] == (".git",)
+
+
+UNKEPT = "snapshots do not keep it ({why}), so /undo cannot bring it back"
+BIG = 10 * 1024 * 1024  # tools/shadow_git.py MAX_FILE_BYTES
+_DELETERS = ("rm", "unlink", "shred")
+
+
+def deletes_unkept(argv: list[str], cwd: Path, workspace: Path) -> list[str]:
+    """A reason per file `rm`/`unlink`/`shred` would delete that snapshots do not keep: a
+    regular file inside the workspace that git ignores or that is over 10 MB (folders are
+    left to the other rules: `rm -rf build` stays unasked)."""
+    if program(argv[0]) not in _DELETERS:
+        return []
+    reasons = []
+    for word in [a for a in argv[1:] if not a.startswith("-")][:50]:
+        path = Path(os.path.normpath(cwd / os.path.expanduser(word)))
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            path.relative_to(workspace)
+        except ValueError:
+            continue
+        why = (
+            "over 10 MB"
+            if path.stat().st_size > BIG
+            else ("git-ignored" if _ignored(path, workspace) else "")
+        )
+        if why:
+            reasons.append(f"{program(argv[0])} {word}: " + UNKEPT.format(why=why))
+    return reasons
+
+
+def _ignored(path: Path, workspace: Path) -> bool:
+    """git ignores `path` in the repository holding it (False when there is none)."""
+    try:
+        done = subprocess.run(
+            [
+                "git",
+                "-c",
+                "core.fsmonitor=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-C",
+                str(path.parent),
+                "check-ignore",
+                "-q",
+                "--",
+                path.name,
+            ],
+            capture_output=True,
+            timeout=5,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0

@@ -39,6 +39,12 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     )
     from core.agent.session.assembly import LiveSession, create_agent, open_session, resumed_options
     from core.agent.session.dotenv import load_dotenv_files
+    from core.agent.session.git_work import (
+        auto_commit,
+        commit_message,
+        staged_repo,
+        take_back_commit,
+    )
     from core.agent.session.init_doc import document_from, init_request
     from core.agent.session.live import end_session, resume_path, start_notes
     from core.agent.session.safety import after_restore, rewind_conversation
@@ -61,6 +67,10 @@ _WHERE = {
     "TranscriptError": "core.agent.records.transcript",
     "after_restore": "core.agent.session.safety",
     "document_from": "core.agent.session.init_doc",
+    "auto_commit": "core.agent.session.git_work",
+    "commit_message": "core.agent.session.git_work",
+    "staged_repo": "core.agent.session.git_work",
+    "take_back_commit": "core.agent.session.git_work",
     "init_request": "core.agent.session.init_doc",
     "breakdown": "core.agent.loop.context_report",
     "build_system_prompt": "core.agent.prompts.system",
@@ -114,6 +124,10 @@ __all__ = [
     "TaskResult",
     "TranscriptError",
     "document_from",
+    "auto_commit",
+    "commit_message",
+    "staged_repo",
+    "take_back_commit",
     "init_request",
     "after_restore",
     "breakdown",

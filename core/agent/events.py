@@ -98,6 +98,15 @@ class AgentHooks:
 
     def on_task_end(self, result: TaskResult) -> None: ...
 
+    def on_child_tool_start(self, call: ToolCall) -> None:
+        """A sub-agent started a tool call (the screen shows it under the parent's `task`)."""
+
+    def on_child_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        """A sub-agent's tool call ended."""
+
+    def on_child_response(self, response: ModelResponse) -> None:
+        """A sub-agent's request was answered (its tokens, for /usage)."""
+
     def on_child_end(self, result: TaskResult) -> None:
         """A sub-agent's task ended (the ledger counts a request it had under way); the
         parent's own task goes on."""
@@ -173,6 +182,15 @@ class HookList(AgentHooks):
 
     def on_task_end(self, result: TaskResult) -> None:
         _call_all([hook.on_task_end for hook in self.hooks], result)
+
+    def on_child_tool_start(self, call: ToolCall) -> None:
+        _call_all([hook.on_child_tool_start for hook in self.hooks], call)
+
+    def on_child_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        _call_all([hook.on_child_tool_end for hook in self.hooks], call, output, seconds)
+
+    def on_child_response(self, response: ModelResponse) -> None:
+        _call_all([hook.on_child_response for hook in self.hooks], response)
 
     def on_child_end(self, result: TaskResult) -> None:
         _call_all([hook.on_child_end for hook in self.hooks], result)

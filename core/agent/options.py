@@ -39,6 +39,7 @@ class SessionOptions:
     tools: tuple[str, ...] | None = None  # --tools: the tools offered (None: the default set)
     interactive: bool = True  # False in `-p`: nobody answers a clarify question
     context_policy: str = "ours"  # ours | masking | full (`--context-policy`)
+    auto_commit: bool = False  # --auto-commit: each turn's changes become the agent's commit
     session_id: str = field(default_factory=lambda: new_session_id())
 
 

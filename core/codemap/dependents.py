@@ -59,7 +59,8 @@ def impact(
     cache: ViewCache | None = None,
 ) -> Impact:
     """What depends on a symbol or a file, breadth first, transitively, bounded."""
-    deadline = time.monotonic() + seconds if seconds is not None else None
+    # 10% of the budget is left for sorting out what was found
+    deadline = time.monotonic() + 0.9 * seconds if seconds is not None else None
     is_file = db.execute("SELECT 1 FROM files WHERE path = ?", (target,)).fetchone() is not None
     walk = _file_impact if is_file else _symbol_impact
     found = Impact(target, max_depth=max_depth)
@@ -87,7 +88,9 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
         if depth >= max_depth:
             found.unexpanded += 1
             continue
-        _, sites = references(db, current, project=project)
+        _, sites = references(db, current, project=project, deadline=deadline)
+        if _late(deadline):  # what this answer holds is kept; nothing more is asked
+            found.stopped = "time"
         users = {s.path for s in sites if s.kind != "import"}
         for site in sorted(sites, key=lambda s: -s.confidence):
             if site.kind == "import" and site.path in users:
@@ -107,7 +110,7 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
             found.dependents.append(_dependent(depth, site, current, guess))
             if site.caller:
                 (later if guess else queue).append((key, depth + 1, guess))
-        if found.stopped:  # full: what is queued is not asked about
+        if found.stopped:  # full, or out of time: what is queued is not asked about
             found.unexpanded += len(queue) + len(later)
             return
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
+import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
+
+from core.codemap.langs import language_family
 
 Value = tuple[str, str, str]  # (what, path, qualified): module|ns|class|inst|super|def|ext|local
 EXTERNAL: Value = ("ext", "", "")
@@ -59,6 +62,9 @@ class FileView:
     # (function, name) → line spans it is bound in ((0, 0): the whole function)
     globals: set[tuple[str, str]] = field(default_factory=set)  # `global`/`nonlocal` names
     scoped: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    returns: dict[str, str] = field(default_factory=dict)  # function → its return annotation
+    narrows: dict[tuple[str, str], list[tuple[int, int, str]]] = field(default_factory=dict)
+    # (function, name) → (first, last, type): lines where `isinstance` has told its type
     # (function or class, local) → (key, orig): imports inside a function or class body
 
     def bound_in(self, scope: str, name: str, line: int) -> bool:
@@ -109,3 +115,70 @@ class ViewCache:
         self.views[view.path] = view
         if len(self.views) > self.SIZE:
             self.views.popitem(last=False)
+
+
+def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
+    """One file's bindings as the resolver reads them, from its rows in the index."""
+    view = FileView(path, language_family(path))
+    rows = db.execute(
+        "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
+        (fid,),
+    )
+    for name, kind, line, end, scope, module, orig in rows:
+        if kind == "import" and scope:
+            view.scoped.setdefault((scope, name), []).append((module or "", orig or ""))
+        elif kind == "import":
+            _add_import(view, name, module or "", orig or "")
+        elif kind != "export":
+            qualified = f"{scope}.{name}" if scope else name
+            view.defs.setdefault(qualified, (kind, line))
+            if kind in CLASSY:
+                view.classes.append((line, end, qualified))
+    attrs: list[tuple[str, str, str]] = []
+    for kind, scope, name, type_name in db.execute(
+        "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
+    ):
+        if kind == "var":
+            view.binds.setdefault((scope, name), []).append(type_name)
+        elif kind == "attr":
+            attrs.append((scope, name, type_name))
+        elif kind == "base":
+            view.bases.setdefault(scope, []).append(type_name)
+        elif kind == "all":
+            view.all = (view.all or set()) | {name}
+        elif kind == "global":
+            view.globals.add((scope, name))
+        elif kind == "returns":
+            view.returns.setdefault(scope, type_name)
+        elif kind == "narrow":
+            lines, _, typed = type_name.partition(":")
+            first, _, last = lines.partition("-")
+            view.narrows.setdefault((scope, name), []).append((int(first), int(last), typed))
+        elif kind in ("local", "span"):
+            first, _, last = type_name.partition("-")
+            span = (int(first), int(last)) if last else (0, 0)
+            view.locals.setdefault((scope, name), []).append(span)
+    for scope, name, type_name in attrs:
+        kind = view.defs.get(scope, ("", 0))[0]
+        owner = scope if kind in CLASSY else enclosing_class(view, scope)
+        view.attrs.setdefault((owner, name), []).append((scope, type_name))
+    return view
+
+
+def _add_import(view: FileView, local: str, key: str, orig: str) -> None:
+    if local == "*":
+        view.stars.append(key)
+    elif local:
+        view.imports.setdefault(local, []).append((key, orig))
+        if view.family == "python" and "." in local and not orig:  # import a.b binds a
+            head = local.split(".", 1)[0]
+            view.imports.setdefault(head, []).append((key.split("/", 1)[0], ""))
+
+
+def enclosing_class(view: FileView, scope: str) -> str:
+    parts = scope.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        qualified = ".".join(parts[:i])
+        if view.defs.get(qualified, ("", 0))[0] in CLASSY:
+            return qualified
+    return ""

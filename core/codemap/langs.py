@@ -52,7 +52,6 @@ PYTHON = """
 (module (assignment left: (identifier) @name) @def.variable)
 (module (call) @script)
 (call function: (identifier) @ref.call)
-(call function: (attribute object: (_) @receiver attribute: (identifier) @ref.call))
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
@@ -93,6 +92,12 @@ PYTHON = """
   attribute: (identifier) @bind.attr) type: (type) @type)
 (typed_parameter (identifier) @bind.var type: (type) @type)
 (typed_default_parameter name: (identifier) @bind.var type: (type) @type)
+(function_definition return_type: (type) @bind.returns)
+([(if_statement condition: (call function: (identifier) @_f arguments: (argument_list .
+  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)
+  (elif_clause condition: (call function: (identifier) @_f arguments: (argument_list .
+  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)]
+  (#eq? @_f "isinstance"))
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
 ((assignment left: (identifier) @_all
   right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])

@@ -39,12 +39,15 @@ def name_lines(node: Any) -> dict[str, int]:
     return out
 
 
+_RANK = {"attribute": 0, "call": 1}  # a decorator's or a base's name outranks the call
+
+
 def one_per_node(refs: list) -> list:
-    """A name matched by several patterns is one reference: a call's, a decorator's or a
-    base's rather than the bare attribute's."""
+    """A name matched by several patterns is one reference: a decorator's or a base's rather
+    than a call's, a call's rather than the bare attribute's."""
     best: dict[int, tuple] = {}
     for ref in refs:
         kept = best.get(ref[0])
-        if kept is None or kept[3] == "attribute":
+        if kept is None or _RANK.get(kept[3], 2) < _RANK.get(ref[3], 2):
             best[ref[0]] = ref
     return list(best.values()) if len(best) < len(refs) else refs

@@ -145,9 +145,12 @@ class _Collector:
                 if (receiver)
                 else ""
             )
-            self.refs.append(
-                (node.start_byte, _text(node), node.start_point[0] + 1, role[1][4:], recv)
-            )
+            kind = role[1][4:]
+            if kind == "attribute" and self.lang == "python":  # `a.f()`: the call's callee
+                up = node.parent.parent
+                if up is not None and up.type == "call" and up.child(0) == node.parent:
+                    kind = "call"
+            self.refs.append((node.start_byte, _text(node), node.start_point[0] + 1, kind, recv))
         elif role[0] == "def":
             self._add_def(role[1], caps[role[1]][0], caps)
         elif role[0] == "import":
@@ -168,6 +171,15 @@ class _Collector:
         if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
+            return
+        if kind == "returns":  # `def f() -> Shape`: what a call of f gives
+            self.binds.append((node.start_byte, 1, kind, "", type_name_of(text), 0))
+            return
+        if kind == "narrow":  # `if isinstance(x, Shape):` types x in that block
+            block = caps["span"][0]
+            lines = f"{block.start_point[0] + 1}-{block.end_point[0] + 1}:"
+            typed = type_name_of(_text(caps["type"][0]))
+            self.binds.append((node.start_byte, 1, kind, text, lines + typed, 0))
             return
         if kind == "base":
             name, type_name = "", type_name_of(text)
@@ -316,7 +328,9 @@ class _Uses:
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = func if kind == "var" else owner if kind == "base" else ""
+            scope = (
+                func if kind in ("var", "returns", "narrow") else owner if kind == "base" else ""
+            )
             if kind == "attr":  # the method, or the class for a class-level name
                 scope = func if func.startswith(owner + ".") else owner
             if kind in ("attr", "base") and not owner:

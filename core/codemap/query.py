@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import dataclass
 
 from core.codemap.fileview import BUILTIN_METHODS, FAMILIES, ViewCache
@@ -220,6 +221,7 @@ def references(
     min_confidence: float = 0.0,
     project: Project | None = None,
     cache: ViewCache | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped."""
     path, scope, name = split_target(target)
@@ -243,7 +245,9 @@ def references(
             "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
             (local,),
         )
-        for fid, fpath, line, kind, caller, recv in rows:
+        for n, (fid, fpath, line, kind, caller, recv) in enumerate(rows):
+            if deadline is not None and n % 32 == 0 and time.monotonic() >= deadline:
+                break  # the caller (impact) says it stopped at its time limit
             if language_family(fpath) in FAMILIES:
                 found = _followed(project, resolver, (fpath, line), local, recv or "", caller or "")
             else:

@@ -28,9 +28,10 @@ from core.codemap.fileview import (
     FileView,
     Value,
     ViewCache,
+    enclosing_class,
+    load_view,
     python_roots,
 )
-from core.codemap.langs import language_family
 
 
 class Project:
@@ -52,56 +53,9 @@ class Project:
         found = self.views.get(path)
         if found is not None:
             return found
-        view = FileView(path, language_family(path))
-        fid = self.ids.get(path, -1)
-        rows = self.db.execute(
-            "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
-            (fid,),
-        )
-        for name, kind, line, end, scope, module, orig in rows:
-            if kind == "import" and scope:
-                view.scoped.setdefault((scope, name), []).append((module or "", orig or ""))
-            elif kind == "import":
-                self._add_import(view, name, module or "", orig or "")
-            elif kind != "export":
-                qualified = f"{scope}.{name}" if scope else name
-                view.defs.setdefault(qualified, (kind, line))
-                if kind in CLASSY:
-                    view.classes.append((line, end, qualified))
-        attrs: list[tuple[str, str, str]] = []
-        for kind, scope, name, type_name in self.db.execute(
-            "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
-        ):
-            if kind == "var":
-                view.binds.setdefault((scope, name), []).append(type_name)
-            elif kind == "attr":
-                attrs.append((scope, name, type_name))
-            elif kind == "base":
-                view.bases.setdefault(scope, []).append(type_name)
-            elif kind == "all":
-                view.all = (view.all or set()) | {name}
-            elif kind == "global":
-                view.globals.add((scope, name))
-            elif kind in ("local", "span"):
-                first, _, last = type_name.partition("-")
-                span = (int(first), int(last)) if last else (0, 0)
-                view.locals.setdefault((scope, name), []).append(span)
-        for scope, name, type_name in attrs:
-            kind = view.defs.get(scope, ("", 0))[0]
-            owner = scope if kind in CLASSY else self.enclosing_class(view, scope)
-            view.attrs.setdefault((owner, name), []).append((scope, type_name))
+        view = load_view(self.db, path, self.ids.get(path, -1))
         self.cache.keep(view)
         return view
-
-    @staticmethod
-    def _add_import(view: FileView, local: str, key: str, orig: str) -> None:
-        if local == "*":
-            view.stars.append(key)
-        elif local:
-            view.imports.setdefault(local, []).append((key, orig))
-            if view.family == "python" and "." in local and not orig:  # import a.b binds a
-                head = local.split(".", 1)[0]
-                view.imports.setdefault(head, []).append((key.split("/", 1)[0], ""))
 
     def module(self, key: str, importer: FileView) -> str | None:
         """The project file a module key names, or None when it is not in the project."""
@@ -219,6 +173,11 @@ class Project:
         hides the module's name, whatever it holds); None when `here` does not bind it."""
         if (here, name) in view.globals:
             return None
+        for first, last, typed_as in view.narrows.get((here, name), ()):
+            if first <= line <= last:
+                narrowed = self.instance(view, here, typed_as)
+                if narrowed is not None:
+                    return narrowed
         types = view.binds.get((here, name), [])
         typed = self.agreed(view, [(here, t) for t in types]) if types else None
         if typed is not None:
@@ -252,14 +211,16 @@ class Project:
             return self.instances[slot]
         self.instances[slot] = None
         copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
-        found = self.chain(view, scope, type_name.lstrip("=").split("."))
-        if found is not None and not copy:  # a type: its instances
+        found = self.chain(view, scope, type_name.lstrip("=").split("."), keep_last=True)
+        if found is not None and not copy:  # a type: its instances; a function: what it returns
             kind = found[0]
             found = (
                 ("inst", found[1], found[2])
                 if kind == "class"
                 else found
                 if kind == "ext"
+                else self.returned(found)
+                if kind == "def"
                 else None
             )
         elif found is not None and found[0] in ("super", "local"):
@@ -267,7 +228,17 @@ class Project:
         self.instances[slot] = found
         return found
 
-    def chain(self, view: FileView, scope: str, parts: list[str], line: int = 0) -> Value | None:
+    def returned(self, function: Value) -> Value | None:
+        """An instance of what a project function's return annotation names."""
+        view = self.view(function[1])
+        annotation = view.returns.get(function[2])
+        if not annotation:
+            return None
+        return self.instance(view, function[2].rpartition(".")[0], annotation)
+
+    def chain(
+        self, view: FileView, scope: str, parts: list[str], line: int = 0, keep_last: bool = False
+    ) -> Value | None:
         head = parts[0]
         if head in ("self", "this", "cls", "super()"):
             owner = self.enclosing_class(view, scope)
@@ -275,18 +246,16 @@ class Project:
             found: Value | None = (what, view.path, owner) if owner else None
         else:
             found = self.name(view, scope, head, line)
-        for attr in parts[1:]:
+        last = len(parts) - 1
+        for at, attr in enumerate(parts[1:], 1):
             found = self.attribute(found, attr)
-        return found
+            if found is not None and found[0] == "def" and (at < last or not keep_last):
+                found = self.returned(found)  # `resp.request.url`: a property's value is what
+        return found  # its annotation names (but `b = a.f` copies f itself)
 
     @staticmethod
     def enclosing_class(view: FileView, scope: str) -> str:
-        parts = scope.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            qualified = ".".join(parts[:i])
-            if view.defs.get(qualified, ("", 0))[0] in CLASSY:
-                return qualified
-        return ""
+        return enclosing_class(view, scope)
 
     # --- attributes ---------------------------------------------------------------------------
     def attribute(self, value: Value | None, attr: str) -> Value | None:

@@ -34,27 +34,31 @@ _BINDING_PARENTS = frozenset(
 _NAMED_FIRST_OR_STORE = frozenset(
     {"keyword_argument", "default_parameter", "typed_default_parameter", "assignment"}
 )
+_WORD = re.compile(rb"[\w.]")  # a name starts after neither a word character nor a dot
+_WORD_CHAR = re.compile(rb"\w")
 _TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
 
 
 def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
     """Value and annotation references to `names`; `taken`: start bytes already referenced
     (calls, bases, decorators, attributes) or defined."""
-    words = sorted((n for n in names if n.isidentifier()), key=len, reverse=True)
-    if not words:
-        return []
-    pattern = re.compile(rb"(?<![\w.])(?:" + b"|".join(w.encode() for w in words) + rb")(?!\w)")
     out: list[Ref] = []
-    for match in pattern.finditer(data):
-        start = match.start()
-        if start in taken:
+    size = len(data)
+    for word in names:
+        if not word.isidentifier() or not word.isascii():
             continue
-        node = root.named_descendant_for_byte_range(start, match.end())
-        if node is None:
-            continue
-        kind = _kind(node, start, match.end())
-        if kind:
-            out.append((start, match.group().decode(), node.start_point[0] + 1, kind, ""))
+        needle = word.encode()
+        at = data.find(needle)
+        while at >= 0:  # bytes.find per name: no pattern to compile for every file
+            end = at + len(needle)
+            before = data[at - 1 : at] if at else b" "
+            after = data[end : end + 1] if end < size else b" "
+            if at not in taken and not _WORD.match(before) and not _WORD_CHAR.match(after):
+                node = root.named_descendant_for_byte_range(at, end)
+                kind = _kind(node, at, end) if node is not None else ""
+                if kind:
+                    out.append((at, word, node.start_point[0] + 1, kind, ""))
+            at = data.find(needle, end)
     return out
 
 

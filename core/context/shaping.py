@@ -63,7 +63,7 @@ def first_show(fact: Fact, command: str, text: str, entry: str, task: str, count
     """What an output shows the first time: shaped when a known program printed it or when it
     is very large; otherwise itself. Pointers name the lines of the whole (as archived)."""
     size = count(text)
-    if size < MIN_TOKENS:
+    if size < MIN_TOKENS or fact.kind == "recall":  # what the model asked for, as it asked
         return text
     lines = text.split("\n")
     kept = list(range(len(lines)))

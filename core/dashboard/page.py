@@ -41,7 +41,9 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
     axes = {name: {"automargin": True, **extra.pop(name, {})} for name in ("xaxis", "yaxis")}
     category = "yaxis" if extra.pop("horizontal", False) else "xaxis"
     axes[category]["type"] = "category"
-    return {**_LAYOUT, "title": {"text": title}, **axes, **extra}
+    # the title on the left, the modebar (top right, on hover) never on top of it
+    title_box = {"text": title, "x": 0.02, "xanchor": "left", "xref": "container"}
+    return {**_LAYOUT, "title": title_box, **axes, **extra}
 
 
 def _stacked_tokens(groups: list[Group], title: str, horizontal: bool = False) -> dict[str, Any]:
@@ -75,22 +77,36 @@ def _task_label(report: UsageReport, group: Group) -> str:
     return (text[:37] + "…" if len(text) > 38 else text) if text else group.key
 
 
+def priced(report: UsageReport) -> bool:
+    """Whether any top task cost something (a local model's are all $0: rank by tokens)."""
+    return any((g.totals.cost_usd or 0) > 0 for g in report.top_tasks)
+
+
+def tasks_title(report: UsageReport) -> str:
+    return (
+        "Most expensive tasks" if priced(report) else "Largest tasks by tokens (no cost recorded)"
+    )
+
+
 def _cost_by_task(report: UsageReport) -> dict[str, Any]:
-    """Horizontal bars, the most expensive at the top, labelled with what the user asked."""
-    tasks = report.top_tasks
+    """Horizontal bars, the most expensive (or, all at $0, the largest) at the top, labelled
+    with what the user asked."""
+    tasks, by_cost = report.top_tasks, priced(report)
     bars = {
         "type": "bar",
         "orientation": "h",
-        "name": "USD",
+        "name": "USD" if by_cost else "tokens",
         "y": [_task_label(report, g) for g in tasks],
-        "x": [round(g.totals.cost_usd or 0.0, 6) for g in tasks],
+        "x": [
+            round(g.totals.cost_usd or 0.0, 6) if by_cost else g.totals.total_tokens for g in tasks
+        ],
         "hovertext": [g.key for g in tasks],
     }
     layout = _layout(
-        "Most expensive tasks",
+        tasks_title(report),
         horizontal=True,
         yaxis={"autorange": "reversed"},
-        xaxis={"title": {"text": "USD"}},
+        xaxis={"title": {"text": "USD" if by_cost else "tokens"}},
     )
     return {"data": [bars], "layout": layout}
 
@@ -177,6 +193,7 @@ def render_html(report: UsageReport, plotly_src: str | None = None) -> str:
         ),
         budgets=_budget_rows(report.budgets),
         tasks=_task_rows(report),
+        tasks_title=html.escape(tasks_title(report)),
         divs=divs,
         figures=_script_json(charts),
         report=_script_json(report.to_dict()),
@@ -199,7 +216,7 @@ td, th {{ border-bottom: 1px solid #ddd; padding: .25rem .75rem; text-align: lef
 <h2>Budgets</h2>
 <table id="budgets"><tr><th>scope</th><th>limit</th><th>used</th><th>set by</th></tr>{budgets}</table>
 <div class="charts">{divs}</div>
-<h2>Most expensive tasks</h2>
+<h2 id="tasks-title">{tasks_title}</h2>
 <table id="tasks"><tr><th>task</th><th>text</th><th>requests</th><th>tokens</th><th>cache hit</th>
 <th>cost</th></tr>{tasks}</table>
 <script type="application/json" id="unicum-report">{report}</script>

@@ -14,6 +14,7 @@ from rich.text import Text
 from ui.commands.agents import cmd_agents
 from ui.commands.custom import help_rows, run_custom
 from ui.commands.doctor import cmd_doctor
+from ui.commands.git import cmd_commit
 from ui.commands.init import cmd_init
 from ui.commands.model import cmd_model
 from ui.commands.peers import peer_hint
@@ -178,7 +179,7 @@ def cmd_usage(repl: Repl, arg: str) -> None:
 
         render_session_tasks(repl.console, repl.agent, repl.s, repl.home)
         return
-    render_usage(repl.console, repl.s, repl.agent)
+    render_usage(repl.console, repl.s, repl.agent, repl.renderer.children)
 
 
 def cmd_compact(repl: Repl, arg: str) -> None:
@@ -249,7 +250,7 @@ COMMANDS: dict[str, Command] = {
         Command("/memory", N_("this project's memories"), cmd_memory),
         Command(
             "/init",
-            N_("draft AGENTS.md from the code map and memory (shown as a diff first)"),
+            N_("the model writes AGENTS.md from the code map, memory and files (diff first)"),
             cmd_init,
         ),
         Command(
@@ -264,7 +265,18 @@ COMMANDS: dict[str, Command] = {
             cmd_rewind,
             "[N] [files|chat|both]",
         ),
-        Command("/diff", N_("what this session changed in the files"), cmd_diff, "[stat]"),
+        Command(
+            "/diff",
+            N_("what this session changed in the files, and git's working tree against HEAD"),
+            cmd_diff,
+            "[stat]",
+        ),
+        Command(
+            "/commit",
+            N_("commit what is staged with a message the model writes (you approve it)"),
+            cmd_commit,
+            "[HINT]",
+        ),
         Command(
             "/resume",
             N_("pick a saved session of this folder and continue it"),

@@ -60,6 +60,15 @@ def _after_restore(repl: Repl, restored: Restored) -> None:
         repl.say(f"warning: {warning}", style="yellow")
 
 
+def _take_back_commit(repl: Repl, restored: Restored) -> None:
+    """An undone turn's --auto-commit goes too (while it is the last commit)."""
+    from core.agent import take_back_commit
+
+    line = take_back_commit(repl.agent, restored.turn, restored.paths)
+    if line:
+        repl.say(repl.s.line(line), style="dim")
+
+
 def _undo_words(arg: str) -> tuple[int, bool] | None:
     """(how many turns, force) from `/undo [N] [force]`; None for anything else."""
     count, force = 1, False
@@ -137,6 +146,7 @@ def cmd_undo(repl: Repl, arg: str) -> None:
         if not restored.done:
             break
         _after_restore(repl, restored)
+        _take_back_commit(repl, restored)
         done.append(restored)
     if done:
         _tell_model(repl, UNDO_NOTE.format(what="; ".join(r.text for r in done)))
@@ -170,7 +180,8 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
         repl.say(repl.s.t("no turn {n} to rewind to", n=pick))
         return
     what = next((w[0] for w in words if w[:1] in WHAT and not w.isdigit()), "")
-    what = what or one_of(repl.s, repl.s.t("Restore what?"), RESTORE_CHOICES, repl.say, "b")
+    choices = {k: repl.s.t(words) for k, words in RESTORE_CHOICES.items()}
+    what = what or one_of(repl.s, repl.s.t("Restore what?"), choices, repl.say, "b")
     if what not in WHAT:
         return
     turn, lines = int(pick), []
@@ -197,8 +208,17 @@ def cmd_rewind(repl: Repl, arg: str) -> None:
 
 
 def cmd_diff(repl: Repl, arg: str) -> None:
-    """`/diff`: every file the session changed (snapshot at its first step → now), with the patch."""
+    """`/diff`: every file the session changed (snapshot at its first step → now), with the
+    patch; then, in a git repository, the working tree against HEAD."""
+    from ui.commands.git import show_git_diff
+
+    _session_diff(repl, arg)
+    show_git_diff(repl, arg == "stat")  # type: ignore[arg-type]
+
+
+def _session_diff(repl: Repl, arg: str) -> None:
     changes, patch = get_snapshots(repl.agent.tool_context).diff()
+    repl.say(repl.s.t("this session's changes"), style="bold")
     if not changes:
         repl.say(patch or repl.s.t("no file changed in this session"))
         return

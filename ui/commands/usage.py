@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from core.agent import Agent
+    from ui.views import ChildTally
 
 
 def context_tokens(agent: Agent) -> int:
@@ -51,9 +52,12 @@ def render_context(console: Console, s: Strings, agent: Agent) -> None:
         )
 
 
-def render_usage(console: Console, s: Strings, agent: Agent) -> None:
-    """This session's requests from the ledger (the provider's own counts), and the context
-    the next request would carry against the model's window."""
+def render_usage(
+    console: Console, s: Strings, agent: Agent, children: ChildTally | None = None
+) -> None:
+    """This session's requests from the ledger (the provider's own counts; its sub-agents'
+    included, and shown on their own line), and the context the next request would carry
+    against the model's window."""
     from ui.subcommands import session_totals
 
     t = session_totals(agent.tool_context.session_id)
@@ -68,6 +72,13 @@ def render_usage(console: Console, s: Strings, agent: Agent) -> None:
     table.add_row(s.t("cache-read tokens"), f"{t.cache_read_tokens:,}" if reads else unreported)
     table.add_row(s.t("cache-write tokens"), f"{t.cache_write_tokens:,}" if writes else unreported)
     table.add_row(s.t("output tokens"), f"{t.output_tokens:,}")
+    if children is not None and children.requests:
+        table.add_row(
+            s.t("of which sub-agents"),
+            s.tn("{n} request", "{n} requests", children.requests, n=children.requests)
+            + " · "
+            + s.tn("{n} token", "{n} tokens", children.tokens, n=f"{children.tokens:,}"),
+        )
     if t.prompt_tokens and reads:
         table.add_row(s.t("cache hit rate"), f"{t.cache_hit_rate:.0%}")
     mode = price_mode(agent.client.provider)

@@ -226,6 +226,12 @@ def _one_task(args: argparse.Namespace, live, task: str, run: _Run, strings: Str
         return _fail(args, 1, strings.line(str(exc)), run, "error_max_budget_usd")
     except (UnicumError, KeyboardInterrupt) as exc:
         return _fail(args, 1, strings.line(strings.core(str(exc) or "Ctrl-C")), run)
+    if getattr(args, "auto_commit", False):
+        from core.agent import auto_commit
+
+        line = auto_commit(live.agent)
+        if line:
+            print(f"unicum: {strings.line(line)}", file=sys.stderr)
     if args.output_format == "text":
         print(result.text)
     else:

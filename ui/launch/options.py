@@ -35,6 +35,7 @@ def options_from_args(args: argparse.Namespace, task_hint: str = "") -> SessionO
         tools=tuple(tools.split(",")) if tools else None,
         interactive=not getattr(args, "prompt", None),
         context_policy=args.context_policy,
+        auto_commit=bool(getattr(args, "auto_commit", False)),
     )
 
 

@@ -29,17 +29,33 @@ def parse_amount(text: str, metric: str) -> float | None:
 
 
 def ask_extension(
-    console, ask: Callable[[str], str], stop: BudgetExceeded, s: Strings
+    console, ask: Callable[[str], str], stop: BudgetExceeded, s: Strings, key=None
 ) -> float | None:
-    """Show why the task stopped; the amount to extend by, or None to stop here."""
+    """Show why the task stopped, then one key: extend by the limit again, another amount
+    (typed), or stop (None)."""
+    from ui.views import one_of, read_key
+
     console.print()
     console.print(Text(s.line(str(stop)), style="yellow"))
+    example = describe(stop.metric, stop.limit)
+    question = s.t("Extend the {scope} budget?", scope=s.t(SCOPE_WORDS[stop.scope]))
+    choices = {
+        "y": s.t("by {amount}", amount=example),
+        "o": s.t("another amount"),
+        "n": s.t("stop here (Enter)"),
+    }
+    try:
+        picked = one_of(s, question, choices, print, enter="n", key=key or read_key)
+    except KeyboardInterrupt:
+        return None
+    if picked == "y":
+        return stop.limit
+    return _typed_amount(console, ask, stop, s) if picked == "o" else None
+
+
+def _typed_amount(console, ask: Callable[[str], str], stop: BudgetExceeded, s: Strings):
     example = describe(stop.metric, stop.limit).replace(" tokens", "")
-    question = s.t(
-        "Extend the {scope} budget by how much? (e.g. {example}; Enter = stop) ",
-        scope=s.t(SCOPE_WORDS[stop.scope]),
-        example=example,
-    )
+    question = s.t("how much? (e.g. {example}; Enter = stop) ", example=example)
     while True:
         try:
             answer = ask(question).strip()

@@ -265,7 +265,17 @@ class Repl:
                 ),
                 style="yellow",
             )
+        if result is not None and self.opts.auto_commit:
+            self.commit_turn()
         return result
+
+    def commit_turn(self) -> None:
+        """`--auto-commit`: the turn's file changes as the agent's own commit."""
+        from core.agent import auto_commit
+
+        line = auto_commit(self.agent)
+        if line:
+            self.say(self.s.line(line), style="dim")
 
     def indexing_status(self) -> None:
         """The first task waits for the code map build: say so while it does."""

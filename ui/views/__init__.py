@@ -10,10 +10,11 @@ if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.views.approval import ask_approval, read_key
     from ui.views.choice import PICK_KEYS, one_of, pick_one, yes_no
     from ui.views.diff import diff_lines
-    from ui.views.render import Renderer
+    from ui.views.render import ChildTally, Renderer
     from ui.views.timing import TimingHooks
 
 _WHERE = {
+    "ChildTally": "ui.views.render",
     "Renderer": "ui.views.render",
     "TimingHooks": "ui.views.timing",
     "ask_approval": "ui.views.approval",
@@ -26,6 +27,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "ChildTally",
     "PICK_KEYS",
     "Renderer",
     "TimingHooks",

@@ -42,10 +42,11 @@ def one_of(
     enter: str = "",
     key=read_key,
 ) -> str:
-    """One of `choices` (key → words, listed in the prompt); Esc and Ctrl-D: "" (none)."""
+    """One of `choices` (key → words in the UI language, listed in the prompt); Esc and Ctrl-D:
+    "" (none), unless "n" is a choice."""
     write(styled(question, "bold yellow"))
-    shown = " · ".join(f"[{k}] {s.t(words)}" for k, words in choices.items())
+    shown = " · ".join(f"[{k}] {words}" for k, words in choices.items())
     answer = key(shown + " ", tuple(choices), enter=enter)
     answer = answer if answer in choices else ""
-    write(styled(f"→ {s.t(choices[answer])}" if answer else s.t("→ cancelled"), "dim"))
+    write(styled(f"→ {choices[answer]}" if answer else s.t("→ cancelled"), "dim"))
     return answer

@@ -116,6 +116,22 @@ class Waiting:
         return Text(self.text())
 
 
+class ChildTally:
+    """A sub-agent's work as the screen counts it: tool calls, requests, tokens."""
+
+    def __init__(self) -> None:
+        self.calls = self.requests = self.tokens = 0
+
+    def add(self, response: ModelResponse) -> None:
+        self.requests += 1
+        self.tokens += response.usage.total_input + response.usage.output
+
+    def words(self, s: Strings) -> str:
+        calls = s.tn("{n} tool call", "{n} tool calls", self.calls, n=self.calls)
+        tokens = s.tn("{n} token", "{n} tokens", self.tokens, n=f"{self.tokens:,}")
+        return f"{calls} · {tokens}"
+
+
 class Renderer(AgentHooks):
     """Screen hooks for the REPL. Only one live display runs at a time (spinner or stream)."""
 
@@ -139,6 +155,8 @@ class Renderer(AgentHooks):
         self.waited: Callable[[], float] = lambda: 0.0  # seconds spent answering questions
         self._wait_mark: dict[str, float] = {}
         self.task_tokens = 0  # input and output of this task's answered requests
+        self.child = ChildTally()  # the running sub-agent's calls and tokens
+        self.children = ChildTally()  # every sub-agent of the session (/usage)
 
     # --- live displays -----------------------------------------------------------------------
     def spin(self, message: str | Waiting) -> None:
@@ -226,6 +244,8 @@ class Renderer(AgentHooks):
         self.stop_live()
         self._wait_mark[call.id] = self.waited()
         self._running = call.id
+        if call.name == "task":
+            self._task_started(call)
         if call.name in DIFF_TOOLS:
             self._before[call.id] = snapshot(self.workspace(), call.arguments)
         self.spin(f"{call.name} {self.summary(call)}")
@@ -238,16 +258,10 @@ class Renderer(AgentHooks):
         return summary(call.name, call.arguments, self.s, self.key_arg(call.name))
 
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
-        from rich.text import Text
-
         self.stop_live()
         seconds -= self.waited() - self._wait_mark.pop(call.id, self.waited())
-        line = Text("  ")
-        line.append("✗ " if output.is_error else "✓ ", style="red" if output.is_error else "green")
-        line.append(call.name, style="bold")
-        line.append(f" {self.summary(call)}")
-        line.append(f"  {seconds:.1f}s", style="dim")
-        self.console.print(line)
+        extra = self.child.words(self.s) if call.name == "task" else ""
+        self._tool_line("  ", call, output.is_error, seconds, extra)
         if output.is_error:
             self._failure(output.content)
         before = self._before.pop(call.id, None)
@@ -257,6 +271,43 @@ class Renderer(AgentHooks):
             from ui.views.todos import render_todos
 
             render_todos(self.console, output.data.get("todos", []), self.s)
+
+    def _tool_line(
+        self, indent: str, call: ToolCall, failed: bool, seconds: float, extra: str = ""
+    ) -> None:
+        from rich.text import Text
+
+        line = Text(indent)
+        line.append("✗ " if failed else "✓ ", style="red" if failed else "green")
+        line.append(call.name, style="bold")
+        line.append(f" {self.summary(call)}")
+        line.append(f"  {seconds:.1f}s" + (f" · {extra}" if extra else ""), style="dim")
+        self.console.print(line)
+
+    # --- a sub-agent's calls, indented under its parent's `task` line -------------------------
+    def _task_started(self, call: ToolCall) -> None:
+        from rich.text import Text
+
+        self.child = ChildTally()
+        line = Text("  ▸ ", style="cyan")
+        line.append("task", style="bold")
+        self.console.print(line + Text(f" {self.summary(call)}"))
+
+    def on_child_tool_start(self, call: ToolCall) -> None:
+        self.stop_live()
+        self.spin(f"    {call.name} {self.summary(call)}")
+
+    def on_child_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        self.stop_live()
+        self.child.calls += 1
+        self._tool_line("    ", call, output.is_error, seconds)
+        if output.is_error:
+            self._failure(output.content, indent="      ")
+        self.spin(self.s.t("the sub-agent is working…"))
+
+    def on_child_response(self, response: ModelResponse) -> None:
+        for tally in (self.child, self.children):
+            tally.add(response)
 
     def on_tool_blocked(self, call: ToolCall, reason: str) -> None:
         """A hook or a rule stopped the call: its line with ✗, and why, where it happened."""
@@ -273,7 +324,7 @@ class Renderer(AgentHooks):
         why = self.s.line(relative_paths(reason, self.workspace()))
         self.console.print(Text(f"    {why}", style="red", no_wrap=True, overflow="ellipsis"))
 
-    def _failure(self, content: str) -> None:
+    def _failure(self, content: str, indent: str = "    ") -> None:
         """A failed call's last lines (its exit code and tail), each cut at the screen's edge."""
         from rich.text import Text
 
@@ -285,7 +336,7 @@ class Renderer(AgentHooks):
             lines = failure_tail(relative_paths(content, self.workspace()), self.s)
         for line in lines:
             self.console.print(
-                Text(f"    {self.s.line(line)}", style="red dim", no_wrap=True, overflow="ellipsis")
+                Text(indent + self.s.line(line), style="red dim", no_wrap=True, overflow="ellipsis")
             )
 
     def on_budget_warning(self, warning) -> None:

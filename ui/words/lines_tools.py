@@ -79,6 +79,12 @@ LINES_TOOLS: tuple[str, ...] = (
     ),
     N_("the saved context state {path} could not be read ({why}); the session resumes uncompacted"),
     N_("cannot write the context state {path}: {error}"),
+    # git (core.agent.session.git_work)
+    N_("committed {id}: {subject}"),
+    N_("not committed: {why}"),
+    N_("took back commit {id} (this turn's auto-commit)"),
+    N_("commit {id} kept: later commits follow it (use git revert)"),
+    N_("commit {id} kept: {why}"),
     N_("skill {path} skipped: {why}"),
     N_(
         "warning: sandbox unavailable ({why}): commands run unsandboxed and the "

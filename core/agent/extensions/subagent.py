@@ -5,18 +5,19 @@ goes back to the parent. Ctrl-C in the child stops the parent's task too (histor
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core.agent.events import AgentHooks, HookList, TaskResult
 from core.agent.extensions.agent_defs import INHERIT, AgentDef, find_agents
 from core.agent.loop.agent import Agent
+from core.agent.loop.turns import TurnCount
 from core.agent.prompts.system import FixedPrompt, build_system_prompt
 from core.context import Archive, CacheAwareContext, session_budget
 from core.model import ModelClient, resolve_provider
 from my_agent.errors import BudgetExceeded, Interrupted, ToolInterrupted
-from my_agent.messages import ModelResponse, PromptSection, StreamEvent
-from tools.base import ToolContext
+from my_agent.messages import ModelResponse, PromptSection, StreamEvent, ToolCall
+from tools.base import ToolContext, ToolOutput
 from tools.registry import Registry
 from tools.todo import TodoList
 
@@ -38,10 +39,14 @@ class ShareUsed(BudgetExceeded):
 
 class ChildHooks(AgentHooks):
     """The parent's ledger recorder and budget guard hear the child's requests (the task id
-    stays the parent's); the child's own share is checked before each request."""
+    stays the parent's); the child's own share is checked before each request; the watchers
+    (the screen) hear its tool calls and answered requests as a child's."""
 
-    def __init__(self, parent: list[AgentHooks], share: int) -> None:
+    def __init__(
+        self, parent: list[AgentHooks], share: int, watchers: list[AgentHooks] | None = None
+    ) -> None:
         self.parent = HookList(parent)
+        self.watchers = HookList(watchers or [])
         self.share, self.used, self.requests = share, 0, 0
 
     def before_request(self, turn: int) -> None:
@@ -56,6 +61,13 @@ class ChildHooks(AgentHooks):
         self.requests += 1
         self.used += response.usage.total_input + response.usage.output
         self.parent.on_response(response)
+        self.watchers.on_child_response(response)
+
+    def on_tool_start(self, call: ToolCall) -> None:
+        self.watchers.on_child_tool_start(call)
+
+    def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
+        self.watchers.on_child_tool_end(call, output, seconds)
 
     def on_task_end(self, result: TaskResult) -> None:
         self.parent.on_child_end(result)  # a request cut short is estimated and recorded
@@ -71,8 +83,10 @@ class SubAgentRunner:
     accounting: list[AgentHooks]  # the ledger recorder and budget guard
     workspace: Path
     home: Path
+    turns: Callable[[], TurnCount | None] = lambda: None  # the parent task's (--max-turns)
     share: int = CHILD_TOKENS
     last: ChildHooks | None = None  # the latest child's counts (tests, /usage)
+    watchers: list[AgentHooks] = field(default_factory=list)  # the screen: a child's tool lines
 
     def definitions(self) -> Mapping[str, AgentDef]:
         return find_agents(self.workspace, self.home)
@@ -82,7 +96,7 @@ class SubAgentRunner:
         spec = found.get(agent or "general")
         if spec is None:
             return f"no sub-agent named {agent!r}; known: {', '.join(found)}"
-        hooks = ChildHooks(self.accounting, spec.max_tokens or self.share)
+        hooks = ChildHooks(self.accounting, spec.max_tokens or self.share, self.watchers)
         self.last = hooks
         child = self._child(spec, hooks)
         try:
@@ -118,6 +132,7 @@ class SubAgentRunner:
             hooks=hooks,
             context=CacheAwareContext(Archive(), budget),
             max_turns=CHILD_MAX_TURNS,
+            shared_turns=self.turns(),
         )
 
     def _client(self, model: str) -> ModelClient:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.loop.guard import LoopGuard
 from core.agent.loop.text_calls import read_text_calls, server_fix
+from core.agent.loop.turns import TurnCount
 from core.agent.options import MAX_TURNS
 from core.agent.prompts.system import SystemPrompt
 from core.context import ContextPolicy, FullHistory, shows_archived
@@ -24,6 +25,7 @@ from my_agent.messages import (
     TextBlock,
     ToolCall,
     ToolResult,
+    message_text,
 )
 from tools.base import NoPrompter, ToolContext, ToolOutput
 from tools.permissions import refusal
@@ -32,6 +34,12 @@ from tools.registry import Registry
 INTERRUPTED = "interrupted by the user before this tool finished"
 BLOCKED = "blocked by {source}; the call did not run: {why}"
 ASKED = "{source} asks before {name} runs ({why}). Run it?"
+ACT_NUDGE = (
+    "[unicum: you answered with code but used no tool, so nothing in the project changed. "
+    "If the task asks for a change, make it now with edit_file (or write_file) and run the "
+    "tests; if it does not, give your answer again.]"
+)
+FIT_TRIES = 3  # requests a too-long history gets, compacted before each retry
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
 STOP_NO_TURNS = (
@@ -54,6 +62,10 @@ class Agent:
     guard: LoopGuard = field(default_factory=LoopGuard)
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
+    shared_turns: TurnCount | None = None  # a sub-agent's: its parent task's count
+    act_nudge: bool = False  # the lean tool set's model: code shown, nothing done -> go on once
+    acted: bool = False  # the nudge was given in this task
+    turns: TurnCount = field(default_factory=lambda: TurnCount(MAX_TURNS))  # the task's
 
     def run(self, task: str, images: Sequence[ImageBlock] = (), label: str = "") -> TaskResult:
         """Run one user task (with images the user attached) to its end; Ctrl-C raises
@@ -67,6 +79,8 @@ class Agent:
         self.hooks.on_task_start(label or task)
         self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
+        self.turns = self.shared_turns or TurnCount(self.max_turns)
+        self.acted = False
         message = Message("user", [TextBlock(task), *images])
         if context:
             message.blocks.append(TextBlock(f"\n\n{context}"))
@@ -99,30 +113,57 @@ class Agent:
     def _loop(self, result: TaskResult) -> None:
         continued = 0  # times a Stop hook sent the model back to work
         for turn in range(1, self.max_turns + 1):
-            result.turns = turn
+            if not self.turns.take():  # sub-agents used the task's turns
+                break
             response = self.query(turn)
-            result.usage = result.usage + response.usage
+            self._count(result, response)
             result.model_seconds += response.duration
             self.history.append(response.message)
             calls = response.message.tool_calls or self._text_calls()
             if not calls:
+                last = turn == self.max_turns or self.turns.used >= self.turns.limit
+                if not last and self._told_to_act(result, response.message.text):
+                    continue
                 result.text = result.text or response.message.text
-                if not self._goes_on(result, continued, last=turn == self.max_turns):
+                if not self._goes_on(result, continued, last=last):
                     return
                 continued += 1
                 continue
             started = time.monotonic()
             self.execute(calls)
+            self._count(result)  # the requests of sub-agents the calls started
             result.tool_calls += len(calls)
             result.tool_seconds += time.monotonic() - started
             if self.guard.stopped:
                 result.stop, result.text = "repeated", self.guard.stopped
                 return
         result.stop = "max_turns"
+        n = self.turns.limit if self.shared_turns is None else result.turns
+        children = " (sub-agents' turns included)" if self.turns.children else ""
         result.text = (
-            f"Stopped after {self.max_turns} turns without a final answer "
+            f"Stopped after {n} turns without a final answer{children} "
             "(raise --max-turns or ask me to continue)."
         )
+
+    def _count(self, result: TaskResult, response: ModelResponse | None = None) -> None:
+        """The task's turns and usage so far: every request, its sub-agents' included (a
+        sub-agent's own result counts its own requests)."""
+        if response is not None:
+            self.turns.usage = self.turns.usage + response.usage
+            self.turns.children += self.shared_turns is not None
+            if self.shared_turns is not None:
+                result.turns, result.usage = result.turns + 1, result.usage + response.usage
+        if self.shared_turns is None:
+            result.turns, result.usage = self.turns.used, self.turns.usage
+
+    def _told_to_act(self, result: TaskResult, text: str) -> bool:
+        """A small model (`act_nudge`) that answers with code but has used no tool in the task
+        changed nothing: it is sent back once to make the change with its tools."""
+        if not self.act_nudge or self.acted or result.tool_calls or "```" not in text:
+            return False
+        self.acted = True
+        self.history.append(Message("user", [TextBlock(ACT_NUDGE)]))
+        return True
 
     def _goes_on(self, result: TaskResult, continued: int, last: bool) -> bool:
         """The model answered: a Stop hook may send it back with a reason (a user message),
@@ -171,18 +212,23 @@ class Agent:
         return response
 
     def _request_fitting(self, messages: list[Message]) -> ModelResponse:
-        """One request; when the server says it is too long, compact and try once more."""
-        try:
-            return self._request(messages)
-        except ModelError as exc:
-            if not exc.too_long or not self.context.on_overflow(self.history):
-                raise
-        try:
-            return self._request(self.context.messages_for_request(self.history))
-        except ModelError as again:
-            if again.too_long:
-                raise ModelError(still_too_long(self.client), again.status) from again
-            raise
+        """One request; while the server says it is too long and the history can be made
+        smaller (compacted, or cropped harder now the server counts more than estimated),
+        try again (at most `FIT_TRIES` requests)."""
+        for _ in range(FIT_TRIES):
+            try:
+                return self._request(messages)
+            except ModelError as exc:
+                if not exc.too_long:
+                    raise
+                status = exc.status
+            compacted = self.context.on_overflow(self.history)
+            smaller = self.context.messages_for_request(self.history)
+            if not compacted and _size(smaller) >= _size(messages):
+                break
+            messages = smaller
+        interactive = self.tool_context.prompter.interactive
+        raise ModelError(still_too_long(self.client, interactive), status)
 
     def _request(self, messages: list[Message]) -> ModelResponse:
         return self.client.stream(
@@ -263,11 +309,16 @@ def stop_reason(exc: BaseException) -> str:
     return "budget" if isinstance(exc, BudgetExceeded) else "error"
 
 
-def still_too_long(client: ModelClient) -> str:
+def _size(messages: list[Message]) -> int:
+    return sum(len(message_text(m)) for m in messages)
+
+
+def still_too_long(client: ModelClient, interactive: bool = True) -> str:
+    """The request does not fit even compacted; `/new` is offered only where it exists."""
     p = client.provider
     return (
         f"the conversation is still too long for {client.model} on {p.profile.name} after "
         f"compacting (window {p.profile.context_window:,} tokens): give the server a larger "
         "context (llama.cpp -c, Ollama num_ctx, LM Studio context length) and set "
-        "context_window, or start over with /new"
+        "context_window" + (", or start over with /new" if interactive else "")
     )

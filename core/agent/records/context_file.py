@@ -64,18 +64,18 @@ class ContextFile(AgentHooks):
         if self.failed or not self.transcript.exists():
             return
         history = self.history_of()
-        record = {
-            "messages": len(history),
-            "mark": _mark(history, self.secrets, len(history)),
-            **policy_snapshot(self.policy_of()),
-        }
-        data = json.dumps(redact_strings(record, self.secrets), ensure_ascii=False)
         try:
+            record = {
+                "messages": len(history),
+                "mark": _mark(history, self.secrets, len(history)),
+                **policy_snapshot(self.policy_of()),  # TypeError: a value it cannot save
+            }
+            data = json.dumps(redact_strings(record, self.secrets), ensure_ascii=False)
             atomic_write(self.path, data.encode("utf-8"))
-        except OSError as exc:
+        except (OSError, TypeError) as exc:
             self.failed = True
             if self.warn is not None:
-                error = exc.strerror or exc
+                error = getattr(exc, "strerror", None) or exc
                 self.warn(f"cannot write the context state {self.path}: {error}")
 
     def restore(self, history: list[Message]) -> bool:

@@ -36,6 +36,7 @@ from core.agent.records.transcript import (
     transcript_path,
 )
 from core.agent.session.codemap_hooks import PromptWithOverview
+from core.agent.session.git_work import git_section
 from core.agent.session.memory_hooks import MemoryHooks
 from core.agent.session.safety import added_dirs, attach_safety
 from core.agent.session.services import tool_services
@@ -128,6 +129,7 @@ class _Ground:
     trusted: bool  # the folder's .env, imports and skills are loaded
     tool_line: str  # which tools are offered and why, said once at start
     rules: RuleSet  # permission rules: the settings' and the flags'
+    tool_set: str  # lean | full | asked
 
 
 def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], None]) -> _Ground:
@@ -166,6 +168,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         trusted,
         choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
         rules,
+        choice.set,
     )
 
 
@@ -191,6 +194,7 @@ def open_session(
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
     sections = [*sections, agents_section(g.workspace, g.home)]
     sections = [*sections, *appended_section(opts.append_system_prompt)]
+    sections = [*sections, *git_section(g.workspace)]  # branch and short status
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
     saved = read_history(resume, notices) if resume is not None else []
     history = list(saved)
@@ -236,9 +240,12 @@ def open_session(
     client = ModelClient(
         g.provider, sleep=sleep, on_request=partial(log.write, "request") if log else None
     )
-    tool_context.services.subagents = SubAgentRunner(
-        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home
-    )
+    subagents = SubAgentRunner(
+        client, g.registry, lambda: tool_context, accounting.hooks(), g.workspace, g.home,
+        lambda: agent.turns,
+    )  # fmt: skip
+    subagents.watchers = list(hooks)  # the screen hears the child's tool calls too
+    tool_context.services.subagents = subagents
     agent = Agent(
         client=client,
         registry=g.registry,
@@ -257,6 +264,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
+        act_nudge=g.tool_set == "lean",
     )
     safety.history = lambda: agent.history
     if resume is not None and state is not None:

@@ -34,6 +34,7 @@ def script(llm, compact: bool) -> None:
     llm.reply("first look done")
     for f in range(3, 6):
         llm.call("read_file", {"path": f"mod{f}.py"})
+    llm.call("read_file", {"path": "mod0.py"})  # read again: the first read becomes its line
     llm.call("search_files", {"pattern": "needle"})
     llm.reply("second look done")
     if compact:

@@ -232,12 +232,15 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
     try:
         child.expect("unicum>")
         child.sendline("do it")
-        child.expect(r"by how much\?")
+        child.expect(r"Extend the session budget\?")
         assert "used 1,200 tokens of 1,000 tokens" in strip_ansi(child.before)
         assert len(llm.requests) == 1
+        child.expect(r"\[y\] by 1,000 tokens · \[o\] another amount · \[n\] stop here")
+        child.send("o")  # one key, then the amount typed
+        child.expect(r"how much\?")
         child.sendline("lots")
         child.expect("not an amount")
-        child.expect(r"by how much\?")
+        child.expect(r"how much\?")
         child.sendline("5000")
         child.expect("all done")
         child.expect("unicum>")
@@ -248,8 +251,8 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
         child.expect("third done")
         child.expect("unicum>")
         child.sendline("last")
-        child.expect(r"by how much\?")
-        child.sendline("")
+        child.expect(r"Extend the session budget\?")
+        child.send("n")  # one key
         child.expect("no further model call was made")
         child.expect("unicum>")
         child.sendline("/quit")

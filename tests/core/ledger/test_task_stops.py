@@ -8,6 +8,7 @@ import sqlite3
 
 import psycopg
 
+from core.ledger.pg import MIGRATIONS as PG_MIGRATIONS
 from core.ledger.pg import m001_requests as pg_m001
 from core.ledger.writer import COLUMNS, MIGRATIONS
 from tests.conftest import provider_env, run_cli
@@ -137,6 +138,6 @@ def test_team_ledger_keeps_stops_and_an_old_schema_upgrades(llm, workspace, pg_u
     assert [(g["stop"], g["requests"]) for g in groups if g["key"] == old.task_id] == [("", 1)]
     with psycopg.connect(pg_url) as conn:
         version = conn.execute("SELECT version FROM unicum_schema WHERE component = 'ledger'")
-        assert version.fetchone()[0] == 3
+        assert version.fetchone()[0] == len(PG_MIGRATIONS)
         users = conn.execute("SELECT DISTINCT user_name, text FROM task_stops").fetchall()
         assert users == [("dana", "look at a.py")]  # what was typed, with the task

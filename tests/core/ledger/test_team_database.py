@@ -14,7 +14,7 @@ import time
 import psycopg
 import pytest
 
-from core.memory import MemoryStore, consolidate, open_team_memory
+from core.memory import MemoryEntry, MemoryStore, consolidate, open_team_memory
 from tests.conftest import ROOT, provider_env, run_cli
 from tests.helpers import pg_server as pg
 
@@ -147,21 +147,33 @@ def test_team_memory_consolidates_with_a_session_count_the_team_shares(
     pg_url, isolated_home, tmp_path, workspace
 ):
     alice = open_team_memory(isolated_home, workspace, pg_url)
-    alice.add(
-        "project", "notes", "Background jobs run on a Redis queue consumed by workers", key="a"
-    )
-    alice.add(
-        "project", "notes", "Background jobs run on a Redis queue consumed by the workers", key="b"
+    # two sessions' notes (keys Unicum made up: an entry with a key of its own never merges)
+    alice.merge(
+        "project",
+        [
+            MemoryEntry(
+                "note:a",
+                "notes",
+                "Background jobs run on a Redis queue consumed by workers",
+                updated=1.0,
+            ),
+            MemoryEntry(
+                "note:b",
+                "notes",
+                "Background jobs run on a Redis queue consumed by the workers",
+                updated=2.0,
+            ),
+        ],
     )
     first = consolidate(alice, session_end=True)
     assert (first.merged, first.kept, first.sessions) == (1, 1, 1)
     assert first.index is not None and "consumed by the workers" in first.index.read_text()
     bob = open_team_memory(tmp_path / "bob-home", workspace, pg_url)  # another machine
     assert consolidate(bob, session_end=True).sessions == 2
-    assert [e.key for _, e in bob.entries("project")] == ["b"]
+    assert [e.key for _, e in bob.entries("project")] == ["note:b"]
     listed = run_cli("memory", "list", "--dir", str(workspace), "--scope", "project")
     assert "consumed by the workers" in listed.stdout and listed.returncode == 0, listed.stderr
-    shown = run_cli("memory", "show", "b", "--dir", str(workspace))
+    shown = run_cli("memory", "show", "note:b", "--dir", str(workspace))
     assert "author" in shown.stdout, shown.stderr
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from core.model import PROFILES, ModelClient, ResolvedProvider
+from core.model import PROFILES, ModelClient, ResolvedProvider, WireFormat
 from my_agent.messages import (
     ImageBlock,
     Message,
@@ -82,7 +82,7 @@ def tool_contents(body: dict) -> list:
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_body_follows_the_history_sent_again_changed_and_compacted(llm, provider):
     profile = PROFILES[provider]
-    url = llm.url if profile.wire.value == "anthropic" else llm.openai_url
+    url = llm.url if profile.wire is WireFormat.ANTHROPIC else llm.openai_url
     client = ModelClient(ResolvedProvider(profile, "m", url, "fake-test-key"))
     messages = history()
     first = send(llm, client, messages)

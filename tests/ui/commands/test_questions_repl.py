@@ -102,3 +102,21 @@ def test_resume_where_the_only_session_is_the_open_one_says_so(llm, workspace):
         repl.command("/resume", "no other saved session in this folder: this one is the only one")
     finally:
         repl.close()
+
+
+def test_a_budget_stop_is_extended_with_one_key(llm, workspace):
+    llm.call("read_file", {"path": "x.txt"}, usage={"input": 500, "output": 100})
+    llm.reply("all done", usage={"input": 300, "output": 10})
+    repl = start(llm, workspace, "--budget-tokens", "1000")
+    try:
+        repl.send("do it")
+        repl.expect(r"Extend the session budget\?")
+        repl.expect(r"\[y\] by 1,000 tokens")
+        repl.child.send("y")  # one key: the limit again
+        repl.expect("→ by 1,000 tokens")
+        repl.expect("session budget raised by 1,000 tokens; continuing")
+        repl.expect("all done")
+        repl.prompt()
+        repl.command("/help", r"/cd DIR")  # nothing was left in the line
+    finally:
+        repl.close()

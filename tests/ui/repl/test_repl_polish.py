@@ -57,7 +57,9 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
     assert "refused by the user: Run `rm -rf .`? It is destructive" in refused
 
 
-def test_first_task_says_the_code_map_is_being_indexed(llm, workspace):
+def test_no_task_waits_for_the_code_map_being_indexed(llm, workspace):
+    """The overview is on demand (the code_map tool), so even the first task goes out while
+    a large project is still being indexed, and says nothing about it."""
     for i in range(2500):  # big enough that the background build is still running
         folder = workspace / f"pkg{i // 100}"
         folder.mkdir(exist_ok=True)
@@ -71,20 +73,19 @@ def test_first_task_says_the_code_map_is_being_indexed(llm, workspace):
     llm.reply("second")
     repl = start(llm, workspace, "--lang", "zh")
     try:
+        mark = repl.pos
         repl.send("hi")
-        repl.expect("正在建立代码地图索引…")
         repl.expect("first")
         repl.prompt()
-        mark = repl.pos
         repl.send("again")
         repl.expect("second")
         repl.prompt()
-        assert "代码地图" not in repl.text[mark:]  # only the first task waits for it
+        assert "代码地图索引" not in repl.text[mark:]  # no task waited for the index
         repl.send("/quit")
         assert repl.wait_exit() == 0
     finally:
         repl.close()
-    assert "Most-used files" in llm.requests[0].body["system"][-1]["text"]
+    assert "Most-used files" not in llm.requests[0].body["system"][-1]["text"]  # on demand
 
 
 def test_core_lines_in_chinese_and_unchanged_in_english():

@@ -63,7 +63,7 @@ def test_only_the_report_enters_the_parent_and_the_ledger_adds_up(llm, workspace
     assert len(rows) == 4 and len({r["task_id"] for r in rows}) == 1  # under the parent's task
     assert [r["input_tokens"] for r in rows] == [1000, 2000, 3000, 4000]
     assert sum(r["output_tokens"] for r in rows) == 7 * (1 + 2 + 3 + 4)
-    assert result["usage"]["output"] == 7 * (1 + 4)  # the parent's own requests
+    assert result["usage"]["output"] == 7 * (1 + 2 + 3 + 4)  # the sub-agent's requests too
     assert all(r["cost_usd"] > 0 for r in rows)  # each priced, the child's too
 
 

@@ -102,3 +102,31 @@ def test_stopped_only_after_the_advice_did_not_change_the_behaviour(llm, workspa
         "Stopped: the model made the same list_files call with the same result 5 times (the "
         "advice to you have this listing already: read_file one of price.py"
     )
+
+
+CODE_ONLY = "Change it to:\n```python\ndef format_price(amount):\n    return f'${amount:.2f}'\n```"
+
+
+def test_a_small_model_that_shows_code_but_changes_nothing_is_sent_back_once(llm, workspace):
+    project(workspace)
+    llm.reply(CODE_ONLY)
+    llm.call("edit_file", {"path": "price.py", "old_string": '"$%d" % amount',
+                           "new_string": 'f"${amount:.2f}"'})  # fmt: skip
+    llm.reply("Fixed.")
+    proc, out = run_json(llm, workspace)
+    assert out["stop"] == "done" and out["result"] == "Fixed.", proc.stderr
+    nudge = llm.requests[1].body["messages"][-1]
+    assert nudge["role"] == "user" and "used no tool, so nothing in the project changed" in str(
+        nudge["content"]
+    )
+    assert "{amount:.2f}" in (workspace / "price.py").read_text()
+
+
+def test_the_nudge_comes_once_and_not_for_the_full_set(llm, workspace):
+    project(workspace)
+    llm.reply(CODE_ONLY).reply(CODE_ONLY)
+    _, out = run_json(llm, workspace)
+    assert out["stop"] == "done" and out["result"] == CODE_ONLY and len(llm.requests) == 2
+    llm.reply(CODE_ONLY)
+    _, out = run_json(llm, workspace, "openai")
+    assert out["result"] == CODE_ONLY and len(llm.requests) == 3

@@ -64,6 +64,12 @@ def load_image(path: Path, limits: ImageLimits, name: str = "") -> LoadedImage:
         raw = path.read_bytes()
     except OSError as exc:
         raise ImageError(f"cannot read {name or path}: {exc.strerror or exc}") from None
+    return image_from_bytes(raw, limits, name or path.name)
+
+
+def image_from_bytes(raw: bytes, limits: ImageLimits, name: str) -> LoadedImage:
+    """An image's bytes (a file's, an MCP tool's) as a content block fitting `limits`."""
+    path = name
     kind = media_type(raw)
     if kind is None:
         raise ImageError(f"{name or path} is not a PNG, JPEG, GIF or WebP image")
@@ -79,7 +85,7 @@ def load_image(path: Path, limits: ImageLimits, name: str = "") -> LoadedImage:
         raw, kind, (width, height) = _shrink(image, limits, png=kind != "image/jpeg")
         resized = True
     data = base64.b64encode(raw).decode("ascii")
-    return LoadedImage(ImageBlock(kind, data, name or path.name), width, height, resized)
+    return LoadedImage(ImageBlock(kind, data, name), width, height, resized)
 
 
 def _shrink(image, limits: ImageLimits, png: bool) -> tuple[bytes, str, tuple[int, int]]:

@@ -15,9 +15,11 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.extensions.agent_defs import AgentDef, find_agents
     from core.agent.extensions.commands import CommandTools, CustomCommand, discover_commands
     from core.agent.extensions.gate import skipped_by_trust
+    from core.agent.extensions.joined import remember_server, servers_to_ask
     from core.agent.extensions.plugins import GROUPS as PLUGIN_GROUPS
     from core.agent.extensions.plugins import Plugins, load_plugins
     from core.agent.extensions.rules import change_rule, rules_file, settings_default_mode
+    from core.agent.extensions.settings import status_line_command
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
@@ -87,6 +89,9 @@ _WHERE = {
     "load_dotenv_files": "core.agent.session.dotenv",
     "load_plugins": "core.agent.extensions.plugins",
     "skipped_by_trust": "core.agent.extensions.gate",
+    "status_line_command": "core.agent.extensions.settings",
+    "servers_to_ask": "core.agent.extensions.joined",
+    "remember_server": "core.agent.extensions.joined",
     "settings_default_mode": "core.agent.extensions.rules",
     "change_rule": "core.agent.extensions.rules",
     "rules_file": "core.agent.extensions.rules",
@@ -143,6 +148,9 @@ __all__ = [
     "change_rule",
     "rules_file",
     "skipped_by_trust",
+    "status_line_command",
+    "servers_to_ask",
+    "remember_server",
     "loaded_instruction_files",
     "new_session_id",
     "sessions_dir",

@@ -1,5 +1,6 @@
 """MCP servers: their configuration, the background hub that runs them, and their tools."""
 
+from core.mcp.approvals import answered, remember, said, unasked
 from core.mcp.config import (
     PROJECT_FILE,
     ServerConfig,
@@ -13,6 +14,10 @@ from core.mcp.hub import START_DELAY, McpHub, ServerState
 from core.mcp.tools import hub_tools, server_prefix, tool_name
 
 __all__ = [
+    "answered",
+    "remember",
+    "said",
+    "unasked",
     "PROJECT_FILE",
     "START_DELAY",
     "McpHub",

@@ -32,10 +32,11 @@ class ServerConfig:
     url: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     timeout: float | None = None  # seconds a call may take (None: the session's default)
+    sse: bool = False  # `"type": "sse"`: the older HTTP+SSE transport
 
     @property
     def transport(self) -> str:
-        return "http" if self.url else "stdio"
+        return "sse" if self.sse else "http" if self.url else "stdio"
 
     @property
     def target(self) -> str:
@@ -71,11 +72,9 @@ def parse_server(name: str, raw: Any, source: str) -> ServerConfig:
     if not isinstance(raw, dict):
         raise ValueError("must be an object")
     kind = str(raw.get("type") or ("http" if raw.get("url") else "stdio"))
-    if kind == "sse":
-        raise ValueError("the SSE transport is not supported (use streamable HTTP)")
-    if kind in ("http", "streamable-http", "streamable_http"):
+    if kind in ("http", "streamable-http", "streamable_http", "sse"):
         if not isinstance(raw.get("url"), str) or not raw["url"]:
-            raise ValueError("an HTTP server needs a `url`")
+            raise ValueError(f"an {kind.upper() if kind == 'sse' else 'HTTP'} server needs a `url`")
         url, command = _expand(raw["url"]), ""
     elif kind == "stdio":
         if not isinstance(raw.get("command"), str) or not raw["command"]:
@@ -96,6 +95,7 @@ def parse_server(name: str, raw: Any, source: str) -> ServerConfig:
         url=url,
         headers=_strings(raw.get("headers"), "`headers`"),
         timeout=float(timeout) if isinstance(timeout, int | float) and timeout > 0 else None,
+        sse=kind == "sse",
     )
 
 
@@ -131,6 +131,7 @@ def load_servers(
     warn: Callable[[str], None] = lambda _: None,
     flag_configs: tuple[str, ...] = (),
     strict: bool = False,
+    keep: Callable[[ServerConfig], bool] = lambda _: True,
 ) -> list[ServerConfig]:
     """The servers to start, by name: the user's, then the project's (it wins on a clash),
     then `--mcp-config` files or JSON texts (they win); `strict` (`--strict-mcp-config`): only
@@ -141,6 +142,7 @@ def load_servers(
         found = {s.name: s for s in _entries(home / "config.json", "user", warn)}
         if project_config_allowed(workspace):
             found.update({s.name: s for s in _entries(workspace / PROJECT_FILE, "project", warn)})
+    found = {name: s for name, s in found.items() if keep(s)}  # a project's answered no: out
     for config in flag_configs:
         found.update({s.name: s for s in _flag_entries(config, workspace, warn)})
     return [found[name] for name in sorted(found)]

@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import mcp_types
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -26,7 +27,9 @@ CONNECTION_CLOSED = mcp_types.CONNECTION_CLOSED
 async def connect(config: ServerConfig, workspace: Path, errlog: IO[str]) -> AsyncIterator[Client]:
     """A connected client (initialize handshake done) for one configured server."""
     async with AsyncExitStack() as stack:
-        if config.url:
+        if config.sse:
+            transport = sse_client(config.url, headers=config.headers or None)
+        elif config.url:
             http = await stack.enter_async_context(
                 create_mcp_http_client(headers=config.headers or None)
             )
@@ -58,8 +61,9 @@ async def list_tools(client: Client) -> list[dict[str, Any]]:
 
 async def call_tool(
     client: Client, name: str, args: dict[str, Any], timeout: float
-) -> tuple[str, bool, dict[str, Any]]:
-    """(text for the model, is_error, data) of one call; MCPError when the protocol fails."""
+) -> tuple[str, bool, dict[str, Any], list[bytes]]:
+    """(text for the model, is_error, data, the images' bytes) of one call; MCPError when the
+    protocol fails."""
     result = await client.call_tool(name, args, read_timeout_seconds=timeout)
     parts = [_block(b) for b in result.content]
     if result.structured_content is not None and not any(
@@ -67,7 +71,16 @@ async def call_tool(
     ):
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))
     kinds = sorted({b.type for b in result.content})
-    return "\n".join(p for p in parts if p) or "(no output)", result.is_error, {"content": kinds}
+    images = [_decoded(b.data) for b in result.content if isinstance(b, mcp_types.ImageContent)]
+    text = "\n".join(p for p in parts if p) or "(no output)"
+    return text, result.is_error, {"content": kinds}, [i for i in images if i]
+
+
+def _decoded(data: str) -> bytes:
+    try:
+        return base64.b64decode(data, validate=False)
+    except ValueError:
+        return b""
 
 
 def closed(exc: BaseException) -> bool:

@@ -43,6 +43,7 @@ class ServerState:
     tools: list[dict[str, Any]] = field(default_factory=list)
     client: Any = None
     settled: threading.Event = field(default_factory=threading.Event)
+    deadline: float = 0.0  # its own start-up deadline once restarted (0: the hub's)
 
     @property
     def name(self) -> str:
@@ -55,6 +56,7 @@ class CallResult:
     is_error: bool = False
     data: dict[str, Any] = field(default_factory=dict)
     unavailable: bool = False  # the server is gone: the text says why
+    images: list[bytes] = field(default_factory=list)  # the result's images, as sent
 
 
 class McpHub:
@@ -77,6 +79,7 @@ class McpHub:
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
         self._go = threading.Event()  # set: start now, without the delay
+        self._tasks: dict[str, asyncio.Task] = {}  # each server's, on the hub's loop
         self._delay = START_DELAY
 
     def start(self, delay: float = START_DELAY) -> None:
@@ -111,7 +114,37 @@ class McpHub:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._running.set()
-        await asyncio.gather(*(self._serve(s) for s in self.servers.values()))
+        self._tasks = {s.name: asyncio.create_task(self._serve(s)) for s in self.servers.values()}
+        await self._stop.wait()
+        await asyncio.wait(list(self._tasks.values()), timeout=10)
+
+    def restart(self, server: str) -> bool:
+        """Stop the server (its process ends) and start it afresh, with a new deadline; its
+        tools keep their names and reach the new connection. False: the hub is not running."""
+        import asyncio
+
+        if self._loop is None or self._loop.is_closed() or server not in self.servers:
+            return False
+        future = asyncio.run_coroutine_threadsafe(self._restart(server), self._loop)
+        try:
+            future.result(15)
+        except (TimeoutError, RuntimeError):  # concurrent.futures' TimeoutError, since 3.11
+            return False
+        return True
+
+    async def _restart(self, server: str) -> None:
+        import asyncio
+
+        old = self._tasks.get(server)
+        self.servers[server].status = "restarting"  # its ending is no failure to warn about
+        if old is not None and not old.done():
+            old.cancel()
+            await asyncio.wait([old], timeout=10)
+        state = self.servers[server]
+        state.status, state.reason, state.tools, state.client = "starting", "", [], None
+        state.settled.clear()
+        state.deadline = time.monotonic() + self.timeout
+        self._tasks[server] = asyncio.create_task(self._serve(state))
 
     async def _serve(self, state: ServerState) -> None:
         import asyncio
@@ -123,7 +156,8 @@ class McpHub:
             with self._errlog(state) as errlog:
                 async with contextlib.AsyncExitStack() as stack:
                     try:
-                        async with asyncio.timeout(max(0.1, self.deadline - time.monotonic())):
+                        deadline = state.deadline or self.deadline
+                        async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
                             opened = connect.connect(state.config, self.workspace, errlog)
                             client = await stack.enter_async_context(opened)
                             state.tools = await connect.list_tools(client)
@@ -184,10 +218,9 @@ class McpHub:
 
     def refresh(self) -> None:
         """Servers still starting past the deadline have failed (whatever the thread is at)."""
-        if time.monotonic() < self.deadline:
-            return
+        now = time.monotonic()
         for state in self.servers.values():
-            if state.status == "starting":
+            if state.status == "starting" and now >= (state.deadline or self.deadline):
                 self._fail(state, self._slow(state))
 
     def call(self, server: str, tool: str, args: dict[str, Any]) -> CallResult:
@@ -204,7 +237,7 @@ class McpHub:
             connect.call_tool(state.client, tool, args, timeout), self._loop
         )
         try:
-            text, is_error, data = future.result(timeout + 5)
+            text, is_error, data, images = future.result(timeout + 5)
         except KeyboardInterrupt:
             future.cancel()
             raise
@@ -218,7 +251,7 @@ class McpHub:
                 self._fail(state, _describe(exc), status="stopped")
                 return CallResult(self.unavailable(server) or "", True, unavailable=True)
             return CallResult(f"MCP server '{server}' refused the call: {_describe(exc)}", True)
-        return CallResult(text, is_error, data)
+        return CallResult(text, is_error, data, images=images)
 
     def unavailable(self, server: str) -> str | None:
         """Why the server's tools cannot run now, or None."""

@@ -9,6 +9,8 @@ from typing import Any
 
 from core.mcp.config import safe_name
 from core.mcp.hub import McpHub
+from my_agent.images import ImageError, image_from_bytes
+from my_agent.messages import ImageBlock
 from tools.base import Tool, ToolContext, ToolOutput
 from tools.permissions import authorize
 
@@ -47,7 +49,7 @@ def _tool(hub: McpHub, server: str, listed: dict[str, Any]) -> Tool:
         result = hub.call(server, remote, args)
         data = {"server": server, "tool": remote, **result.data}
         text = f"{name} is unavailable: {result.text}" if result.unavailable else result.text
-        return ToolOutput(text, result.is_error, data)
+        return ToolOutput(text, result.is_error, data, images=_images(ctx, result.images, name))
 
     schema = _schema(listed.get("schema"))
     first = next((k for k in schema.get("properties", {})), "")
@@ -62,6 +64,20 @@ def _tool(hub: McpHub, server: str, listed: dict[str, Any]) -> Tool:
         key_arg=first,
         brief=False,
     )
+
+
+def _images(ctx: ToolContext, images: list[bytes], name: str) -> list[ImageBlock]:
+    """An MCP tool's images as image blocks, for a model that takes images (fitted to its
+    limits); none for a text-only model (the result's text names them)."""
+    if ctx.image_limits is None:
+        return []
+    blocks = []
+    for n, raw in enumerate(images, 1):
+        try:
+            blocks.append(image_from_bytes(raw, ctx.image_limits, f"{name}-{n}").block)
+        except ImageError:
+            continue  # not an image it can read: the text line still names it
+    return blocks
 
 
 def hub_tools(hub: McpHub) -> list[Tool]:

@@ -32,11 +32,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server() -> Iterator[str]:
-    """The test server over streamable HTTP on a loopback port; yields its URL."""
+def http_server(mode: str = "http") -> Iterator[str]:
+    """The test server over streamable HTTP (or `sse`) on a loopback port; yields its URL."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, SERVER, "http", str(port)],
+        [sys.executable, SERVER, mode, str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -50,7 +50,7 @@ def http_server() -> Iterator[str]:
                 time.sleep(0.1)
         else:
             raise AssertionError("the MCP HTTP server did not start")
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/{'sse' if mode == 'sse' else 'mcp'}"
     finally:
         proc.terminate()
         proc.wait(10)

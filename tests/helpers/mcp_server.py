@@ -2,6 +2,7 @@
 
 python tests/helpers/mcp_server.py stdio         # over stdin/stdout
 python tests/helpers/mcp_server.py http PORT     # streamable HTTP on 127.0.0.1:PORT/mcp
+python tests/helpers/mcp_server.py sse PORT      # the older HTTP+SSE on 127.0.0.1:PORT/sse
 python tests/helpers/mcp_server.py hang          # starts, never answers
 """
 
@@ -56,6 +57,8 @@ def main() -> None:
     server = build()
     if mode == "http":
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    elif mode == "sse":
+        server.run("sse", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         server.run("stdio")
 

@@ -9,7 +9,14 @@ from my_agent.lazy import lazy_face
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
     from ui.commands.api import ReplApi
     from ui.commands.custom import custom_commands
-    from ui.commands.plan import apply_mode, cycle_mode, prompt_text, run_task, toggle
+    from ui.commands.plan import (
+        apply_mode,
+        current_mode,
+        cycle_mode,
+        prompt_text,
+        run_task,
+        toggle,
+    )
     from ui.commands.registry import COMMANDS, dispatch
     from ui.commands.vim import apply_editor_mode, editor_mode
 
@@ -19,6 +26,7 @@ _WHERE = {
     "apply_editor_mode": "ui.commands.vim",
     "apply_mode": "ui.commands.plan",
     "cycle_mode": "ui.commands.plan",
+    "current_mode": "ui.commands.plan",
     "custom_commands": "ui.commands.custom",
     "dispatch": "ui.commands.registry",
     "editor_mode": "ui.commands.vim",
@@ -33,6 +41,7 @@ __all__ = [
     "apply_editor_mode",
     "apply_mode",
     "cycle_mode",
+    "current_mode",
     "custom_commands",
     "dispatch",
     "editor_mode",

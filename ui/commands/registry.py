@@ -21,7 +21,7 @@ from ui.commands.peers import peer_hint
 from ui.commands.permissions import cmd_permissions
 from ui.commands.plan import cmd_plan
 from ui.commands.resume import cmd_resume
-from ui.commands.trust import cmd_hooks, cmd_trust, trust_note
+from ui.commands.trust import cmd_hooks, cmd_trust, restart_server, trust_note
 from ui.commands.undo import cmd_diff, cmd_rewind, cmd_undo
 from ui.commands.usage import context_tokens, render_context, render_usage
 from ui.commands.vim import cmd_vim
@@ -144,6 +144,10 @@ def cmd_tools(repl: Repl, arg: str) -> None:
 
 def cmd_mcp(repl: Repl, arg: str) -> None:
     hub = repl.session.extensions.mcp
+    verb, _, name = arg.partition(" ")
+    if verb == "restart":
+        restart_server(repl, hub, name.strip())
+        return
     trust_note(repl)
     if not hub.servers:
         repl.say(
@@ -219,7 +223,9 @@ COMMANDS: dict[str, Command] = {
         Command("/clear", N_("the same as /new"), cmd_new),
         Command("/cd", N_("work in another folder (a new session with its memory)"), cmd_cd, "DIR"),
         Command("/tools", N_("each tool, available or why not"), cmd_tools),
-        Command("/mcp", N_("MCP servers: status and tools"), cmd_mcp),
+        Command(
+            "/mcp", N_("MCP servers: status and tools; restart one"), cmd_mcp, "[restart NAME]"
+        ),
         Command(
             "/permissions",
             N_("permission rules and saved approvals; add, remove or forget one"),

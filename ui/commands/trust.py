@@ -1,6 +1,6 @@
 """What a folder's trust lets in, said where it matters: /hooks lists the hooks that run, /trust
 trusts this folder, and /mcp, /hooks and /cd name in one line what an untrusted folder's files
-would have loaded."""
+would have loaded. /mcp restart NAME starts one of its servers afresh."""
 
 from __future__ import annotations
 
@@ -60,3 +60,20 @@ def cmd_trust(repl: Repl, arg: str) -> None:
         return
     repl.new_session()  # its hooks, MCP servers, commands, agents and rules load now
     repl.say(repl.s.t("trusted: {folder} (remembered); a new session loads it", folder=folder))
+
+
+def restart_server(repl: Repl, hub: Any, name: str) -> None:
+    """/mcp restart NAME: the server stopped and started afresh (its tools keep their names)."""
+    if name not in hub.servers:
+        known = ", ".join(sorted(hub.servers)) or "-"
+        repl.say(repl.s.t("no MCP server {name} (servers: {known})", name=name, known=known))
+        return
+    hub.settle()  # a first start still under way finishes (or fails) first
+    if not hub.restart(name):
+        repl.say(repl.s.t("cannot restart {name}: the MCP servers are not running", name=name))
+        return
+    state = hub.servers[name]
+    state.settled.wait(hub.timeout)
+    hub.refresh()
+    why = f": {state.reason}" if state.reason else ""
+    repl.say(repl.s.t("restarted {name}: {status}", name=name, status=state.status + why))

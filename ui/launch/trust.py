@@ -121,7 +121,36 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
         )
     if not interactive and not args.trusted:
         untrusted_line(Path(args.dir), strings)
+    if interactive:
+        ask_project_servers(Path(args.dir), strings)
     return None
+
+
+def ask_project_servers(folder: Path, strings: Strings) -> None:
+    """A trusted project's `.mcp.json` servers, asked once each before they first start, with
+    the command they run (remembered for the project; a changed command is asked again)."""
+    from core.agent import remember_server, servers_to_ask
+    from my_agent.home import unicum_home
+
+    folder, home = folder.expanduser().resolve(), unicum_home()
+    for server in servers_to_ask(folder, home) if folder.is_dir() else []:
+        question = strings.t(
+            "This project's .mcp.json starts the MCP server '{name}': {command}. Start it? [y/n] ",
+            name=server.name,
+            command=server.target,
+        )
+        start = read_key(question) == "y"
+        try:
+            remember_server(server, start, folder, home)
+        except OSError as exc:
+            print(strings.t("cannot remember the answer: {detail}", detail=exc), file=sys.stderr)
+        if not start:
+            print(
+                strings.t(
+                    "not started: '{name}' (asked again if its command changes)", name=server.name
+                ),
+                file=sys.stderr,
+            )
 
 
 def untrusted_line(folder: Path, strings: Strings) -> None:

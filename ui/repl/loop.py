@@ -298,6 +298,7 @@ class Repl:
         from ui.commands import apply_editor_mode, cycle_mode, editor_mode, prompt_text
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
+        from ui.repl.status_line import status_text
 
         def command_names():
             from ui.commands import COMMANDS, custom_commands
@@ -311,9 +312,13 @@ class Repl:
         self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:
             self.warm_up()
-        ctrl_c = False
+        ctrl_c, last_status = False, ""
         while True:
             try:
+                shown = status_text(self)  # once per prompt: the statusLine command runs here
+                if shown and shown != last_status:  # above the prompt, when it changed
+                    self.say(shown, style="dim")
+                    last_status = shown
                 line = session.prompt(lambda: prompt_text(self, PROMPT)).strip()
             except EOFError:
                 return 0

@@ -13,8 +13,20 @@ from pathlib import Path
 
 from core.agent.events import AgentHooks
 from core.agent.extensions.plugins import MemoryRule, PluginLoader, Plugins
+from core.agent.extensions.settings import read_settings
 from core.facts import Rule
-from core.mcp import START_DELAY, McpHub, hub_tools, load_servers, server_prefix
+from core.mcp import (
+    START_DELAY,
+    McpHub,
+    ServerConfig,
+    answered,
+    hub_tools,
+    load_servers,
+    remember,
+    said,
+    server_prefix,
+    unasked,
+)
 from tools.base import ToolContext
 from tools.registry import Registry
 
@@ -95,8 +107,34 @@ def open_extensions(
     """Start loading plugins and starting MCP servers in the background; returns at once.
     Without a prompt to draw first (`-p`), the servers start at once. `mcp_configs`,
     `strict_mcp`: `--mcp-config` and `--strict-mcp-config`."""
-    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp)
+    keep = project_servers_kept(workspace, home, warn)
+    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp, keep)
     hub = McpHub(servers, workspace, home / "logs", warn)
     hub.start(delay=START_DELAY if interactive else 0.0)
     loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)
+
+
+def project_servers_kept(
+    workspace: Path, home: Path, warn: Callable[[str], None]
+) -> Callable[[ServerConfig], bool]:
+    """Which of a project's `.mcp.json` servers may start: not one answered no (asked once,
+    or said by the settings' `disabledMcpjsonServers`)."""
+    settings = [f.data for f in read_settings(workspace, home, warn)]
+
+    def keep(server: ServerConfig) -> bool:
+        if server.source != "project":
+            return True
+        verdict = said(server, settings)
+        return (answered(server, workspace, home) if verdict is None else verdict) is not False
+
+    return keep
+
+
+def servers_to_ask(workspace: Path, home: Path) -> list[ServerConfig]:
+    """The project's servers to ask about before they first start (the REPL asks)."""
+    return unasked(workspace, home, [f.data for f in read_settings(workspace, home, lambda _: 0)])
+
+
+def remember_server(server: ServerConfig, start: bool, workspace: Path, home: Path) -> None:
+    remember(server, start, workspace, home)

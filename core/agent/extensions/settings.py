@@ -52,3 +52,13 @@ def read_settings(workspace: Path, home: Path, warn: Callable[[str], None]) -> l
             continue
         found.append(SettingsFile(path, scope, data))
     return found
+
+
+def status_line_command(workspace: Path, home: Path) -> str | None:
+    """Claude Code's `statusLine` (`{"type": "command", "command": …}`): the last file's wins."""
+    command = None
+    for file in read_settings(workspace, home, lambda _: None):
+        entry = file.data.get("statusLine")
+        if isinstance(entry, dict) and entry.get("type", "command") == "command":
+            command = str(entry.get("command") or "") or command
+    return command

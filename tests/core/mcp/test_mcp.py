@@ -113,9 +113,11 @@ def test_a_server_that_never_answers_blocks_nothing(llm, workspace):
     assert len(warnings) == 1 and "'mute' did not start: no answer within 8 s" in warnings[0]
 
 
-def test_the_prompt_appears_at_once_and_mcp_shows_the_servers(workspace):
+def test_the_prompt_appears_at_once_and_mcp_shows_the_servers(workspace, isolated_home):
     servers = {"srv": stdio_entry(), "mute": stdio_entry("hang"), "gone": {"command": "/no/such"}}
     write_servers(workspace / ".mcp.json", servers)
+    # Claude Code's setting: the project's servers start without the one-time question
+    (isolated_home / "settings.json").write_text('{"enableAllProjectMcpServers": true}')
     env = {"OPENAI_API_KEY": "fake-key", "UNICUM_MCP_TIMEOUT": "10"}
     started = time.monotonic()
     repl = Repl("--dir", str(workspace), env=env)

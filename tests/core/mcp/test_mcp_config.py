@@ -24,12 +24,14 @@ def test_claude_code_shapes_and_variables(monkeypatch):
     )
     http = parse_server("b", {"url": "http://h/mcp", "headers": {"A": "${NOPE:-none}"}}, "u")
     assert (http.transport, http.url, http.headers) == ("http", "http://h/mcp", {"A": "none"})
+    sse = parse_server("c", {"type": "sse", "url": "http://h/sse"}, "u")
+    assert (sse.transport, sse.url) == ("sse", "http://h/sse")
 
 
 @pytest.mark.parametrize(
     "raw, problem",
     [
-        ({"type": "sse", "url": "http://h"}, "SSE transport is not supported"),
+        ({"type": "sse"}, "needs a `url`"),
         ({"type": "http"}, "needs a `url`"),
         ({"args": ["x"]}, "needs a `command`"),
         ({"command": "x", "args": "x"}, "`args` must be a list"),

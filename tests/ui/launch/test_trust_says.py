@@ -112,4 +112,38 @@ def test_print_mode_names_what_it_skips_and_trust_project_opts_in(llm, untrusted
     )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "HOOK-RAN").exists() and "not a trusted folder" not in proc.stderr
-    assert not (tmp_path / "unicum-home" / "trusted.json").exists()  # for this run only
+    from my_agent.trust import is_trusted
+
+    assert not is_trusted(untrusted, tmp_path / "unicum-home")  # for this run only
+
+
+def test_a_project_mcp_server_is_asked_once_with_its_command(llm, workspace, isolated_home):
+    from tests.helpers.mcp_helpers import stdio_entry, write_servers
+
+    write_servers(workspace / ".mcp.json", {"srv": stdio_entry()})
+    args = ("--dir", str(workspace), "--provider", "openai", "--no-codemap")
+    env = provider_env(llm, "openai")
+    repl = Repl(*args, env=env)
+    try:
+        repl.expect(
+            r"This project's \.mcp\.json starts the MCP server 'srv': .*mcp_server\.py stdio\. Start it\? \[y/n\]"
+        )
+        repl.child.send("n")
+        repl.expect(r"not started: 'srv'")
+        repl.prompt()
+        repl.command("/mcp", r"No MCP servers configured")
+        repl.send("/exit")
+        repl.wait_exit()
+    finally:
+        repl.close()
+    repl = Repl(*args, env=env)
+    try:
+        repl.prompt()  # remembered: not asked again
+        assert "Start it?" not in repl.text
+        repl.send("/exit")
+        repl.wait_exit()
+    finally:
+        repl.close()
+    saved = json.loads((isolated_home / "mcp-approvals.json").read_text())
+    (answers,) = saved.values()
+    assert answers["srv"]["start"] is False and "mcp_server.py" in answers["srv"]["target"]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from tests.ui.repl.test_repl import start, user_texts
@@ -147,6 +148,7 @@ def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, mo
 
     monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
     write_servers(workspace / ".mcp.json", {"good": stdio_entry()})
+    (isolated_home / "settings.json").write_text('{"enabledMcpjsonServers": ["good"]}')
     repl = start(llm, workspace, "--no-codemap")
     try:
         repl.send("/doctor")
@@ -157,5 +159,53 @@ def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, mo
         repl.expect(r"✓ this folder: trusted")
         repl.expect(r"versions: Python 3\.")
         repl.prompt()
+    finally:
+        repl.close()
+
+
+def test_mcp_restart_brings_a_crashed_server_back(llm, workspace, isolated_home, monkeypatch):
+    from tests.helpers.mcp_helpers import stdio_entry, write_servers
+
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
+    write_servers(workspace / ".mcp.json", {"srv": stdio_entry()})
+    (isolated_home / "settings.json").write_text('{"enableAllProjectMcpServers": true}')
+    llm.call("mcp__srv__crash", {})
+    llm.reply("it crashed")
+    llm.call("mcp__srv__echo", {"text": "back"})
+    llm.reply("it answered")
+    repl = start(llm, workspace, "--no-codemap", "--allowedTools", "mcp__srv")
+    try:
+        repl.command("crash it", "it crashed")
+        repl.command("/mcp restart srv", r"restarted srv: ready")
+        repl.command("echo back", "it answered")
+    finally:
+        repl.close()
+    last = json.dumps(llm.requests[-1].body)
+    assert "echo: back (pid" in last
+
+
+def test_the_status_line_built_in_and_claude_codes_statusline_command(
+    llm, workspace, isolated_home
+):
+    from tests.conftest import ROOT
+
+    git(workspace, "init", "-q", "-b", "feature-x")
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/context", r"model window")  # the session is open now: the line shows
+        repl.command("/help", r"/permissions")
+        assert re.search(r"context \d+% · \$[\d.-]+ · default · feature-x", repl.text), repl.text[
+            -800:
+        ]
+    finally:
+        repl.close()
+    script = ROOT / "tests" / "fixtures" / "claude_code" / "statusline" / "statusline.sh"
+    settings = {"statusLine": {"type": "command", "command": str(script), "padding": 0}}
+    (isolated_home / "settings.json").write_text(json.dumps(settings))
+    repl = start(llm, workspace, "--no-codemap")
+    try:
+        repl.command("/context", r"model window")
+        repl.command("/help", r"/permissions")
+        assert re.search(r"\[claude-[^\]]+\] 📁 project", repl.text)  # its JSON on stdin
     finally:
         repl.close()

@@ -299,11 +299,18 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+# built-ins that only write a prompt for the model: a custom command of the same name (Claude
+# Code's documented commit.md, say) is what its owner means, so it wins
+YIELDS_TO_CUSTOM = ("/commit", "/init")
+
+
 def dispatch(repl: Repl, line: str) -> bool:
     """Run one slash command line; True means quit."""
     name, _, arg = line.strip().partition(" ")
     command = COMMANDS.get(name.lower())
-    if command is None and run_custom(repl, name, arg.strip()):
+    if (command is None or name.lower() in YIELDS_TO_CUSTOM) and run_custom(
+        repl, name, arg.strip()
+    ):
         return False
     peer = peer_hint(name) if command is None else None
     if command is None and peer is not None:

@@ -144,6 +144,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
     rules = flag_rules(
         load_rules(workspace, home, warn), opts.allowed_tools, opts.disallowed_tools, registry
     )
+    mcp_flags = (opts.interactive, opts.mcp_config, opts.strict_mcp)
     return _Ground(
         workspace,
         home,
@@ -153,17 +154,7 @@ def _ground(opts: SessionOptions, resume: Path | None, warn: Callable[[str], Non
         CodeMap(workspace, home),
         session_archive(home, workspace, opts.session_id, resume),
         team_url,
-        open_extensions(
-            workspace,
-            home,
-            registry,
-            dict(RULES),
-            warn,
-            plugins,
-            opts.interactive,
-            opts.mcp_config,
-            opts.strict_mcp,
-        ),
+        open_extensions(workspace, home, registry, dict(RULES), warn, plugins, *mcp_flags),
         trusted,
         choice.line if opts.interactive or choice.set != "full" else "",  # -p: lean only
         rules,

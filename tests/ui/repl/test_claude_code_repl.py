@@ -59,12 +59,8 @@ def test_claude_codes_commit_command_runs_its_bang_lines_into_the_prompt(llm, wo
 
     fixtures = ROOT / "tests" / "fixtures" / "claude_code" / "commands"
     (workspace / ".claude" / "commands").mkdir(parents=True)
-    # main's built-in /commit wins over a command file of that name: the same file, renamed
-    for name, as_name in (
-        ("commit.md", "git-commit.md"),
-        ("review-helpers.md", "review-helpers.md"),
-    ):
-        (workspace / ".claude" / "commands" / as_name).write_text((fixtures / name).read_text())
+    for name in ("commit.md", "review-helpers.md"):  # commit.md wins over the built-in /commit
+        (workspace / ".claude" / "commands" / name).write_text((fixtures / name).read_text())
     (workspace / "src" / "utils").mkdir(parents=True)
     (workspace / "src" / "utils" / "helpers.js").write_text("export const add = (a, b) => a + b;\n")
     git(workspace, "init", "-q", "-b", "trunk")
@@ -75,7 +71,7 @@ def test_claude_codes_commit_command_runs_its_bang_lines_into_the_prompt(llm, wo
     llm.reply("reviewed")
     repl = start(llm, workspace, "--no-codemap")
     try:
-        repl.command("/git-commit", "committed")
+        repl.command("/commit", "committed")
         repl.command("/review-helpers", "reviewed")
     finally:
         repl.close()

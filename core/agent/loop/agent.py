@@ -115,6 +115,7 @@ class Agent:
         for turn in range(1, self.max_turns + 1):
             if not self.turns.take():  # sub-agents used the task's turns
                 break
+            self._count(result)  # a request that fails (a rejected key) is a turn taken too
             response = self.query(turn)
             self._count(result, response)
             result.model_seconds += response.duration

@@ -108,6 +108,10 @@ class Masking:
         if older and sum(self.tokens.get(i, 0) for i in older) >= self.trigger:
             self.masked.update(older)
             self.compactions += 1
+        return self.masked_view(history)
+
+    def masked_view(self, history: list[Message]) -> list[Message]:
+        """The history with every masked output replaced by its placeholder."""
         return [
             Message(
                 m.role,
@@ -155,18 +159,7 @@ class DropAll(Masking):
         self.masked.update(b.call_id for m in history[:-1] for b in m.tool_results)
         self.masked -= newest
         self.compactions += 1
-        return Masking.messages_for_request(self, []) + [
-            Message(
-                m.role,
-                [
-                    replace(b, content=self.placeholder(b.call_id))
-                    if isinstance(b, ToolResult) and b.call_id in self.masked
-                    else b
-                    for b in m.blocks
-                ],
-            )
-            for m in history
-        ]
+        return self.masked_view(history)
 
     def placeholder(self, call_id: str) -> str:
         return "[omitted]"

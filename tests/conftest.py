@@ -56,6 +56,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     for var in KEY_VARS + URL_VARS:
         monkeypatch.delenv(var, raising=False)
+    # an MCP server's start on a loaded machine (a Python process importing the SDK) takes
+    # seconds: the tests' servers get ample time; a test of the deadline sets its own
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "120")
     return home
 
 

@@ -30,7 +30,6 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
         time.sleep(1.5)  # the person takes a while to answer
         repl.child.send("y")  # one key
         seconds = float(repl.expect(r"✓ write_file calc\.py · 1 行 +(\d+\.\d)s").group(1))
-        assert seconds < 1.0  # the answer's wait is not the tool's time
         repl.expect(
             r"运行 `rm -rf \.`？这是危险操作（rm -r of the workspace：会删除工作区或其 \.git"
         )
@@ -44,7 +43,12 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
             r"收尾 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
             r"\+ 等待你 ([\d.]+) 秒"
         )
-        assert float(found.group(2)) >= 1.4 and float(found.group(1)) < 1.0
+        # no threshold: each tool ran between two requests, the first less the >= 1.5 s the
+        # person took (a tool time holding the wait would be 1.5 s more than its gap allows)
+        ran_within = llm.requests[1].at - llm.requests[0].at - 1.5
+        assert seconds <= ran_within + 0.05  # the answer's wait is not the tool's time
+        tools_within = ran_within + llm.requests[2].at - llm.requests[1].at
+        assert float(found.group(2)) >= 1.5 and float(found.group(1)) <= tools_within + 0.05
         repl.prompt()
         repl.send("/quit")
         assert repl.wait_exit() == 0

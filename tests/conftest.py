@@ -111,7 +111,7 @@ def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
 
 
 def run_cli(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 60
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 180
 ) -> subprocess.CompletedProcess[str]:
     """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`,
     in `cwd` (default: the test's own working directory, its tmp_path)."""

@@ -226,7 +226,7 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=60,
         dimensions=(40, 200),
     )
     try:
@@ -285,7 +285,7 @@ def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolate
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=60,
     )
     try:
         child.expect("unicum>")

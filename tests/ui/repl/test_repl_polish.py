@@ -12,7 +12,7 @@ from core.ledger import BudgetGuard, Limit
 from core.model.retry import Failure, Target, broken_stream_line, error_line
 from my_agent.errors import BudgetExceeded
 from my_agent.messages import Message, ModelResponse, Usage
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 from tools.permissions import check_command
 from ui.words import relative_paths
 from ui.words.strings import Strings
@@ -23,7 +23,7 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
     llm.call("terminal", {"command": "rm -rf ."})  # the project itself: asked even sandboxed
     llm.reply("好了")
     (workspace / "src").mkdir()
-    repl = start(llm, workspace, "--lang", "zh", "--time")
+    repl = start_repl(llm, workspace, "--lang", "zh", "--time")
     try:
         repl.send("写一个 calc.py")
         repl.expect(r"写入 calc\.py？")  # Chinese, and the path relative to the project
@@ -75,7 +75,7 @@ def test_no_task_waits_for_the_code_map_being_indexed(llm, workspace):
         )
     llm.reply("first")
     llm.reply("second")
-    repl = start(llm, workspace, "--lang", "zh")
+    repl = start_repl(llm, workspace, "--lang", "zh")
     try:
         mark = repl.pos
         repl.send("hi")

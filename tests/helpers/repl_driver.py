@@ -80,6 +80,17 @@ class Repl:
                     f"{self.text[self.pos :][-3000:]}"
                 )
 
+    def press(self, key: str, drawn: str, timeout: float | None = None) -> None:
+        """Send `key` and wait until the raw output after it matches `drawn` (a regex): the
+        REPL has handled the key (an Esc is held until nothing follows it for a while)."""
+        mark = len(self.raw)
+        self.child.send(key)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        regex = re.compile(drawn)
+        while not regex.search(self.raw, mark):
+            if not self._read() or time.monotonic() > deadline:
+                raise AssertionError(f"{key!r} drew no {drawn!r}: {self.raw[mark:][-500:]!r}")
+
     def prompt(self) -> None:
         self.expect(re.escape(PROMPT))
 

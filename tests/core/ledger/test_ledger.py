@@ -355,23 +355,10 @@ def test_sigkill_keeps_what_the_writer_flushed_as_the_session_ran(llm, workspace
         llm.call("read_file", {"path": f"missing{i}.txt"}, delay=0.02)  # >= 4 s in all
     env = {**os.environ, **provider_env(llm, "openai")}
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "cli.py"),
-            "--dir",
-            str(workspace),
-            "-p",
-            "loop",
-            "--provider",
-            "openai",
-            "--max-turns",
-            "300",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-    )
+        [sys.executable, str(ROOT / "cli.py"), "--dir", str(workspace), "-p", "loop",
+         "--provider", "openai", "--max-turns", "300"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     counts = [0]  # the committed rows each time their number changed
     for _ in range(6000):  # a hang-guard: a flush comes every second of the session
         if (seen := _rows_so_far(isolated_home)) != counts[-1]:

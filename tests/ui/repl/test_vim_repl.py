@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from tests.helpers.repl_driver import start_repl, user_texts
 
@@ -13,9 +12,10 @@ ESC = "\x1b"
 def type_with_vi_keys(repl) -> None:
     """`hello`, Esc, `0` (line start), `i`, `X`: vi makes it `Xhello`."""
     repl.child.send("hello")
-    time.sleep(0.3)
-    repl.child.send(ESC)
-    time.sleep(1.0)  # longer than the Esc timeout: Esc alone, not Alt+0
+    repl.expect("hello")
+    # Esc alone, not Alt+0: the next keys go only once the cursor stepped back onto the `o`
+    # (a backspace drawn), which vi does on leaving insert mode, after the Esc timeout
+    repl.press(ESC, "\x08")
     repl.child.send("0iX\r")
 
 

@@ -100,7 +100,7 @@ def test_ctrl_c_mid_stream_closes_the_connection_and_keeps_the_session(
 ):
     for name, value in provider_env(llm, provider).items():
         monkeypatch.setenv(name, value)
-    llm.add(Reply("x" * 400, chunk_size=2, delay=0.02))  # ~4 s if read to the end
+    llm.add(Reply("x" * 400, chunk_size=2, delay=0.1))  # 20 s if read to the end
     llm.reply("second answer")
     agent = create_agent(
         SessionOptions(workspace=workspace, provider=provider), hooks=StopAfterFirstText()

@@ -88,9 +88,9 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
 
 
 def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolated_home):
-    llm.reply("slow " * 300, chunk_size=5, delay=0.03)
+    llm.reply("slow " * 300, chunk_size=5, delay=0.2)  # 60 s: the Ctrl-C lands mid-stream
     llm.reply("second answer")
-    llm.call("terminal", {"command": "sleep 30"})
+    llm.call("terminal", {"command": "sleep 300"})
     llm.reply("third answer")
     repl = start_repl(llm, workspace, provider="openai")
     try:
@@ -106,7 +106,7 @@ def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolat
         assert all(m["role"] != "assistant" for m in llm.requests[1].body["messages"])
 
         repl.send("wait a while")
-        repl.expect("terminal sleep 30")  # the spinner line while the tool runs
+        repl.expect("terminal sleep 300")  # the spinner line while the tool runs
         repl.child.sendintr()
         repl.expect("interrupted")
         repl.prompt()

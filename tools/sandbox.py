@@ -13,6 +13,7 @@ uses; `Sandbox.problem` says why commands run unsandboxed (then the permission g
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from tools import net_bridge, seccomp
 from tools.base import ToolContext
+from tools.cgroups import CommandCgroups
 from tools.egress import Ask, Egress
 from tools.net_rules import NetworkRules
 from tools.sandbox_mounts import git_args, home_args, inside, protected_args, socket_args
@@ -56,6 +58,10 @@ SECRET_PATHS = (
 )
 PIDS, MEMORY_MB, FILE_MB = 4096, 0, 4096  # per command; memory 0: three quarters of the RAM
 PROBE_TIMEOUT = 10
+PIDS_NOT_ENFORCED = (
+    "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no cgroup "
+    "is writable here)"
+)
 PROXY_SOCKET, PROXY_PORT = "/tmp/.unicum-proxy.sock", 3128  # inside the sandbox
 NO_PROXY = "localhost,127.0.0.1,::1"
 
@@ -124,6 +130,8 @@ class Sandbox:
         self._private = ""  # the seccomp programs
         self._filters: dict[bool, str] = {}
         self.bridge_python = bridge_python(Path.home())
+        self.cgroups = CommandCgroups(self._cgroup_limits() if policy.mode != "off" else {})
+        weakref.finalize(self, self.cgroups.cleanup)
         self.problem = self._probe()  # why commands cannot be sandboxed, or ""
 
     def network_for(self, command: str) -> bool:
@@ -203,7 +211,10 @@ class Sandbox:
         if filter_file:
             args += ["--seccomp", "9"]
         args += ["--chdir", str(cwd), "--", *argv]
-        limits = self._ulimits()
+        limits = self._ulimits() + "".join(
+            f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))} 2>/dev/null; "
+            for folder in self.cgroups.create()
+        )
         redirect = ' 9<"$0"' if filter_file else ""
         return ["bash", "-c", f'{limits}exec "$@"{redirect}', filter_file or "-", *args]
 
@@ -224,6 +235,17 @@ class Sandbox:
             self._private = tempfile.mkdtemp(prefix="unicum-sandbox-private-")
             weakref.finalize(self, shutil.rmtree, self._private, True)
         return self._private
+
+    def _cgroup_limits(self) -> dict[str, int]:
+        memory = self.policy.limits.get("memory_mb", MEMORY_MB) or _ram_mb() * 3 // 4
+        return {"pids": self.policy.limits.get("pids", PIDS), "memory": memory * 1024 * 1024}
+
+    @property
+    def notes(self) -> list[str]:
+        """What the user should know about this sandbox at start-up (one line each)."""
+        if not self.active or os.geteuid() != 0 or "pids" in self.cgroups.enforced:
+            return []
+        return [PIDS_NOT_ENFORCED]
 
     def _ulimits(self) -> str:
         """`ulimit` settings for the command: processes, data memory (KiB), file size (KiB)."""

@@ -69,6 +69,7 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
     sandbox = Sandbox(policy, ctx.workspace, ctx.home, opts.add_dirs)
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
+    notices.extend(sandbox.notes)
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
     trusted = opts.trusted or is_trusted(ctx.workspace, ctx.home)
     ctx.command_env = project_command_env(ctx.workspace, trusted)

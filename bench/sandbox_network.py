@@ -60,11 +60,13 @@ def proxy_section(w: EscapeWorld) -> Section:
     s.attacks.append(("a host not allowed, the network not asked", w.site.hits == hits))
     w.run(f"curl -s --max-time 5 http://localhost:{w.port}/", network=True)
     s.attacks.append(("a name approved that resolves to the host's loopback", w.hits == hits))
-    for benign, command in (
+    npm = [("npm install from an approved registry", w.site.npm_install("files.example.com"))]
+    npm = npm if shutil.which("npm") else []
+    for benign, command in [
         ("curl of an approved host", f"curl -sf --max-time 5 http://pypi.org:{site}"),
         ("curl through CONNECT", f"curl -sf --max-time 5 -p http://pypi.org:{site}"),
         (f"pip install from an approved index: {w.pip_install()}", w.pip_install()),
-    ):
+    ] + npm:
         s.benign.append((benign, w.run(command, network=True)[1] == 0))
     return s
 

@@ -5,9 +5,11 @@ listener and an abstract Unix socket listener counting who connects."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import sys
+import tarfile
 import threading
 import zipfile
 from functools import partial
@@ -18,13 +20,17 @@ WHEEL = "demo_pkg-1.0-py3-none-any.whl"
 
 
 class Site:
-    """An HTTP server on 127.0.0.1 serving `root`: `/ok.txt` and a `/simple/` package index."""
+    """An HTTP server on 127.0.0.1 serving `root`: `/ok.txt`, a `/simple/` package index and
+    an npm registry of one package."""
 
     def __init__(self, root: Path) -> None:
         (root / "simple" / "demo-pkg").mkdir(parents=True, exist_ok=True)
         (root / "ok.txt").write_text("site-ok\n")
         (root / "simple" / "demo-pkg" / WHEEL).write_bytes(wheel())
         (root / "simple" / "demo-pkg" / "index.html").write_text(f'<a href="{WHEEL}">{WHEEL}</a>\n')
+        (root / "npm").mkdir(exist_ok=True)
+        (root / "npm" / "demo-npm-pkg-1.0.0.tgz").write_bytes(npm_tarball())
+        self.root = root
         self.hits = 0
         site = self
 
@@ -43,6 +49,25 @@ class Site:
             f"--index-url http://{host}:{self.port}/simple/ --trusted-host {host} "
             "--target build/pkgs demo-pkg "
             "&& ls build/pkgs"
+        )
+
+    def npm_install(self, host: str) -> str:
+        """An npm install of demo-npm-pkg from this site as the npm registry `host`."""
+        packument = {
+            "name": "demo-npm-pkg",
+            "dist-tags": {"latest": "1.0.0"},
+            "versions": {
+                "1.0.0": {
+                    "name": "demo-npm-pkg",
+                    "version": "1.0.0",
+                    "dist": {"tarball": f"http://{host}:{self.port}/npm/demo-npm-pkg-1.0.0.tgz"},
+                }
+            },
+        }
+        (self.root / "demo-npm-pkg").write_text(json.dumps(packument))
+        return (
+            f"npm install --registry http://{host}:{self.port}/ --no-audit --no-fund "
+            "--cache /tmp/npm-cache demo-npm-pkg >/dev/null && ls node_modules"
         )
 
     def close(self) -> None:
@@ -85,6 +110,20 @@ class Listener:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def npm_tarball() -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, text in (
+            ("package/package.json", '{"name": "demo-npm-pkg", "version": "1.0.0"}\n'),
+            ("package/index.js", "module.exports = 1;\n"),
+        ):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
 
 
 def wheel() -> bytes:

@@ -7,6 +7,7 @@ internet's hosts through `sandbox.network.hosts` (there is no real internet here
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -90,6 +91,19 @@ def test_pip_install_from_an_approved_index(llm, world):
     out = tool_results(llm)[0]
     assert "demo_pkg" in out and "[exit 0" in out, out
     assert (project / "build" / "pkgs" / "demo_pkg" / "__init__.py").is_file()
+
+
+@pytest.mark.skipif(not shutil.which("npm"), reason="npm is not installed")
+def test_npm_install_from_an_approved_registry(llm, world):
+    home, project, site = world
+    configure(home)
+    llm.call("terminal", {"command": site.npm_install("files.example.com"), "network": True})
+    llm.reply("done")
+    done = sandbox_cli(llm, home, project, "--yes")
+    assert done.returncode == 0, done.stderr
+    out = tool_results(llm)[0]
+    assert "demo-npm-pkg" in out and "[exit 0" in out, out
+    assert (project / "node_modules" / "demo-npm-pkg" / "index.js").is_file()
 
 
 def test_host_abstract_sockets_are_out_of_reach_with_the_network_on(llm, world):

@@ -100,3 +100,22 @@ def limits_section(w: EscapeWorld) -> Section:
 
 
 network_sections = (offline_section, proxy_section)
+
+
+def proxy_cost(w: EscapeWorld, runs: int = 15) -> str:
+    """What the proxy and the bridge add to a command: `true` with the network approved
+    against `true` without, medians of `runs` interleaved runs in this world."""
+    import statistics
+    import time
+
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(runs):
+        for network in (False, True):
+            started = time.perf_counter()
+            w.run("true", network=network)
+            times[network].append(time.perf_counter() - started)
+    off, on = (statistics.median(times[n]) for n in (False, True))
+    return (
+        f"network approved: `true` takes {on * 1000:.0f} ms against {off * 1000:.0f} ms "
+        f"without ({on / off:.2f}x; medians of {runs})"
+    )

@@ -205,7 +205,15 @@ class Sandbox:
             args += ["--ro-bind", egress.socket_path, PROXY_SOCKET]
             for name, value in proxy_env().items():
                 args += ["--setenv", name, value]
-            bridge = [self.bridge_python, "-c", _bridge_source(), PROXY_SOCKET, str(PROXY_PORT)]
+            bridge = [
+                self.bridge_python,
+                "-I",
+                "-S",
+                "-c",
+                _bridge_source(),
+                PROXY_SOCKET,
+                str(PROXY_PORT),
+            ]
             argv = [*bridge, "--", *argv]
         filter_file = self._filter(egress is not None)
         if filter_file:

@@ -254,8 +254,8 @@ TOOLS = [
     Tool(
         "terminal",
         "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600); "
-        "its output (head and tail) and exit code. Offline: network true lets it reach "
-        "hosts through a proxy, each new host asked of the user.",
+        "its output (head and tail) and exit code. Offline: network true asks the user "
+        "per host.",
         params(
             ["command"],
             command={"type": "string"},

@@ -47,6 +47,19 @@ def places(proc: Path = Path("/proc/self/cgroup"), root: Path = ROOT) -> dict[st
     return found
 
 
+def _orphans(folder: Path) -> list[Path]:
+    """Cgroups a Unicum process that no longer runs made here (removable once empty)."""
+    try:
+        found = list(folder.glob("unicum-*-*"))
+    except OSError:
+        return []
+    return [f for f in found if not _alive(f.name.split("-")[1])]
+
+
+def _alive(pid: str) -> bool:
+    return pid.isdigit() and Path("/proc", pid).exists()
+
+
 def _delegated(folder: Path, controller: str) -> list[str]:
     """The v2 controllers children of `folder` get (enabling `controller` when the kernel
     allows it: at the root of a cgroup namespace)."""
@@ -68,6 +81,8 @@ class CommandCgroups:
         self.limits = {k: v for k, v in limits.items() if v}  # pids, memory (bytes)
         self.places = {k: p for k, p in places().items() if k in self.limits}
         self._made: list[Path] = []
+        for place in self.places.values():
+            self._made += _orphans(place.folder)  # left by a session that was killed
         self.enforced = set(self.places) if self._works() else set()
 
     def _works(self) -> bool:

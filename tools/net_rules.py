@@ -11,6 +11,16 @@ from dataclasses import dataclass, field
 
 ALLOW, DENY, ASK = "allow", "deny", "ask"
 KEYS = ("mode", "allowedDomains", "deniedDomains", "hosts")
+# Claude Code's other keys there, read and left alone: commands always bind their own loopback,
+# no host Unix socket is let in, and the proxy is always Unicum's
+CLAUDE_KEYS = (
+    "allowLocalBinding",
+    "allowUnixSockets",
+    "allowAllUnixSockets",
+    "allowManagedDomainsOnly",
+    "httpProxyPort",
+    "socksProxyPort",
+)
 
 
 @dataclass(frozen=True)
@@ -28,7 +38,7 @@ class NetworkRules:
             return NetworkRules(every_host=_mode(value))
         if not isinstance(value, dict):
             raise ValueError("config.json: `sandbox.network` must be on, off or an object")
-        unknown = sorted(set(value) - set(KEYS))
+        unknown = sorted(set(value) - set(KEYS) - set(CLAUDE_KEYS))
         if unknown:
             raise ValueError(
                 f"config.json: `sandbox.network` has no {', '.join(unknown)} "

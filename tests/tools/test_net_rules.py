@@ -57,6 +57,12 @@ def test_a_bad_setting_is_one_clear_error(network, says):
         SandboxPolicy.from_settings({"sandbox": {"network": network}}, None, None)
 
 
+def test_claude_codes_other_network_keys_are_accepted():
+    network = {"allowedDomains": ["github.com"], "allowLocalBinding": True, "httpProxyPort": 8080}
+    policy = SandboxPolicy.from_settings({"sandbox": {"network": network}}, None, None)
+    assert policy.net.allowed == ("github.com",) and not policy.network
+
+
 def test_old_settings_still_read():
     assert SandboxPolicy.from_settings({"sandbox": {"network": "on"}}, None, None).network
     assert not SandboxPolicy.from_settings({}, None, None).network

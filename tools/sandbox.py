@@ -298,7 +298,9 @@ class Sandbox:
         if self.problem:
             return f"sandbox unavailable ({self.problem})"
         network = "every host" if self.policy.network else "off (asked per host)"
-        return f"sandbox {self.policy.mode}, network {network}"
+        limits = "cgroup" if "pids" in self.cgroups.enforced else "ulimit"
+        limits += ", not enforced for root" if self.notes else ""
+        return f"sandbox {self.policy.mode}, network {network}, process limit by {limits}"
 
 
 def proxy_env() -> dict[str, str]:

@@ -32,10 +32,11 @@ def world():
     remove(root)
 
 
-def start(llm, home, project) -> Repl:
+def start(llm, home, project, *extra: str) -> Repl:
     env = {**provider_env(llm, "anthropic"), "HOME": str(home)}
     env["UNICUM_HOME"] = str(home / ".unicum-agent")
-    repl = Repl("--dir", str(project), "--provider", "anthropic", env=env, timeout=60)
+    args = ("--dir", str(project), "--provider", "anthropic", *extra)
+    repl = Repl(*args, env=env, timeout=60)
     repl.prompt()
     return repl
 
@@ -83,3 +84,22 @@ def test_s_and_a_answers_to_a_host_are_remembered(llm, world):
         repl.close()
     assert site.hits == 4
     assert "reach always.example?" not in repl.text.split("fetch again")[-1]
+
+
+def test_the_host_question_in_chinese_and_a_refusal(llm, world):
+    home, project, site = world
+    fetch(llm, site, "session.example")
+    llm.reply("好的，不访问。")
+    repl = start(llm, home, project, "--lang", "zh")
+    try:
+        repl.send("取文件")
+        repl.expect(r"允许 `curl .*` 访问 session\.example 吗？沙箱里的命令只能访问你允许的主机")
+        repl.child.send("n")
+        repl.expect("好的，不访问。")
+        repl.prompt()
+    finally:
+        repl.close()
+    assert site.hits == 0
+    result = [m for m in llm.requests[-1].body["messages"] if isinstance(m["content"], list)]
+    text = json.dumps([b for m in result for b in m["content"]], ensure_ascii=False)
+    assert "the user refused the network for session.example" in text

@@ -68,6 +68,15 @@ class NetworkRules:
             return ALLOW
         return ASK
 
+    def joined(self, other: NetworkRules) -> NetworkRules:
+        """Both lists of domains and both host tables (this one's addresses win)."""
+        return NetworkRules(
+            self.every_host or other.every_host,
+            self.allowed + other.allowed,
+            self.denied + other.denied,
+            {**other.hosts, **self.hosts},
+        )
+
     @property
     def mode(self) -> str:
         return "on" if self.every_host else "off"

@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from my_agent.trust import trust_folder
 from tests.helpers.net_helpers import Listener, Site
 from tests.helpers.sandbox_helpers import (
     new_world,
@@ -121,3 +122,22 @@ def test_host_abstract_sockets_are_out_of_reach_with_the_network_on(llm, world):
     outputs = tool_results(llm)
     assert abstract.hits == 0 and "Connection refused" in outputs[0], outputs[0]
     assert outputs[1].startswith("site-ok"), outputs[1]  # the network itself is on
+
+
+def test_claude_code_settings_allow_domains_but_a_project_cannot(llm, world):
+    home, project, site = world
+    configure(home)  # only the names → loopback table
+    user = {"sandbox": {"enabled": True, "network": {"allowedDomains": ["pypi.org"]}}}
+    (home / ".unicum-agent" / "settings.json").write_text(json.dumps(user))
+    (project / ".claude").mkdir()
+    own = {"sandbox": {"network": {"allowedDomains": ["evil.example"]}}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(own))
+    trust_folder(project, home / ".unicum-agent")  # its settings load (hooks, rules) ...
+    llm.call("terminal", {"command": curl(site, "pypi.org")})
+    llm.call("terminal", {"command": curl(site, "evil.example")})  # ... not its domains
+    llm.reply("done")
+    done = sandbox_cli(llm, home, project)
+    assert done.returncode == 0, done.stderr
+    outputs = tool_results(llm)
+    assert outputs[0].startswith("site-ok"), outputs[0]
+    assert "refused evil.example" in outputs[1] and site.hits == 1, outputs[1]

@@ -58,6 +58,10 @@ SECRET_PATHS = (
 )
 PIDS, MEMORY_MB, FILE_MB = 4096, 0, 4096  # per command; memory 0: three quarters of the RAM
 PROBE_TIMEOUT = 10
+NO_BRIDGE = (
+    "sandbox: no python3 outside your home for the network bridge, so commands reach no host "
+    "(install python3 for the system)"
+)
 PIDS_NOT_ENFORCED = (
     "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no cgroup "
     "is writable here)"
@@ -251,9 +255,12 @@ class Sandbox:
     @property
     def notes(self) -> list[str]:
         """What the user should know about this sandbox at start-up (one line each)."""
-        if not self.active or os.geteuid() != 0 or "pids" in self.cgroups.enforced:
+        if not self.active:
             return []
-        return [PIDS_NOT_ENFORCED]
+        notes = [] if self.bridge_python else [NO_BRIDGE]
+        if os.geteuid() == 0 and "pids" not in self.cgroups.enforced:
+            notes.append(PIDS_NOT_ENFORCED)
+        return notes
 
     def _ulimits(self) -> str:
         """`ulimit` settings for the command: processes, data memory (KiB), file size (KiB)."""
@@ -299,7 +306,7 @@ class Sandbox:
             return f"sandbox unavailable ({self.problem})"
         network = "every host" if self.policy.network else "off (asked per host)"
         limits = "cgroup" if "pids" in self.cgroups.enforced else "ulimit"
-        limits += ", not enforced for root" if self.notes else ""
+        limits += ", not enforced for root" if PIDS_NOT_ENFORCED in self.notes else ""
         return f"sandbox {self.policy.mode}, network {network}, process limit by {limits}"
 
 

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tools.net_proxy import BadRequest, parse
@@ -80,3 +82,11 @@ def test_requests_are_parsed_and_rewritten():
     for bad in (b"GET /relative HTTP/1.1", b"hello", b"GET ftp://x/ HTTP/1.1"):
         with pytest.raises(BadRequest):
             parse(bad)
+
+
+def test_the_bridge_runs_an_interpreter_outside_the_home(tmp_path):
+    from tools.sandbox import bridge_python
+
+    found = bridge_python(tmp_path)  # nothing of ours lives there
+    assert found and not found.startswith(str(tmp_path))
+    assert bridge_python(Path("/")) == ""  # everything is under that "home": none visible

@@ -29,6 +29,10 @@ LINES_TOOLS: tuple[str, ...] = (
         "(s/a: {again} from now on)."
     ),
     N_(
+        "sandbox: no python3 outside your home for the network bridge, so commands reach no "
+        "host (install python3 for the system)"
+    ),
+    N_(
         "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no "
         "cgroup is writable here)"
     ),

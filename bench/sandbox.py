@@ -143,6 +143,7 @@ def escapes() -> int:
     """The escape sections, each in a fresh world; 1 when an attack got through or a benign
     command broke."""
     from bench.sandbox_escapes import SECTIONS
+    from bench.sandbox_network import proxy_cost
     from bench.sandbox_world import EscapeWorld
 
     saved = dict(os.environ)
@@ -158,6 +159,7 @@ def escapes() -> int:
             for line in result.failures():
                 print(line)
             bad += len(result.failures())
+        print(proxy_cost(world))
     finally:
         world.close()
         shutil.rmtree(root, ignore_errors=True)

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+from my_agent.command_made import watching
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.permissions import approve_command
@@ -200,7 +201,8 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     approve_command(ctx, command, cwd, sandboxed=sandboxed)
     network = sandboxed and grant_network(ctx, sandbox, command, bool(args.get("network")))
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    with recorded(ctx, f"terminal `{command}`"):
+    made_here = (ctx.workspace.resolve(),)
+    with recorded(ctx, f"terminal `{command}`"), watching(ctx.home, ctx.session_id, made_here):
         out, code, timed_out = run_command(
             command, str(cwd), timeout, sandbox, network, ctx.command_env
         )

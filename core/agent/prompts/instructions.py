@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.command_made import unconfirmed
 from my_agent.messages import PromptSection
 from my_agent.secrets import redact
 
@@ -181,9 +182,12 @@ def load_instructions(
     loaded: list[InstructionFile] = []
     users = user_roots(home, user_home)
     project = (project_root(workspace),)
+    held = unconfirmed(home)  # made by a command, not confirmed by the user: not read
     total = 0
     for path in candidate_files(workspace, home, user_home):
         is_user = path.parent in (home, (user_home or Path.home()) / ".claude")
+        if not is_user and path in held:
+            continue
         try:
             resolved = path.resolve()
             if resolved in seen or not resolved.is_file():
@@ -203,6 +207,13 @@ def load_instructions(
         if text.strip():
             loaded.append(InstructionFile(resolved, text, imported))
     return loaded
+
+
+def held_instruction_files(workspace: Path, home: Path) -> list[Path]:
+    """The project's instruction files a command created that the user has not confirmed
+    (my_agent/command_made.py): not read until then."""
+    held = unconfirmed(home)
+    return [p for p in candidate_files(workspace, home) if p in held]
 
 
 def _display(path: Path, workspace: Path) -> str:

@@ -14,7 +14,7 @@ from typing import IO, Any
 from my_agent.command_made import watching
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.permissions import approve_command
+from tools.permissions import approve_command, files_to_keep
 from tools.sandbox import get_sandbox
 from tools.sandbox_hints import grant_network, why_it_failed
 from tools.services import CommandSandbox
@@ -201,8 +201,9 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     approve_command(ctx, command, cwd, sandboxed=sandboxed)
     network = sandboxed and grant_network(ctx, sandbox, command, bool(args.get("network")))
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    made_here = (ctx.workspace.resolve(),)
-    with recorded(ctx, f"terminal `{command}`"), watching(ctx.home, ctx.session_id, made_here):
+    made_here, keep = (ctx.workspace.resolve(),), files_to_keep(command, ctx.workspace, cwd)
+    label = f"terminal `{command}`"
+    with recorded(ctx, label, keep=keep), watching(ctx.home, ctx.session_id, made_here):
         out, code, timed_out = run_command(
             command, str(cwd), timeout, sandbox, network, ctx.command_env
         )

@@ -30,6 +30,8 @@ LINES_TOOLS: tuple[str, ...] = (
     # snapshots (tools.snapshots) and the built-in sub-agent (core.agent.extensions.agent_defs)
     N_("no file changes since then"),
     N_("files back as before turn {n}: {what}"),
+    N_("too large for the snapshots to keep ({why}), so /undo cannot bring it back"),
+    N_("warning: not kept for /undo: {paths}"),
     N_("explores the code or runs a long search on its own and reports back (built in)"),
     N_("Save to global memory (shown in every project): {content}?"),
     N_("refused: the entry holds a secret {_rest}"),

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from my_agent.capped import read_capped_text
 from my_agent.files import atomic_write, file_lock
 
 RECORD = "command-made.json"
@@ -33,9 +34,7 @@ PENDING_DAYS = 7  # a crashed session's pending paths, none of which appeared, a
 def _read(home: Path) -> dict:
     path = home / RECORD
     try:
-        if path.stat().st_size > MAX_RECORD:
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, MAX_RECORD))
     except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}

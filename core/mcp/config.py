@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
 from my_agent.trust import extensions_allowed
@@ -100,14 +101,14 @@ def parse_server(name: str, raw: Any, source: str) -> ServerConfig:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(read_capped_text(path, CONFIG))
     if not isinstance(data, dict):
         raise ValueError("must hold a JSON object")
     return data
 
 
 def _entries(path: Path, source: str, warn: Callable[[str], None]) -> list[ServerConfig]:
-    if not path.is_file():
+    if not path.exists():
         return []
     try:
         servers = _read_json(path).get(CONFIG_KEY) or {}

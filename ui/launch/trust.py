@@ -98,6 +98,8 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
+    for line in report.unread:
+        print(f"unicum: {strings.line(line)}", file=sys.stderr)
     if report.skipped:
         names = ", ".join(dict.fromkeys(report.skipped))
         print(

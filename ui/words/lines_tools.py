@@ -88,6 +88,12 @@ LINES_TOOLS: tuple[str, ...] = (
     N_("commit {id} kept: later commits follow it (use git revert)"),
     N_("commit {id} kept: {why}"),
     N_("skill {path} skipped: {why}"),
+    # files Unicum reads itself, capped (my_agent.capped)
+    N_("{path}: {size}, over the {cap} cap; not read"),
+    N_("{path}: over the {cap} cap; not read"),
+    N_("{path}: not a regular file; not read"),
+    N_("warning: {path}: {size}, over the {cap} cap; not read"),
+    N_("warning: {path}: not a regular file; not read"),
     N_(
         "warning: sandbox unavailable ({why}): commands run unsandboxed and the "
         "permission prompts guard them (see --sandbox)"

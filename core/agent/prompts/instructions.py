@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.capped import read_head
 from my_agent.command_made import unconfirmed
 from my_agent.messages import PromptSection
 from my_agent.secrets import redact
@@ -81,7 +82,7 @@ def candidate_files(workspace: Path, home: Path, user_home: Path | None = None) 
 def _read(path: Path) -> str:
     from tools.textfile import decode_text
 
-    return decode_text(path.read_bytes()[: MAX_FILE_CHARS * 4])[:MAX_FILE_CHARS]
+    return decode_text(read_head(path, MAX_FILE_CHARS * 4))[:MAX_FILE_CHARS]
 
 
 def user_roots(home: Path, user_home: Path | None = None) -> tuple[Path, ...]:

@@ -33,7 +33,10 @@ def home_places(home: Path, workspace: Path) -> list[Path]:
         home / "memory" / "global.json",
         memory / "memory.json",
         memory / "consolidation.json",
-        memory / "memory-index.json",
+        memory / "index.sqlite",
+        home / "agents" / "bad.md",
+        home / "commands" / "bad.md",
+        home / "skills" / "bad" / "SKILL.md",
     ]
 
 
@@ -50,6 +53,8 @@ def project_places(workspace: Path) -> list[Path]:
         workspace / ".claude" / "agents" / "bad.md",
         workspace / "src" / "huge.py",
         workspace / ".git" / "info" / "exclude",
+        workspace / ".gitignore",
+        workspace / "pyproject.toml",
     ]
 
 

@@ -85,9 +85,9 @@ def _stale(entry: object, cutoff: float) -> bool:
 
 def after_command(home: Path, session: str, paths: list[str]) -> list[str]:
     """The command ended: those of `paths` that exist now were made by it (returned)."""
-    if not paths:
+    made = [p for p in dict.fromkeys(paths) if os.path.lexists(p)]
+    if not made and session not in _part(_read(home), "pending"):
         return []
-    made = [p for p in paths if os.path.lexists(p)]
     with _updating(home) as data:
         data["pending"].pop(session, None)
         for path in made:
@@ -123,18 +123,20 @@ def confirm(home: Path, paths: list[Path]) -> None:
 
 
 @contextmanager
-def watching(home: Path, session: str, folders: tuple[Path, ...]) -> Iterator[None]:
+def watching(home: Path, session: str, folders: tuple[Path, ...]) -> Iterator[list[str]]:
     """Around one command: the instruction files it creates in `folders` are recorded (a home
-    that cannot be written loses the record, never the command)."""
+    that cannot be written loses the record, never the command). The list yielded takes more
+    paths the command is known to have created (deeper folders, from its snapshot)."""
     paths = missing(folders)
+    created: list[str] = []
     try:
         before_command(home, session or "default", paths)
     except OSError:
         pass
     try:
-        yield
+        yield created
     finally:
         try:
-            after_command(home, session or "default", paths)
+            after_command(home, session or "default", paths + created)
         except OSError:
             pass

@@ -111,6 +111,21 @@ class Snapshots:
                     found.setdefault(rel, stored)
         return found
 
+    def added(self, step: Step | None, names: tuple[str, ...]) -> list[str]:
+        """The files named one of `names` that `step` created or changed (absolute paths),
+        anywhere in the workspace git does not ignore; [] when it made no snapshot."""
+        if step is None or not step.after or step.after == step.before:
+            return []
+        try:
+            changes = self.git.changes(step.before, step.after)
+        except SnapshotError:
+            return []
+        return [
+            str(self.workspace / c.path)
+            for c in changes
+            if c.status in ("A", "M", "T") and c.path.rsplit("/", 1)[-1] in names
+        ]
+
     def _drop(self, steps: list[Step]) -> None:
         for step in steps:
             kept_files.forget(step.kept)
@@ -241,10 +256,11 @@ def recorded(
     label: str,
     path: Path | None = None,
     keep: list[tuple[Path, bool]] | None = None,
-) -> Iterator[None]:
+) -> Iterator[Step | None]:
     """Snapshot the workspace around one step. When no snapshot can be made, an edit of `path`
     still gets a per-file checkpoint (tools/checkpoints.py), so `/undo` can take it back.
-    `keep`: files the step will delete that git does not hold (kept first, for `/undo`)."""
+    `keep`: files the step will delete that git does not hold (kept first, for `/undo`).
+    Yields the step (None: no snapshot), complete once the block has ended."""
     snaps = get_snapshots(ctx)
     step = snaps.before(label)
     if step is not None and keep:
@@ -253,7 +269,7 @@ def recorded(
     if checkpoints is not None and path is not None:
         checkpoints.save(path, snaps.turn)
     try:
-        yield
+        yield step
     finally:
         snaps.after(step)
         if checkpoints is not None and path is not None:

@@ -115,7 +115,7 @@ def _entries(path: Path, source: str, warn: Callable[[str], None]) -> list[Serve
         if not isinstance(servers, dict):
             raise ValueError(f"`{CONFIG_KEY}` must be an object")
     except (OSError, ValueError) as exc:
-        warn(f"MCP servers in {path} not loaded: {exc}")
+        warn(f"MCP servers in {path} not loaded: {getattr(exc, 'why', exc)}")
         return []
     found: list[ServerConfig] = []
     for name, raw in servers.items():

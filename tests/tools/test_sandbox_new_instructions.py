@@ -47,7 +47,7 @@ def test_a_command_made_agents_md_is_not_read_next_session(llm, world):
     second = sandbox_cli(llm, home, project)
     assert second.returncode == 0, second.stderr
     assert INJECTED not in system_text(llm)  # ...reading it as instructions is
-    assert "AGENTS.md, CLAUDE.local.md was created by a command" in second.stderr
+    assert "AGENTS.md, CLAUDE.local.md was written by a command" in second.stderr
 
     (project / "CLAUDE.md").write_text("Use tabs.\n")  # the user's own file: read as before
     llm.reply("third session")
@@ -66,7 +66,7 @@ def test_the_repl_asks_and_y_loads_it(llm, world):
     try:
         repl.expect(r"Do you trust the files")
         repl.child.send("n")  # untrusted: its plain instruction files are read all the same
-        repl.expect(r"UNICUM\.md was created by a command, not by you")
+        repl.expect(r"UNICUM\.md was written by a command, not by you")
         repl.child.send("y")  # one key
         repl.prompt()
         llm.reply("loaded")
@@ -106,4 +106,34 @@ def test_a_session_killed_mid_command_still_counts_it(llm, world):
     done = sandbox_cli(llm, home, project)
     assert done.returncode == 0, done.stderr
     assert INJECTED not in system_text(llm)
-    assert "CLAUDE.md was created by a command" in done.stderr
+    assert "CLAUDE.md was written by a command" in done.stderr
+
+
+def test_one_written_in_a_subfolder_is_held_for_a_session_started_there(llm, world):
+    home, project = world
+    (project / "src" / "AGENTS.md").write_text("Keep functions short.\n")  # the user's own
+    subprocess.run(["git", "-C", str(project), "add", "-A"], check=True)
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(project),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "a",
+        ],
+        check=True,
+    )
+    command = f"echo '{INJECTED}' > src/CLAUDE.md && echo '{INJECTED}' >> src/AGENTS.md"
+    llm.call("terminal", {"command": command})
+    llm.reply("done")
+    sandbox_cli(llm, home, project)
+    llm.reply("in the subfolder")
+    done = sandbox_cli(llm, home, project / "src")
+    assert done.returncode == 0, done.stderr
+    assert INJECTED not in system_text(llm)  # neither the new file nor the changed one
+    assert "AGENTS.md, CLAUDE.md was written by a command" in done.stderr

@@ -70,7 +70,7 @@ def confirm_command_made(
     files = ", ".join(_shown(p, folder) for p in held)
     if read_key is not None:
         question = strings.t(
-            "{files} was created by a command, not by you; it would be read as instructions. "
+            "{files} was written by a command, not by you; it would be read as instructions. "
             "Load it? [y/n] ",
             files=files,
         )
@@ -88,7 +88,7 @@ def confirm_command_made(
     print(
         "unicum: "
         + strings.t(
-            "{files} was created by a command, not by you: not read as instructions (start "
+            "{files} was written by a command, not by you: not read as instructions (start "
             "unicum there to review it)",
             files=files,
         ),

@@ -47,7 +47,7 @@ def read_settings(workspace: Path, home: Path, warn: Callable[[str], None]) -> l
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError, RecursionError) as exc:
-            warn(f"settings file {path} skipped: {exc}")
+            warn(f"settings file {path} skipped: {getattr(exc, 'why', exc)}")
             continue
         found.append(SettingsFile(path, scope, data))
     return found

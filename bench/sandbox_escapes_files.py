@@ -55,6 +55,10 @@ def new_instructions_section(w: EscapeWorld) -> Section:
         _terminal(ctx, f"echo '{INJECTED} {name}' > {name}")
         read = loaded_instruction_files(w.project, w.unicum_home)
         s.attacks.append((f"echo … > {name}, read next session", name not in read))
+    command = f"echo '{INJECTED}' > src/CLAUDE.md"
+    _terminal(ctx, command)
+    read = loaded_instruction_files(w.project / "src", w.unicum_home)
+    s.attacks.append((f"{command}, read by a --dir src session", "src/CLAUDE.md" not in read))
     w.reset()
     record.unlink()
     (w.project / "AGENTS.md").unlink()

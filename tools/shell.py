@@ -13,14 +13,15 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
+from my_agent.command_made import INSTRUCTION_NAMES, watching
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
 from tools.egress import Egress
-from tools.permissions import approve_command
+from tools.permissions import approve_command, files_to_keep
 from tools.sandbox import get_sandbox
 from tools.sandbox_hints import open_network, why_it_failed
 from tools.services import CommandSandbox
-from tools.snapshots import recorded
+from tools.snapshots import get_snapshots, recorded
 from tools.textfile import decode_text
 from tools.workspace import resolve_path
 
@@ -221,10 +222,13 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     approve_command(ctx, command, cwd, sandboxed=sandboxed)
     egress = open_network(ctx, sandbox, command, bool(args.get("network"))) if sandboxed else None
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    with recorded(ctx, f"terminal `{command}`"), egress or nullcontext():
-        out, code, timed_out = run_command(
-            command, str(cwd), timeout, sandbox, egress, ctx.command_env
-        )
+    made_here, keep = (ctx.workspace.resolve(),), files_to_keep(command, ctx.workspace, cwd)
+    with watching(ctx.home, ctx.session_id, made_here) as created:
+        with recorded(ctx, f"terminal `{command}`", keep=keep) as step, egress or nullcontext():
+            out, code, timed_out = run_command(
+                command, str(cwd), timeout, sandbox, egress, ctx.command_env
+            )
+        created += get_snapshots(ctx).added(step, INSTRUCTION_NAMES)  # in deeper folders too
     text = decode_output(bytes(out.head))
     if out.dropped:
         text += f"\n[… {out.dropped} bytes not kept …]\n"

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
     from core.agent.options import SessionOptions, check_workspace, new_session_id
-    from core.agent.prompts.instructions import loaded_instruction_files
+    from core.agent.prompts.instructions import held_instruction_files, loaded_instruction_files
     from core.agent.prompts.system import build_system_prompt
     from core.agent.records.accounting import BudgetHooks, LedgerHooks
     from core.agent.records.transcript import (
@@ -96,6 +96,7 @@ _WHERE = {
     "change_rule": "core.agent.extensions.rules",
     "rules_file": "core.agent.extensions.rules",
     "loaded_instruction_files": "core.agent.prompts.instructions",
+    "held_instruction_files": "core.agent.prompts.instructions",
     "new_session_id": "core.agent.options",
     "open_session": "core.agent.session.assembly",
     "resume_path": "core.agent.session.live",
@@ -152,6 +153,7 @@ __all__ = [
     "servers_to_ask",
     "remember_server",
     "loaded_instruction_files",
+    "held_instruction_files",
     "new_session_id",
     "sessions_dir",
     "open_session",

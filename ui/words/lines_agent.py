@@ -70,6 +70,17 @@ LINES_AGENT: tuple[str, ...] = (
     N_("agents"),
     N_("skills"),
     N_("a permission rule"),
+    # a project's .mcp.json servers in -p (core.agent.extensions.joined)
+    N_(
+        "project MCP servers not started, never approved for this project: {names} (approve "
+        "them once in the REPL, list them in enabledMcpjsonServers or set "
+        "enableAllProjectMcpServers in settings, or run with --trust-project)"
+    ),
+    N_(
+        "warning: project MCP servers not started, never approved for this project: {names} "
+        "(approve them once in the REPL, list them in enabledMcpjsonServers or set "
+        "enableAllProjectMcpServers in settings, or run with --trust-project)"
+    ),
     N_("{event} hook: {message}"),
     N_("warning: {event} hook: {message}"),
     N_("settings file {path} skipped: {reason}"),

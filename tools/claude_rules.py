@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from my_agent.shell.tokenize import parse
-from tools.claude_code import KINDS, unicum_tools
+from tools.claude_code import KINDS, MULTI_EDIT, is_multi_edit, unicum_tools
 
 RULE = re.compile(r"\s*([\w.-]+)\s*(?:\((.*)\))?\s*", re.S)
 PATH_TOOLS = frozenset({"read_file", "write_file", "edit_file", "search_files", "list_files"})
@@ -50,6 +50,8 @@ def covers(rule: ToolRule, tool: str, args: dict[str, Any], workspace: Path, eve
         return _mcp(rule.tool, tool)
     if tool not in {*unicum_tools(rule.tool), *KINDS.get(rule.tool, ())}:
         return False
+    if rule.tool == MULTI_EDIT and not is_multi_edit(tool, args):
+        return False  # a MultiEdit rule covers several edits in one call, not a single Edit
     if rule.spec is None:
         return True
     if tool == "terminal":

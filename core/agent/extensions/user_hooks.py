@@ -49,10 +49,10 @@ class HookCommand:
     timeout: float
     source: Path
 
-    def matches(self, tool: str) -> bool:
+    def matches(self, tool: str, args: dict | None = None) -> bool:
         if self.matcher in ("", "*"):
             return True
-        names = names_of(tool)  # Claude Code's name or Unicum's, as in `Edit|Write`
+        names = names_of(tool, args)  # Claude Code's name or Unicum's, as in `Edit|Write`
         try:
             return any(re.fullmatch(self.matcher, n) for n in names)
         except re.error:
@@ -134,7 +134,7 @@ class UserHooks(AgentHooks):
         return "\n\n".join(context)
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        outcome = self.run("PreToolUse", self._tool_fields(call), call.name)
+        outcome = self.run("PreToolUse", self._tool_fields(call), call)
         updated = None
         if outcome.updated is not None:
             updated = unicum_input(call.name, call.arguments, outcome.updated, self.workspace)
@@ -149,7 +149,7 @@ class UserHooks(AgentHooks):
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         response = claude_response(call.name, call.arguments, output, self.workspace)
         fields = {**self._tool_fields(call), "tool_response": response}
-        outcome = self.run("PostToolUse", fields, call.name)
+        outcome = self.run("PostToolUse", fields, call)
         notes = ([outcome.block] if outcome.block else []) + outcome.context
         if notes:  # the model reads it with the result (Claude Code feeds it back too)
             output.content += "\n[PostToolUse hook] " + "\n".join(notes)
@@ -157,7 +157,7 @@ class UserHooks(AgentHooks):
     def _tool_fields(self, call: ToolCall) -> dict:
         """Claude Code's name and input shape; Unicum's own beside them."""
         return {
-            "tool_name": claude_name(call.name),
+            "tool_name": claude_name(call.name, call.arguments),
             "tool_input": claude_input(call.name, call.arguments, self.workspace),
             "tool_use_id": call.id,
             "unicum_tool_name": call.name,
@@ -177,10 +177,11 @@ class UserHooks(AgentHooks):
         self.run("Notification", {"message": message})
 
     # --- running ---------------------------------------------------------------------------
-    def run(self, event: str, fields: dict, tool: str = "") -> Outcome:
+    def run(self, event: str, fields: dict, call: ToolCall | None = None) -> Outcome:
         outcome = Outcome()
         for hook in self.hooks:
-            if hook.event == event and (event not in TOOL_EVENTS or hook.matches(tool)):
+            hit = call is not None and hook.matches(call.name, call.arguments)
+            if hook.event == event and (event not in TOOL_EVENTS or hit):
                 self._one(hook, {**self._common(event), **fields}, outcome)
                 if outcome.block is not None:
                     break

@@ -33,7 +33,6 @@ from tools.claude_code import (
 )
 
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
-TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 DEFAULT_TIMEOUT = 60.0
 
 
@@ -50,13 +49,25 @@ class HookCommand:
     source: Path
 
     def matches(self, tool: str, args: dict | None = None) -> bool:
-        if self.matcher in ("", "*"):
-            return True
-        names = names_of(tool, args)  # Claude Code's name or Unicum's, as in `Edit|Write`
-        try:
-            return any(re.fullmatch(self.matcher, n) for n in names)
-        except re.error:
-            return self.matcher in names
+        """Claude Code's rule: letters, digits, `_`, `-`, spaces, `,` and `|` only: exact
+        names (`Edit|Write`, `Edit, Write`); anything else: a regex found anywhere in the name
+        (`^Notebook`, `mcp__memory__.*`). Claude Code's name or Unicum's."""
+        return matched(self.matcher, names_of(tool, args))
+
+
+EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
+
+
+def matched(matcher: str, names: tuple[str, ...]) -> bool:
+    if matcher in ("", "*"):
+        return True
+    if EXACT_MATCHER.fullmatch(matcher):
+        wanted = {part.strip() for part in re.split(r"[|,]", matcher)}
+        return any(n in wanted for n in names)
+    try:
+        return any(re.search(matcher, n) for n in names)
+    except re.error:
+        return matcher in names
 
 
 @dataclass
@@ -180,8 +191,13 @@ class UserHooks(AgentHooks):
     def run(self, event: str, fields: dict, call: ToolCall | None = None) -> Outcome:
         outcome = Outcome()
         for hook in self.hooks:
-            hit = call is not None and hook.matches(call.name, call.arguments)
-            if hook.event == event and (event not in TOOL_EVENTS or hit):
+            if hook.event != event:
+                continue
+            if call is not None:
+                hit = hook.matches(call.name, call.arguments)
+            else:  # SessionStart matches how the session started
+                hit = event != "SessionStart" or matched(hook.matcher, (fields["source"],))
+            if hit:
                 self._one(hook, {**self._common(event), **fields}, outcome)
                 if outcome.block is not None:
                     break

@@ -1,0 +1,49 @@
+"""Hook matchers as Claude Code's hooks reference ("Matcher patterns") defines them, through
+the real CLI `-p`: letters, digits, `_`, `-`, spaces, `,` and `|` are exact names (a list with
+`|` or `,`); anything else is a regex found anywhere in the name; `SessionStart` matches how
+the session started (`startup`, `resume`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.core.agent.extensions.test_user_hooks import run_p, script
+
+
+def logging_hooks(workspace: Path, tmp_path: Path, event: str, matchers: list[str]) -> Path:
+    """One hook per matcher, each writing `matcher tool_name` (or the source) to a log."""
+    seen = tmp_path / "seen.txt"
+    body = (
+        "import json, sys\nevent = json.load(sys.stdin)\n"
+        f"open({str(seen)!r}, 'a').write(sys.argv[1] + '\\t' + "
+        "(event.get('tool_name') or event.get('source', '')) + '\\n')\n"
+    )
+    log = script(tmp_path, "log", body)
+    groups = [
+        {"matcher": m, "hooks": [{"type": "command", "command": f"{log} {json.dumps(m)}"}]}
+        for m in matchers
+    ]
+    (workspace / ".claude").mkdir(exist_ok=True)
+    (workspace / ".claude" / "settings.json").write_text(json.dumps({"hooks": {event: groups}}))
+    return seen
+
+
+def test_exact_names_lists_and_unanchored_regexes(llm, workspace, tmp_path):
+    matchers = ["Edit, Write", "Write", "Writ", "^Wri", "rite$", "Bash|Read", "edit_file"]
+    seen = logging_hooks(workspace, tmp_path, "PreToolUse", matchers)
+    llm.call("write_file", {"path": "a.txt", "content": "x\n"})
+    llm.reply("done")
+    proc = run_p(llm, workspace, "go", "--permission-mode", "acceptEdits")
+    assert proc.returncode == 0, proc.stderr
+    fired = sorted(line.split("\t") for line in seen.read_text().splitlines())
+    # "Writ" is exact (no match); "^Wri" and "rite$" are regexes found in "Write"
+    assert fired == sorted([[m, "Write"] for m in ("Edit, Write", "Write", "^Wri", "rite$")])
+
+
+def test_session_start_matches_how_the_session_started(llm, workspace, tmp_path):
+    seen = logging_hooks(workspace, tmp_path, "SessionStart", ["startup", "resume", "*"])
+    llm.reply("done")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(seen.read_text().splitlines()) == ["*\tstartup", "startup\tstartup"]

@@ -132,10 +132,12 @@ def claude_input(tool: str, args: dict[str, Any], workspace: Path) -> dict[str, 
 def unicum_input(
     tool: str, original: dict[str, Any], updated: dict[str, Any], workspace: Path
 ) -> dict[str, Any]:
-    """A hook's `updatedInput` (Claude Code's keys, or Unicum's) over the call's arguments."""
+    """A hook's `updatedInput` (Claude Code's keys, or Unicum's) in place of the call's input:
+    as in Claude Code it replaces the whole input object, so a field it leaves out is gone;
+    Unicum's own arguments that Claude Code's shape does not carry are kept."""
     row = TABLE.get(tool)
-    out = dict(original)
     keys = dict(row.fields) if row else {}
+    out = {k: v for k, v in original.items() if row and k not in keys.values()}
     for key, value in updated.items():
         ours = keys.get(key, key)
         if row and key in row.paths and isinstance(value, str):

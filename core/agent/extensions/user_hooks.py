@@ -33,7 +33,8 @@ from tools.claude_code import (
 )
 
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = 600.0  # seconds, as Claude Code's hooks reference says (a command hook)
+SHORTER_TIMEOUTS = {"UserPromptSubmit": 30.0}  # an event that holds the prompt up
 
 
 class PromptBlocked(UnicumError):
@@ -108,7 +109,8 @@ def _hooks_of(table: dict, path: Path, warn: Callable[[str], None]) -> list[Hook
             for hook in group.get("hooks") or []:
                 if hook.get("type", "command") != "command" or not hook.get("command"):
                     continue
-                timeout = float(hook.get("timeout") or DEFAULT_TIMEOUT)
+                default = SHORTER_TIMEOUTS.get(event, DEFAULT_TIMEOUT)
+                timeout = float(hook.get("timeout") or default)
                 matcher = str(group.get("matcher") or "")
                 found.append(HookCommand(event, matcher, str(hook["command"]), timeout, path))
     return found

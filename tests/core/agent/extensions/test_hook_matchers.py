@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.core.agent.extensions.test_user_hooks import run_p, script
+from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
 
 
 def logging_hooks(workspace: Path, tmp_path: Path, event: str, matchers: list[str]) -> Path:
@@ -47,3 +47,28 @@ def test_session_start_matches_how_the_session_started(llm, workspace, tmp_path)
     proc = run_p(llm, workspace)
     assert proc.returncode == 0, proc.stderr
     assert sorted(seen.read_text().splitlines()) == ["*\tstartup", "startup\tstartup"]
+
+
+def test_updated_input_replaces_the_whole_input(llm, workspace, tmp_path):
+    # the reference: updatedInput "replaces the entire input object" - a field left out is gone
+    rewrite = script(
+        tmp_path,
+        "rewrite",
+        "import json, sys\nevent = json.load(sys.stdin)\nkept = dict(event['tool_input'])\n"
+        "kept.pop('replace_all')\n"
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse',"
+        " 'permissionDecision': 'allow', 'updatedInput': kept}}))\n",
+    )
+    hooks = {"PreToolUse": [{"matcher": "Edit", "hooks": [{"command": rewrite}]}]}
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    (workspace / "a.txt").write_text("x\nx\n")
+    llm.call(
+        "edit_file", {"path": "a.txt", "old_string": "x", "new_string": "z", "replace_all": True}
+    )
+    llm.reply("done")
+    proc = run_p(llm, workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert (workspace / "a.txt").read_text() == "x\nx\n"  # without replace_all: refused
+    (result,) = tool_results(llm.requests[1].body)
+    assert "old_string occurs 2 times in a.txt" in result

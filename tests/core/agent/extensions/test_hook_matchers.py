@@ -6,6 +6,7 @@ the session started (`startup`, `resume`)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
@@ -72,3 +73,28 @@ def test_updated_input_replaces_the_whole_input(llm, workspace, tmp_path):
     assert (workspace / "a.txt").read_text() == "x\nx\n"  # without replace_all: refused
     (result,) = tool_results(llm.requests[1].body)
     assert "old_string occurs 2 times in a.txt" in result
+
+
+def test_todays_protect_files_hook_blocks_env_and_lockfile_edits(llm, workspace):
+    # hooks-guide "Block edits to protected files" (today's page): its script and settings
+    from tests.core.agent.extensions.test_claude_code_hooks import FIXTURES
+
+    hooks = workspace / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    shutil.copy(FIXTURES / "hooks" / "protect-files.sh", hooks / "protect-files.sh")
+    shutil.copy(FIXTURES / "protect_files_settings.json", workspace / ".claude" / "settings.json")
+    (workspace / "package-lock.json").write_text("{}\n")
+    (workspace / "notes.md").write_text("old\n")
+    llm.call("write_file", {"path": ".env", "content": "TOKEN=x\n"})
+    llm.call("edit_file", {"path": "package-lock.json", "old_string": "{}", "new_string": "[]"})
+    llm.call("edit_file", {"path": "notes.md", "old_string": "old", "new_string": "new"})
+    llm.reply("done")
+    proc = run_p(llm, workspace, "go", "--permission-mode", "acceptEdits")
+    assert proc.returncode == 0, proc.stderr
+    env, lock, notes = tool_results(llm.requests[-1].body)
+    path = (workspace / ".env").resolve()
+    assert f"Blocked: {path} matches protected pattern '.env'" in env
+    assert "matches protected pattern 'package-lock.json'" in lock
+    assert not (workspace / ".env").exists()
+    assert (workspace / "package-lock.json").read_text() == "{}\n"
+    assert notes.startswith("edited notes.md") and (workspace / "notes.md").read_text() == "new\n"

@@ -108,15 +108,15 @@ def open_extensions(
     """Start loading plugins and starting MCP servers in the background; returns at once.
     Without a prompt to draw first (`-p`), the servers start at once. `mcp_configs`,
     `strict_mcp`: `--mcp-config` and `--strict-mcp-config`."""
-    kept = ProjectServers(workspace, home, [f.data for f in read_settings(workspace, home, warn)])
-    kept.ask_nobody = not interactive
+    settings = [f.data for f in read_settings(workspace, home, warn)]
+    kept = ProjectServers(workspace, home, settings, ask_nobody=not interactive)
     servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp, kept.keep)
     if kept.skipped:
         warn(
-            f"project MCP servers not started, never approved for this project: "
+            "project MCP servers not started, never approved for this project: "
             f"{', '.join(kept.skipped)} (approve them once in the REPL, list them in "
-            f"enabledMcpjsonServers or set enableAllProjectMcpServers in settings, or run "
-            f"with --trust-project)"
+            "enabledMcpjsonServers or set enableAllProjectMcpServers in settings, or run "
+            "with --trust-project)"
         )
     hub = McpHub(servers, workspace, home / "logs", warn)
     hub.start(delay=START_DELAY if interactive else 0.0)

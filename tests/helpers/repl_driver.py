@@ -28,6 +28,7 @@ class Repl:
         cwd: Path | None = None,
         timeout: float = 60,  # a hang-guard for each expect: a loaded machine is slow
         columns: int = 160,
+        cpr: bool = False,
     ) -> None:
         full_env = {
             **os.environ,
@@ -37,6 +38,9 @@ class Repl:
             "COLUMNS": str(columns),
             "LINES": "50",
         }
+        self.cpr = cpr  # answer cursor-position requests, as a real terminal does
+        if cpr:
+            del full_env["PROMPT_TOOLKIT_NO_CPR"]
         self.child = pexpect.spawn(
             sys.executable,
             [str(ROOT / "cli.py"), *args],
@@ -57,7 +61,10 @@ class Repl:
 
     def _read(self) -> bool:
         try:
-            self.raw += self.child.read_nonblocking(65536, timeout=0.05)
+            chunk = self.child.read_nonblocking(65536, timeout=0.05)
+            self.raw += chunk
+            if self.cpr:  # the cursor is on row 1 of 50: room below for a toolbar
+                self.child.send("\x1b[1;1R" * chunk.count("\x1b[6n"))
             return True
         except pexpect.TIMEOUT:
             return True

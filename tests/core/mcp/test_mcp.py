@@ -27,6 +27,7 @@ def _run(llm, workspace, *extra: str, env: dict[str, str] | None = None):
         "use the server",
         "--provider",
         "openai",
+        "--trust-project",  # -p starts a project's servers only when approved or opted in
         *extra,
         env={**provider_env(llm, "openai"), **(env or {})},
     )

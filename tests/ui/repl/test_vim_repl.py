@@ -1,4 +1,4 @@
-"""Vim mode on the input line: `"editor_mode": "vim"` in the settings, and `/vim`."""
+"""Vim mode on the input line: `"editorMode": "vim"` (or the older `"editor_mode"`) in the settings, and `/vim`."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_vim_mode_from_the_settings_then_off_with_the_command(llm, workspace, is
     assert user_texts(llm.requests[0].body) == ["Xhello"]
     assert user_texts(llm.requests[1].body)[-1] == "plain typing"
     saved = json.loads((isolated_home / "settings.json").read_text())
-    assert saved == {"editor_mode": "normal", "x": 1}
+    assert saved == {"editorMode": "normal", "x": 1}  # Claude Code's key (editor_mode is read too)
 
 
 def test_vim_command_turns_it_on_and_saves_it(llm, workspace, isolated_home):
@@ -51,4 +51,4 @@ def test_vim_command_turns_it_on_and_saves_it(llm, workspace, isolated_home):
     finally:
         repl.close()
     assert user_texts(llm.requests[0].body) == ["Xhello"]
-    assert json.loads((isolated_home / "settings.json").read_text()) == {"editor_mode": "vim"}
+    assert json.loads((isolated_home / "settings.json").read_text()) == {"editorMode": "vim"}

@@ -65,7 +65,9 @@ class CacheAwareContext:
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
-        self.first = FirstShow(self.budget.shape_outputs)  # known programs' output, shaped
+        self.first = FirstShow(
+            self.budget.shape_outputs, self.budget.whole_reads
+        )  # known programs' output, shaped
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -208,7 +210,10 @@ class CacheAwareContext:
         )
         keep = set() if force else self._kept_whole(history[:frontier])
         skip = keep | set(self.early.lines)  # an early line is already its line
-        archive_older(history[:frontier], state, self.facts, self.call_keys, skip, self.arg_ids)
+        archive_older(
+            history[:frontier], state, self.facts, self.call_keys, skip, self.arg_ids,
+            lambda index, call_id: self._event_lines(history, index, call_id),
+        )  # fmt: skip
         upto = [
             self.facts[b.call_id]
             for m in history[:frontier]
@@ -236,6 +241,13 @@ class CacheAwareContext:
         self._rebuild_repeats(history, state)
         self.compactions += 1
         return True
+
+    def _event_lines(self, history: list[Message], index: int, call_id: str) -> str | None:
+        """At an event, an output of an `event_lines` kind keeps the lines used since."""
+        fact = self.facts[call_id]
+        if fact.kind not in self.budget.event_lines:
+            return None
+        return self.early.kept_lines(history, index, call_id, fact)
 
     def pays(self, saved: int, resent: int, turns: int) -> bool:
         """Whether a rewrite saving `saved` and re-sending `resent` pays (events.py)."""

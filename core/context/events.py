@@ -74,18 +74,22 @@ def archive_older(
     keys: Mapping[str, tuple[str, str]],
     skip: Container[str],
     arg_ids: Mapping[str, dict[str, str]],
+    kept_lines: Callable[[int, str], str | None] = lambda index, call_id: None,
 ) -> None:
     """Into `state`: the line of every result in `older` not in `skip` (kept whole, already a
-    line), "(repeated later)" when its call ran again; the stand-ins of archived arguments."""
+    line), "(repeated later)" when its call ran again, or the lines of it later steps used
+    (`kept_lines(message index, call id)`, when not None); the stand-ins of archived
+    arguments."""
     latest = {key: cid for cid, key in keys.items()}
-    for msg in older:
+    for index, msg in enumerate(older):
         for block in msg.blocks:
             if isinstance(block, ToolResult) and block.call_id in facts:
                 if block.call_id in skip or block.call_id in state.results:
                     continue
                 key = keys.get(block.call_id)
                 later = key is not None and latest[key] != block.call_id
-                state.results[block.call_id] = archived_line(facts[block.call_id], later)
+                lined = None if later else kept_lines(index, block.call_id)
+                state.results[block.call_id] = lined or archived_line(facts[block.call_id], later)
             elif isinstance(block, ToolCall) and block.id in arg_ids:
                 state.args[block.id] = arg_ids[block.id]
 

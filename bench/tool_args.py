@@ -134,25 +134,28 @@ def first_call(reply: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     return (found.calls[0].name, found.calls[0].arguments) if found and found.calls else None
 
 
-def ask(client: ModelClient, url: str, case: Case, specs: list[dict[str, Any]]) -> str:
-    """One request; the outcome: ok, wrong-args, invalid, wrong-tool or no-call."""
+def ask(client: ModelClient, url: str, case: Case, specs: list[dict[str, Any]]) -> tuple[str, str]:
+    """One request; the outcome (ok, wrong-args, invalid, wrong-tool or no-call) and what the
+    model sent."""
     body = client.build_request(SYSTEM, [Message("user", [TextBlock(case.prompt)])], specs)
     body.update(stream=False, temperature=0, max_tokens=200)
     body.pop("stream_options", None)
     reply = httpx2.post(url, json=body, timeout=600).json()
     call = first_call(reply)
     if call is None:
-        return "no-call"
+        text = str(reply["choices"][0]["message"].get("content") or "")
+        return "no-call", text[:120].replace("\n", " ")
     name, args = call
+    sent = json.dumps(args)[:120]
     if name != case.tool:
-        return f"wrong-tool:{name}"
+        return f"wrong-tool:{name}", sent
     tool = Registry.default().tools[name]
     if not isinstance(args, dict):
-        return "invalid"
+        return "invalid", sent
     args = coerce(tool.parameters, args)  # as the registry does before it validates
     if validate(tool.parameters, args):
-        return "invalid"
-    return "ok" if case.check(args) else "wrong-args"
+        return "invalid", sent
+    return ("ok" if case.check(args) else "wrong-args"), sent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         size = len(json.dumps(specs)) // 4
         for case in cases:
             started = time.monotonic()
-            outcome = ask(client, url, case, specs)
+            outcome, sent = ask(client, url, case, specs)
             score[form] = score.get(form, 0) + (outcome == "ok")
             took = time.monotonic() - started
-            print(f"{form:<6} {case.tool:<13} {outcome:<22} {took:5.1f}s", flush=True)
+            shown = "" if outcome == "ok" else f"  {sent}"
+            print(f"{form:<6} {case.tool:<13} {outcome:<22} {took:5.1f}s{shown}", flush=True)
         print(f"{form}: {score[form]}/{len(cases)} right (tool texts ~{size:,} tokens)")
     return 0
 

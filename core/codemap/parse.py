@@ -15,8 +15,9 @@ import re
 from functools import cache
 from typing import Any
 
+from core.codemap.captured import read_captures
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
-from core.codemap.langs import CLASS_KINDS, QUERIES
+from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.values import python_values
 
@@ -39,11 +40,13 @@ SIGNATURE_CHARS = 160
 
 
 @cache
-def _tools(lang: str) -> tuple[Any, Any]:
+def _tools(lang: str) -> tuple[Any, Any, Any]:
     import tree_sitter as ts
     from tree_sitter_language_pack import get_language, get_parser
 
-    return get_parser(lang), ts.Query(get_language(lang), QUERIES[lang])
+    grammar = get_language(lang)
+    bulk = ts.Query(grammar, CAPTURED[lang]) if lang in CAPTURED else None
+    return get_parser(lang), ts.Query(grammar, QUERIES[lang]), bulk
 
 
 def _text(node: Any) -> str:
@@ -367,9 +370,13 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     relative imports."""
     import tree_sitter as ts
 
-    parser, query = _tools(lang)
+    parser, query, bulk = _tools(lang)
     tree = parser.parse(data)
     collector = _Collector(lang, data, path)
     for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
         collector.add(pattern, caps)
+    if bulk is not None:
+        refs, binds = read_captures(ts.QueryCursor(bulk).captures(tree.root_node), data)
+        collector.refs += refs
+        collector.binds += binds
     return collector.finish(tree.root_node)

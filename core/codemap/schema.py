@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from core.codemap.langs import QUERIES
+from core.codemap.langs import CAPTURED, QUERIES
 from my_agent.private import open_private, private_dir
 
 
@@ -112,7 +112,9 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-PARSER = content_hash(("parse 5\n" + "".join(QUERIES.values())).encode())
+PARSER = content_hash(
+    ("parse 5\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values())).encode()
+)
 
 
 def _check_parser(db: sqlite3.Connection) -> None:

@@ -5,8 +5,8 @@ references a call query does not see.
 Only names the file itself can mean a definition by are looked for: its definitions and its
 `from … import` names (any other bare name is a local or a builtin, never a project
 definition). One regular expression finds the file's words, a set keeps those names; the
-syntax tree says which are identifiers in a use (not a definition's name, a parameter, a keyword or an import) and
-whether they stand in an annotation.
+syntax tree says which are identifiers in a use (not a definition's name, a parameter, a
+keyword or an import) and whether they stand in an annotation.
 """
 
 from __future__ import annotations

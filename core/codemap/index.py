@@ -14,7 +14,7 @@ from core.codemap.fileview import ViewCache
 from core.codemap.langs import EXTENSIONS, language_family
 from core.codemap.packages import config_files, read_aliases, remap_imports, stamp
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
-from core.codemap.schema import Transaction, content_hash, open_db
+from core.codemap.schema import Transaction, content_hash, drop_indexes, open_db, restore_indexes
 from core.codemap.walk import MAX_FILES, walk_sources
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
@@ -143,7 +143,13 @@ class CodeIndex:
             with self._transaction():
                 self._delete(gone)
             stats.removed = len(gone)
-        if jobs:
+        if jobs and not known:
+            drop_indexes(self.db)  # a first build: each index is built once, at the end
+            try:
+                self._apply(jobs, known, stats, deadline, workers)
+            finally:
+                restore_indexes(self.db)
+        elif jobs:
             self._apply(jobs, known, stats, deadline, workers)
         if rekey and not stats.stopped:
             with self._transaction():

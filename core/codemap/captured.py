@@ -14,7 +14,6 @@ from typing import Any
 from core.codemap.nodes import span_of
 
 _SPACES = re.compile(r"\s+")
-_BLANK = re.compile(rb"\s")
 RECEIVER_BYTES, RECEIVER_CHARS = 80, 60
 
 
@@ -23,8 +22,26 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
     refs: list[tuple] = []
     binds: list[tuple] = []
     called = {node.end_byte for node in caps.get("chain.call", ())}
-    for node in caps.get("chain.attribute", ()):
-        refs.append(_attribute(node, data, called))
+    for node in caps.get("chain.attribute", ()):  # `receiver.name`, the name its last token
+        start, end = node.start_byte, node.end_byte
+        text = data[start:end]
+        dot = text.rfind(b".")
+        name = text[dot + 1 :].lstrip()
+        receiver = text[:dot].rstrip()
+        if (
+            dot <= 0
+            or not name.replace(b"_", b"").isalnum()
+            or b"#" in text
+            or receiver[-1:] == b"\\"
+        ):
+            refs.append(_by_nodes(node, called))  # a comment, a line continuation, non-ASCII
+            continue
+        recv = receiver[:RECEIVER_BYTES].decode("utf-8", "replace")
+        if " " in recv or not recv.isprintable():  # every other whitespace is unprintable
+            recv = _SPACES.sub("", recv)
+        kind = "call" if end in called else "attribute"
+        line = node.end_point[0] + 1
+        refs.append((end - len(name), name.decode(), line, kind, recv[:RECEIVER_CHARS]))
     for key, nodes in caps.items():
         role, _, kind = key.partition(".")
         if role == "ref":
@@ -38,22 +55,6 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
 
 def _text(node: Any) -> str:
     return node.text.decode("utf-8", "replace")
-
-
-def _attribute(node: Any, data: bytes, called: set[int]) -> tuple:
-    """`receiver.name` (a call's callee when `called` holds its end): the name is the node's
-    last token, so it ends the node and stands on its last line."""
-    start, end = node.start_byte, node.end_byte
-    text = data[start:end]
-    dot = text.rfind(b".")
-    name = text[dot + 1 :].lstrip()
-    receiver_bytes = text[:dot].rstrip()
-    if dot <= 0 or not name or b"#" in text or _BLANK.search(name) or receiver_bytes[-1:] == b"\\":
-        return _by_nodes(node, called)  # a comment or a line continuation: ask the tree
-    receiver = receiver_bytes[:RECEIVER_BYTES].decode("utf-8", "replace")
-    recv = _SPACES.sub("", receiver)[:RECEIVER_CHARS]
-    kind = "call" if end in called else "attribute"
-    return (end - len(name), name.decode("utf-8", "replace"), node.end_point[0] + 1, kind, recv)
 
 
 def _by_nodes(node: Any, called: set[int]) -> tuple:

@@ -65,6 +65,10 @@ class FileView:
     returns: dict[str, str] = field(default_factory=dict)  # function → its return annotation
     narrows: dict[tuple[str, str], list[tuple[int, int, str]]] = field(default_factory=dict)
     # (function, name) → (first, last, type): lines where `isinstance` has told its type
+    gives: dict[str, list[str]] = field(default_factory=dict)  # function → what it returns
+    yields: dict[str, list[str]] = field(default_factory=dict)  # function → what it yields
+    fixtures: dict[str, str] = field(default_factory=dict)  # pytest fixture → its function
+    properties: set[str] = field(default_factory=set)  # methods decorated as properties
     # (function or class, local) → (key, orig): imports inside a function or class body
 
     def bound_in(self, scope: str, name: str, line: int) -> bool:
@@ -150,6 +154,13 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.globals.add((scope, name))
         elif kind == "returns":
             view.returns.setdefault(scope, type_name)
+        elif kind in ("gives", "yields"):
+            table = view.gives if kind == "gives" else view.yields
+            table.setdefault(scope, []).append(type_name)
+        elif kind == "fixture":
+            view.fixtures.setdefault(name, scope)
+        elif kind == "property":
+            view.properties.add(scope)
         elif kind == "narrow":
             lines, _, typed = type_name.partition(":")
             first, _, last = lines.partition("-")

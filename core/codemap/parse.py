@@ -18,6 +18,7 @@ from typing import Any
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
+from core.codemap.pybinds import python_binds
 from core.codemap.values import python_values
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
@@ -172,6 +173,9 @@ class _Collector:
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
             return
+        if self.lang == "python" and kind not in ("base", "all"):
+            self.binds += python_binds(kind, node, caps)
+            return
         if kind == "returns":  # `def f() -> Shape`: what a call of f gives
             self.binds.append((node.start_byte, 1, kind, "", type_name_of(text), 0))
             return
@@ -183,8 +187,9 @@ class _Collector:
             return
         if kind == "base":
             name, type_name = "", type_name_of(text)
-        elif kind == "all":
+        elif kind == "all":  # a name listed in `__all__` is a reference to what it names
             name, type_name = text, ""
+            self.refs.append((node.start_byte, text, node.start_point[0] + 1, "export", ""))
         elif "alias" in caps:  # `x = y`: x holds what y holds
             name, type_name = text, "=" + _SPACES.sub("", _text(caps["alias"][0]))[:80]
         else:
@@ -328,9 +333,7 @@ class _Uses:
             owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = (
-                func if kind in ("var", "returns", "narrow") else owner if kind == "base" else ""
-            )
+            scope = func if kind in _IN_FUNCTION else owner if kind == "base" else ""
             if kind == "attr":  # the method, or the class for a class-level name
                 scope = func if func.startswith(owner + ".") else owner
             if kind in ("attr", "base") and not owner:
@@ -339,6 +342,7 @@ class _Uses:
 
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
+_IN_FUNCTION = frozenset({"var", "returns", "narrow", "gives", "yields", "fixture", "property"})
 
 
 def type_name_of(text: str) -> str:

@@ -22,6 +22,7 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "value": "value",
     "attribute": "property",
     "import": "import",
+    "export": "export",
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
@@ -302,16 +303,14 @@ def _followed(
     """Resolution by the language's rules; a guess by name only when they cannot tell."""
     path, line = where
     value, how = project.resolve(path, name, receiver, caller, line)
+    if value is not None and value[0] == "union":  # `x: A | B`: each member's is a use
+        hits = frozenset((v[1], project.line_of(v)) for v in value[2] if v[0] in ("def", "class"))
+        if hits:
+            return hits, 0.9, how
     if value is not None and value[0] in ("def", "class"):
         return (
             frozenset({(value[1], project.line_of(value))}),
-            0.95
-            if how
-            in (
-                "import",
-                "same file",
-            )
-            else 0.9,
+            0.95 if how in ("import", "same file") else 0.9,
             how,
         )
     if value is not None:  # external, or a module or an instance called: not a definition

@@ -32,9 +32,10 @@ from core.codemap.fileview import (
     load_view,
     python_roots,
 )
+from core.codemap.infer import Inference, union
 
 
-class Project:
+class Project(Inference):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
     def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
@@ -204,55 +205,6 @@ class Project:
     def _is_global(view: FileView, name: str) -> bool:
         return name in (PY_BUILTINS if view.family == "python" else JS_GLOBALS)
 
-    def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
-        """An instance of the class `type_name` names (EXTERNAL for a type from outside)."""
-        slot = (view.path, scope, type_name)
-        if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
-            return self.instances[slot]
-        self.instances[slot] = None
-        copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
-        found = self.chain(view, scope, type_name.lstrip("=").split("."), keep_last=True)
-        if found is not None and not copy:  # a type: its instances; a function: what it returns
-            kind = found[0]
-            found = (
-                ("inst", found[1], found[2])
-                if kind == "class"
-                else found
-                if kind == "ext"
-                else self.returned(found)
-                if kind == "def"
-                else None
-            )
-        elif found is not None and found[0] in ("super", "local"):
-            found = None
-        self.instances[slot] = found
-        return found
-
-    def returned(self, function: Value) -> Value | None:
-        """An instance of what a project function's return annotation names."""
-        view = self.view(function[1])
-        annotation = view.returns.get(function[2])
-        if not annotation:
-            return None
-        return self.instance(view, function[2].rpartition(".")[0], annotation)
-
-    def chain(
-        self, view: FileView, scope: str, parts: list[str], line: int = 0, keep_last: bool = False
-    ) -> Value | None:
-        head = parts[0]
-        if head in ("self", "this", "cls", "super()"):
-            owner = self.enclosing_class(view, scope)
-            what = {"cls": "class", "super()": "super"}.get(head, "inst")
-            found: Value | None = (what, view.path, owner) if owner else None
-        else:
-            found = self.name(view, scope, head, line)
-        last = len(parts) - 1
-        for at, attr in enumerate(parts[1:], 1):
-            found = self.attribute(found, attr)
-            if found is not None and found[0] == "def" and (at < last or not keep_last):
-                found = self.returned(found)  # `resp.request.url`: a property's value is what
-        return found  # its annotation names (but `b = a.f` copies f itself)
-
     @staticmethod
     def enclosing_class(view: FileView, scope: str) -> str:
         return enclosing_class(view, scope)
@@ -261,6 +213,12 @@ class Project:
     def attribute(self, value: Value | None, attr: str) -> Value | None:
         if value is None or value[0] == "ext":
             return value
+        if value[0] == "union":  # each member's, those that have it
+            return union([self.attribute(v, attr) for v in value[2]])  # type: ignore[union-attr]
+        if value[0] in ("seq", "map", "tuple"):
+            return self.contained(value, attr)
+        if value[0] == "ret":
+            return EXTERNAL
         if value[0] == "module":
             found = self.export(value[1], attr)
             return found
@@ -293,7 +251,7 @@ class Project:
         found: list[tuple[bool, Value]] = []
         for scope, type_name in bindings:
             typed = self.instance(view, scope, type_name)
-            copy = type_name.startswith("=")
+            copy = type_name.startswith(("=", "@"))
             if typed is None and copy and len(bindings) > 1:
                 return None
             if typed is not None:
@@ -337,8 +295,14 @@ class Project:
         typed = CONSTRUCTED.fullmatch(
             JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
         )
-        if receiver == "super()" or receiver.startswith("super()."):
-            base: Value | None = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        if view.family == "python":
+            base: Value | None = (
+                EXTERNAL
+                if receiver.startswith(LITERAL_START)
+                else self.evaluate(view, scope, receiver, line)
+            )
+        elif receiver == "super()" or receiver.startswith("super()."):
+            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
         elif typed:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
+from core.codemap.pybinds import KEEPS_ELEMENTS
 from core.codemap.typeexpr import generic, members
 
 SEQUENCES = frozenset(
@@ -112,10 +113,10 @@ class Inference:
         return found
 
     def _typed(self, view: FileView, scope: str, text: str) -> Value | None:
-        parts = members(text) if "|" in text else (text,)
-        if len(parts) > 1:
-            return union([self.instance(view, scope, part) for part in parts])
         head = text[:1]
+        parts = members(text) if "|" in text and head not in "~@&^" else (text,)
+        if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
+            return union([self.instance(view, scope, part) for part in parts])
         if head == "~":  # a name for types: the classes themselves
             found = [
                 self.chain(view, scope, p.split("."), keep_last=True) for p in members(text[1:])
@@ -123,10 +124,12 @@ class Inference:
             return union(found) if all(f and f[0] == "class" for f in found) else None
         if head == "=":
             return self.evaluate(view, scope, text[1:], keep_last=True)
-        if head == "@":
-            source, _, index = text[1:].partition("#")
-            found = self.iterate(self.evaluate(view, scope, source))
-            return self.item(found, int(index)) if index.isdigit() else found
+        if head in ("@", "&"):  # an element of what iterating gives, a part of a tuple
+            source, sep, index = text[1:].rpartition("#")
+            source = source if sep and index.isdigit() else text[1:]
+            found = self.instance(view, scope, source)
+            found = self.iterate(found) if head == "@" else found
+            return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
             return self.fixture(view, text[1:])
         shaped = generic(text)
@@ -199,6 +202,10 @@ class Inference:
             chain = chain[1:]
         elif head in ("self", "this", "cls"):
             found = self.chain(view, scope, [head])
+        elif head in KEEPS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
+            inner = self.evaluate(view, scope, chain[1][1], line)  # `list(routes)`, `sorted(x)`
+            found = ("seq", "", self.iterate(inner)) if inner is not None else None  # type: ignore[assignment]
+            chain = chain[1:]
         else:
             found = self.name(view, scope, head, line)
         last = len(chain) - 1
@@ -313,6 +320,8 @@ class Inference:
     @staticmethod
     def item(value: Value | None, index: int) -> Value | None:
         """Part `index` of a tuple (`for k, v in d.items()`)."""
+        if value is not None and value[0] == "seq":
+            return value[2]  # type: ignore[return-value]
         if value is None or value[0] != "tuple":
             return EXTERNAL if value == EXTERNAL else None
         items = value[2]

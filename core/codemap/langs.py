@@ -93,12 +93,15 @@ PYTHON = """
 (module (expression_statement (assignment left: (identifier) @bind.var
   right: (binary_operator) @value)))
 (named_expression name: (identifier) @bind.var value: (_) @value)
+(assignment left: [(pattern_list) (tuple_pattern)] @bind.unpack right: [(call) (identifier)
+  (attribute) (subscript)] @value)
 (with_item value: (as_pattern (call) @value alias: (as_pattern_target (identifier) @bind.var)))
 [(for_statement left: (identifier) @bind.var right: (_) @iter)
   (for_in_clause left: (identifier) @bind.var right: (_) @iter)]
 [(for_statement left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)
   (for_in_clause left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)]
-(return_statement [(call) (identifier) (attribute) (subscript) (conditional_expression)] @bind.gives)
+(return_statement [(call) (identifier) (attribute) (subscript) (conditional_expression)
+  (expression_list) (tuple)] @bind.gives)
 (yield [(call) (identifier) (attribute)] @bind.yields)
 ((decorated_definition (decorator [(identifier) (attribute)] @_dec)
   definition: (function_definition name: (identifier) @bind.property))

@@ -4,7 +4,7 @@ Each binding becomes one row (kind, name, type) placed in its function by the pa
 is one of: an annotation in normal form (`typeexpr.py`; `x: Foo | None` → `Foo`), the callee
 of a call (`x = Foo(…)` → `Foo`: what calling it gives), `=expr` (a copy of what `expr`
 holds: `x = y.z`, `x = ys[0]`), `@expr` (an element of what iterating `expr` gives: `for x in
-ys`; `@expr#1` the second of a tuple target), `~A|B` (a name for types: `Shape = Union[A,
+ys`; `@expr#1` the second of a tuple target; `&expr#1` the second part of `a, b = expr`), `~A|B` (a name for types: `Shape = Union[A,
 B]`), `^name` (the pytest fixture the parameter is named after); members of a conditional
 (`x = A() if c else b`) are joined by `|`. Functions get `gives` and `yields` rows (what
 `return x` and `yield x` hand back) and fixtures a `fixture` row.
@@ -35,6 +35,9 @@ def value_type(node: Any) -> str:
     if kind == "call":
         callee = node.child_by_field_name("function")
         text = _text(callee) if callee is not None else ""
+        args = node.child_by_field_name("arguments")
+        if text in KEEPS_ELEMENTS and args is not None and args.named_child_count == 1:
+            text = f"={text}({_text(args.named_children[0])})"  # `list(routes)`: routes' items
         return text if len(text) <= _MAX else ""
     if kind in ("identifier", "attribute", "subscript"):
         text = _text(node)
@@ -45,12 +48,19 @@ def value_type(node: Any) -> str:
     if kind == "boolean_operator":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         return _union([left, right]) if left is not None and right is not None else ""
+    if kind in ("expression_list", "tuple") and node.named_child_count > 1:  # `return a, b`
+        parts = [value_type(c) or "?" for c in node.named_children]
+        return f"tuple[{','.join(parts)}]" if any(p != "?" for p in parts) else ""
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return value_type(node.named_children[0])
     return ""
 
 
-_NOTHING = frozenset({"none", "true", "false", "integer", "float", "string", "concatenated_string"})
+_NOTHING = frozenset(
+    {"none", "true", "false", "integer", "float", "string", "concatenated_string"}
+    | {"list", "dictionary", "set", "tuple"}  # `x = [] if a is None else list(a)`
+)
+KEEPS_ELEMENTS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed"})
 
 
 def _union(nodes: list[Any]) -> str:
@@ -89,12 +99,14 @@ def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry
         typed = type_expr(_text(caps["type"][0]))
         lines = f"{block.start_point[0] + 1}-{block.end_point[0] + 1}:"
         return [(at, 1, "narrow", name, lines + typed, 0)] if typed else []
-    if "iter" in caps or kind == "unpack":
+    if "iter" in caps:
         return _iterated(kind, node, caps["iter"][0])
+    if kind == "unpack":  # `a, b = pair()`: each a part of what the right side holds
+        return _iterated(kind, node, caps["value"][0], "&")
     if "type" in caps:
         typed_node = caps["type"][0]
         declared = typed_node.type == "type"
-        typed = type_expr(_text(typed_node)) if declared else _text(typed_node)
+        typed = type_expr(_text(typed_node)) if declared else value_type(typed_node.parent)
         typed = typed if len(typed) <= _MAX else ""
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []
     if "value" in caps or "alias" in caps:
@@ -111,10 +123,10 @@ def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry
     return []
 
 
-def _iterated(kind: str, node: Any, source: Any) -> list[Entry]:
+def _iterated(kind: str, node: Any, source: Any, mark: str = "@") -> list[Entry]:
     """`for x in xs` → x is an element of xs; `for k, v in d.items()` → each a part of one."""
-    text = _text(source)
-    if len(text) > _MAX:
+    text = value_type(source)
+    if not text:
         return []
     parts = [(-1, node)] if kind != "unpack" else list(enumerate(node.named_children))
     span = span_of(node) if node.parent is not None and node.parent.type == "for_in_clause" else ""
@@ -122,7 +134,7 @@ def _iterated(kind: str, node: Any, source: Any) -> list[Entry]:
     for index, part in parts:
         if part.type != "identifier":
             continue
-        typed = f"@{text}#{index}" if index >= 0 else "@" + text
+        typed = f"{mark}{text}#{index}" if index >= 0 else mark + text
         if span:  # a comprehension's own name: typed on its lines only
             out.append((part.start_byte, 1, "narrow", _text(part), f"{span}:{typed}", 0))
         else:

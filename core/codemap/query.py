@@ -6,7 +6,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from core.codemap.fileview import BUILTIN_METHODS, FAMILIES, ViewCache
+from core.codemap.fileview import BUILTIN_METHODS, CLASSY, FAMILIES, ViewCache
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
@@ -89,6 +89,8 @@ def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
         found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
     if path:
         found = [d for d in found if d.path == path or d.path.endswith("/" + path)]
+        if not scope and any(not d.scope for d in found):  # `m.py:evolve`: the module's own,
+            found = [d for d in found if not d.scope]  # not a method of the same name there
     return found
 
 
@@ -230,6 +232,7 @@ def references(
     project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
         alias
         for (alias,) in db.execute(
@@ -259,6 +262,9 @@ def references(
             if why in GUESSES and (local != name or kind not in CALL_KINDS):
                 continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
                 # a name used as a value or an attribute is listed only where resolved
+            if local != name and (kind not in CALL_KINDS or not hits.isdisjoint(classes)):
+                continue  # through another name only a function's calls: `cls = Option`'s
+                # `cls()` and `__all__ = ["alias"]` are uses of that name (jedi, pyright)
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
     if wanted_keys:

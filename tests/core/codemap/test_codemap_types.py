@@ -1,0 +1,197 @@
+"""Receivers typed through unions (annotations, `Union` aliases, a conditional's branches),
+containers (`list[Item]`, `dict[str, Item]`: indexing, iteration, `.get`, `.items`,
+`list(x)`), tuples a function returns, properties and pytest fixtures (#30). The expected
+lines of use.py are pyright 1.1.414's references on the same files (jedi 0.20.1 lists the
+union sites for both classes too); pyright knows no fixtures: those follow pytest's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.codemap import CodeIndex, references
+
+MODELS = """\
+from typing import Optional, Union
+
+
+class Router:
+    def url_for(self, name):
+        return name
+
+
+class App:
+    def url_for(self, name):
+        return name
+
+    @property
+    def router(self) -> Router:
+        return Router()
+
+
+class Item:
+    def close(self):
+        return None
+
+
+Provider = Union[Router, App]
+
+
+def make_items() -> list[Item]:
+    return [Item()]
+
+
+def table() -> dict[str, Item]:
+    return {"a": Item()}
+
+
+def pair():
+    return Router(), App()
+
+
+def pick(flag) -> Optional[Router]:
+    return Router() if flag else None
+"""
+
+USE = """\
+from models import App, Item, Provider, Router, make_items, pair, table
+
+
+def by_union(p: Router | App, q: Provider):
+    p.url_for("a")
+    q.url_for("b")
+
+
+def by_branch(flag):
+    thing = Router() if flag else App()
+    thing.url_for("c")
+
+
+def by_elements(items: list[Item], named: dict[str, Item]):
+    items[0].close()
+    for item in items:
+        item.close()
+    for key, value in named.items():
+        value.close()
+    named.get("k").close()
+    for it in make_items():
+        it.close()
+    table()["a"].close()
+    copied = list(items)
+    copied[0].close()
+
+
+def by_parts():
+    router, app = pair()
+    router.url_for("d")
+    app.url_for("e")
+
+
+def by_property(app: App):
+    app.router.url_for("f")
+    router = app.router
+    router.url_for("g")
+"""
+
+CONFTEST = """\
+import pytest
+
+from models import App
+
+
+@pytest.fixture
+def app():
+    return App()
+
+
+@pytest.fixture
+def served(app):
+    yield app.router
+"""
+
+TESTS = """\
+def test_app(app, served):
+    app.url_for("h")
+    served.url_for("i")
+"""
+
+
+@pytest.fixture
+def index(tmp_path: Path):
+    root = tmp_path / "p"
+    root.mkdir()
+    for name, text in [
+        ("models.py", MODELS),
+        ("use.py", USE),
+        ("conftest.py", CONFTEST),
+        ("tests/test_use.py", TESTS),
+    ]:
+        (root / name).parent.mkdir(exist_ok=True)
+        (root / name).write_text(text)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    idx.refresh()
+    yield idx
+    idx.close()
+
+
+def _sure(idx: CodeIndex, target: str, path: str = "use.py") -> set[int]:
+    sites = references(idx.db, target)[1]
+    return {s.line for s in sites if s.path == path and s.confidence >= 0.5}
+
+
+def test_unions_aliases_and_branches_name_every_member(index):
+    assert _sure(index, "Router.url_for") == {5, 6, 11, 30, 35, 37}
+    assert _sure(index, "App.url_for") == {5, 6, 11, 31}
+
+
+def test_container_elements_type_their_receivers(index):
+    assert _sure(index, "Item.close") == {15, 17, 19, 20, 22, 23, 25}
+    guessed = [s for s in references(index.db, "Item.close")[1] if s.confidence < 0.5]
+    assert guessed == []
+
+
+def test_fixtures_are_typed_by_what_they_return_or_yield(index):
+    assert _sure(index, "App.url_for", "tests/test_use.py") == {2}  # app: App()
+    assert _sure(index, "Router.url_for", "tests/test_use.py") == {3}  # served: app.router
+    assert _sure(index, "App.router", "conftest.py") == {13}
+
+
+ALIASES = """\
+class Option:
+    pass
+
+
+def evolve(x):
+    return x
+
+
+class Attribute:
+    def evolve(self):
+        return self
+
+
+def make(cls=None):
+    if cls is None:
+        cls = Option
+    return cls()
+
+
+renamed = evolve
+__all__ = ["Option", "renamed"]
+"""
+
+
+def test_through_another_name_only_a_functions_calls_count(tmp_path: Path):
+    root = tmp_path / "a"
+    root.mkdir()
+    (root / "m.py").write_text(ALIASES + "renamed(1)\n")
+    idx = CodeIndex(root, tmp_path / "a.db")
+    try:
+        idx.refresh()
+        option = {(s.line, s.kind) for s in references(idx.db, "Option")[1]}
+        assert option == {(16, "value"), (21, "export")}  # not `cls()`, as pyright and jedi
+        evolve = {(s.line, s.kind) for s in references(idx.db, "m.py:evolve")[1]}
+        assert evolve == {(20, "value"), (22, "call")}  # the module's evolve, not the method
+    finally:
+        idx.close()

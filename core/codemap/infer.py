@@ -17,7 +17,7 @@ from typing import Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
 from core.codemap.pybinds import KEEPS_ELEMENTS
-from core.codemap.typeexpr import generic, members
+from core.codemap.typeexpr import generic, members, split_top, type_expr
 
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
@@ -114,7 +114,7 @@ class Inference:
 
     def _typed(self, view: FileView, scope: str, text: str) -> Value | None:
         head = text[:1]
-        parts = members(text) if "|" in text and head not in "~@&^" else (text,)
+        parts = members(text) if "|" in text and head not in "~@&^%" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
             return union([self.instance(view, scope, part) for part in parts])
         if head == "~":  # a name for types: the classes themselves
@@ -132,6 +132,8 @@ class Inference:
             return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
             return self.fixture(view, text[1:])
+        if head == "%":
+            return self.entered(self.instance(view, scope, text[1:]))
         shaped = generic(text)
         if shaped is not None:
             return self._generic(view, scope, *shaped)
@@ -202,6 +204,9 @@ class Inference:
             chain = chain[1:]
         elif head in ("self", "this", "cls"):
             found = self.chain(view, scope, [head])
+        elif head == "cast" and len(chain) > 1 and chain[1][0] == "call":  # typing.cast(T, x)
+            found = self.instance(view, scope, type_expr(split_top(chain[1][1], ",")[0]))
+            chain = chain[1:]
         elif head in KEEPS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
             inner = self.evaluate(view, scope, chain[1][1], line)  # `list(routes)`, `sorted(x)`
             found = ("seq", "", self.iterate(inner)) if inner is not None else None  # type: ignore[assignment]
@@ -246,11 +251,24 @@ class Inference:
         view = self.view(function[1])
         qualified = function[2]
         annotation = view.returns.get(qualified)
+        if annotation in ("Self", "typing.Self", "typing_extensions.Self"):
+            owner = self.enclosing_class(view, qualified)
+            return ("inst", view.path, owner) if owner else None
         if annotation:
             return self.instance(view, qualified.rpartition(".")[0], annotation)
         if qualified in view.yields:
             return ("seq", "", self._handed(view, qualified, view.yields))  # type: ignore[return-value]
         return self._handed(view, qualified, view.gives)
+
+    def entered(self, value: Value | None) -> Value | None:
+        """What `with value as x` gives x: its class's `__enter__`'s value, else itself."""
+        if value is None or value[0] != "inst":
+            return value
+        for method in ("__enter__", "__aenter__"):
+            found = self.member(value, method)
+            if found is not None and found[0] == "def":
+                return self.returned(found) or value
+        return value
 
     def _handed(self, view: FileView, qualified: str, table: dict[str, list[str]]) -> Value | None:
         return union([self.instance(view, qualified, t) for t in table.get(qualified, ())])

@@ -85,7 +85,7 @@ PYTHON = """
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (identifier) @bind.var right: [(identifier) (attribute) (subscript)
-  (conditional_expression) (boolean_operator)] @value)
+  (conditional_expression) (boolean_operator) (await)] @value)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: [(identifier) (attribute) (subscript)
   (conditional_expression) (boolean_operator)] @value)
@@ -95,7 +95,9 @@ PYTHON = """
 (named_expression name: (identifier) @bind.var value: (_) @value)
 (assignment left: [(pattern_list) (tuple_pattern)] @bind.unpack right: [(call) (identifier)
   (attribute) (subscript)] @value)
-(with_item value: (as_pattern (call) @value alias: (as_pattern_target (identifier) @bind.var)))
+(with_item value: (as_pattern [(call) (await)] @entered
+  alias: (as_pattern_target (identifier) @bind.var)))
+(default_parameter name: (identifier) @bind.var value: (call) @value)
 [(for_statement left: (identifier) @bind.var right: (_) @iter)
   (for_in_clause left: (identifier) @bind.var right: (_) @iter)]
 [(for_statement left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)

@@ -5,7 +5,8 @@ is one of: an annotation in normal form (`typeexpr.py`; `x: Foo | None` → `Foo
 of a call (`x = Foo(…)` → `Foo`: what calling it gives), `=expr` (a copy of what `expr`
 holds: `x = y.z`, `x = ys[0]`), `@expr` (an element of what iterating `expr` gives: `for x in
 ys`; `@expr#1` the second of a tuple target; `&expr#1` the second part of `a, b = expr`), `~A|B` (a name for types: `Shape = Union[A,
-B]`), `^name` (the pytest fixture the parameter is named after); members of a conditional
+B]`), `^name` (the pytest fixture the parameter is named after), `%expr` (what `with expr as
+x` gives x); members of a conditional
 (`x = A() if c else b`) are joined by `|`. Functions get `gives` and `yields` rows (what
 `return x` and `yield x` hand back) and fixtures a `fixture` row.
 """
@@ -36,9 +37,14 @@ def value_type(node: Any) -> str:
         callee = node.child_by_field_name("function")
         text = _text(callee) if callee is not None else ""
         args = node.child_by_field_name("arguments")
-        if text in KEEPS_ELEMENTS and args is not None and args.named_child_count == 1:
-            text = f"={text}({_text(args.named_children[0])})"  # `list(routes)`: routes' items
+        first = args.named_children[0] if args is not None and args.named_child_count else None
+        if text in KEEPS_ELEMENTS and first is not None and args.named_child_count == 1:
+            text = f"={text}({_text(first)})"  # `list(routes)`: routes' items
+        elif text in ("cast", "typing.cast") and first is not None:
+            return type_expr(_text(first))  # `cast(Foo, x)`: a Foo
         return text if len(text) <= _MAX else ""
+    if kind == "await" and node.named_child_count == 1:  # what the coroutine returns
+        return value_type(node.named_children[0])
     if kind in ("identifier", "attribute", "subscript"):
         text = _text(node)
         return "=" + text if len(text) <= _MAX else ""
@@ -109,6 +115,9 @@ def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry
         typed = type_expr(_text(typed_node)) if declared else value_type(typed_node.parent)
         typed = typed if len(typed) <= _MAX else ""
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []
+    if "entered" in caps:  # `with Foo() as f`: what Foo's `__enter__` gives (often itself)
+        typed = value_type(caps["entered"][0])
+        return [(at, 1, kind, name, "%" + typed, line)] if typed else []
     if "value" in caps or "alias" in caps:
         value = (caps.get("value") or caps["alias"])[0]
         raw = _text(value)

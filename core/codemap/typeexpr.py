@@ -21,6 +21,7 @@ _NOTHING = frozenset({"None", "Any", "Literal", "Callable", "TypeAlias", "NoRetu
 _MAX = 200  # characters of an annotation read
 
 
+@lru_cache(maxsize=8192)
 def type_expr(text: str) -> str:
     """The normal form of an annotation ('' when it names nothing to look up)."""
     tokens = [t for t in _TOKEN.findall(text[:_MAX]) if any(t)]

@@ -116,6 +116,51 @@ def test_app(app, served):
     served.url_for("i")
 """
 
+EXTRA = """\
+import asyncio
+from typing import Self, cast
+
+from models import App, Item, Router
+
+
+class Session:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def start(self) -> Self:
+        return self
+
+    def item(self):
+        return Item()
+
+
+class Lock:
+    def __enter__(self) -> Router:
+        return Router()
+
+    def __exit__(self, *exc):
+        return None
+
+
+async def fetch() -> App:
+    return App()
+
+
+async def run(thing, app=App()):
+    with Session() as s:
+        s.item().close()
+    with Lock() as r:
+        r.url_for("j")
+    s.start().item().close()
+    cast(Item, thing).close()
+    fetched = await fetch()
+    fetched.url_for("k")
+    app.url_for("l")
+"""
+
 
 @pytest.fixture
 def index(tmp_path: Path):
@@ -126,6 +171,7 @@ def index(tmp_path: Path):
         ("use.py", USE),
         ("conftest.py", CONFTEST),
         ("tests/test_use.py", TESTS),
+        ("extra.py", EXTRA),
     ]:
         (root / name).parent.mkdir(exist_ok=True)
         (root / name).write_text(text)
@@ -149,6 +195,13 @@ def test_container_elements_type_their_receivers(index):
     assert _sure(index, "Item.close") == {15, 17, 19, 20, 22, 23, 25}
     guessed = [s for s in references(index.db, "Item.close")[1] if s.confidence < 0.5]
     assert guessed == []
+
+
+def test_context_managers_casts_awaits_defaults_and_self(index):
+    assert _sure(index, "Router.url_for", "extra.py") == {37}  # Lock.__enter__ -> Router
+    assert _sure(index, "App.url_for", "extra.py") == {41, 42}  # await fetch(); app=App()
+    assert _sure(index, "Item.close", "extra.py") == {35, 38, 39}  # -> Self; cast(Item, …)
+    assert _sure(index, "Session.item", "extra.py") == {35, 38}
 
 
 def test_fixtures_are_typed_by_what_they_return_or_yield(index):

@@ -113,6 +113,8 @@ class Inference:
         return found
 
     def _typed(self, view: FileView, scope: str, text: str) -> Value | None:
+        if text[:1] == ":":  # declared
+            text = text[1:]
         head = text[:1]
         parts = members(text) if "|" in text and head not in "~@&^%" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole

@@ -1,7 +1,8 @@
 """What a Python binding says about the type of the name it binds, as the index stores it.
 
 Each binding becomes one row (kind, name, type) placed in its function by the parser. The type
-is one of: an annotation in normal form (`typeexpr.py`; `x: Foo | None` → `Foo`), the callee
+is one of: a declared annotation in normal form after `:` (`typeexpr.py`; `x: Foo | None` →
+`:Foo`), the callee
 of a call (`x = Foo(…)` → `Foo`: what calling it gives), `=expr` (a copy of what `expr`
 holds: `x = y.z`, `x = ys[0]`), `@expr` (an element of what iterating `expr` gives: `for x in
 ys`; `@expr#1` the second of a tuple target; `&expr#1` the second part of `a, b = expr`), `~A|B` (a name for types: `Shape = Union[A,
@@ -114,6 +115,7 @@ def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry
         declared = typed_node.type == "type"
         typed = type_expr(_text(typed_node)) if declared else value_type(typed_node.parent)
         typed = typed if len(typed) <= _MAX else ""
+        typed = ":" + typed if declared and typed else typed
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []
     if "entered" in caps:  # `with Foo() as f`: what Foo's `__enter__` gives (often itself)
         typed = value_type(caps["entered"][0])

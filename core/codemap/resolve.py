@@ -245,9 +245,12 @@ class Project(Inference):
         return EXTERNAL if complete == "ext" else None
 
     def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
-        """What a name bound several times holds: the first type that resolves (a declared
-        `x: Base = Derived()` comes first), unless it is also a copy of something unknown
+        """What a name bound several times holds: its declared type (`x: Base = Derived()`),
+        else the first type that resolves, unless it is also a copy of something unknown
         (`self.send = send`) or of two different things: then nothing is sure."""
+        declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
+        if declared:  # `self.send: Send = …`: the declared type holds wherever it is bound
+            return self.instance(view, *declared[0])
         found: list[tuple[bool, Value]] = []
         for scope, type_name in bindings:
             typed = self.instance(view, scope, type_name)

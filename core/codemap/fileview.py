@@ -53,6 +53,9 @@ class FileView:
     stars: list[str] = field(default_factory=list)
     defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
     binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
+    bind_lines: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # the same order
+    blocks: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
+    # (function, name) → {line of a binding: last line of its block (0: the function's)}
     attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     # (class, name) → [(scope of the assignment, type)]
     bases: dict[str, list[str]] = field(default_factory=dict)
@@ -139,11 +142,12 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             if kind in CLASSY:
                 view.classes.append((line, end, qualified))
     attrs: list[tuple[str, str, str]] = []
-    for kind, scope, name, type_name in db.execute(
-        "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
+    for kind, scope, name, type_name, line in db.execute(
+        "SELECT kind, scope, name, type, line FROM binds WHERE file_id=?", (fid,)
     ):
         if kind == "var":
             view.binds.setdefault((scope, name), []).append(type_name)
+            view.bind_lines.setdefault((scope, name), []).append(line or 0)
         elif kind == "attr":
             attrs.append((scope, name, type_name))
         elif kind == "base":
@@ -154,6 +158,8 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.globals.add((scope, name))
         elif kind == "returns":
             view.returns.setdefault(scope, type_name)
+        elif kind == "block":
+            view.blocks.setdefault((scope, name), {})[line or 0] = int(type_name)
         elif kind in ("gives", "yields"):
             table = view.gives if kind == "gives" else view.yields
             table.setdefault(scope, []).append(type_name)

@@ -18,7 +18,7 @@ from typing import Any
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
-from core.codemap.pybinds import python_binds
+from core.codemap.pybinds import keep_blocks, python_binds
 from core.codemap.values import python_values
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
@@ -283,7 +283,7 @@ class _Collector:
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
-        binds = uses.binds
+        binds = keep_blocks(uses.binds) if self.lang == "python" else uses.binds
         if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
             module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
             binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
@@ -342,7 +342,9 @@ class _Uses:
 
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
-_IN_FUNCTION = frozenset({"var", "returns", "narrow", "gives", "yields", "fixture", "property"})
+_IN_FUNCTION = frozenset(
+    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block"}
+)
 
 
 def type_name_of(text: str) -> str:

@@ -88,7 +88,35 @@ def _union(nodes: list[Any]) -> str:
 
 
 def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
-    """The rows one captured Python binding makes (none when its type says nothing)."""
+    """The rows one captured Python binding makes (none when its type says nothing); a
+    variable's come with a `block` row: the last line of the block it is bound in."""
+    rows = _binds(kind, node, caps)
+    for row in [r for r in rows if r[2] == "var"]:
+        rows.append((row[0], 3, "block", row[3], str(_block_end(node)), row[5]))
+    return rows
+
+
+def _block_end(node: Any) -> int:
+    """The last line of the block holding a binding: the function's (or the module's) for
+    one at its top level, a branch's or a loop's for one inside it."""
+    up = node.parent
+    while up is not None and up.type != "block":
+        up = up.parent
+    if up is None or up.parent is None or up.parent.type in ("function_definition", "module"):
+        return 0  # the whole function
+    return up.end_point[0] + 1
+
+
+def keep_blocks(binds: list[tuple[str, str, str, str, int]]) -> list:
+    """`block` rows matter only for a name its function binds more than once."""
+    counts: dict[tuple[str, str], int] = {}
+    for kind, scope, name, _, _ in binds:
+        if kind == "var":
+            counts[(scope, name)] = counts.get((scope, name), 0) + 1
+    return [b for b in binds if b[0] != "block" or counts.get((b[1], b[2]), 0) > 1]
+
+
+def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
     line = node.start_point[0] + 1
     name = node.text.decode("utf-8", "replace")
     at = node.start_byte
@@ -115,7 +143,7 @@ def python_binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry
         declared = typed_node.type == "type"
         typed = type_expr(_text(typed_node)) if declared else value_type(typed_node.parent)
         typed = typed if len(typed) <= _MAX else ""
-        typed = ":" + typed if declared and typed else typed
+        typed = ":" + (typed or "?") if declared else typed  # `h: Callable = …` says no more
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []
     if "entered" in caps:  # `with Foo() as f`: what Foo's `__enter__` gives (often itself)
         typed = value_type(caps["entered"][0])

@@ -157,7 +157,7 @@ class Project(Inference):
             here = ".".join(parts[:i])
             if here and view.defs.get(here, ("", 0))[0] in CLASSY:
                 continue  # a class body's names are not visible in its methods
-            found = self._bound_here(view, here, name, line)
+            found = self._bound_here(view, here, name, line, i == len(parts))
             if found is not None:
                 return found
         if name in view.imports:
@@ -169,7 +169,9 @@ class Project(Inference):
             return EXTERNAL
         return found
 
-    def _bound_here(self, view: FileView, here: str, name: str, line: int) -> Value | None:
+    def _bound_here(
+        self, view: FileView, here: str, name: str, line: int, own: bool = False
+    ) -> Value | None:
         """What `name` means in function `here` when that function binds it (LEGB: a local
         hides the module's name, whatever it holds); None when `here` does not bind it."""
         if (here, name) in view.globals:
@@ -180,6 +182,9 @@ class Project(Inference):
                 if narrowed is not None:
                     return narrowed
         types = view.binds.get((here, name), [])
+        if own and line and len(types) > 1 and not any(t.startswith(":") for t in types):
+            lines = view.bind_lines[(here, name)]
+            types = _bound_above(types, lines, line, view.blocks.get((here, name), {}))
         typed = self.agreed(view, [(here, t) for t in types]) if types else None
         if typed is not None:
             return typed
@@ -321,3 +326,17 @@ class Project(Inference):
 
     def line_of(self, value: Value) -> int:
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
+
+
+def _bound_above(
+    types: list[str], lines: list[int], line: int, blocks: dict[int, int]
+) -> list[str]:
+    """The bindings a use on `line` of the same function can see: the last one above it in
+    its own block or one around it, and those after that one above the use (in branches
+    between); all when none is above (a binding further down is seen only through a loop)."""
+    above = [(at, t) for at, t in zip(lines, types, strict=True) if 0 < at < line]
+    if not above:
+        return types
+    sure = [at for at, _ in above if blocks.get(at, 0) == 0 or line <= blocks[at]]
+    start = max(sure) if sure else 0
+    return [t for at, t in above if at >= start]

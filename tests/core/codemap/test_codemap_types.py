@@ -248,3 +248,54 @@ def test_through_another_name_only_a_functions_calls_count(tmp_path: Path):
         assert evolve == {(20, "value"), (22, "call")}  # the module's evolve, not the method
     finally:
         idx.close()
+
+
+FLOW = """\
+class Ctx:
+    def invoke(self):
+        return 1
+
+
+class Other:
+    def invoke(self):
+        return 2
+
+
+def make():
+    return Other()
+
+
+def run(items):
+    ctx = Ctx()
+    ctx.invoke()
+    for ctx in items:
+        ctx.invoke()
+
+
+def declared(flag):
+    handler: Ctx = make()
+    handler.invoke()
+    if flag:
+        handler = Ctx()
+    handler.invoke()
+
+
+def later(flag):
+    thing = Other()
+    thing.invoke()
+    thing = Ctx()
+    thing.invoke()
+"""
+
+
+def test_a_use_sees_the_bindings_above_it_and_a_declared_type(tmp_path: Path):
+    root = tmp_path / "f"
+    root.mkdir()
+    (root / "flow.py").write_text(FLOW)
+    idx = CodeIndex(root, tmp_path / "f.db")
+    try:
+        idx.refresh()
+        assert _sure(idx, "Ctx.invoke", "flow.py") == {17, 24, 27, 34}  # as pyright
+        assert _sure(idx, "Other.invoke", "flow.py") == {32}
+    finally:
+        idx.close()

@@ -119,11 +119,8 @@ class Inference:
         parts = members(text) if "|" in text and head not in "~@&^%" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
             return union([self.instance(view, scope, part) for part in parts])
-        if head == "~":  # a name for types: the classes themselves
-            found = [
-                self.chain(view, scope, p.split("."), keep_last=True) for p in members(text[1:])
-            ]
-            return union(found) if all(f and f[0] == "class" for f in found) else None
+        if head == "~":  # a name for types: instantiated, the union in its own file
+            return ("alias", view.path, text[1:])
         if head == "=":
             return self.evaluate(view, scope, text[1:], keep_last=True)
         if head in ("@", "&"):  # an element of what iterating gives, a part of a tuple
@@ -240,6 +237,8 @@ class Inference:
             return self.returned(value)
         if what == "ret":
             return value[2]  # type: ignore[return-value]
+        if what == "alias":  # `Shape = Union[A, B]`; `x: Shape`
+            return self.instance(self.view(value[1]), "", value[2])
         if what == "union":
             return union([self.called(v) for v in value[2]])  # type: ignore[union-attr]
         if what == "inst":

@@ -182,10 +182,10 @@ class Project(Inference):
                 if narrowed is not None:
                     return narrowed
         types = view.binds.get((here, name), [])
-        if own and line and len(types) > 1 and not any(t.startswith(":") for t in types):
-            lines = view.bind_lines[(here, name)]
-            types = _bound_above(types, lines, line, view.blocks.get((here, name), {}))
-        typed = self.agreed(view, [(here, t) for t in types]) if types else None
+        many = own and line and len(types) > 1
+        typed = self._flowed(view, here, name, line, types) if many else None
+        if typed is None and types:
+            typed = self.agreed(view, [(here, t) for t in types])
         if typed is not None:
             return typed
         nested = f"{here}.{name}" if here else name
@@ -196,6 +196,29 @@ class Project(Inference):
         if view.bound_in(here, name, line) or (here and (here, name) in view.binds):
             return LOCAL
         return None
+
+    def _flowed(
+        self, view: FileView, here: str, name: str, line: int, types: list[str]
+    ) -> Value | None:
+        """A local as a use on `line` sees it: what the assignments above it give (pyright
+        narrows a declared type to the value assigned) with its declared type (jedi's)."""
+        declared = next((t for t in types if t.startswith(":")), "")
+        lines = view.bind_lines[(here, name)]
+        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
+        if not pairs:
+            return None
+        seen = _bound_above(pairs, line, view.blocks.get((here, name), {}))
+        typed = self.agreed(view, [(here, t) for t in seen]) if seen else None
+        said = self.instance(view, here, declared) if declared else None
+        if said is not None and typed is not None and self._assignable(typed, said):
+            return union([typed, said])  # `x: Base = Derived()`: pyright says Derived, jedi Base
+        return said or typed if seen else said
+
+    def _assignable(self, value: Value, declared: Value) -> bool:
+        """Whether an instance of a project class is one of what `declared` names."""
+        wanted = {(v[1], v[2]) for v in (declared[2] if declared[0] == "union" else (declared,))}
+        values = value[2] if value[0] == "union" else (value,)
+        return any(v[0] == "inst" and wanted & set(self.mro(v[1], v[2])[0]) for v in values)
 
     @staticmethod
     def _class_body(view: FileView, scope: str, line: int) -> str:
@@ -254,8 +277,10 @@ class Project(Inference):
         else the first type that resolves, unless it is also a copy of something unknown
         (`self.send = send`) or of two different things: then nothing is sure."""
         declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
-        if declared:  # `self.send: Send = …`: the declared type holds wherever it is bound
-            return self.instance(view, *declared[0])
+        typed = self.instance(view, *declared[0]) if declared else None
+        if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
+            return typed
+        bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
         for scope, type_name in bindings:
             typed = self.instance(view, scope, type_name)
@@ -328,15 +353,12 @@ class Project(Inference):
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
 
 
-def _bound_above(
-    types: list[str], lines: list[int], line: int, blocks: dict[int, int]
-) -> list[str]:
+def _bound_above(pairs: list[tuple[int, str]], line: int, blocks: dict[int, int]) -> list[str]:
     """The bindings a use on `line` of the same function can see: the last one above it in
     its own block or one around it, and those after that one above the use (in branches
-    between); all when none is above (a binding further down is seen only through a loop)."""
-    above = [(at, t) for at, t in zip(lines, types, strict=True) if 0 < at < line]
-    if not above:
-        return types
+    between); none when none is above (a binding further down is seen only through a loop:
+    the caller then asks all of them)."""
+    above = [(at, t) for at, t in pairs if 0 < at < line]
     sure = [at for at, _ in above if blocks.get(at, 0) == 0 or line <= blocks[at]]
     start = max(sure) if sure else 0
     return [t for at, t in above if at >= start]

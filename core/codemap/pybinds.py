@@ -108,12 +108,26 @@ def _block_end(node: Any) -> int:
 
 
 def keep_blocks(binds: list[tuple[str, str, str, str, int]]) -> list:
-    """`block` rows matter only for a name its function binds more than once."""
+    """Only the rows the resolver reads: a `block` row for a name its function binds more
+    than once in a nested block, `gives` of a function without a return annotation, once."""
     counts: dict[tuple[str, str], int] = {}
+    annotated = set()
     for kind, scope, name, _, _ in binds:
         if kind == "var":
             counts[(scope, name)] = counts.get((scope, name), 0) + 1
-    return [b for b in binds if b[0] != "block" or counts.get((b[1], b[2]), 0) > 1]
+        elif kind == "returns":
+            annotated.add(scope)
+    out = []
+    seen = set()
+    for row in binds:
+        kind = row[0]
+        if kind == "block" and (row[3] == "0" or counts.get((row[1], row[2]), 0) < 2):
+            continue
+        if kind == "gives" and (row[1] in annotated or (row[1], row[3]) in seen):
+            continue
+        seen.add((row[1], row[3]))
+        out.append(row)
+    return out
 
 
 def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:

@@ -19,7 +19,7 @@ from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.pybinds import keep_blocks, python_binds
-from core.codemap.values import python_values
+from core.codemap.values import python_values, star_candidates
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
@@ -164,6 +164,8 @@ class _Collector:
     def _values(self, root: Any) -> list:
         names = {e[2] for e in self.defs.values() if e[3] not in _NOT_SCOPES}
         names |= {s[0] for _, s in self.imports if s[8] not in ("", "*")}
+        if any(s[8] == "*" for _, s in self.imports):  # `from m import *`: m's names too
+            names |= star_candidates(self.data, {b[3] for b in self.binds if b[2] == "local"})
         taken = {r[0] for r in self.refs} | {e[7] for e in self.defs.values()}
         return python_values(root, self.data, names, taken)
 

@@ -299,3 +299,20 @@ def test_a_use_sees_the_bindings_above_it_and_a_declared_type(tmp_path: Path):
         assert _sure(idx, "Other.invoke", "flow.py") == {32}
     finally:
         idx.close()
+
+
+def test_names_a_star_import_brings_are_found_as_values(tmp_path: Path):
+    root = tmp_path / "s"
+    root.mkdir()
+    (root / "a.py").write_text("class Foo:\n    pass\n\n\ndef helper():\n    return 1\n")
+    (root / "b.py").write_text(
+        "from a import *\n\n\ndef use(y, items):\n    cls = Foo\n    if isinstance(y, Foo):\n"
+        "        return [helper, cls]\n    return sorted(items, key=helper)\n"
+    )
+    idx = CodeIndex(root, tmp_path / "s.db")
+    try:
+        idx.refresh()
+        assert _sure(idx, "Foo", "b.py") == {5, 6}  # as pyright
+        assert _sure(idx, "helper", "b.py") == {7, 8}
+    finally:
+        idx.close()

@@ -43,6 +43,8 @@ def value_type(node: Any) -> str:
             text = f"={text}({_text(first)})"  # `list(routes)`: routes' items
         elif text in ("cast", "typing.cast") and first is not None:
             return type_expr(_text(first))  # `cast(Foo, x)`: a Foo
+        elif text.rsplit(".", 1)[-1] in _TYPE_MAKERS:
+            return _made_type(text.rsplit(".", 1)[-1], args)
         return text if len(text) <= _MAX else ""
     if kind == "await" and node.named_child_count == 1:  # what the coroutine returns
         return value_type(node.named_children[0])
@@ -68,6 +70,24 @@ _NOTHING = frozenset(
     | {"list", "dictionary", "set", "tuple"}  # `x = [] if a is None else list(a)`
 )
 KEEPS_ELEMENTS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed"})
+
+
+_TYPE_MAKERS = frozenset({"TypeVar", "NewType", "ParamSpec", "TypeVarTuple"})
+
+
+def _made_type(maker: str, args: Any) -> str:
+    """`T = TypeVar("T", bound=Foo)` → `~Foo`; `UserId = NewType("UserId", Base)` → `~Base`;
+    an unbound TypeVar says nothing (not an external type: its users stay unknown)."""
+    parts = args.named_children if args is not None else []
+    if maker == "NewType" and len(parts) == 2:
+        typed = type_expr(_text(parts[1]))
+        return "~" + typed if typed else ""
+    for part in parts:
+        name = part.child_by_field_name("name") if part.type == "keyword_argument" else None
+        if name is not None and name.text == b"bound":
+            typed = type_expr(_text(part.child_by_field_name("value")))
+            return "~" + typed if typed else ""
+    return ""
 
 
 def _union(nodes: list[Any]) -> str:

@@ -316,3 +316,54 @@ def test_names_a_star_import_brings_are_found_as_values(tmp_path: Path):
         assert _sure(idx, "helper", "b.py") == {7, 8}
     finally:
         idx.close()
+
+
+GENERIC = """\
+from typing import Generic, NewType, TypeVar
+
+
+class Base:
+    def ping(self):
+        return 1
+
+
+class Other:
+    def ping(self):
+        return 2
+
+
+T = TypeVar("T")
+B = TypeVar("B", bound=Base)
+Special = NewType("Special", Base)
+
+
+class Box(Generic[T]):
+    def get(self) -> T:
+        raise NotImplementedError
+
+
+def first(x: B) -> B:
+    x.ping()
+    return x
+
+
+def special(s: Special, box: Box[Other]):
+    s.ping()
+    box.get().ping()
+"""
+
+
+def test_type_variables_and_new_types_name_their_bound(tmp_path: Path):
+    root = tmp_path / "g"
+    root.mkdir()
+    (root / "gen.py").write_text(GENERIC)
+    idx = CodeIndex(root, tmp_path / "g.db")
+    try:
+        idx.refresh()
+        assert _sure(idx, "Base.ping", "gen.py") == {25, 30}  # as pyright
+        # `Box[Other].get() -> T` is Other's to pyright; the code map only guesses it
+        assert _sure(idx, "Other.ping", "gen.py") == set()
+        guessed = {s.line for s in references(idx.db, "Other.ping")[1] if s.confidence < 0.5}
+        assert guessed == {31}
+    finally:
+        idx.close()

@@ -257,9 +257,10 @@ class Inference:
             return ("inst", view.path, owner) if owner else None
         if annotation:
             return self.instance(view, qualified.rpartition(".")[0], annotation)
-        if qualified in view.yields:
-            return ("seq", "", self._handed(view, qualified, view.yields))  # type: ignore[return-value]
-        return self._handed(view, qualified, view.gives)
+        handed = view.handed()
+        if qualified in handed.yields:
+            return ("seq", "", self._handed(view, qualified, handed.yields))  # type: ignore[return-value]
+        return self._handed(view, qualified, handed.gives)
 
     def entered(self, value: Value | None) -> Value | None:
         """What `with value as x` gives x: its class's `__enter__`'s value, else itself."""
@@ -291,8 +292,9 @@ class Inference:
             qualified = here.fixtures.get(name)
             if qualified is None:
                 continue
-            if qualified in here.yields and qualified not in here.returns:
-                return self._handed(here, qualified, here.yields)
+            yields = here.handed().yields
+            if qualified in yields and qualified not in here.returns:
+                return self._handed(here, qualified, yields)
             found = self.returned(("def", path, qualified))
             return self.iterate(found) if found is not None and found[0] == "seq" else found
         return None

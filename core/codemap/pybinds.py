@@ -72,6 +72,7 @@ _NOTHING = frozenset(
 KEEPS_ELEMENTS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed"})
 
 
+_NOT_FIXTURES = frozenset({"self", "cls", "request"})
 _TYPE_MAKERS = frozenset({"TypeVar", "NewType", "ParamSpec", "TypeVarTuple"})
 
 
@@ -161,8 +162,8 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
         return [(at, 2, kind, "", typed, 0)] if typed else []
     if kind in ("fixture", "property"):
         return [(at, 1, kind, name, "", line)]
-    if kind == "fixarg":
-        return [(at, 1, "var", name, "^" + name, line)]
+    if kind == "fixarg":  # a test's or a fixture's parameter (not a method's own object)
+        return [] if name in _NOT_FIXTURES else [(at, 1, "var", name, "^" + name, line)]
     if kind == "narrow":
         block = caps["span"][0]
         typed = type_expr(_text(caps["type"][0]))

@@ -207,7 +207,7 @@ class Project(Inference):
         pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
         if not pairs:
             return None
-        seen = _bound_above(pairs, line, view.blocks.get((here, name), {}))
+        seen = _bound_above(pairs, line, view.handed().blocks.get((here, name), {}))
         typed = self.agreed(view, [(here, t) for t in seen]) if seen else None
         said = self.instance(view, here, declared) if declared else None
         if said is not None and typed is not None and self._assignable(typed, said):

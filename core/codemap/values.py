@@ -39,7 +39,8 @@ _NAMED_FIRST_OR_STORE = frozenset(
 _WORD = re.compile(rb"[\w.]")  # a name starts after neither a word character nor a dot
 _WORD_CHAR = re.compile(rb"\w")
 _TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
-_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")
+_MANY = 64  # more names than this: one pass over the file's identifiers, not a find per name
 _NEVER = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 
@@ -53,6 +54,8 @@ def star_candidates(data: bytes, local: set[str]) -> set[str]:
 def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
     """Value and annotation references to `names`; `taken`: start bytes already referenced
     (calls, bases, decorators, attributes) or defined."""
+    if len(names) > _MANY:  # a star import's candidates: one pass over the identifiers
+        return _one_pass(root, data, names, taken)
     out: list[Ref] = []
     size = len(data)
     for word in names:
@@ -70,6 +73,21 @@ def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> l
                 if kind:
                     out.append((at, word, node.start_point[0] + 1, kind, ""))
             at = data.find(needle, end)
+    return out
+
+
+def _one_pass(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
+    out: list[Ref] = []
+    wanted = {n.encode() for n in names if n.isidentifier() and n.isascii()}
+    for found in _IDENTIFIER.finditer(data):
+        at, end = found.span()
+        word = found.group()
+        if word not in wanted or at in taken or (at and data[at - 1 : at] == b"."):
+            continue
+        node = root.named_descendant_for_byte_range(at, end)
+        kind = _kind(node, at, end) if node is not None else ""
+        if kind:
+            out.append((at, word.decode(), node.start_point[0] + 1, kind, ""))
     return out
 
 

@@ -11,7 +11,7 @@ from tools.permissions import approve_edit
 from tools.pycheck import numbered, syntax_line, syntax_problem
 from tools.snapshots import recorded
 from tools.textfile import encode, read_text
-from tools.workspace import display, resolve_path, write_in_workspace
+from tools.workspace import display, no_such_file, resolve_path, write_in_workspace
 
 MAX_DIFF_LINES = 80
 SHOW_CONTEXT = 2  # lines around the closest match
@@ -108,6 +108,8 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
         raise ToolError("old_string is empty; use write_file to create or overwrite a file")
     if old == new:
         raise ToolError("old_string and new_string are the same; nothing to change")
+    if not target.exists():
+        raise no_such_file(ctx, target, args["path"])
     doc = read_text(target, args["path"])
     hits = _occurrences(doc.text, old)
     if not hits:

@@ -22,7 +22,7 @@ LEAN_PROMPT = """You are Unicum, a coding agent working in the user's project th
 - Paths are relative to the project folder: use the file names listed under Files.
 - Work in steps: run the tests or the program with terminal to see what fails; read_file the file it names; change it with edit_file, old_string copied exactly from what read_file showed (without the line numbers); run the tests again.
 - Change the code the task is about; change tests only when the task asks for it.
-- When the work is done, answer in one or two sentences: what you changed and what the tests say."""
+- Only a tool call changes a file or runs a command: never say you changed or ran something without the call that did it. When the work is done, answer in one or two sentences with what the tools showed."""
 
 
 def environment_section(workspace: Path) -> PromptSection:

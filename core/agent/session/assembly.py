@@ -255,7 +255,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
-        nudge=Nudge(enabled=g.tool_set == "lean"),
+        nudge=Nudge(g.tool_set == "lean", g.workspace),
     )
     safety.history = lambda: agent.history
     if resume is not None and state is not None:

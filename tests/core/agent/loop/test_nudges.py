@@ -62,6 +62,16 @@ def test_code_shown_after_reading_is_sent_back(llm, workspace):
     assert last_user_text(llm.requests[2]).startswith("[unicum: nothing in the project")
 
 
+def test_a_change_claimed_with_no_tool_used_is_sent_back(llm, workspace):
+    project(workspace)
+    llm.reply("I changed price.py to show two decimals; the tests pass.")
+    llm.call("edit_file", EDIT).reply("Fixed.")
+    proc, out = run_json(llm, workspace)
+    assert out["result"] == "Fixed.", proc.stderr
+    assert last_user_text(llm.requests[1]).startswith("[unicum: you used no tool, so nothing")
+    assert "{amount:.2f}" in (workspace / "price.py").read_text()
+
+
 def test_a_change_made_or_a_plain_answer_ends_the_task_at_once(llm, workspace):
     project(workspace)
     llm.call("edit_file", EDIT).reply("Fixed.")
@@ -70,6 +80,9 @@ def test_a_change_made_or_a_plain_answer_ends_the_task_at_once(llm, workspace):
     llm.call("read_file", {"path": "price.py"}).reply("It formats a price with %d.")
     _, out = run_json(llm, workspace)
     assert out["result"] == "It formats a price with %d." and len(llm.requests) == 4
+    llm.reply("Hello! What shall I do?")  # no tool, no code, no file named: a plain answer
+    _, out = run_json(llm, workspace)
+    assert out["result"] == "Hello! What shall I do?" and len(llm.requests) == 5
 
 
 def test_a_command_that_writes_a_file_is_a_change(llm, workspace):

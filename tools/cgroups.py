@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,14 +108,20 @@ class CommandCgroups:
             made.append(folder)
         return made
 
-    def cleanup(self) -> None:
-        """Remove the cgroups of commands that ended (a busy one waits for the next call)."""
-        kept = []
-        for folder in self._made:
-            try:
-                folder.rmdir()
-            except FileNotFoundError:
-                pass
-            except OSError:
-                kept.append(folder)
-        self._made = kept
+    def cleanup(self, wait: float = 0.0) -> None:
+        """Remove the cgroups of commands that ended; one whose last processes are still
+        dying is tried again for up to `wait` seconds, then left for the next call."""
+        deadline = time.monotonic() + wait
+        while True:
+            kept = []
+            for folder in self._made:
+                try:
+                    folder.rmdir()
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    kept.append(folder)
+            self._made = kept
+            if not kept or time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)

@@ -138,6 +138,10 @@ class Sandbox:
         weakref.finalize(self, self.cgroups.cleanup)
         self.problem = self._probe()  # why commands cannot be sandboxed, or ""
 
+    def finished(self) -> None:
+        """A command ended: its cgroups go (its last processes die with its namespace)."""
+        self.cgroups.cleanup(wait=0.5)
+
     @property
     def active(self) -> bool:
         """Commands run inside the sandbox (the guard then asks only what it cannot see)."""
@@ -153,6 +157,8 @@ class Sandbox:
             done = subprocess.run(argv, capture_output=True, timeout=PROBE_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"bwrap cannot start: {exc}"
+        finally:
+            self.finished()
         if done.returncode != 0:
             lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
             return f"bwrap cannot start: {lines[-1] if lines else f'exit {done.returncode}'}"

@@ -169,6 +169,8 @@ class CommandSandbox(Protocol):
 
     def wrap(self, argv: list[str], cwd: Path, egress: Egress | None = None, /) -> list[str]: ...
 
+    def finished(self) -> None: ...  # the command `wrap` made ended
+
 
 class StepSnapshots(Protocol):
     """Workspace snapshots around each command and edit (tools/snapshots.py)."""

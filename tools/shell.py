@@ -190,7 +190,10 @@ def run_command(
     out.stop.set()  # keep what came so far; the child dies of SIGPIPE when it writes again
     reader.join()
     proc.stdout.close()
-    return out, proc.wait(), timed_out
+    code = proc.wait()
+    if sandbox is not None and sandbox.active:
+        sandbox.finished()
+    return out, code, timed_out
 
 
 def _wait(proc: subprocess.Popen, timeout: float, egress: Egress | None) -> None:

@@ -185,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sandbox-network",
         choices=["on", "off"],
-        help="network for every sandboxed command (default: config.json, else off: asked per command)",
+        help="on: every host for sandboxed commands (through the proxy); off: the allowed hosts, "
+        "others asked per host (default: config.json, else off)",
     )
     p.add_argument(
         "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"

@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from my_agent.capped import read_capped_text
 from my_agent.files import atomic_write, file_lock
 from my_agent.home import unicum_home
 from my_agent.trust_digest import changed, fingerprint
@@ -24,9 +25,7 @@ MAX_TRUST_FILE = 1024 * 1024
 def _read(home: Path) -> dict:
     path = home / TRUST_FILE
     try:
-        if path.stat().st_size > MAX_TRUST_FILE:
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, MAX_TRUST_FILE))
     except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class Repl(Protocol):
 
 def _settings(home: Path) -> dict[str, Any]:
     try:
-        data = json.loads((home / "settings.json").read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(home / "settings.json", CONFIG))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

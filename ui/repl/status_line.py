@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import read_capped_text
 from ui.words import N_
 
 STATUS_TIMEOUT = 2.0  # seconds the statusLine command may take
@@ -25,7 +26,10 @@ def branch(workspace: Path) -> str:
     for folder in (workspace, *workspace.parents):
         head = folder / ".git" / "HEAD"
         if head.is_file():
-            text = head.read_text(encoding="utf-8", errors="replace").strip()
+            try:
+                text = read_capped_text(head, 4096, "replace").strip()
+            except OSError:
+                return ""
             return text.removeprefix("ref: refs/heads/") if text.startswith("ref:") else text[:8]
     return ""
 

@@ -123,6 +123,11 @@ LINES_AGENT: tuple[str, ...] = (
     ),
     N_("the token ledger {path} was damaged ({error}); started a new one"),
     N_(
+        "the team database {where} does not let this role write project {project}'s usage (it "
+        "belongs to other roles; its members can add this one to memory_members): this "
+        "session's usage of it goes to the local ledger {path}"
+    ),
+    N_(
         "the token ledger {path} was damaged ({error}); started a new one; the damaged "
         "file is kept as {kept}"
     ),

@@ -9,8 +9,7 @@ import json
 import re
 import time
 
-from tests.conftest import provider_env
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import Repl, start_repl
 from tests.ui.repl.test_claude_code_repl import git
 
 SHIFT_TAB = "\x1b[Z"
@@ -18,12 +17,8 @@ CTRL_L = "\x0c"  # a full redraw: the screen's rows as they are, not the changed
 
 
 def start(llm, workspace) -> Repl:
-    env = provider_env(llm, "anthropic")
-    repl = Repl(
-        "--dir", str(workspace), "--provider", "anthropic", "--no-codemap", env=env, cpr=True
-    )
-    repl.prompt()
-    return repl
+    """The REPL in a terminal that answers cursor-position requests (a toolbar needs them)."""
+    return start_repl(llm, workspace, "--no-codemap", cpr=True)
 
 
 def after_last_prompt(repl) -> str:

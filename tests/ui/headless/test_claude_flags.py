@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.core.agent.extensions.test_user_hooks import run_p, tool_results
+from tests.helpers.hook_helpers import run_p, tool_results
 from tests.helpers.mcp_helpers import stdio_entry, write_servers
 from tests.tools.test_sandbox import needs_bwrap
 

@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
+from tests.helpers.hook_helpers import FIXTURES, run_p, script, tool_results
 
 
 def logging_hooks(workspace: Path, tmp_path: Path, event: str, matchers: list[str]) -> Path:
@@ -77,8 +77,6 @@ def test_updated_input_replaces_the_whole_input(llm, workspace, tmp_path):
 
 def test_todays_protect_files_hook_blocks_env_and_lockfile_edits(llm, workspace):
     # hooks-guide "Block edits to protected files" (today's page): its script and settings
-    from tests.core.agent.extensions.test_claude_code_hooks import FIXTURES
-
     hooks = workspace / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     shutil.copy(FIXTURES / "hooks" / "protect-files.sh", hooks / "protect-files.sh")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
+from tests.helpers.hook_helpers import run_p, script, tool_results
 
 EDITS = [
     {"old_string": "alpha", "new_string": "ALPHA"},

@@ -18,7 +18,7 @@ from pathlib import Path  # noqa: E402
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
-CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions")  # beside Unicum's own names
+CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions", "manual", "dontAsk")  # and ours
 
 
 def subcommand_names() -> "tuple[str, ...]":

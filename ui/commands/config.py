@@ -141,7 +141,7 @@ SETTINGS: dict[str, Setting] = {
     for s in (
         Setting("model", (), "config.json models", N_("the model, now and from now on"),
                 _model_now, _model_set),
-        Setting("defaultMode", tuple(MODES), "settings.json permissions",
+        Setting("defaultMode", tuple(CLAUDE_MODES.values()), "settings.json permissions",
                 N_("the permission mode, now and for new sessions"), _mode_now, _mode_set),
         Setting("editorMode", ("normal", "vim"), "settings.json",
                 N_("the input line's key bindings"), _editor_now, _editor_set),

@@ -149,6 +149,7 @@ class Repl:
             self.renderer.stop_live,
             lambda text: print(text),
             approve_all=opts.yes,
+            refuse_all=getattr(self.args, "permission_mode", None) == "dontAsk",
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
             on_diff=self.renderer.diff_shown,

@@ -9,14 +9,15 @@ import json
 import re
 import time
 
+from tests.helpers.hook_helpers import git
 from tests.helpers.repl_driver import Repl, start_repl
-from tests.ui.repl.test_claude_code_repl import git
 
 SHIFT_TAB = "\x1b[Z"
 CTRL_L = "\x0c"  # a full redraw: the screen's rows as they are, not the changed cells only
 
 
 def start(llm, workspace) -> Repl:
+    """The REPL in a terminal that answers cursor-position requests (a toolbar needs them)."""
     return start_repl(llm, workspace, "--no-codemap", cpr=True)
 
 

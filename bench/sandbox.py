@@ -144,6 +144,7 @@ def escapes() -> int:
     command broke."""
     from bench.sandbox_escapes import SECTIONS as FIRST
     from bench.sandbox_escapes_files import SECTIONS as FILES
+    from bench.sandbox_network import proxy_cost
     from bench.sandbox_world import EscapeWorld
 
     saved = dict(os.environ)
@@ -159,6 +160,7 @@ def escapes() -> int:
             for line in result.failures():
                 print(line)
             bad += len(result.failures())
+        print(proxy_cost(world))
     finally:
         world.close()
         shutil.rmtree(root, ignore_errors=True)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
+    from core.agent.loop.text_calls import read_text_calls
     from core.agent.options import SessionOptions, check_workspace, new_session_id
     from core.agent.prompts.instructions import held_instruction_files, loaded_instruction_files
     from core.agent.prompts.system import build_system_prompt
@@ -104,6 +105,7 @@ _WHERE = {
     "rewind_conversation": "core.agent.session.safety",
     "start_notes": "core.agent.session.live",
     "status": "core.agent.loop.context_report",
+    "read_text_calls": "core.agent.loop.text_calls",
     "task_text": "core.agent.records.transcript",
 }
 
@@ -162,6 +164,7 @@ __all__ = [
     "rewind_conversation",
     "start_notes",
     "status",
+    "read_text_calls",
     "task_text",
 ]
 __getattr__, __dir__ = lazy_face(__name__, _WHERE)

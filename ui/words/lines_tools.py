@@ -24,6 +24,18 @@ LINES_TOOLS: tuple[str, ...] = (
     N_("Run `{command}`? It touches the Unicum home, which holds API keys and private data."),
     N_("Run `{command}`? It is destructive ({reasons:trlist})."),
     N_("Run `{command}`? It reads your credential files (SSH keys, cloud credentials)."),
+    N_(
+        "Let `{command}` reach {host}? Sandboxed commands reach only the hosts you allow "
+        "(s/a: {again} from now on)."
+    ),
+    N_(
+        "sandbox: no python3 outside your home for the network bridge, so commands reach no "
+        "host (install python3 for the system)"
+    ),
+    N_(
+        "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no "
+        "cgroup is writable here)"
+    ),
     N_("Write {path}? Git runs what its config and hooks name {_rest}"),
     N_("Write {path}?"),
     N_("Edit {path}?"),

@@ -53,11 +53,13 @@ def read_settings(workspace: Path, home: Path, warn: Callable[[str], None]) -> l
     return found
 
 
-def status_line_command(workspace: Path, home: Path) -> str | None:
-    """Claude Code's `statusLine` (`{"type": "command", "command": …}`): the last file's wins."""
-    command = None
+def status_line_command(workspace: Path, home: Path) -> dict | None:
+    """Claude Code's `statusLine` (`{"type": "command", "command": …, "padding": …,
+    "refreshInterval": …}`): the last file's that names a command wins."""
+    found = None
     for file in read_settings(workspace, home, lambda _: None):
         entry = file.data.get("statusLine")
         if isinstance(entry, dict) and entry.get("type", "command") == "command":
-            command = str(entry.get("command") or "") or command
-    return command
+            if str(entry.get("command") or ""):
+                found = entry
+    return found

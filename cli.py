@@ -31,10 +31,11 @@ def saved_language() -> "str | None":
     """`language` in the user's settings.json when it is one the screen speaks, else None."""
     import json
 
+    from my_agent.capped import CONFIG, read_capped_text
     from my_agent.home import unicum_home
 
     try:
-        data = json.loads((unicum_home() / "settings.json").read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(unicum_home() / "settings.json", CONFIG))
     except (OSError, ValueError):
         return None
     lang = data.get("language") if isinstance(data, dict) else None

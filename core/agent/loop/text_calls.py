@@ -19,6 +19,8 @@ _TAGGED = re.compile(
     r"<(tool_call|tool_calls|tools|function_call)>\s*(?P<body>.*?)\s*(?:</\1>|\Z)", re.S
 )
 _FENCED = re.compile(r"```[\w-]*[ \t]*\n?(?P<body>.*?)\n?```", re.S)
+# A backslash JSON does not allow (a regex's `\w`, `\d`, `\.` typed as is) or one of its escapes
+_ESCAPE = re.compile(r'\\(["\\/bfnrtu])|\\')
 
 
 @dataclass
@@ -31,7 +33,15 @@ class TextCalls:
 
 def _values(body: str) -> list[object] | None:
     """JSON values one after another (one a line, comma-separated, or a list); None when
-    anything else is there."""
+    anything else is there. A backslash JSON would reject (`"pattern": "def \w+"`, as small
+    models write a regex) is read as the character itself."""
+    found = _strict_values(body)
+    if found is None and "\\" in body:
+        found = _strict_values(_ESCAPE.sub(lambda m: m.group(0) if m.group(1) else "\\\\", body))
+    return found
+
+
+def _strict_values(body: str) -> list[object] | None:
     decoder, text, at, found = json.JSONDecoder(), body.strip(), 0, []
     while at < len(text):
         while at < len(text) and text[at] in " \t\r\n,":

@@ -59,3 +59,17 @@ def test_a_llama_cpp_server_that_took_the_tools_is_not_told_to_add_jinja(llm, wo
     assert "--jinja" not in proc.stderr
     assert "its chat template does not parse the calls this model writes" in proc.stderr
     assert "--chat-template-file" in proc.stderr
+
+
+def test_a_fenced_call_with_a_regex_typed_as_is_runs(llm, workspace):
+    """`\\w` is no JSON escape: small models write a regex's backslashes as they are."""
+    (workspace / "a.py").write_text("def parse_config():\n    return 1\n")
+    call = '{"name": "search_files", "arguments": {"pattern": "def parse_\\w+"}}'
+    llm.reply(f"```json\n{call}\n```").reply("found it")
+    proc, out = run_json(llm, workspace)
+    assert out["stop"] == "done" and out["result"] == "found it", proc.stderr
+    [said] = [m for m in llm.requests[1].body["messages"] if m["role"] == "assistant"]
+    assert json.loads(said["tool_calls"][0]["function"]["arguments"]) == {
+        "pattern": "def parse_\\w+"
+    }
+    assert "1: def parse_config():" in tool_texts(llm.requests[1])[0]

@@ -32,7 +32,7 @@ class TextCalls:
 
 
 def _values(body: str) -> list[object] | None:
-    """JSON values one after another (one a line, comma-separated, or a list); None when
+    r"""JSON values one after another (one a line, comma-separated, or a list); None when
     anything else is there. A backslash JSON would reject (`"pattern": "def \w+"`, as small
     models write a regex) is read as the character itself."""
     found = _strict_values(body)

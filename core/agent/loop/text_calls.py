@@ -19,8 +19,6 @@ _TAGGED = re.compile(
     r"<(tool_call|tool_calls|tools|function_call)>\s*(?P<body>.*?)\s*(?:</\1>|\Z)", re.S
 )
 _FENCED = re.compile(r"```[\w-]*[ \t]*\n?(?P<body>.*?)\n?```", re.S)
-# A backslash JSON does not allow (a regex's `\w`, `\d`, `\.` typed as is) or one of its escapes
-_ESCAPE = re.compile(r'\\(["\\/bfnrtu])|\\')
 
 
 @dataclass
@@ -31,18 +29,28 @@ class TextCalls:
     prose: str = ""
 
 
+_ESCAPE = re.compile(r"\\(.)", re.S)
+JSON_ESCAPES = frozenset('"\\/bfnrtu')
+
+
+def _own_backslashes(text: str) -> str:
+    """A backslash before a character JSON does not escape stands for itself (doubled)."""
+    return _ESCAPE.sub(lambda m: m[0] if m[1] in JSON_ESCAPES else "\\" + m[0], text)
+
+
 def _values(body: str) -> list[object] | None:
-    r"""JSON values one after another (one a line, comma-separated, or a list); None when
-    anything else is there. A backslash JSON would reject (`"pattern": "def \w+"`, as small
-    models write a regex) is read as the character itself."""
-    found = _strict_values(body)
+    """JSON values one after another (one a line, comma-separated, or a list); None when
+    anything else is there. A small model's JSON is read as it means it: raw newlines and tabs
+    inside strings, and a backslash before a character JSON does not escape (a regex's d or a
+    shell's dollar) kept as the backslash itself."""
+    found = _decoded(body.strip())
     if found is None and "\\" in body:
-        found = _strict_values(_ESCAPE.sub(lambda m: m.group(0) if m.group(1) else "\\\\", body))
+        found = _decoded(_own_backslashes(body.strip()))
     return found
 
 
-def _strict_values(body: str) -> list[object] | None:
-    decoder, text, at, found = json.JSONDecoder(), body.strip(), 0, []
+def _decoded(text: str) -> list[object] | None:
+    decoder, at, found = json.JSONDecoder(strict=False), 0, []
     while at < len(text):
         while at < len(text) and text[at] in " \t\r\n,":
             at += 1

@@ -61,15 +61,16 @@ def test_a_llama_cpp_server_that_took_the_tools_is_not_told_to_add_jinja(llm, wo
     assert "--chat-template-file" in proc.stderr
 
 
-def test_a_fenced_call_with_a_regex_typed_as_is_runs(llm, workspace):
-    """`\\w` is no JSON escape: small models write a regex's backslashes as they are."""
-    (workspace / "a.py").write_text("def parse_config():\n    return 1\n")
-    call = '{"name": "search_files", "arguments": {"pattern": "def parse_\\w+"}}'
-    llm.reply(f"```json\n{call}\n```").reply("found it")
+def test_a_call_with_raw_newlines_and_a_lone_backslash_in_its_strings_is_run(llm, workspace):
+    (workspace / "a.py").write_text("import re\nDIGITS = None\n")
+    call = (
+        '<tools>\n{"name": "edit_file", "arguments": {"path": "a.py", "old_string": '
+        '"DIGITS = None", "new_string": "DIGITS = re.compile(r\'\\d+\')\nSPACE = \'\\\\s\'"}}\n'
+        "</tools>"
+    )  # a raw newline inside the string; \d is no JSON escape, \\s is one
+    llm.reply(call).reply("Done.")
     proc, out = run_json(llm, workspace)
-    assert out["stop"] == "done" and out["result"] == "found it", proc.stderr
-    [said] = [m for m in llm.requests[1].body["messages"] if m["role"] == "assistant"]
-    assert json.loads(said["tool_calls"][0]["function"]["arguments"]) == {
-        "pattern": "def parse_\\w+"
-    }
-    assert "1: def parse_config():" in tool_texts(llm.requests[1])[0]
+    assert out["result"] == "Done.", proc.stderr
+    assert (workspace / "a.py").read_text() == (
+        "import re\nDIGITS = re.compile(r'\\d+')\nSPACE = '\\s'\n"
+    )

@@ -125,7 +125,9 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
         depends |= _dependents(root, deeper.get(dep, ()), memo)
     depends.discard((target.path, target.qualified))
     reached = impact(index.db, name, max_depth=2, limit=100_000).dependents
-    tally.recall({(d.path, d.symbol) for d in reached}, depends, "R impact")
+    got = {(d.path, d.symbol) for d in reached}
+    tally.recall(got, depends, "R impact")
+    misses += [f"impact {name} {p}:{fn or '<module>'}" for p, fn in sorted(depends - got)]
     tally.counts["targets " + target.kind] += 1
     for p, line in sorted(found - truth):
         conf = max(s.confidence for s in listed if (s.path, s.line) == (p, line))

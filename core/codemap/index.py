@@ -16,6 +16,7 @@ from core.codemap.packages import config_files, read_aliases, remap_imports, sta
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
 from core.codemap.schema import Transaction, content_hash, drop_indexes, open_db, restore_indexes
 from core.codemap.walk import MAX_FILES, walk_sources
+from my_agent.capped import SOURCE, read_capped
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
 
@@ -38,8 +39,7 @@ def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Pars
 
     lang = EXTENSIONS.get(os.path.splitext(rel)[1].lower(), "")
     try:
-        with open(os.path.join(root, rel), "rb") as fh:
-            data = fh.read()
+        data = read_capped(os.path.join(root, rel), SOURCE)  # a file swapped since the walk
     except OSError:
         return (rel, stat[0], stat[1], "", lang, 0, [], [], [])
     digest = content_hash(data)

@@ -59,9 +59,36 @@ PYTHON = """
 (assignment left: (identifier) @bind.var right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
-(assignment left: (identifier) @bind.var right: [(identifier) (attribute)] @alias)
+(assignment left: (identifier) @bind.var right: [(identifier) (attribute) (subscript)
+  (conditional_expression) (boolean_operator) (await)] @value)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
-  attribute: (identifier) @bind.attr) right: [(identifier) (attribute)] @alias)
+  attribute: (identifier) @bind.attr) right: [(identifier) (attribute) (subscript)
+  (conditional_expression) (boolean_operator)] @value)
+(module (assignment left: (identifier) @bind.var right: (binary_operator) @value))
+(module (expression_statement (assignment left: (identifier) @bind.var
+  right: (binary_operator) @value)))
+(named_expression name: (identifier) @bind.var value: (_) @value)
+(assignment left: [(pattern_list) (tuple_pattern)] @bind.unpack right: [(call) (identifier)
+  (attribute) (subscript)] @value)
+(with_item value: (as_pattern [(call) (await)] @entered
+  alias: (as_pattern_target (identifier) @bind.var)))
+(default_parameter name: (identifier) @bind.var value: (call) @value)
+[(for_statement left: (identifier) @bind.var right: (_) @iter)
+  (for_in_clause left: (identifier) @bind.var right: (_) @iter)]
+[(for_statement left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)
+  (for_in_clause left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)]
+(return_statement [(call) (identifier) (attribute) (subscript) (conditional_expression)
+  (expression_list) (tuple)] @bind.gives)
+(yield [(call) (identifier) (attribute)] @bind.yields)
+((decorated_definition (decorator [(identifier) (attribute)] @_dec)
+  definition: (function_definition name: (identifier) @bind.property))
+  (#match? @_dec "(^|[.])(cached_)?property$"))
+((decorated_definition (decorator) @_dec
+  definition: (function_definition name: (identifier) @bind.fixture)) (#match? @_dec "fixture"))
+((decorated_definition (decorator) @_dec definition: (function_definition
+  parameters: (parameters (identifier) @bind.fixarg))) (#match? @_dec "fixture"))
+((function_definition name: (identifier) @_fn parameters: (parameters (identifier) @bind.fixarg))
+  (#match? @_fn "^test"))
 (assignment left: (identifier) @bind.var type: (type) @type)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) type: (type) @type)
@@ -69,9 +96,9 @@ PYTHON = """
 (typed_default_parameter name: (identifier) @bind.var type: (type) @type)
 (function_definition return_type: (type) @bind.returns)
 ([(if_statement condition: (call function: (identifier) @_f arguments: (argument_list .
-  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)
+  (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)) consequence: (block) @span)
   (elif_clause condition: (call function: (identifier) @_f arguments: (argument_list .
-  (identifier) @bind.narrow . [(identifier) (attribute)] @type .)) consequence: (block) @span)]
+  (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)) consequence: (block) @span)]
   (#eq? @_f "isinstance"))
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
 ((assignment left: (identifier) @_all

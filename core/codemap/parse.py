@@ -19,7 +19,8 @@ from core.codemap.captured import read_captures
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
-from core.codemap.values import python_values
+from core.codemap.pybinds import keep_blocks, python_binds
+from core.codemap.values import python_values, star_candidates
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
@@ -163,6 +164,8 @@ class _Collector:
     def _values(self, root: Any) -> list:
         names = {e[2] for e in self.defs.values() if e[3] not in _NOT_SCOPES}
         names |= {s[0] for _, s in self.imports if s[8] not in ("", "*")}
+        if any(s[8] == "*" for _, s in self.imports):  # `from m import *`: m's names too
+            names |= star_candidates(self.data, {b[3] for b in self.binds if b[2] == "local"})
         taken = {r[0] for r in self.refs} | {e[7] for e in self.defs.values()}
         return python_values(root, self.data, names, taken)
 
@@ -171,6 +174,9 @@ class _Collector:
         if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
+            return
+        if self.lang == "python" and kind not in ("base", "all"):
+            self.binds += python_binds(kind, node, caps)
             return
         if kind == "returns":  # `def f() -> Shape`: what a call of f gives
             self.binds.append((node.start_byte, 1, kind, "", type_name_of(text), 0))
@@ -183,8 +189,9 @@ class _Collector:
             return
         if kind == "base":
             name, type_name = "", type_name_of(text)
-        elif kind == "all":
+        elif kind == "all":  # a name listed in `__all__` is a reference to what it names
             name, type_name = text, ""
+            self.refs.append((node.start_byte, text, node.start_point[0] + 1, "export", ""))
         elif "alias" in caps:  # `x = y`: x holds what y holds
             name, type_name = text, "=" + _SPACES.sub("", _text(caps["alias"][0]))[:80]
         else:
@@ -284,7 +291,7 @@ class _Collector:
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
-        binds = uses.binds
+        binds = keep_blocks(uses.binds) if self.lang == "python" else uses.binds
         if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
             module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
             binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
@@ -334,9 +341,7 @@ class _Uses:
             owner = stack[-1][4] if stack else ""
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = (
-                func if kind in ("var", "returns", "narrow") else owner if kind == "base" else ""
-            )
+            scope = func if kind in _IN_FUNCTION else owner if kind == "base" else ""
             if kind == "attr":  # the method, or the class for a class-level name
                 scope = func if func.startswith(owner + ".") else owner
             if kind in ("attr", "base") and not owner:
@@ -345,6 +350,9 @@ class _Uses:
 
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
+_IN_FUNCTION = frozenset(
+    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block"}
+)
 
 
 def type_name_of(text: str) -> str:

@@ -252,7 +252,11 @@ class _Collector:
         self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)
-        uses = _Uses(self.refs, self.binds, self.imports)
+        binds = self.binds
+        if not any(s[0] == "*" for _, s in self.imports):  # a local hides only a file's name
+            names = {e[2] for e in self.defs.values()} | {s[0] for _, s in self.imports}
+            binds = [b for b in binds if b[2] not in SCOPE_BINDS or b[3] in names]
+        uses = _Uses(self.refs, binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[Level] = []  # (end_byte, qualified name, kind, function, class)
         for start, end, name, kind, node, body, qual, _ in events:

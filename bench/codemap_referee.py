@@ -161,8 +161,8 @@ TS_REPORT = ("immer",)
 
 
 def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
-    """The TypeScript sources an npm package ships (`src/`), scored against the compiler's
-    findReferences (bench/referee_ts.js)."""
+    """The TypeScript sources an npm package ships (`src/`, with its package.json), scored
+    against the compiler's findReferences (bench/referee_ts.js)."""
     import json
     import subprocess
 
@@ -174,6 +174,9 @@ def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
         return
     root = tmp / f"ts-{name}"
     shutil.copytree(src, root / "src")
+    for config in ("package.json", "tsconfig.json"):  # as a checkout of the project has them
+        if (MODULES / name / config).is_file():
+            shutil.copy(MODULES / name / config, root / config)
     script = Path(__file__).resolve().parent / "referee_ts.js"
     out = subprocess.run(
         ["node", str(script), str(MODULES), str(root), str(args.seed), str(args.per_kind), name],

@@ -51,36 +51,11 @@ PYTHON = """
 (module (expression_statement (assignment left: (identifier) @name) @def.variable))
 (module (assignment left: (identifier) @name) @def.variable)
 (module (call) @script)
-(call function: (identifier) @ref.call)
-(class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (class_definition superclasses: (argument_list
   (attribute object: (_) @receiver attribute: (identifier) @ref.inherit)))
-(decorator (identifier) @ref.decorator)
 (decorator (attribute object: (_) @receiver attribute: (identifier) @ref.decorator))
-(decorator (call function: (identifier) @ref.decorator))
 (decorator (call function: (attribute object: (_) @receiver attribute: (identifier) @ref.decorator)))
-(attribute object: (_) @receiver attribute: (identifier) @ref.attribute)
-(type (identifier) @ref.type)
-(type (generic_type (identifier) @ref.type))
-(type (subscript value: (identifier) @ref.type))
 [(import_statement) (import_from_statement)] @import
-(parameters [(identifier) @bind.local (default_parameter name: (identifier) @bind.local)
-  (typed_parameter (identifier) @bind.local) (typed_default_parameter name: (identifier) @bind.local)
-  (list_splat_pattern (identifier) @bind.local) (dictionary_splat_pattern (identifier) @bind.local)])
-(lambda_parameters [(identifier) @bind.span (default_parameter name: (identifier) @bind.span)
-  (list_splat_pattern (identifier) @bind.span) (dictionary_splat_pattern (identifier) @bind.span)])
-(for_in_clause left: [(identifier) @bind.span (pattern_list (identifier) @bind.span)
-  (tuple_pattern (identifier) @bind.span)])
-(for_statement left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
-  (tuple_pattern (identifier) @bind.local)])
-(as_pattern_target [(identifier) @bind.local (tuple (identifier) @bind.local)])
-(assignment left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
-  (tuple_pattern (identifier) @bind.local) (list_pattern (identifier) @bind.local)
-  (pattern_list (list_splat_pattern (identifier) @bind.local))])
-(augmented_assignment left: (identifier) @bind.local)
-(named_expression name: (identifier) @bind.local)
-(global_statement (identifier) @bind.global)
-(nonlocal_statement (identifier) @bind.global)
 (assignment left: (identifier) @bind.var right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
@@ -129,6 +104,39 @@ PYTHON = """
 ((assignment left: (identifier) @_all
   right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])
   (#eq? @_all "__all__"))
+"""
+
+# Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
+# Python file's references and of the names that can hide a module's. `@chain.attribute` is a
+# whole `x.name` node (its receiver and name are read from its bytes), `@chain.call` one that
+# is called.
+PYTHON_CAPTURED = """
+(call function: (identifier) @ref.call)
+(class_definition superclasses: (argument_list (identifier) @ref.inherit))
+(decorator (identifier) @ref.decorator)
+(decorator (call function: (identifier) @ref.decorator))
+(attribute object: (_) attribute: (identifier)) @chain.attribute
+(call function: (attribute) @chain.call)
+(type (identifier) @ref.type)
+(type (generic_type (identifier) @ref.type))
+(type (subscript value: (identifier) @ref.type))
+(parameters [(identifier) @bind.local (default_parameter name: (identifier) @bind.local)
+  (typed_parameter (identifier) @bind.local) (typed_default_parameter name: (identifier) @bind.local)
+  (list_splat_pattern (identifier) @bind.local) (dictionary_splat_pattern (identifier) @bind.local)])
+(lambda_parameters [(identifier) @bind.span (default_parameter name: (identifier) @bind.span)
+  (list_splat_pattern (identifier) @bind.span) (dictionary_splat_pattern (identifier) @bind.span)])
+(for_in_clause left: [(identifier) @bind.span (pattern_list (identifier) @bind.span)
+  (tuple_pattern (identifier) @bind.span)])
+(for_statement left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local)])
+(as_pattern_target [(identifier) @bind.local (tuple (identifier) @bind.local)])
+(assignment left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local) (list_pattern (identifier) @bind.local)
+  (pattern_list (list_splat_pattern (identifier) @bind.local))])
+(augmented_assignment left: (identifier) @bind.local)
+(named_expression name: (identifier) @bind.local)
+(global_statement (identifier) @bind.global)
+(nonlocal_statement (identifier) @bind.global)
 """
 
 _JS_COMMON = """
@@ -389,3 +397,4 @@ QUERIES: dict[str, str] = {
     "csharp": CSHARP,
     "php": PHP,
 }
+CAPTURED: dict[str, str] = {"python": PYTHON_CAPTURED}

@@ -22,6 +22,7 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "value": "value",
     "attribute": "property",
     "import": "import",
+    "override": "override",
     "export": "export",
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
@@ -241,6 +242,10 @@ def references(
             (name, name, name, name),
         )
     ]
+    overrides = [
+        s for s in _overrides(project, resolver, wanted) if (s.path, s.line) not in wanted_keys
+    ]
+    wanted_keys |= {(s.path, s.line) for s in overrides}
     sites: list[Site] = []
     for local in names:
         resolver.prefetch(local)
@@ -269,6 +274,7 @@ def references(
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
     if wanted_keys:
         sites += _import_sites(db, project, name, wanted_keys)
+    sites += overrides
     best: dict[tuple[str, int], Site] = {}
     for site in sites:  # one site per line: two calls on a line are one place to look
         kept = best.get((site.path, site.line))
@@ -295,6 +301,26 @@ def _import_sites(
         value = project.imported(project.view(path), local, frozenset(), [(module, orig)])
         if value is not None and (value[1], project.line_of(value)) in wanted:
             out.append(Site(path, line, local, "import", scope or "", "", 0.95, "import"))
+    return out
+
+
+def _overrides(project: Project, resolver: _Resolver, wanted: list[Definition]) -> list[Site]:
+    """TypeScript/JavaScript: the declarations of a method in the classes that share one of
+    its base declarations (an override, the abstract method it implements, a sibling's):
+    a call of any of them may run the target, as the compiler's findReferences counts them."""
+    targets = [d for d in wanted if d.kind == "method" and language_family(d.path) == "javascript"]
+    if not targets or len(targets) == len(resolver.all_defs):
+        return []
+    roots: set[tuple[str, str]] = set()
+    for d in targets:
+        classes, _ = project.mro(d.path, d.scope)
+        roots |= {(p, c) for p, c in classes if f"{c}.{d.name}" in project.view(p).defs}
+    out = []
+    for d in resolver.all_defs:
+        if d.kind == "method" and language_family(d.path) == "javascript" and d not in targets:
+            classes, _ = project.mro(d.path, d.scope)
+            if roots.intersection(classes):
+                out.append(Site(d.path, d.line, d.name, "override", "", "", 0.9, "override"))
     return out
 
 

@@ -4,9 +4,9 @@ references a call query does not see.
 
 Only names the file itself can mean a definition by are looked for: its definitions and its
 `from … import` names (any other bare name is a local or a builtin, never a project
-definition). One regular expression finds their occurrences; the syntax tree says which are
-identifiers in a use (not a definition's name, a parameter, a keyword or an import) and
-whether they stand in an annotation.
+definition). One regular expression finds the file's words, a set keeps those names; the
+syntax tree says which are identifiers in a use (not a definition's name, a parameter, a
+keyword or an import) and whether they stand in an annotation.
 """
 
 from __future__ import annotations
@@ -36,11 +36,9 @@ _BINDING_PARENTS = frozenset(
 _NAMED_FIRST_OR_STORE = frozenset(
     {"keyword_argument", "default_parameter", "typed_default_parameter", "assignment"}
 )
-_WORD = re.compile(rb"[\w.]")  # a name starts after neither a word character nor a dot
-_WORD_CHAR = re.compile(rb"\w")
+_NAME = re.compile(rb"(?<![\w.])[A-Za-z_]\w*")  # a whole word, not after a dot
 _TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
 _IDENTIFIER = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")
-_MANY = 64  # more names than this: one pass over the file's identifiers, not a find per name
 _NEVER = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 
@@ -54,36 +52,13 @@ def star_candidates(data: bytes, local: set[str]) -> set[str]:
 def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
     """Value and annotation references to `names`; `taken`: start bytes already referenced
     (calls, bases, decorators, attributes) or defined."""
-    if len(names) > _MANY:  # a star import's candidates: one pass over the identifiers
-        return _one_pass(root, data, names, taken)
+    wanted = {w.encode() for w in names if w.isidentifier() and w.isascii()}
     out: list[Ref] = []
-    size = len(data)
-    for word in names:
-        if not word.isidentifier() or not word.isascii():
+    for match in _NAME.finditer(data):  # one scan of the file's words, whatever the names
+        word = match.group()
+        if word not in wanted or match.start() in taken:
             continue
-        needle = word.encode()
-        at = data.find(needle)
-        while at >= 0:  # bytes.find per name: no pattern to compile for every file
-            end = at + len(needle)
-            before = data[at - 1 : at] if at else b" "
-            after = data[end : end + 1] if end < size else b" "
-            if at not in taken and not _WORD.match(before) and not _WORD_CHAR.match(after):
-                node = root.named_descendant_for_byte_range(at, end)
-                kind = _kind(node, at, end) if node is not None else ""
-                if kind:
-                    out.append((at, word, node.start_point[0] + 1, kind, ""))
-            at = data.find(needle, end)
-    return out
-
-
-def _one_pass(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
-    out: list[Ref] = []
-    wanted = {n.encode() for n in names if n.isidentifier() and n.isascii()}
-    for found in _IDENTIFIER.finditer(data):
-        at, end = found.span()
-        word = found.group()
-        if word not in wanted or at in taken or (at and data[at - 1 : at] == b"."):
-            continue
+        at, end = match.span()
         node = root.named_descendant_for_byte_range(at, end)
         kind = _kind(node, at, end) if node is not None else ""
         if kind:

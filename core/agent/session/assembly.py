@@ -18,6 +18,7 @@ from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
 from core.agent.loop.agent import INTERRUPTED, Agent
 from core.agent.loop.compact import make_summarizer
+from core.agent.loop.nudge import Nudge
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt
 from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
@@ -92,7 +93,7 @@ class LiveSession:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
         that cannot be written, skipped transcript lines); each shown once."""
         found = [self.notices.pop(0) for _ in range(len(self.notices))]  # the ledger may append
-        return self.memory_hooks.take_warnings() + found
+        return list(dict.fromkeys(self.memory_hooks.take_warnings() + found))  # 3 readers, 1 line
 
     def close(self) -> None:
         """Session end: save memory the last task left behind and consolidate it, flush the ledger (a write
@@ -182,7 +183,7 @@ def open_session(
     opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
-    sections = [*sections, agents_section(g.workspace, g.home)]
+    sections = [*sections, agents_section(g.workspace, g.home, notices)]
     sections = [*sections, *appended_section(opts.append_system_prompt)]
     sections = [*sections, *git_section(g.workspace)]  # branch and short status
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)
@@ -254,7 +255,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
-        act_nudge=g.tool_set == "lean",
+        nudge=Nudge(g.tool_set == "lean", g.workspace),
     )
     safety.history = lambda: agent.history
     if resume is not None and state is not None:
@@ -315,14 +316,15 @@ def _prompt(
     """The system prompt, and the context budget that counts it; with `overview_in_prompt`,
     the code map's overview joins the prompt at the first task (the budget grows with it);
     by default the model asks for it (code_map overview) and every request is ~1k smaller."""
-    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
+    lean = g.tool_set == "lean"
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted, lean)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
     if not (opts.codemap and opts.overview_in_prompt):  # on demand: code_map overview
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:
         return session_prompt(
-            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted
+            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted, lean=lean
         )
 
     return PromptWithOverview(text, g.code_map, rebuild, budget), budget

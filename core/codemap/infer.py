@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
-from core.codemap.pybinds import KEEPS_ELEMENTS
+from core.codemap.pybinds import KEEPS_ELEMENTS, PAIRS_ELEMENTS
 from core.codemap.typeexpr import generic, members, split_top, type_expr
 
 SEQUENCES = frozenset(
@@ -29,7 +29,10 @@ MAPPINGS = frozenset(
 )
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _CLOSE = {"(": ")", "[": "]"}
-_COPIES = ("=", "@")  # a binding that holds what another expression holds
+_COPIES = ("=", "@")
+_GIVING = frozenset(
+    {"pop", "__getitem__", "get", "setdefault"}
+)  # hand an element back  # a binding that holds what another expression holds
 
 
 def steps(text: str) -> list[tuple[str, str]] | None:
@@ -206,6 +209,9 @@ class Inference:
         elif head == "cast" and len(chain) > 1 and chain[1][0] == "call":  # typing.cast(T, x)
             found = self.instance(view, scope, type_expr(split_top(chain[1][1], ",")[0]))
             chain = chain[1:]
+        elif head in PAIRS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
+            found = self._paired(view, scope, head, chain[1][1], line)
+            chain = chain[1:]
         elif head in KEEPS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
             inner = self.evaluate(view, scope, chain[1][1], line)  # `list(routes)`, `sorted(x)`
             found = ("seq", "", self.iterate(inner)) if inner is not None else None  # type: ignore[assignment]
@@ -225,6 +231,14 @@ class Inference:
             if found is None:
                 return None
         return found
+
+    def _paired(self, view: FileView, scope: str, head: str, args: str, line: int) -> Value:
+        """`enumerate(xs)`: (int, x) pairs; `zip(a, b)`: (an a, a b) tuples."""
+        parts = [p for p in split_top(args, ",") if p and "=" not in p]
+        items = [self.iterate(self.evaluate(view, scope, p, line)) for p in parts]
+        if head == "enumerate":
+            items = [EXTERNAL, *items[:1]]
+        return ("seq", "", ("tuple", "", tuple(items)))  # type: ignore[return-value]
 
     # --- what values give -------------------------------------------------------------------
     def called(self, value: Value | None) -> Value | None:
@@ -367,5 +381,7 @@ class Inference:
                 "items": ("seq", "", ("tuple", "", (key, val))),
             }.get(attr)
         else:
-            gives = None
+            return EXTERNAL
+        if attr in _GIVING and gives is None:
+            return None  # `d.get(k)` on a dict of what nobody knows: unknown, not external
         return ("ret", "", gives) if gives is not None else EXTERNAL  # type: ignore[return-value]

@@ -60,7 +60,7 @@ PYTHON = """
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (identifier) @bind.var right: [(identifier) (attribute) (subscript)
-  (conditional_expression) (boolean_operator) (await)] @value)
+  (conditional_expression) (boolean_operator) (await) (list) (set) (tuple) (dictionary)] @value)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) right: [(identifier) (attribute) (subscript)
   (conditional_expression) (boolean_operator)] @value)
@@ -93,12 +93,17 @@ PYTHON = """
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) type: (type) @type)
 (typed_parameter (identifier) @bind.var type: (type) @type)
+(typed_parameter [(list_splat_pattern (identifier) @bind.var)
+  (dictionary_splat_pattern (identifier) @bind.var)] type: (type) @type)
 (typed_default_parameter name: (identifier) @bind.var type: (type) @type)
 (function_definition return_type: (type) @bind.returns)
 ([(if_statement condition: (call function: (identifier) @_f arguments: (argument_list .
   (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)) consequence: (block) @span)
   (elif_clause condition: (call function: (identifier) @_f arguments: (argument_list .
   (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)) consequence: (block) @span)]
+  (#eq? @_f "isinstance"))
+((assert_statement (call function: (identifier) @_f arguments: (argument_list .
+  (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)))
   (#eq? @_f "isinstance"))
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
 ((assignment left: (identifier) @_all

@@ -12,12 +12,11 @@ value), `tuple` (the items) and `ret` (a builtin method: detail is what calling 
 from __future__ import annotations
 
 import posixpath
-import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
 from core.codemap.pybinds import KEEPS_ELEMENTS, PAIRS_ELEMENTS
-from core.codemap.typeexpr import generic, members, split_top, type_expr
+from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
@@ -27,51 +26,10 @@ SEQUENCES = frozenset(
 MAPPINGS = frozenset(
     "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap".split()
 )
-_NAME = re.compile(r"[A-Za-z_$][\w$]*")
-_CLOSE = {"(": ")", "[": "]"}
 _COPIES = ("=", "@")
 _GIVING = frozenset(
     {"pop", "__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
-
-
-def steps(text: str) -> list[tuple[str, str]] | None:
-    """'a.b(x)[0].c' → [('name','a'), ('attr','b'), ('call','x'), ('index','0'),
-    ('attr','c')]; None when the text is not such a chain (or was cut short)."""
-    found = _NAME.match(text)
-    if found is None:
-        return None
-    out = [("name", found.group())]
-    at = found.end()
-    while at < len(text):
-        char = text[at]
-        if char == ".":
-            found = _NAME.match(text, at + 1)
-            if found is None:
-                return None
-            out.append(("attr", found.group()))
-            at = found.end()
-        elif char in _CLOSE:
-            end = _matching(text, at)
-            if end < 0:
-                return None
-            out.append(("call" if char == "(" else "index", text[at + 1 : end]))
-            at = end + 1
-        else:
-            return None
-    return out
-
-
-def _matching(text: str, at: int) -> int:
-    depth = 0
-    for here in range(at, len(text)):
-        if text[here] in "([{":
-            depth += 1
-        elif text[here] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return here
-    return -1
 
 
 def union(values: list[Value | None]) -> Value | None:
@@ -92,15 +50,15 @@ class Inference:
     """The typing half of the resolver (mixed into `resolve.Project`)."""
 
     instances: dict[tuple[str, str, str], Value | None]
-
-    # provided by Project
-    def view(self, path: str) -> FileView: ...
-    def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None: ...
-    def attribute(self, value: Value | None, attr: str) -> Value | None: ...
-    def member(self, value: Value, attr: str) -> Value | None: ...
-    def enclosing_class(self, view: FileView, scope: str) -> str: ...
-
     ids: dict[str, int]
+
+    if TYPE_CHECKING:  # what resolve.Project provides
+
+        def view(self, path: str) -> FileView: ...
+        def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None: ...
+        def attribute(self, value: Value | None, attr: str) -> Value | None: ...
+        def member(self, value: Value, attr: str) -> Value | None: ...
+        def enclosing_class(self, view: FileView, scope: str) -> str: ...
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it

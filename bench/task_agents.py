@@ -20,6 +20,7 @@ MINI_VENV = Path.home() / ".cache" / "unicum-bench" / "mswea-venv"
 UNICUM_SETS = {"default": "auto", "lean": "lean", "full": "full"}
 MINI_CONFIGS = {"mini": "mini.yaml", "mini-text": "mini_textbased.yaml"}
 MINI_CLASSES = {"mini": "litellm", "mini-text": "litellm_textbased"}
+REPLY_CAP = 4096  # mini's max_tokens: what Unicum sends at a 16k window (a quarter of it)
 
 
 @dataclass
@@ -132,7 +133,9 @@ def run_mini(
     prompt: str, project: Path, run_dir: Path, url: str, model: str, kind: str, limits: Limits
 ) -> Ran:
     """mini-swe-agent with its own config for `kind` (its default `mini.yaml`, or the text-based
-    one), confirmations off, its step limit at our turn cap, the cost limit off."""
+    one), confirmations off, its step limit at our turn cap, the cost limit off, its reply cap
+    Unicum's (without one a reply runs on to the window's end: llama-server finishes a request
+    whose client was killed at the timeout, and the next run waits for it)."""
     mini = mini_command()
     if mini is None:
         return Ran("not installed", 0.0, detail=f"pip install mini-swe-agent into {MINI_VENV}")
@@ -144,6 +147,7 @@ def run_mini(
         "model.model_class": MINI_CLASSES[kind],
         "model.model_kwargs.api_base": url,
         "model.model_kwargs.api_key": "fake-local-key",
+        "model.model_kwargs.max_tokens": REPLY_CAP,  # a killed run's request ends too
         "model.cost_tracking": "ignore_errors",
     }
     cmd = [str(mini), "-m", f"openai/{model}", "-t", prompt, "-y", "--exit-immediately"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 import urllib.request
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -151,3 +152,22 @@ def server_metrics(base_url: str) -> dict[str, float]:
             except ValueError:
                 continue
     return found
+
+
+def wait_idle(base_url: str, limit: float = 600.0, step: float = 2.0) -> float:
+    """Wait until llama-server (GET /slots) works on no request: a run timed out with its
+    request still generating must not be charged to the next one. Seconds waited; at once when
+    the server has no /slots."""
+    parts = urlsplit(base_url)
+    url = f"{parts.scheme}://{parts.netloc}/slots"
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                slots = json.loads(reply.read() or b"[]")
+        except (OSError, ValueError):
+            break
+        if not any(isinstance(s, dict) and s.get("is_processing") for s in slots):
+            break
+        time.sleep(step)
+    return time.monotonic() - started

@@ -33,7 +33,7 @@ from bench.task_agents import (  # noqa: E402
     run_mini,
     run_unicum,
 )
-from bench.task_proxy import CountingProxy, server_metrics  # noqa: E402
+from bench.task_proxy import CountingProxy, server_metrics, wait_idle  # noqa: E402
 from bench.task_set import TASKS, BenchTask  # noqa: E402
 
 WORK = Path.home() / ".cache" / "unicum-bench" / "runs"  # the sandbox refuses a HOME under /tmp
@@ -78,6 +78,7 @@ def run_one(
     project = run_dir / "project"
     project.mkdir(parents=True)
     task.write(project)
+    wait_idle(args.base_url)  # a request left running by the run before is not charged here
     proxy.reset()
     before = server_metrics(args.base_url)
     if kind == "unicum":

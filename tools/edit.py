@@ -11,7 +11,7 @@ from tools.permissions import approve_edit
 from tools.pycheck import numbered, syntax_line, syntax_problem
 from tools.snapshots import recorded
 from tools.textfile import encode, read_text
-from tools.workspace import display, resolve_path, write_in_workspace
+from tools.workspace import display, no_such_file, resolve_path, write_in_workspace
 
 MAX_DIFF_LINES = 80
 SHOW_CONTEXT = 2  # lines around the closest match
@@ -160,6 +160,8 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     target = resolve_path(ctx, args["path"], write=True)
     rel = display(ctx, target)
     pairs = _pairs(args)
+    if not target.exists():
+        raise no_such_file(ctx, target, args["path"])
     doc = read_text(target, args["path"])
     text, count, first = _apply_all(doc.text, pairs, rel)
     broken = syntax_problem(rel, text)

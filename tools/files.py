@@ -21,7 +21,7 @@ from tools.textfile import (
     printable,
     read_text,
 )
-from tools.workspace import display, resolve_path, write_in_workspace
+from tools.workspace import display, no_such_file, resolve_path, write_in_workspace
 
 MAX_BYTES = 100_000  # of output per call
 MAX_LINE = 2000  # characters per line shown
@@ -52,6 +52,8 @@ def read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
             f"{args['path']} is {human_size(target.stat().st_size)}; too large to "
             "read whole: use search_files, or terminal with head/tail/sed -n"
         )
+    if not target.exists():
+        raise no_such_file(ctx, target, args["path"])
     doc = read_text(target, args["path"])
     lines = printable(doc.text).splitlines()
     offset, limit = max(1, int(args.get("offset", 1))), max(1, int(args.get("limit", 2000)))

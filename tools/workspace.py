@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
 from my_agent.files import UnsafePath, write_beneath
+from my_agent.walk import walk
 from tools.base import ToolContext, ToolError
 from tools.guards import approve_special_path
 
@@ -48,3 +50,13 @@ def write_in_workspace(ctx: ToolContext, target: Path, data: bytes) -> None:
         write_beneath(base, target, data)
     except UnsafePath as exc:
         raise ToolError(f"{display(ctx, target)}: {exc}") from None
+
+
+def no_such_file(ctx: ToolContext, target: Path, shown: str, limit: int = 3) -> ToolError:
+    """A missing file's error, naming the project's files of that name: a small model that
+    guessed `test/x.py` or doubled the project folder gets the path to use."""
+    name = target.name
+    same = [e.rel for e in islice(walk(ctx.workspace, want=lambda n: n == name), limit)]
+    if not same:
+        return ToolError(f"{shown}: no such file")
+    return ToolError(f"{shown}: no such file; the project has {', '.join(same)}")

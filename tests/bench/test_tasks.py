@@ -4,7 +4,10 @@ Unicum's real CLI (mini-swe-agent's side needs its own environment and a real mo
 from __future__ import annotations
 
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from bench.task_proxy import wait_idle
 from tests.bench.test_replay import bench_cli
 
 EDIT = {
@@ -73,3 +76,30 @@ def test_the_full_set_is_the_tool_set_setting(llm, tmp_path):
     assert {"memory", "task", "todo"} <= {
         t["function"]["name"] for t in llm.requests[0].body["tools"]
     }
+
+
+def test_a_run_waits_until_the_server_works_on_no_request(tmp_path):
+    """A request a timed-out run left generating is not charged to the next run."""
+    answers = [True, True, False]  # /slots: busy twice, then idle
+    asked: list[str] = []
+
+    class Slots(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            return None
+
+        def do_GET(self) -> None:  # noqa: N802
+            asked.append(self.path)
+            body = json.dumps([{"id": 0, "is_processing": answers.pop(0)}]).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slots)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        wait_idle(f"http://127.0.0.1:{server.server_address[1]}/v1", step=0.01)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == ["/slots"] * 3 and not answers

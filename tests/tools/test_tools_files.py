@@ -6,6 +6,7 @@ import pytest
 
 from tests.helpers.tool_helpers import make_ctx, run
 from tools.snapshots import get_snapshots, undo_turn
+from ui.words.strings import Strings
 
 
 @pytest.fixture
@@ -114,3 +115,21 @@ def test_append_to_a_binary_file_is_refused_and_changes_nothing(ctx, workspace):
     out = run(ctx, "write_file", path="img.png", content="text\n", append=True)
     assert out.is_error and "binary" in out.content
     assert (workspace / "img.png").read_bytes() == data
+
+
+def test_a_missing_file_names_the_project_files_of_that_name(ctx, workspace):
+    (workspace / "tests").mkdir()
+    (workspace / "tests" / "test_squares.py").write_text("x = 1\n")
+    doubled = str(workspace / workspace.name / "test" / "test_squares.py")  # a guessed path
+    read = run(ctx, "read_file", path=doubled)
+    assert read.is_error and read.content.endswith(
+        "test_squares.py: no such file; the project has tests/test_squares.py"
+    )
+    edit = run(ctx, "edit_file", path="test/test_squares.py", old_string="x", new_string="y")
+    assert (
+        edit.content == "test/test_squares.py: no such file; the project has tests/test_squares.py"
+    )
+    said = Strings("zh").line(edit.content)
+    assert said == "test/test_squares.py：没有这个文件；项目里有 tests/test_squares.py"
+    none = run(ctx, "read_file", path="other.py")
+    assert none.content == "other.py: no such file"

@@ -50,6 +50,10 @@ LINES_AGENT: tuple[str, ...] = (
     ),
     N_("Stopped after {n} turns without a final answer{_rest}"),
     N_(
+        "Stopped after {n} turns without a final answer (sub-agents' turns included) (raise "
+        "--max-turns or ask me to continue)."
+    ),
+    N_(
         "{provider} answered without a stream (an HTTP 200 with no events) at {url}: "
         "check {name} points at the provider's API"
     ),

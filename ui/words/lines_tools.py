@@ -17,6 +17,7 @@ LINES_TOOLS: tuple[str, ...] = (
         "with clarify."
     ),
     N_('{line:tr} To write inside the project, use the relative path "{path}".'),
+    N_("{path}: no such file; the project has {files}"),
     N_("Write {path}, outside the workspace {workspace}?"),
     N_("Read {path}, outside the workspace {workspace}?"),
     N_("Read {path}? It may hold API keys or Unicum's private data."),

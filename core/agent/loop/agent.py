@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from core.agent.events import AgentHooks, TaskResult, ToolVerdict
 from core.agent.loop.guard import LoopGuard
+from core.agent.loop.nudge import Nudge
 from core.agent.loop.text_calls import read_text_calls, server_fix
 from core.agent.loop.turns import TurnCount
 from core.agent.options import MAX_TURNS
@@ -34,11 +35,6 @@ from tools.registry import Registry
 INTERRUPTED = "interrupted by the user before this tool finished"
 BLOCKED = "blocked by {source}; the call did not run: {why}"
 ASKED = "{source} asks before {name} runs ({why}). Run it?"
-ACT_NUDGE = (
-    "[unicum: you answered with code but used no tool, so nothing in the project changed. "
-    "If the task asks for a change, make it now with edit_file (or write_file) and run the "
-    "tests; if it does not, give your answer again.]"
-)
 FIT_TRIES = 3  # requests a too-long history gets, compacted before each retry
 MAX_STOP_CONTINUES = 3  # a Stop hook that always blocks cannot keep a task going forever
 STOP_CAP = "a Stop hook asked to go on again; stopped after {n} continuations (its reason: {why})"
@@ -63,8 +59,7 @@ class Agent:
     notices: list[str] = field(default_factory=list)  # lines for the user, each shown once
     text_calls_noted: bool = False
     shared_turns: TurnCount | None = None  # a sub-agent's: its parent task's count
-    act_nudge: bool = False  # the lean tool set's model: code shown, nothing done -> go on once
-    acted: bool = False  # the nudge was given in this task
+    nudge: Nudge = field(default_factory=Nudge)  # the lean set's model: an answer, nothing done
     turns: TurnCount = field(default_factory=lambda: TurnCount(MAX_TURNS))  # the task's
 
     def run(self, task: str, images: Sequence[ImageBlock] = (), label: str = "") -> TaskResult:
@@ -79,8 +74,8 @@ class Agent:
         self.hooks.on_task_start(label or task)
         self.hooks.on_wait("codemap", overview)
         self.guard.start_task()
+        self.nudge.start_task()
         self.turns = self.shared_turns or TurnCount(self.max_turns)
-        self.acted = False
         message = Message("user", [TextBlock(task), *images])
         if context:
             message.blocks.append(TextBlock(f"\n\n{context}"))
@@ -158,12 +153,12 @@ class Agent:
             result.turns, result.usage = self.turns.used, self.turns.usage
 
     def _told_to_act(self, result: TaskResult, text: str) -> bool:
-        """A small model (`act_nudge`) that answers with code but has used no tool in the task
-        changed nothing: it is sent back once to make the change with its tools."""
-        if not self.act_nudge or self.acted or result.tool_calls or "```" not in text:
+        """A small model's answer before anything changed (or an empty one) is sent back with
+        a note naming the next step (`nudge.py`)."""
+        note = self.nudge.note(text, result.tool_calls)
+        if note is None:
             return False
-        self.acted = True
-        self.history.append(Message("user", [TextBlock(ACT_NUDGE)]))
+        self.history.append(Message("user", [TextBlock(note)]))
         return True
 
     def _goes_on(self, result: TaskResult, continued: int, last: bool) -> bool:
@@ -284,6 +279,7 @@ class Agent:
         output: ToolOutput = self.registry.execute(call.name, args, context)
         seconds = time.monotonic() - started
         output.content = self.guard.review(call, output, self.registry.tools)  # advice on a repeat
+        self.nudge.saw(call, output)
         fact = self.context.on_tool_result(call, output) or extract_fact(
             call, output, self.fact_rules
         )

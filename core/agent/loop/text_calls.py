@@ -29,10 +29,28 @@ class TextCalls:
     prose: str = ""
 
 
+_ESCAPE = re.compile(r"\\(.)", re.S)
+JSON_ESCAPES = frozenset('"\\/bfnrtu')
+
+
+def _own_backslashes(text: str) -> str:
+    """A backslash before a character JSON does not escape stands for itself (doubled)."""
+    return _ESCAPE.sub(lambda m: m[0] if m[1] in JSON_ESCAPES else "\\" + m[0], text)
+
+
 def _values(body: str) -> list[object] | None:
     """JSON values one after another (one a line, comma-separated, or a list); None when
-    anything else is there."""
-    decoder, text, at, found = json.JSONDecoder(), body.strip(), 0, []
+    anything else is there. A small model's JSON is read as it means it: raw newlines and tabs
+    inside strings, and a backslash before a character JSON does not escape (a regex's d or a
+    shell's dollar) kept as the backslash itself."""
+    found = _decoded(body.strip())
+    if found is None and "\\" in body:
+        found = _decoded(_own_backslashes(body.strip()))
+    return found
+
+
+def _decoded(text: str) -> list[object] | None:
+    decoder, at, found = json.JSONDecoder(strict=False), 0, []
     while at < len(text):
         while at < len(text) and text[at] in " \t\r\n,":
             at += 1

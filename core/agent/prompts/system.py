@@ -16,15 +16,25 @@ BASE_PROMPT = """You are Unicum, a coding agent working in the user's project th
 - Older tool outputs keep only the lines that matter; `[… N lines: recall a7 lines=12-40]` marks the rest. Ask for just what you need: recall(id, lines="12-40") or recall(id, grep="text"); a whole output only when you must.
 - code_map(action="overview") maps the project's files and symbols; code_map finds definitions and callers faster than reading files."""
 
+# the lean tool set's base: a small model is told the steps of a task and that it makes the
+# change itself; no tools it is not offered (code_map; recall names itself in each stand-in)
+LEAN_PROMPT = """You are Unicum, a coding agent working in the user's project through tools. You make the changes yourself with the tools: the user does not edit files or run commands for you.
+- Paths are relative to the project folder: use the file names listed under Files.
+- Work in steps: run the tests or the program with terminal to see what fails; read_file the file it names; change it with edit_file, old_string copied exactly from what read_file showed (without the line numbers); run the tests again.
+- Change the code the task is about; change tests only when the task asks for it.
+- Only a tool call changes a file or runs a command: never say you changed or ran something without the call that did it. When the work is done, answer in one or two sentences with what the tools showed."""
+
 
 def environment_section(workspace: Path) -> PromptSection:
     text = f"Project folder: {workspace}\nPlatform: {platform.system()} {platform.release()}"
     return PromptSection("environment", text)
 
 
-def build_system_prompt(workspace: Path, sections: list[PromptSection] | None = None) -> str:
+def build_system_prompt(
+    workspace: Path, sections: list[PromptSection] | None = None, base: str = BASE_PROMPT
+) -> str:
     """Base, environment, then the given sections in order; empty sections are skipped."""
-    parts = [BASE_PROMPT, environment_section(workspace).text]
+    parts = [base, environment_section(workspace).text]
     for section in sections or []:
         if section.text.strip():
             parts.append(f"## {section.name.title()}\n{section.text.strip()}")

@@ -18,6 +18,7 @@ from core.agent.extensions.subagent import SubAgentRunner
 from core.agent.extensions.user_hooks import UserHooks, load_hooks
 from core.agent.loop.agent import INTERRUPTED, Agent
 from core.agent.loop.compact import make_summarizer
+from core.agent.loop.nudge import Nudge
 from core.agent.options import SessionOptions, check_workspace
 from core.agent.prompts.system import FixedPrompt, PromptSection, SystemPrompt
 from core.agent.records.accounting import LedgerHooks, request_text, setup_accounting
@@ -254,7 +255,7 @@ def open_session(
         max_turns=opts.max_turns,
         fact_rules=g.extensions.fact_rules,
         notices=notices,  # e.g. a server that does not parse tool calls
-        act_nudge=g.tool_set == "lean",
+        nudge=Nudge(g.tool_set == "lean", g.workspace),
     )
     safety.history = lambda: agent.history
     if resume is not None and state is not None:
@@ -315,14 +316,15 @@ def _prompt(
     """The system prompt, and the context budget that counts it; with `overview_in_prompt`,
     the code map's overview joins the prompt at the first task (the budget grows with it);
     by default the model asks for it (code_map overview) and every request is ~1k smaller."""
-    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted)
+    lean = g.tool_set == "lean"
+    text = session_prompt(g.workspace, g.store, opts.task_hint, sections, warnings, g.trusted, lean)
     budget = session_budget(g.provider.profile, text, g.registry.specs())
     if not (opts.codemap and opts.overview_in_prompt):  # on demand: code_map overview
         return FixedPrompt(text), budget
 
     def rebuild(section: PromptSection) -> str:
         return session_prompt(
-            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted
+            g.workspace, g.store, opts.task_hint, [*sections, section], trusted=g.trusted, lean=lean
         )
 
     return PromptWithOverview(text, g.code_map, rebuild, budget), budget

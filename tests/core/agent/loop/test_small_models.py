@@ -69,3 +69,32 @@ def test_the_spinner_ticks_seconds_and_tokens_and_says_how_to_stop():
     assert waiting.text() == "thinking… 12s · 3,420 tokens so far · Ctrl-C to stop"
     assert Waiting(Strings("zh"), 0).text() == "思考中… 0 秒 · 已用 0 令牌 · Ctrl-C 停止"
     assert str(waiting.__rich__()) == waiting.text()  # what rich shows at each refresh
+
+
+def system_text(request) -> str:
+    return request.body["messages"][0]["content"]
+
+
+def test_the_lean_set_gets_the_small_model_prompt_and_the_project_files(llm, workspace):
+    (workspace / "tests").mkdir()
+    (workspace / "tests" / "test_a.py").write_text("from a import x\n")
+    (workspace / "a.py").write_text("x = 1\n")
+    llm.reply("ok").reply("ok")
+    assert run(llm, workspace, "openai-compatible").returncode == 0
+    lean = system_text(llm.requests[0])
+    assert "the user does not edit files or run commands for you" in lean
+    assert "## Files\na.py\ntests/test_a.py" in lean
+    assert "code_map" not in lean  # not offered in the lean set
+    assert run(llm, workspace, "openai").returncode == 0
+    full = system_text(llm.requests[1])
+    assert "## Files" not in full and "code_map" in full
+
+
+def test_a_big_project_lists_its_first_files_and_points_at_list_files(llm, workspace):
+    for i in range(45):
+        (workspace / f"m{i:02}.py").write_text("")
+    llm.reply("ok")
+    assert run(llm, workspace, "openai-compatible").returncode == 0
+    files = system_text(llm.requests[0]).split("## Files\n")[1].splitlines()
+    assert files[0] == "m00.py" and files[39] == "m39.py"
+    assert files[40] == "… more files: list_files shows them (first 40 listed)"

@@ -59,3 +59,18 @@ def test_a_llama_cpp_server_that_took_the_tools_is_not_told_to_add_jinja(llm, wo
     assert "--jinja" not in proc.stderr
     assert "its chat template does not parse the calls this model writes" in proc.stderr
     assert "--chat-template-file" in proc.stderr
+
+
+def test_a_call_with_raw_newlines_and_a_lone_backslash_in_its_strings_is_run(llm, workspace):
+    (workspace / "a.py").write_text("import re\nDIGITS = None\n")
+    call = (
+        '<tools>\n{"name": "edit_file", "arguments": {"path": "a.py", "old_string": '
+        '"DIGITS = None", "new_string": "DIGITS = re.compile(r\'\\d+\')\nSPACE = \'\\\\s\'"}}\n'
+        "</tools>"
+    )  # a raw newline inside the string; \d is no JSON escape, \\s is one
+    llm.reply(call).reply("Done.")
+    proc, out = run_json(llm, workspace)
+    assert out["result"] == "Done.", proc.stderr
+    assert (workspace / "a.py").read_text() == (
+        "import re\nDIGITS = re.compile(r'\\d+')\nSPACE = '\\s'\n"
+    )

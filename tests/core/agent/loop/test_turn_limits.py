@@ -8,6 +8,7 @@ import json
 
 from tests.conftest import provider_env, run_cli
 from tests.helpers.fake_llm import llama_cpp_overflow
+from ui.words.strings import Strings
 
 USAGE = {"input": 100, "cache_read": 0, "cache_write": 0, "output": 7}
 
@@ -63,3 +64,13 @@ def test_a_print_run_that_cannot_fit_is_not_told_to_compact(llm, workspace):
     assert out["stop"] == "error" and "still too long" in out["error"], proc.stderr
     assert "/compact" not in proc.stderr + proc.stdout and "/new" not in out["error"]
     assert "llama.cpp -c" in out["error"]
+
+
+def test_the_stop_with_sub_agents_turns_is_said_whole_in_chinese():
+    line = (
+        "Stopped after 15 turns without a final answer (sub-agents' turns included) (raise "
+        "--max-turns or ask me to continue)."
+    )
+    assert Strings("zh").line(line) == (
+        "已运行 15 轮（含子代理的轮次）仍没有最终答复，已停止（可调大 --max-turns，或让我继续）"
+    )

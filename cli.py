@@ -27,6 +27,20 @@ def subcommand_names() -> "tuple[str, ...]":
     return NAMES
 
 
+def saved_language() -> "str | None":
+    """`language` in the user's settings.json when it is one the screen speaks, else None."""
+    import json
+
+    from my_agent.home import unicum_home
+
+    try:
+        data = json.loads((unicum_home() / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    lang = data.get("language") if isinstance(data, dict) else None
+    return lang if isinstance(lang, str) and lang in ui_languages() else None
+
+
 def ui_languages() -> "tuple[str, ...]":
     from ui.words import languages
 
@@ -171,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sandbox-network",
         choices=["on", "off"],
-        help="network for every sandboxed command (default: config.json, else off: asked per command)",
+        help="on: every host for sandboxed commands (through the proxy); off: the allowed hosts, "
+        "others asked per host (default: config.json, else off)",
     )
     p.add_argument(
         "--max-turns", type=_positive(int), metavar="N", help="model turns per task (default 50)"
@@ -274,6 +289,7 @@ def _main(argv: "list[str] | None") -> int:
     args = build_parser().parse_args(argv)
     args.dir = Path(args.dir)
     args.started = STARTED
+    args.lang = args.lang or saved_language()  # `/config language=zh`: from the next start
     if args.trust_project:  # the explicit opt-in for a CI run: every loader reads it
         from my_agent.trust import TRUST_ENV
 

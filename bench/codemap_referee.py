@@ -125,7 +125,9 @@ def _score_one(root, index, target, sites, deeper, memo, tally, misses) -> None:
         depends |= _dependents(root, deeper.get(dep, ()), memo)
     depends.discard((target.path, target.qualified))
     reached = impact(index.db, name, max_depth=2, limit=100_000).dependents
-    tally.recall({(d.path, d.symbol) for d in reached}, depends, "R impact")
+    got = {(d.path, d.symbol) for d in reached}
+    tally.recall(got, depends, "R impact")
+    misses += [f"impact {name} {p}:{fn or '<module>'}" for p, fn in sorted(depends - got)]
     tally.counts["targets " + target.kind] += 1
     for p, line in sorted(found - truth):
         conf = max(s.confidence for s in listed if (s.path, s.line) == (p, line))
@@ -159,8 +161,8 @@ TS_REPORT = ("immer",)
 
 
 def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
-    """The TypeScript sources an npm package ships (`src/`), scored against the compiler's
-    findReferences (bench/referee_ts.js)."""
+    """The TypeScript sources an npm package ships (`src/`, with its package.json), scored
+    against the compiler's findReferences (bench/referee_ts.js)."""
     import json
     import subprocess
 
@@ -172,6 +174,9 @@ def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:
         return
     root = tmp / f"ts-{name}"
     shutil.copytree(src, root / "src")
+    for config in ("package.json", "tsconfig.json"):  # as a checkout of the project has them
+        if (MODULES / name / config).is_file():
+            shutil.copy(MODULES / name / config, root / config)
     script = Path(__file__).resolve().parent / "referee_ts.js"
     out = subprocess.run(
         ["node", str(script), str(MODULES), str(root), str(args.seed), str(args.per_kind), name],

@@ -55,6 +55,13 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         {"early_lines": LineRules(late_kinds=())},
     ),
     "small-8": ("small outputs whole only among the 8 latest", {"small_for_results": 8}),
+    "event-lines": (
+        "events keep a read's used lines instead of its fact line",
+        {"event_lines": ("read",)},
+    ),
+    "whole-reads": ("file reads exempt from the size rule up to 12k", {"whole_reads": 12_000}),
+    "args-all": ("every long argument archived from the next request on", {"early_args": "all"}),
+    "notes-150": ("the model's older notes shortened to 150 characters", {"old_text_chars": 150}),
     "floor": (
         "every output its line after one turn, failures too",
         {"early_kinds": KINDS, "early_keep_up_to": (), "early_keep_failures": False},

@@ -10,8 +10,8 @@ HOME full of sentinel files and a fresh copy of a throwaway git project, in a fo
 - history: inside-workspace destroyers the prompts ask about, sandbox on and off;
 - benign: false alarms (the prompt would ask) with the sandbox on and off, and commands the
   sandbox broke (exit 0 unsandboxed, not inside);
-- then the ways out of the sandbox (bench/sandbox_escapes.py), a section per kind: attacks
-  tried / blocked beside the benign commands still working.
+- then the ways out of the sandbox (bench/sandbox_escapes.py, bench/sandbox_escapes_files.py),
+  a section per kind: attacks tried / blocked beside the benign commands still working.
 """
 
 from __future__ import annotations
@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
 def escapes() -> int:
     """The escape sections, each in a fresh world; 1 when an attack got through or a benign
     command broke."""
-    from bench.sandbox_escapes import SECTIONS
+    from bench.sandbox_escapes import SECTIONS as FIRST
+    from bench.sandbox_escapes_files import SECTIONS as FILES
+    from bench.sandbox_network import proxy_cost
     from bench.sandbox_world import EscapeWorld
 
     saved = dict(os.environ)
@@ -152,12 +154,13 @@ def escapes() -> int:
     bad = 0
     try:
         print(f"escapes: {world.sandbox.describe()}")
-        for section in SECTIONS:
+        for section in FIRST + FILES:
             result = section(world)
             print(result.line())
             for line in result.failures():
                 print(line)
             bad += len(result.failures())
+        print(proxy_cost(world))
     finally:
         world.close()
         shutil.rmtree(root, ignore_errors=True)

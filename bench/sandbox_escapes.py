@@ -5,34 +5,9 @@ working. Used by bench/sandbox.py (`--escapes`), which prints tried / blocked pe
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from bench.sandbox_world import EscapeWorld
+from bench.sandbox_network import limits_section, network_sections
+from bench.sandbox_world import EscapeWorld, Section
 from my_agent.trust import extensions_allowed, trust_folder
-
-Check = Callable[[str, int], bool]  # (output, exit code) -> blocked
-
-
-@dataclass
-class Section:
-    name: str
-    attacks: list[tuple[str, bool]] = field(default_factory=list)  # (attack, blocked)
-    benign: list[tuple[str, bool]] = field(default_factory=list)  # (command, worked)
-
-    def line(self) -> str:
-        blocked = sum(b for _, b in self.attacks)
-        worked = sum(w for _, w in self.benign)
-        return (
-            f"{self.name:<26} attacks blocked {blocked}/{len(self.attacks)}"
-            f"   benign working {worked}/{len(self.benign)}"
-        )
-
-    def failures(self) -> list[str]:
-        return [f"  not blocked: {a}" for a, b in self.attacks if not b] + [
-            f"  broken: {c}" for c, w in self.benign if not w
-        ]
 
 
 def git_section(w: EscapeWorld) -> Section:
@@ -98,34 +73,6 @@ def reads_section(w: EscapeWorld) -> Section:
         s.attacks.append((f"cat ~/{rel}", "SENTINEL" not in output))
     for benign in ("mytool", "git --version", "python3 -c 'import json; print(1)'"):
         s.benign.append((benign, w.run(benign)[1] == 0))
-    return s
-
-
-def network_section(w: EscapeWorld) -> Section:
-    s = Section("4b network")
-    probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {w.port}), 3)\""
-    for attack in (
-        probe,
-        f"curl -s --max-time 3 http://127.0.0.1:{w.port}/",
-        "curl -s --max-time 3 https://pypi.org/simple/",
-        f"bash -c 'echo x > /dev/tcp/127.0.0.1/{w.port}'",
-    ):
-        hits = w.hits
-        w.run(attack)
-        s.attacks.append((attack, w.hits == hits))
-    hits = w.hits
-    w.run(probe, network=True)
-    s.benign.append(("the same probe, network approved", w.hits == hits + 1))
-    install = w.pip_install()
-    s.benign.append(
-        (
-            f"pip install from an index, network approved: {install}",
-            w.run(install, network=True)[1] == 0,
-        )
-    )
-    npm = "npm install --offline --no-audit --no-fund ./localpkg >/dev/null && ls node_modules"
-    if shutil.which("npm"):
-        s.benign.append(("npm install (a local package)", w.run(npm)[1] == 0))
     return s
 
 
@@ -370,10 +317,11 @@ SECTIONS = (
     config_section,
     dotenv_section,
     reads_section,
-    network_section,
+    *network_sections,
     socket_section,
     env_section,
     team_section,
     home_section,
     smaller_section,
+    limits_section,
 )

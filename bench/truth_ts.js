@@ -8,70 +8,14 @@
 // `extends`/`implements`. Imports, exports, types and other mentions are not sites. A site's
 // enclosing symbol is its innermost named function (a method as Class.method, an arrow
 // function or function expression as the top-level const it is assigned to); "" at top level.
+// The language service and the enclosing symbol: bench/ts_service.js.
 "use strict";
-const fs = require("fs");
 const path = require("path");
-const ts = require(path.join(process.argv[2], "typescript"));
-const root = path.resolve(process.argv[3]);
-
-function walk(dir, out) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== "node_modules") walk(full, out);
-    else if (/\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
-  }
-  return out;
-}
-
-const files = walk(root, []);
-const options = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  strict: true,
-  noEmit: true,
-};
-const host = {
-  getScriptFileNames: () => files,
-  getScriptVersion: () => "1",
-  getScriptSnapshot: (f) =>
-    fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, "utf8")) : undefined,
-  getCurrentDirectory: () => root,
-  getCompilationSettings: () => options,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists,
-  readFile: ts.sys.readFile,
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-};
-const service = ts.createLanguageService(host, ts.createDocumentRegistry());
-const program = service.getProgram();
-const rel = (f) => path.relative(root, f).split(path.sep).join("/");
-const isTest = (f) => /(^|\/)(tests?|__tests__|benchmarks)\//.test(rel(f)) || /\.test\.tsx?$/.test(f);
-
-function enclosing(node) {
-  const names = [];
-  for (let cur = node.parent; cur; cur = cur.parent) {
-    if (ts.isFunctionDeclaration(cur) && cur.name) names.unshift(cur.name.text);
-    else if ((ts.isMethodDeclaration(cur) || ts.isConstructorDeclaration(cur)) && cur.parent) {
-      const cls = cur.parent.name ? cur.parent.name.text : "";
-      const meth = ts.isConstructorDeclaration(cur) ? "constructor" : cur.name.getText();
-      names.unshift(cls ? `${cls}.${meth}` : meth);
-      break;
-    } else if (
-      (ts.isArrowFunction(cur) || ts.isFunctionExpression(cur)) &&
-      ts.isVariableDeclaration(cur.parent) &&
-      ts.isVariableDeclarationList(cur.parent.parent) &&
-      ts.isVariableStatement(cur.parent.parent.parent) &&
-      ts.isSourceFile(cur.parent.parent.parent.parent)
-    ) {
-      names.unshift(cur.parent.name.getText());
-      break;
-    }
-  }
-  return names.join(".");
-}
+const { openProject } = require(path.join(__dirname, "ts_service.js"));
+const { ts, files, service, program, rel, isTest, enclosing } = openProject(
+  process.argv[2],
+  process.argv[3],
+);
 
 function isSite(id) {
   let node = id;

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from my_agent.capped import CONFIG, NotRead, read_capped_text
 from my_agent.errors import ConfigError
 
 HOME_ENV = "UNICUM_HOME"
@@ -72,7 +73,9 @@ def read_user_config() -> dict:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, CONFIG))
+    except NotRead as exc:
+        raise ConfigError(str(exc)) from exc
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
     if not isinstance(data, dict):

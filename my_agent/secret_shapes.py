@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
 
@@ -64,7 +65,7 @@ def _cache_key() -> str:
 
 def _cached(path: Path, key: str) -> list[tuple[str, int]] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, CONFIG))
         if data["key"] != key or not data["patterns"]:
             return None
         return [(str(pattern), int(flags)) for pattern, flags in data["patterns"]]

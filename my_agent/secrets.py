@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import read_capped_text
 from my_agent.secret_shapes import find_shapes
 
 # a variable whose upper-cased name ends with one of these holds a secret
@@ -57,9 +58,9 @@ def url_passwords(value: str) -> list[str]:
 def dotenv_values(path: Path) -> dict[str, str]:
     """The variables a `.env` file sets ({} when it is absent, unreadable or too large)."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_DOTENV_BYTES:
+        if not path.is_file():
             return {}
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        text = read_capped_text(path, MAX_DOTENV_BYTES, "replace")
     except OSError:
         return {}
     import io

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.home import project_id, read_user_config
 
 DATABASE_ENV = "UNICUM_DATABASE_URL"
@@ -48,7 +49,7 @@ def team_project(workspace: Path) -> str:
         return str(name)
     resolved = workspace.expanduser().resolve()
     try:
-        found = _ORIGIN.search((resolved / ".git" / "config").read_text(encoding="utf-8"))
+        found = _ORIGIN.search(read_capped_text(resolved / ".git" / "config", CONFIG))
     except (OSError, UnicodeDecodeError):
         found = None
     if found:

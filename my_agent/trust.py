@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from my_agent.capped import read_capped_text
 from my_agent.files import atomic_write, file_lock
 from my_agent.home import unicum_home
 from my_agent.trust_digest import changed, fingerprint
@@ -24,9 +25,7 @@ MAX_TRUST_FILE = 1024 * 1024
 def _read(home: Path) -> dict:
     path = home / TRUST_FILE
     try:
-        if path.stat().st_size > MAX_TRUST_FILE:
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, MAX_TRUST_FILE))
     except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -37,7 +36,8 @@ def _folders(home: Path) -> list[str]:
     return [f for f in folders if isinstance(f, str)] if isinstance(folders, list) else []
 
 
-def _opted_in() -> bool:
+def opted_in() -> bool:
+    """This run was told to trust its folder (`--trust-project`, `UNICUM_TRUST_PROJECT=1`)."""
     return os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
@@ -45,7 +45,7 @@ def is_trusted(workspace: Path, home: Path | None = None) -> bool:
     """True when the user trusted `workspace` or a folder above it (the one test for `.env`,
     imports, skills, hooks and MCP servers), or opted in for this run (`--trust-project`,
     `UNICUM_TRUST_PROJECT=1`: what a CI job says for the checkout it runs in)."""
-    if _opted_in():
+    if opted_in():
         return True
     folder = workspace.expanduser().resolve()
     trusted = {Path(f) for f in _folders(home or unicum_home())}
@@ -73,7 +73,7 @@ def changed_extensions(workspace: Path, home: Path | None = None) -> list[str]:
     (or last confirmed them). A folder trusted through a folder above it is fingerprinted on
     its first session."""
     home = home or unicum_home()
-    if _opted_in():
+    if opted_in():
         return []  # trusted for this run only (--trust-project): nothing to compare, nothing kept
     folder = str(workspace.expanduser().resolve())
     saved = _read(home).get("extensions")

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from my_agent.capped import CONFIG, read_capped_text
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -73,8 +75,8 @@ def load_ignore(path: str) -> IgnoreFile | None:
     import pathspec  # deferred: 30 ms to import, and most folders have no ignore file
 
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            spec = pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())
+        text = read_capped_text(path, CONFIG, "replace")
+        spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
     except (OSError, ValueError):
         return None
     if not spec.patterns:

@@ -56,6 +56,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     for var in KEY_VARS + URL_VARS:
         monkeypatch.delenv(var, raising=False)
+    # an MCP server's start on a loaded machine (a Python process importing the SDK) takes
+    # seconds: the tests' servers get ample time; a test of the deadline sets its own
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "120")
     return home
 
 
@@ -108,7 +111,7 @@ def provider_env(server: ScriptedLLM, provider: str) -> dict[str, str]:
 
 
 def run_cli(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 60
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 180
 ) -> subprocess.CompletedProcess[str]:
     """Run `python cli.py ARGS` as a person would, with the test's environment plus `env`,
     in `cwd` (default: the test's own working directory, its tmp_path)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.home import project_id
 from my_agent.private import private_dir
@@ -19,7 +20,7 @@ def _path(ctx: ToolContext) -> Path:
 
 def _read(path: Path) -> dict[str, list[str]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, CONFIG))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -41,9 +41,9 @@ TABLE: dict[str, ClaudeTool] = {
             ("old_string", "old_string"),
             ("new_string", "new_string"),
             ("replace_all", "replace_all"),
+            ("edits", "edits"),
         ),
         _FILE,
-        aliases=("MultiEdit",),
     ),
     "list_files": ClaudeTool("Glob", (("pattern", "pattern"), ("path", "path")), _PATH, ("LS",)),
     "search_files": ClaudeTool(
@@ -60,12 +60,15 @@ TABLE: dict[str, ClaudeTool] = {
     "web_read": ClaudeTool("WebFetch", (("url", "url"),)),
     "web_search": ClaudeTool("WebSearch", (("query", "query"),)),
     "task": ClaudeTool(
-        "Task",
+        "Agent",  # Claude Code's hooks reference names it so today; `Task` before
         (("description", "description"), ("prompt", "prompt"), ("subagent_type", "agent")),
-        aliases=("Agent",),
+        aliases=("Task",),
     ),
     "todo": ClaudeTool("TodoWrite", (("todos", "todos"),)),
 }
+# Claude Code's MultiEdit (several edits to one file, all or none) is edit_file with `edits`:
+# its hooks and rules see `MultiEdit` for such a call, `Edit` for a single one
+MULTI_EDIT = "MultiEdit"
 # Claude Code's kinds: a rule or matcher naming one covers every Unicum tool of that kind
 KINDS: dict[str, tuple[str, ...]] = {
     "Edit": ("edit_file", "write_file"),  # Claude Code: Edit rules cover every file edit
@@ -76,20 +79,30 @@ MODES = {"default": "ask", "acceptEdits": "auto-edit", "plan": "plan", "bypassPe
 CLAUDE_MODES = {unicum: claude for claude, unicum in MODES.items()}
 
 
-def claude_name(tool: str) -> str:
-    """Claude Code's name for a Unicum tool (its own name when it has none)."""
+def is_multi_edit(tool: str, args: dict[str, Any] | None) -> bool:
+    return tool == "edit_file" and isinstance((args or {}).get("edits"), list)
+
+
+def claude_name(tool: str, args: dict[str, Any] | None = None) -> str:
+    """Claude Code's name for a call of a Unicum tool (its own name when it has none)."""
+    if is_multi_edit(tool, args):
+        return MULTI_EDIT
     row = TABLE.get(tool)
     return row.name if row else tool
 
 
-def names_of(tool: str) -> tuple[str, ...]:
-    """Every name a matcher may use for `tool`: Unicum's, Claude Code's and its aliases."""
+def names_of(tool: str, args: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """Every name a matcher may use for a call of `tool`: Unicum's, Claude Code's, aliases."""
     row = TABLE.get(tool)
-    return (tool, row.name, *row.aliases) if row else (tool,)
+    if row is None:
+        return (tool,)
+    return (tool, claude_name(tool, args), *row.aliases)
 
 
 def unicum_tools(name: str) -> tuple[str, ...]:
     """The Unicum tools a Claude Code (or Unicum) name stands for."""
+    if name == MULTI_EDIT:
+        return ("edit_file",)
     found = [tool for tool, row in TABLE.items() if name == row.name or name in row.aliases]
     return tuple(found) or (name,)
 
@@ -119,10 +132,12 @@ def claude_input(tool: str, args: dict[str, Any], workspace: Path) -> dict[str, 
 def unicum_input(
     tool: str, original: dict[str, Any], updated: dict[str, Any], workspace: Path
 ) -> dict[str, Any]:
-    """A hook's `updatedInput` (Claude Code's keys, or Unicum's) over the call's arguments."""
+    """A hook's `updatedInput` (Claude Code's keys, or Unicum's) in place of the call's input:
+    as in Claude Code it replaces the whole input object, so a field it leaves out is gone;
+    Unicum's own arguments that Claude Code's shape does not carry are kept."""
     row = TABLE.get(tool)
-    out = dict(original)
     keys = dict(row.fields) if row else {}
+    out = {k: v for k, v in original.items() if row and k not in keys.values()}
     for key, value in updated.items():
         ours = keys.get(key, key)
         if row and key in row.paths and isinstance(value, str):
@@ -159,6 +174,8 @@ def claude_response(
     if tool == "write_file":
         kind = "update" if data.get("removed") else "create"
         return {"type": kind, "filePath": path, "content": args.get("content", ""), "success": ok}
+    if is_multi_edit(tool, args):
+        return {"filePath": path, "edits": args.get("edits", []), "success": ok}
     if tool == "edit_file":
         return {
             "filePath": path,

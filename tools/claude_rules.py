@@ -20,7 +20,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from my_agent.shell.tokenize import parse
-from tools.claude_code import KINDS, unicum_tools
+from my_agent.shell.words import strip_wrappers
+from tools.claude_code import KINDS, MULTI_EDIT, is_multi_edit, unicum_tools
 
 RULE = re.compile(r"\s*([\w.-]+)\s*(?:\((.*)\))?\s*", re.S)
 PATH_TOOLS = frozenset({"read_file", "write_file", "edit_file", "search_files", "list_files"})
@@ -50,6 +51,8 @@ def covers(rule: ToolRule, tool: str, args: dict[str, Any], workspace: Path, eve
         return _mcp(rule.tool, tool)
     if tool not in {*unicum_tools(rule.tool), *KINDS.get(rule.tool, ())}:
         return False
+    if rule.tool == MULTI_EDIT and not is_multi_edit(tool, args):
+        return False  # a MultiEdit rule covers several edits in one call, not a single Edit
     if rule.spec is None:
         return True
     if tool == "terminal":
@@ -82,8 +85,12 @@ def allowing(
     if not parts or any(subs for _, subs in parts):
         return None
     found = []
-    for line, _ in parts:
-        rule = next((r for r in mine if r.spec and _one_command(r.spec.strip(), line)), None)
+    for argv, _ in parts:
+        lines = _forms(argv, every=True)
+        rule = next(
+            (r for r in mine if r.spec and any(_one_command(r.spec.strip(), x) for x in lines)),
+            None,
+        )
         if rule is None:
             return None
         found.append(rule)
@@ -97,25 +104,49 @@ def _mcp(rule: str, tool: str) -> bool:
     return tool == rule
 
 
+# what Claude Code strips before matching an allow rule (permissions.md, "Wrappers"), and the
+# variables whose leading assignment it looks past; a deny or ask rule looks past any of them
+CLAUDE_WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin"})
+SAFE_VARS = frozenset(
+    {"NODE_ENV", "CI", "DEBUG", "LANG", "LC_ALL", "TZ", "NO_COLOR", "FORCE_COLOR"}
+)
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
+
+
 def _command(spec: str, command: str, every: bool) -> bool:
-    """`npm test:*` (that command and anything after it), `npm *` (a wildcard), or exact."""
+    """`npm test:*` / `npm test *` (that command and anything after it), `git * main` (a
+    wildcard), or exact; matched past wrappers (`timeout 30 npm test`) and assignments."""
     found: list[bool] = []
-    for line, has_subs in _simple_commands(command):
+    for argv, has_subs in _simple_commands(command):
         if has_subs and every:
             return False  # what a substitution runs is not known: no allow rule covers it
-        found.append(_one_command(spec.strip(), line))
+        found.append(any(_one_command(spec.strip(), line) for line in _forms(argv, every)))
     return bool(found) and (all(found) if every else any(found))
 
 
-def _simple_commands(command: str, depth: int = 0) -> list[tuple[str, bool]]:
-    out: list[tuple[str, bool]] = []
+def _forms(argv: list[str], every: bool) -> list[str]:
+    """The lines a rule is matched against: the command as written and, past its wrappers
+    and leading assignments, what it runs — for an allow rule only past Claude Code's
+    wrappers and safe variables (`FOO=1 rm x` is never allowed by `Bash(rm *)`)."""
+    wrappers, runs = strip_wrappers(argv)
+    lines = [" ".join(argv)]
+    if not runs or runs == argv:
+        return lines
+    assigned = {m.group(1) for w in argv[: len(argv) - len(runs)] if (m := _ASSIGNMENT.match(w))}
+    if not every or (set(wrappers) <= CLAUDE_WRAPPERS and assigned <= SAFE_VARS):
+        lines.append(" ".join(runs))
+    return lines
+
+
+def _simple_commands(command: str, depth: int = 0) -> list[tuple[list[str], bool]]:
+    out: list[tuple[list[str], bool]] = []
     for pipe in parse(command):
         for cmd in pipe:
             subs = [s for w in cmd.words for s in w.subs] + [
                 s for _, w in cmd.redirects for s in w.subs
             ]
             if cmd.argv:
-                out.append((" ".join(cmd.argv), bool(subs)))
+                out.append((list(cmd.argv), bool(subs)))
             if depth < 4:
                 for sub in subs:
                     out += _simple_commands(sub, depth + 1)
@@ -123,9 +154,10 @@ def _simple_commands(command: str, depth: int = 0) -> list[tuple[str, bool]]:
 
 
 def _one_command(spec: str, line: str) -> bool:
-    if spec.endswith(":*"):
-        prefix = spec[:-2].rstrip()
-        return line == prefix or line.startswith(prefix + " ")
+    if spec.endswith((":*", " *")):  # a word boundary: the command alone, or with arguments
+        head = spec[:-2].rstrip()
+        pattern = ".*".join(re.escape(part) for part in head.split("*"))
+        return re.fullmatch(pattern + r"(?: .*)?", line, re.S) is not None
     if "*" in spec:
         pattern = ".*".join(re.escape(part) for part in spec.split("*"))
         return re.fullmatch(pattern, line, re.S) is not None

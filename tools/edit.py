@@ -99,28 +99,71 @@ def unified(old: str, new: str, rel: str) -> tuple[str, int, int]:
     return "\n".join(diff), added, removed
 
 
-def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
-    target = resolve_path(ctx, args["path"], write=True)
-    rel = display(ctx, target)
-    old = args["old_string"].replace("\r\n", "\n")
-    new = args["new_string"].replace("\r\n", "\n")
+def _pairs(args: dict[str, Any]) -> list[dict[str, Any]]:
+    """The call's replacements: its one old/new pair, or its `edits` (Claude Code's MultiEdit)."""
+    edits = args.get("edits")
+    if edits is None:
+        if "old_string" not in args or "new_string" not in args:
+            raise ToolError("give old_string and new_string (or edits: a list of such pairs)")
+        return [args]
+    if "old_string" in args or "new_string" in args:
+        raise ToolError("give old_string and new_string, or edits, not both")
+    if not isinstance(edits, list) or not edits:
+        raise ToolError("edits is empty; give at least one {old_string, new_string}")
+    return edits
+
+
+def _replace(text: str, pair: dict[str, Any], rel: str) -> tuple[str, list[int]]:
+    """`text` with one pair applied, and where its old_string was found."""
+    old = str(pair.get("old_string") or "").replace("\r\n", "\n")
+    new = str(pair.get("new_string", "")).replace("\r\n", "\n")
     if not old:
         raise ToolError("old_string is empty; use write_file to create or overwrite a file")
     if old == new:
         raise ToolError("old_string and new_string are the same; nothing to change")
-    if not target.exists():
-        raise no_such_file(ctx, target, args["path"])
-    doc = read_text(target, args["path"])
-    hits = _occurrences(doc.text, old)
+    hits = _occurrences(text, old)
     if not hits:
-        raise _not_found(doc.text, old, rel)
-    if len(hits) > 1 and not args.get("replace_all"):
-        where = ", ".join(str(_line_of(doc.text, h)) for h in hits[:20])
+        raise _not_found(text, old, rel)
+    if len(hits) > 1 and not pair.get("replace_all"):
+        where = ", ".join(str(_line_of(text, h)) for h in hits[:20])
         raise ToolError(
             f"old_string occurs {len(hits)} times in {rel} (lines {where}); add "
             "surrounding lines to make it unique, or set replace_all=true"
         )
-    text = doc.text.replace(old, new) if args.get("replace_all") else doc.text.replace(old, new, 1)
+    if pair.get("replace_all"):
+        return text.replace(old, new), hits
+    return text.replace(old, new, 1), hits[:1]
+
+
+def _apply_all(text: str, pairs: list[dict[str, Any]], rel: str) -> tuple[str, int, int]:
+    """Every pair in order, each on the text the ones before it left (all or none): the new
+    text, how many replacements, and the first changed line of the original."""
+    count, first = 0, 0
+    for n, pair in enumerate(pairs, 1):
+        if not isinstance(pair, dict):
+            raise ToolError(f"edit {n} of {len(pairs)} is not an {{old_string, new_string}} object")
+        try:
+            after, hits = _replace(text, pair, rel)
+        except ToolError as exc:
+            if len(pairs) == 1:
+                raise
+            raise ToolError(
+                f"edit {n} of {len(pairs)}: {exc}\nNo edit was applied (all or none): "
+                "the file is unchanged."
+            ) from None
+        first = first or _line_of(text, hits[0])
+        text, count = after, count + len(hits)
+    return text, count, first
+
+
+def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
+    target = resolve_path(ctx, args["path"], write=True)
+    rel = display(ctx, target)
+    pairs = _pairs(args)
+    if not target.exists():
+        raise no_such_file(ctx, target, args["path"])
+    doc = read_text(target, args["path"])
+    text, count, first = _apply_all(doc.text, pairs, rel)
     broken = syntax_problem(rel, text)
     if broken and syntax_problem(rel, doc.text) is None:
         raise ToolError(
@@ -132,31 +175,45 @@ def edit_file(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     approve_edit(ctx, target, diff, new_file=False)
     with recorded(ctx, f"edit_file {display(ctx, target)}", target):
         write_in_workspace(ctx, target, data)
-    first = _line_of(doc.text, hits[0])
     info = {
         "path": rel,
         "diff": diff,
         "added": added,
         "removed": removed,
-        "replacements": len(hits) if args.get("replace_all") else 1,
+        "replacements": count,
         "line": first,
     }
+    if "edits" in args:
+        info["edits"] = len(pairs)
     return ToolOutput(
         f"edited {rel} (+{added} -{removed})\n{diff}{syntax_line(rel, text)}", data=info
     )
 
 
+PAIR = {
+    "type": "object",
+    "properties": {
+        "old_string": {"type": "string"},
+        "new_string": {"type": "string"},
+        "replace_all": {"type": "boolean"},
+    },
+    "required": ["old_string", "new_string"],
+    "additionalProperties": False,
+}
+
 TOOLS = [
     Tool(
         "edit_file",
         "Replace old_string (exact, indentation included; unique unless replace_all) with "
-        "new_string in a file. Returns a diff.",
+        "new_string in a file, or apply edits (such pairs in order, all or none). Returns a "
+        "diff.",
         params(
-            ["path", "old_string", "new_string"],
+            ["path"],
             path={"type": "string"},
             old_string={"type": "string"},
             new_string={"type": "string"},
             replace_all={"type": "boolean"},
+            edits={"type": "array", "items": PAIR},
         ),
         edit_file,
         key_arg="path",

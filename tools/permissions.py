@@ -26,7 +26,7 @@ from tools.permission_rules import (
     SHELLS,
     Rule,
 )
-from tools.workspace_guard import deletes_unkept, deletes_workspace
+from tools.workspace_guard import deletes_unkept, deletes_workspace, unkept_targets
 
 # permission mode → actions that need the user's approval (yolo: nothing asks).
 # "edit" (a write inside the workspace) is asked only when someone is at the keyboard: in `-p`
@@ -216,6 +216,24 @@ def check_command(
                 for inner in _inner_commands(cmd):
                     found += check_command(inner, workspace, cwd, sandboxed, _depth + 1)
     return list(dict.fromkeys(found))
+
+
+def files_to_keep(
+    command: str, workspace: Path, cwd: Path | None = None, _depth: int = 0
+) -> list[tuple[Path, bool]]:
+    """What `command` would delete that snapshots do not hold, for the snapshot store to keep
+    first (tools/kept_files.py): `rm`/`unlink`/`shred` targets, inner commands included."""
+    workspace = workspace.resolve()
+    cwd = cwd or workspace
+    found: list[tuple[Path, bool]] = []
+    for pipe in parse(command):
+        for cmd in pipe:
+            if cmd.argv[:1] == ["cd"] and len(cmd.argv) > 1 and "$" not in cmd.argv[1]:
+                cwd = Path(os.path.normpath(cwd / Path(cmd.argv[1]).expanduser()))
+            found += unkept_targets(_bare(cmd.argv), cwd, workspace) if _bare(cmd.argv) else []
+            for inner in _inner_commands(cmd) if _depth < 8 else []:
+                found += files_to_keep(inner, workspace, cwd, _depth + 1)
+    return found
 
 
 def authorize(ctx: ToolContext, action: str, question: str, key: str, detail: str = "") -> None:

@@ -101,6 +101,9 @@ def _check_value(name: str, spec: dict[str, Any], value: Any) -> str | None:
             problem = _check_value(f"{name}[]", spec["items"], item)
             if problem:
                 return problem
+    if expected == "object" and isinstance(spec.get("properties"), dict):
+        problem = validate(spec, value)  # an object in a list (edit_file's edits)
+        return f"{name}: {problem}" if problem else None
     return None
 
 
@@ -139,12 +142,20 @@ def wire_schema(schema: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("properties"), dict):
         out["properties"] = {
             name: (
-                {k: v for k, v in spec.items() if not (k == "minimum" and v == 1)}
+                _wire_property(spec)
                 if isinstance(spec, dict)
                 else spec  # `true` / `false` subschemas go as they are
             )
             for name, spec in out["properties"].items()
         }
+    return out
+
+
+def _wire_property(spec: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in spec.items() if not (k == "minimum" and v == 1)}
+    items = out.get("items")
+    if isinstance(items, dict) and items.get("type") == "object":  # a list of objects (edits)
+        out["items"] = wire_schema(items)
     return out
 
 

@@ -2,30 +2,35 @@
 read-only except the workspace and a private /tmp; the home empty but for the toolchains
 (deny-by-default reads), the git metadata and the agent's configuration read-only, daemon
 sockets hidden (tools/sandbox_mounts.py); fresh user/PID/IPC/UTS namespaces with their own
-/proc, no capabilities, the network off unless the user approves it for a command, a seccomp
+/proc, no capabilities, always their own network namespace (hosts reached only through
+Unicum's egress proxy, tools/egress.py, for the domains allowed or approved), a seccomp
 filter on socket families (tools/seccomp.py) and limits on processes, memory and file size.
 
-`Sandbox.wrap(argv, cwd, network)` is the only entry point the shell tool uses;
-`Sandbox.problem` says why commands run unsandboxed (then the permission guard asks).
+`Sandbox.egress(command, ask)` then `Sandbox.wrap(argv, cwd, egress)` are what the shell tool
+uses; `Sandbox.problem` says why commands run unsandboxed (then the permission guard asks).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools import seccomp
+from tools import net_bridge, seccomp
 from tools.base import ToolContext
+from tools.cgroups import CommandCgroups
+from tools.egress import Ask, Egress
+from tools.net_rules import NetworkRules
 from tools.sandbox_mounts import git_args, home_args, inside, protected_args, socket_args
 from tools.services import CommandSandbox
 
 MODES = ("workspace-write", "read-only", "off")
-NETWORK = ("on", "off")
 # the user's credential stores, relative to HOME: folders get an empty tmpfs, files /dev/null
 # (the home is already empty in the sandbox; these matter when the workspace holds the home)
 SECRET_PATHS = (
@@ -53,13 +58,23 @@ SECRET_PATHS = (
 )
 PIDS, MEMORY_MB, FILE_MB = 4096, 0, 4096  # per command; memory 0: three quarters of the RAM
 PROBE_TIMEOUT = 10
+NO_BRIDGE = (
+    "sandbox: no python3 outside your home for the network bridge, so commands reach no host "
+    "(install python3 for the system)"
+)
+PIDS_NOT_ENFORCED = (
+    "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no cgroup "
+    "is writable here)"
+)
+PROXY_SOCKET, PROXY_PORT = "/tmp/.unicum-proxy.sock", 3128  # inside the sandbox
+NO_PROXY = "localhost,127.0.0.1,::1"
 
 
 @dataclass(frozen=True)
 class SandboxPolicy:
     mode: str = "workspace-write"  # workspace-write | read-only | off
-    network: bool = False  # on for every command (off: asked per command, see network_allow)
-    network_allow: tuple[str, ...] = ()  # command prefixes that get the network unasked
+    net: NetworkRules = field(default_factory=NetworkRules)  # the hosts commands may reach
+    network_allow: tuple[str, ...] = ()  # command prefixes that reach every host unasked
     read: tuple[str, ...] = ()  # more paths under HOME commands may read
     limits: dict[str, int] = field(default_factory=dict)  # pids, memory_mb, file_mb
 
@@ -73,11 +88,7 @@ class SandboxPolicy:
         chosen = mode or saved.get("mode") or "workspace-write"
         if chosen not in MODES:
             raise ValueError(f"sandbox mode {chosen!r}: expected one of {', '.join(MODES)}")
-        net = network if network is not None else saved.get("network", "off")
-        if isinstance(net, bool):
-            net = "on" if net else "off"
-        if net not in NETWORK:
-            raise ValueError(f"sandbox network {net!r}: expected on or off")
+        net = NetworkRules.parse(saved.get("network")).with_mode(network)
         lists = {k: _strings(saved, k) for k in ("network_allow", "read")}
         limits = saved.get("limits") or {}
         if not isinstance(limits, dict) or not all(
@@ -86,10 +97,15 @@ class SandboxPolicy:
             raise ValueError(
                 "config.json: `sandbox.limits` must map pids/memory_mb/file_mb to numbers"
             )
-        return SandboxPolicy(chosen, net == "on", lists["network_allow"], lists["read"], limits)
+        return SandboxPolicy(chosen, net, lists["network_allow"], lists["read"], limits)
+
+    @property
+    def network(self) -> bool:
+        """Every host is reachable for every command (`network: on`)."""
+        return self.net.every_host
 
     def network_for(self, command: str) -> bool:
-        """The network is on for every command, or this command starts with an allowed prefix."""
+        """Every host, unasked: the network is on, or the command starts with an allowed prefix."""
         words = command.split()
         return self.network or any(
             words[: len(p.split())] == p.split() for p in self.network_allow if p.split()
@@ -117,6 +133,9 @@ class Sandbox:
         self._tmp = ""
         self._private = ""  # the seccomp programs
         self._filters: dict[bool, str] = {}
+        self.bridge_python = bridge_python(Path.home())
+        self.cgroups = CommandCgroups(self._cgroup_limits() if policy.mode != "off" else {})
+        weakref.finalize(self, self.cgroups.cleanup)
         self.problem = self._probe()  # why commands cannot be sandboxed, or ""
 
     def network_for(self, command: str) -> bool:
@@ -149,19 +168,30 @@ class Sandbox:
             weakref.finalize(self, shutil.rmtree, self._tmp, True)
         return self._tmp
 
-    def wrap(self, argv: list[str], cwd: Path, network: bool = False) -> list[str]:
-        """`argv` as run inside the sandbox, starting in `cwd`; `network`: this command was
-        given the network (by the policy, the allow-list or the user)."""
+    def egress(self, command: str, ask: Ask | None) -> Egress | None:
+        """The proxy for one command, or None when it reaches no host at all: every host for
+        the policy or an allowed prefix; the configured ones (and, with `ask`, those the user
+        approves) otherwise."""
+        rules = self.policy.net
+        if self.policy.network_for(command):
+            rules = NetworkRules(True, rules.allowed, rules.denied, rules.hosts)
+        elif ask is None and not rules.allowed:
+            return None
+        if not self.bridge_python:
+            return None
+        return Egress(Path(self._private_dir()), rules, ask)
+
+    def wrap(self, argv: list[str], cwd: Path, egress: Egress | None = None) -> list[str]:
+        """`argv` as run inside the sandbox, starting in `cwd`; always in its own network
+        namespace (a loopback, nothing else); with `egress`, the proxy's socket bound in and
+        the bridge to it started on 127.0.0.1 before the command."""
         if self.policy.mode == "off":
             return argv
         workspace = self.workspace
         writable = self.policy.mode == "workspace-write"
         bind = "--bind" if writable else "--ro-bind"
         args = [self.bwrap or "bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc"]
-        args += ["--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
-        on = network or self.policy.network
-        if not on:
-            args.append("--unshare-net")
+        args += ["--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL", "--unshare-net"]
         args += ["--die-with-parent", "--new-session"]
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         args += ["--bind", self.private_tmp(), "/tmp"]
@@ -175,11 +205,28 @@ class Sandbox:
         args += self._hide_args(home_hidden=bool(home))
         args += git_args(workspace, writable) + protected_args(workspace)
         args += ["--setenv", "TMPDIR", "/tmp"]
-        filter_file = self._filter(on)
+        if egress is not None:
+            args += ["--ro-bind", egress.socket_path, PROXY_SOCKET]
+            for name, value in proxy_env().items():
+                args += ["--setenv", name, value]
+            bridge = [
+                self.bridge_python,
+                "-I",
+                "-S",
+                "-c",
+                _bridge_source(),
+                PROXY_SOCKET,
+                str(PROXY_PORT),
+            ]
+            argv = [*bridge, "--", *argv]
+        filter_file = self._filter(egress is not None)
         if filter_file:
             args += ["--seccomp", "9"]
         args += ["--chdir", str(cwd), "--", *argv]
-        limits = self._ulimits()
+        limits = self._ulimits() + "".join(
+            f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))} 2>/dev/null; "
+            for folder in self.cgroups.create()
+        )
         redirect = ' 9<"$0"' if filter_file else ""
         return ["bash", "-c", f'{limits}exec "$@"{redirect}', filter_file or "-", *args]
 
@@ -189,13 +236,31 @@ class Sandbox:
         if not seccomp.supported():
             return ""
         if network not in self._filters:
-            if not self._private:
-                self._private = tempfile.mkdtemp(prefix="unicum-seccomp-")
-                weakref.finalize(self, shutil.rmtree, self._private, True)
-            path = Path(self._private, f"net-{int(network)}.bpf")
+            path = Path(self._private_dir(), f"net-{int(network)}.bpf")
             path.write_bytes(seccomp.program(network))
             self._filters[network] = str(path)
         return self._filters[network]
+
+    def _private_dir(self) -> str:
+        """A host folder commands cannot see: the seccomp programs, the proxy's sockets."""
+        if not self._private:
+            self._private = tempfile.mkdtemp(prefix="unicum-sandbox-private-")
+            weakref.finalize(self, shutil.rmtree, self._private, True)
+        return self._private
+
+    def _cgroup_limits(self) -> dict[str, int]:
+        memory = self.policy.limits.get("memory_mb", MEMORY_MB) or _ram_mb() * 3 // 4
+        return {"pids": self.policy.limits.get("pids", PIDS), "memory": memory * 1024 * 1024}
+
+    @property
+    def notes(self) -> list[str]:
+        """What the user should know about this sandbox at start-up (one line each)."""
+        if not self.active:
+            return []
+        notes = [] if self.bridge_python else [NO_BRIDGE]
+        if os.geteuid() == 0 and "pids" not in self.cgroups.enforced:
+            notes.append(PIDS_NOT_ENFORCED)
+        return notes
 
     def _ulimits(self) -> str:
         """`ulimit` settings for the command: processes, data memory (KiB), file size (KiB)."""
@@ -239,8 +304,33 @@ class Sandbox:
             return "sandbox off"
         if self.problem:
             return f"sandbox unavailable ({self.problem})"
-        network = "on" if self.policy.network else "off (asked per command)"
-        return f"sandbox {self.policy.mode}, network {network}"
+        network = "every host" if self.policy.network else "off (asked per host)"
+        limits = "cgroup" if "pids" in self.cgroups.enforced else "ulimit"
+        limits += ", not enforced for root" if PIDS_NOT_ENFORCED in self.notes else ""
+        return f"sandbox {self.policy.mode}, network {network}, process limit by {limits}"
+
+
+def proxy_env() -> dict[str, str]:
+    """What points a command's HTTP clients (curl, pip, npm, git, cargo, go) at the bridge;
+    the sandbox's own loopback is reached directly."""
+    url = f"http://127.0.0.1:{PROXY_PORT}"
+    names = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "npm_config_proxy")
+    names += ("npm_config_https_proxy", "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY")
+    env = {name: url for name in names} | {name.lower(): url for name in names[:3]}
+    return env | {"NO_PROXY": NO_PROXY, "no_proxy": NO_PROXY, "npm_config_noproxy": NO_PROXY}
+
+
+def bridge_python(home: Path) -> str:
+    """An interpreter commands can run (not under the emptied home): this one, else python3."""
+    for candidate in (sys.executable, shutil.which("python3") or "", "/usr/bin/python3"):
+        real = Path(os.path.realpath(candidate)) if candidate else None
+        if real and real.is_file() and not inside(real, Path(os.path.realpath(home))):
+            return candidate
+    return ""
+
+
+def _bridge_source() -> str:
+    return Path(net_bridge.__file__).read_text(encoding="utf-8")
 
 
 def _ram_mb() -> int:

@@ -1,15 +1,15 @@
-"""The network per command (asked, remembered with `s`/`a`, or allowed by config.json's
-`sandbox.network_allow`) and the one line a sandboxed command's failure gets, so the model
-asks instead of retrying: the network is off, or the path it wrote is read-only."""
+"""The network per host (allowed by config.json's `sandbox.network`, or asked of the user when
+the model set `network: true`, remembered per host with `s`/`a`) and the one line a sandboxed
+command's outcome gets, so the model asks instead of retrying: a host the proxy refused, the
+network off, or the path it wrote is read-only."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from my_agent.shell.tokenize import parse
-from my_agent.shell.words import program, strip_wrappers, subcommands
-from tools.base import ToolContext
+from tools.base import ToolContext, ToolError
+from tools.egress import DENIED, UNLISTED, Ask, Egress
 from tools.permissions import authorize
 from tools.services import CommandSandbox
 
@@ -29,8 +29,26 @@ HOME_HIDDEN = (
 _READ_ONLY = re.compile(r"Read-only file system|EROFS|Device or resource busy|EBUSY")
 NETWORK_OFF = (
     "; sandbox: commands have no network by default (not even the host's localhost servers); "
-    "if this needs it, run it again with network: true (the user is asked)"
+    "if this needs it, run it again with network: true (the user is asked per host)"
 )
+NO_PROXY_USED = (
+    "; sandbox: commands reach hosts only through Unicum's HTTP(S) proxy (HTTPS_PROXY is set); "
+    "this program did not use it (raw connections, ssh, DNS lookups and the host's localhost "
+    "servers are out of reach); use a client that honours HTTPS_PROXY, or ask the user"
+)
+REFUSED = {
+    UNLISTED: (
+        "; sandbox: the network proxy refused {hosts} (not allowed for this command); if it "
+        "needs them, run it again with network: true (the user is asked per host)"
+    ),
+    DENIED: "; sandbox: {hosts} blocked by sandbox.network.deniedDomains; do not retry",
+    "user": "; sandbox: the user refused the network for {hosts}; do not retry, take another way",
+    "unattended": (
+        "; sandbox: the network proxy refused {hosts}: nobody can approve a host in a "
+        "non-interactive run (the user can rerun with --yes or allow them in "
+        "sandbox.network.allowedDomains)"
+    ),
+}
 READ_ONLY = (
     "; sandbox: only the project and /tmp are writable, and in the project .git/config, "
     ".git/hooks and the agent's configuration (.unicum/, .claude/, .mcp.json, .agents/, "
@@ -39,42 +57,53 @@ READ_ONLY = (
 )
 
 
-def command_kind(command: str) -> str:
-    """What an approval for the network covers: the program and its first subcommand of the
-    command's first simple command (`pip install`, `npm ci`, `git fetch`)."""
-    try:
-        for pipe in parse(command):
-            for cmd in pipe:
-                argv = strip_wrappers(cmd.argv)[1]
-                if argv:
-                    return " ".join([program(argv[0]), *subcommands(argv)[:1]])
-    except (ValueError, RecursionError):
-        pass
-    return command
+def network_question(ctx: ToolContext, command: str) -> Ask:
+    """The user's say on a host the rules do not name (`s`/`a`: that host from now on)."""
+
+    def ask(host: str) -> str:
+        try:
+            authorize(
+                ctx,
+                "network",
+                f"Let `{command}` reach {host}? Sandboxed commands reach only the hosts you "
+                f"allow (s/a: {host} from now on).",
+                host,
+            )
+        except ToolError as exc:
+            return str(exc)
+        return ""
+
+    return ask
 
 
-def grant_network(ctx: ToolContext, sandbox: CommandSandbox, command: str, asked: bool) -> bool:
-    """Whether this command runs with the network: the policy or the allow-list, else when
-    the model asked for it and the user approves (a refusal is a ToolError the model reads)."""
-    if sandbox.network_for(command):
-        return True
-    if not asked:
-        return False
-    kind = command_kind(command)
-    authorize(
-        ctx,
-        "network",
-        f"Run `{command}` with the network? The sandbox keeps commands offline unless you allow "
-        f"it (s/a: every `{kind}` command).",
-        kind,
-    )
-    return True
+def open_network(
+    ctx: ToolContext, sandbox: CommandSandbox, command: str, asked: bool
+) -> Egress | None:
+    """The command's proxy (None: it reaches no host): the hosts config allows, and when the
+    model asked for the network (`network: true`) those the user approves one by one."""
+    return sandbox.egress(command, network_question(ctx, command) if asked else None)
 
 
-def why_it_failed(output: str, network: bool, command: str = "") -> str:
-    """The sandbox's part in a failed command, as one clause for its status line (or "")."""
-    if not network and _NO_NETWORK.search(output):
-        return NETWORK_OFF
+def refused_line(refused: dict[str, str]) -> str:
+    """Why the proxy refused hosts, one clause the model can act on (or "")."""
+    by_kind: dict[str, list[str]] = {}
+    for host, why in refused.items():
+        kind = why if why in (UNLISTED, DENIED) else "user"
+        if why.startswith("refused: "):
+            kind = "unattended"
+        by_kind.setdefault(kind, []).append(host)
+    return "".join(REFUSED[kind].format(hosts=", ".join(hosts)) for kind, hosts in by_kind.items())
+
+
+def why_it_failed(output: str, egress: Egress | None, command: str = "", code: int = 1) -> str:
+    """The sandbox's part in a command's outcome, as one clause for its status line (or ""):
+    hosts its proxy refused, else (when it failed) the network, a read-only path, the home."""
+    if egress is not None and egress.refused:
+        return refused_line(egress.refused)
+    if code == 0:
+        return ""
+    if _NO_NETWORK.search(output):
+        return NETWORK_OFF if egress is None else NO_PROXY_USED
     if _READ_ONLY.search(output):
         return READ_ONLY
     home = str(Path.home())

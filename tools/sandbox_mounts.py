@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from my_agent.capped import read_head
+
 # relative to HOME: toolchains and interpreters commands need (never credentials or caches
 # of credentials; caches start empty in the sandbox's own writable HOME)
 READABLE_IN_HOME = (
@@ -134,8 +136,7 @@ def _gitfile_target(dotgit: Path) -> Path | None:
 
 def _head(path: Path) -> str:
     """The first 4 KB of a small git file (a 6 GB one must not stop every command)."""
-    with path.open("rb") as fh:
-        return fh.read(4096).decode("utf-8", "replace")
+    return read_head(path, 4096).decode("utf-8", "replace")
 
 
 def _common_dir(gitdir: Path) -> Path:

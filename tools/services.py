@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tools.restored import Restored
+
+if TYPE_CHECKING:
+    from tools.egress import Ask, Egress
 
 
 class MemoryItem(Protocol):
@@ -162,9 +165,9 @@ class CommandSandbox(Protocol):
     @property
     def active(self) -> bool: ...  # False: commands run unsandboxed, the guard asks
 
-    def wrap(self, argv: list[str], cwd: Path, network: bool = False, /) -> list[str]: ...
+    def egress(self, command: str, ask: Ask | None, /) -> Egress | None: ...  # its proxy
 
-    def network_for(self, command: str, /) -> bool: ...  # given the network without asking
+    def wrap(self, argv: list[str], cwd: Path, egress: Egress | None = None, /) -> list[str]: ...
 
 
 class StepSnapshots(Protocol):

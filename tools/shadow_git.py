@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.capped import read_head
 from my_agent.files import file_lock
 from my_agent.private import open_private, private_dir, write_private
 
@@ -101,8 +102,8 @@ class ShadowGit:
         lines = []
         user = self.workspace / ".git" / "info" / "exclude"
         if user.is_file():  # at most MAX_EXCLUDE bytes: `truncate -s 6G` must not stop us
-            with user.open("rb") as fh:
-                lines.append(fh.read(MAX_EXCLUDE).decode("utf-8", "replace"))
+            with contextlib.suppress(OSError):
+                lines.append(read_head(user, MAX_EXCLUDE).decode("utf-8", "replace"))
         if self.big.is_file():
             lines.append(self.big.read_text("utf-8"))
         info = self.git_dir / "info"

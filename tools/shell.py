@@ -8,16 +8,20 @@ import select
 import signal
 import subprocess
 import threading
+import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
+from my_agent.command_made import INSTRUCTION_NAMES, watching
 from my_agent.secrets import is_secret_name
 from tools.base import Tool, ToolContext, ToolError, ToolOutput, params
-from tools.permissions import approve_command
+from tools.egress import Egress
+from tools.permissions import approve_command, files_to_keep
 from tools.sandbox import get_sandbox
-from tools.sandbox_hints import grant_network, why_it_failed
+from tools.sandbox_hints import open_network, why_it_failed
 from tools.services import CommandSandbox
-from tools.snapshots import recorded
+from tools.snapshots import get_snapshots, recorded
 from tools.textfile import decode_text
 from tools.workspace import resolve_path
 
@@ -150,14 +154,15 @@ def run_command(
     cwd: str,
     timeout: int,
     sandbox: CommandSandbox | None = None,
-    network: bool = False,
+    egress: Egress | None = None,
     env: dict[str, str] | None = None,
 ) -> tuple[Collector, int, bool]:
     """(output, exit code, timed out): own process group, stdin closed; inside `sandbox`
-    when it is active (with the network when `network`); `env`: the project's variables."""
+    when it is active (reaching hosts through `egress`, whose questions are answered here
+    while the command runs); `env`: the project's variables."""
     argv = ["bash", "-c", command]
     if sandbox is not None and sandbox.active:
-        argv = sandbox.wrap(argv, Path(cwd), network)
+        argv = sandbox.wrap(argv, Path(cwd), egress)
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
@@ -172,7 +177,7 @@ def run_command(
     reader.start()
     timed_out = False
     try:
-        proc.wait(timeout=timeout)
+        _wait(proc, timeout, egress)
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc)
@@ -188,6 +193,23 @@ def run_command(
     return out, proc.wait(), timed_out
 
 
+def _wait(proc: subprocess.Popen, timeout: float, egress: Egress | None) -> None:
+    """Wait for the command, answering its proxy's questions meanwhile (the time the user
+    takes to answer is not the command's)."""
+    if egress is None:
+        proc.wait(timeout=timeout)
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+            return
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                raise
+        deadline += egress.pump(0.05)
+
+
 def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     command: str = args["command"]
     if not command.strip():
@@ -198,12 +220,15 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     sandbox = get_sandbox(ctx)
     sandboxed = sandbox is not None and sandbox.active
     approve_command(ctx, command, cwd, sandboxed=sandboxed)
-    network = sandboxed and grant_network(ctx, sandbox, command, bool(args.get("network")))
+    egress = open_network(ctx, sandbox, command, bool(args.get("network"))) if sandboxed else None
     timeout = min(max(1, int(args.get("timeout", 120))), MAX_TIMEOUT)
-    with recorded(ctx, f"terminal `{command}`"):
-        out, code, timed_out = run_command(
-            command, str(cwd), timeout, sandbox, network, ctx.command_env
-        )
+    made_here, keep = (ctx.workspace.resolve(),), files_to_keep(command, ctx.workspace, cwd)
+    with watching(ctx.home, ctx.session_id, made_here) as created:
+        with recorded(ctx, f"terminal `{command}`", keep=keep) as step, egress or nullcontext():
+            out, code, timed_out = run_command(
+                command, str(cwd), timeout, sandbox, egress, ctx.command_env
+            )
+        created += get_snapshots(ctx).added(step, INSTRUCTION_NAMES)  # in deeper folders too
     text = decode_output(bytes(out.head))
     if out.dropped:
         text += f"\n[… {out.dropped} bytes not kept …]\n"
@@ -212,8 +237,8 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
     status = f"timed out after {timeout}s; process group killed" if timed_out else f"exit {code}"
     if out.dropped:
         status += f"; {out.dropped} bytes of output in the middle were not kept"
-    if sandboxed and code != 0:
-        status += why_it_failed(text, network, command)
+    if sandboxed:
+        status += why_it_failed(text, egress, command, code)
     body = f"{shown}\n[{status}]" if shown.strip() else f"[{status}]"
     data: dict[str, Any] = {
         "exit_code": code,
@@ -234,7 +259,7 @@ TOOLS = [
         "terminal",
         "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600); "
         "its output (head and tail) and exit code. Offline: network true asks the user "
-        "for the internet.",
+        "per host.",
         params(
             ["command"],
             command={"type": "string"},

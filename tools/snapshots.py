@@ -12,11 +12,12 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from my_agent.home import project_id
 from my_agent.private import write_private
+from tools import kept_files
 from tools.base import ToolContext
 from tools.checkpoints import get_checkpoints
 from tools.restored import Restored, clash_text, undone_turn
@@ -30,6 +31,7 @@ class Step:
     before: str
     after: str = ""
     time: float = 0.0  # when the step began (files created since then are its own)
+    kept: dict[str, str] = field(default_factory=dict)  # deleted files git does not hold
 
 
 class Snapshots:
@@ -40,6 +42,8 @@ class Snapshots:
         folder = home / "snapshots" / project_id(self.workspace)
         self.git = ShadowGit(self.workspace, folder / "git")
         self.log = folder / "sessions" / f"{session_id or 'default'}.jsonl"
+        self.kept_root = folder / "kept"  # tools/kept_files.py: one folder a step
+        self.session_id = session_id or "default"
         self.steps = self._load()
         self.turn = max((s.turn for s in self.steps), default=0)
         self.tasks: dict[int, str] = {}  # turn → its task as typed (this process's turns)
@@ -87,6 +91,45 @@ class Snapshots:
         self._save()
         return step
 
+    def keep(self, step: Step, targets: list[tuple[Path, bool]]) -> None:
+        """Before `step` runs: keep the files it will delete that git does not hold."""
+        if not step.kept:
+            kept_files.prune(self.kept_root)
+        folder = self.kept_root / f"{self.session_id}-{len(self.steps)}-{int(step.time * 1000)}"
+        kept, missed = kept_files.keep(targets, self.workspace, folder)
+        step.kept.update(kept)
+        if missed:
+            self.warning = f"not kept for /undo: {', '.join(missed[:5])}"
+        self._save()
+
+    def _kept(self, steps: list[Step]) -> dict[str, str]:
+        """The files `steps` kept that are missing now (the earliest copy of each)."""
+        found: dict[str, str] = {}
+        for step in steps:
+            for rel, stored in step.kept.items():
+                if not (self.workspace / rel).exists():
+                    found.setdefault(rel, stored)
+        return found
+
+    def added(self, step: Step | None, names: tuple[str, ...]) -> list[str]:
+        """The files named one of `names` that `step` created or changed (absolute paths),
+        anywhere in the workspace git does not ignore; [] when it made no snapshot."""
+        if step is None or not step.after or step.after == step.before:
+            return []
+        try:
+            changes = self.git.changes(step.before, step.after)
+        except SnapshotError:
+            return []
+        return [
+            str(self.workspace / c.path)
+            for c in changes
+            if c.status in ("A", "M", "T") and c.path.rsplit("/", 1)[-1] in names
+        ]
+
+    def _drop(self, steps: list[Step]) -> None:
+        for step in steps:
+            kept_files.forget(step.kept)
+
     def after(self, step: Step | None) -> None:
         if step is None:
             return
@@ -119,16 +162,20 @@ class Snapshots:
             first = self.steps[mine[0]]
             after = self._after_of(mine[-1], now)
             changed = self.git.changes(first.before, after)
-            if not changed:
+            kept = self._kept([self.steps[i] for i in mine])
+            if not changed and not kept:
                 continue
             later = {c.path for c in self.git.changes(after, now)}
             clash = sorted(later & set(_paths(changed)))
             if clash and not force:
                 return Restored(clash_text(turn, clash), done=False, turn=turn, clash=clash)
             changed = self.git.restore(first.before, changed, first.time)
+            back = kept_files.put_back(kept, self.workspace)
+            self._drop(self.steps[mine[0] :])
             del self.steps[mine[0] :]
             self._save()
-            return undone_turn(turn, _paths(changed), [c.path for c in changed if c.status == "A"])
+            removed = [c.path for c in changed if c.status == "A"]
+            return undone_turn(turn, _paths(changed) + back, removed)
         return None
 
     def turn_paths(self, turn: int) -> list[str]:
@@ -158,6 +205,10 @@ class Snapshots:
             return Restored("no file changes since then")
         changed = self.git.changes(first.before, now)
         changed = self.git.restore(first.before, changed, first.time)
+        gone = [s for s in self.steps if s.turn >= turn]
+        back = kept_files.put_back(self._kept(gone), self.workspace)
+        changed += [Change("D", rel) for rel in back]
+        self._drop(gone)
         self.steps = [s for s in self.steps if s.turn < turn]
         self._save()
         return Restored(f"files back as before turn {turn}: {_summary(changed)}", _paths(changed))
@@ -200,16 +251,25 @@ def get_snapshots(ctx: ToolContext) -> Snapshots:
 
 
 @contextmanager
-def recorded(ctx: ToolContext, label: str, path: Path | None = None) -> Iterator[None]:
+def recorded(
+    ctx: ToolContext,
+    label: str,
+    path: Path | None = None,
+    keep: list[tuple[Path, bool]] | None = None,
+) -> Iterator[Step | None]:
     """Snapshot the workspace around one step. When no snapshot can be made, an edit of `path`
-    still gets a per-file checkpoint (tools/checkpoints.py), so `/undo` can take it back."""
+    still gets a per-file checkpoint (tools/checkpoints.py), so `/undo` can take it back.
+    `keep`: files the step will delete that git does not hold (kept first, for `/undo`).
+    Yields the step (None: no snapshot), complete once the block has ended."""
     snaps = get_snapshots(ctx)
     step = snaps.before(label)
+    if step is not None and keep:
+        snaps.keep(step, keep)
     checkpoints = get_checkpoints(ctx) if step is None and path is not None else None
     if checkpoints is not None and path is not None:
         checkpoints.save(path, snaps.turn)
     try:
-        yield
+        yield step
     finally:
         snaps.after(step)
         if checkpoints is not None and path is not None:

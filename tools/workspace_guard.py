@@ -1,7 +1,7 @@
 """Deleting what snapshots cannot bring back, asked even inside the sandbox: the workspace
 itself (`rm -rf .`, `rm -r *`, `rm -rf .git`, `rm -rf ~` around the workspace, `find . -delete`
-without a name filter, targets from variables), and a file that is git-ignored (`.env`) or
-over the snapshots' 10 MB (`rm data.csv`)."""
+without a name filter, targets from variables), and a file the shadow repository does not hold
+(git-ignored, over 10 MB) that the snapshot store cannot keep either (tools/kept_files.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import os
 import subprocess
 from pathlib import Path
 
+from my_agent.home import unicum_home
 from my_agent.shell.words import program
+from tools.kept_files import keepable
 
 WHY = "deletes the workspace or its .git, which snapshots cannot bring back"
 _RECURSIVE = ("-r", "-R", "--recursive")
@@ -83,18 +85,18 @@ def _hits_root(target: str, cwd: Path, workspace: Path) -> bool:
     return rel.parts[:1] == (".git",)
 
 
-UNKEPT = "snapshots do not keep it ({why}), so /undo cannot bring it back"
+UNKEPT = "too large for the snapshots to keep ({why}), so /undo cannot bring it back"
 BIG = 10 * 1024 * 1024  # tools/shadow_git.py MAX_FILE_BYTES
 _DELETERS = ("rm", "unlink", "shred")
 
 
-def deletes_unkept(argv: list[str], cwd: Path, workspace: Path) -> list[str]:
-    """A reason per file `rm`/`unlink`/`shred` would delete that snapshots do not keep: a
-    regular file inside the workspace that git ignores or that is over 10 MB (folders are
-    left to the other rules: `rm -rf build` stays unasked)."""
+def unkept_targets(argv: list[str], cwd: Path, workspace: Path) -> list[tuple[Path, bool]]:
+    """The regular files inside the workspace `rm`/`unlink`/`shred` would delete that the
+    shadow repository does not hold (git-ignored, or over 10 MB), each with whether only a
+    copy keeps it (`shred` overwrites before it unlinks). Folders are left to the other rules."""
     if program(argv[0]) not in _DELETERS:
         return []
-    reasons = []
+    found = []
     for word in [a for a in argv[1:] if not a.startswith("-")][:50]:
         path = Path(os.path.normpath(cwd / os.path.expanduser(word)))
         if path.is_symlink() or not path.is_file():
@@ -103,13 +105,21 @@ def deletes_unkept(argv: list[str], cwd: Path, workspace: Path) -> list[str]:
             path.relative_to(workspace)
         except ValueError:
             continue
-        why = (
-            "over 10 MB"
-            if path.stat().st_size > BIG
-            else ("git-ignored" if _ignored(path, workspace) else "")
-        )
-        if why:
-            reasons.append(f"{program(argv[0])} {word}: " + UNKEPT.format(why=why))
+        if path.stat().st_size > BIG or _ignored(path, workspace):
+            found.append((path, program(argv[0]) == "shred"))
+    return found
+
+
+def deletes_unkept(argv: list[str], cwd: Path, workspace: Path) -> list[str]:
+    """A reason per file of `unkept_targets` the snapshot store cannot keep either (not on its
+    filesystem, or `shred`, and over the copy cap of tools/kept_files.py): those are lost."""
+    store = unicum_home().expanduser() / "snapshots"
+    reasons = []
+    for path, copy_only in unkept_targets(argv, cwd, workspace):
+        if not keepable(path, store, copy_only):
+            size = f"{path.stat().st_size // (1024 * 1024)} MB"
+            word = path.relative_to(cwd).as_posix() if cwd in path.parents else str(path)
+            reasons.append(f"{program(argv[0])} {word}: " + UNKEPT.format(why=size))
     return reasons
 
 

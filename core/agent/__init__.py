@@ -23,8 +23,9 @@ if TYPE_CHECKING:  # the same names for type checkers (and the import-graph test
     from core.agent.loop.agent import INTERRUPTED, Agent
     from core.agent.loop.compact import compact_session
     from core.agent.loop.context_report import breakdown, status
+    from core.agent.loop.text_calls import read_text_calls
     from core.agent.options import SessionOptions, check_workspace, new_session_id
-    from core.agent.prompts.instructions import loaded_instruction_files
+    from core.agent.prompts.instructions import held_instruction_files, loaded_instruction_files
     from core.agent.prompts.system import build_system_prompt
     from core.agent.records.accounting import BudgetHooks, LedgerHooks
     from core.agent.records.transcript import (
@@ -96,6 +97,7 @@ _WHERE = {
     "change_rule": "core.agent.extensions.rules",
     "rules_file": "core.agent.extensions.rules",
     "loaded_instruction_files": "core.agent.prompts.instructions",
+    "held_instruction_files": "core.agent.prompts.instructions",
     "new_session_id": "core.agent.options",
     "open_session": "core.agent.session.assembly",
     "resume_path": "core.agent.session.live",
@@ -103,6 +105,7 @@ _WHERE = {
     "rewind_conversation": "core.agent.session.safety",
     "start_notes": "core.agent.session.live",
     "status": "core.agent.loop.context_report",
+    "read_text_calls": "core.agent.loop.text_calls",
     "task_text": "core.agent.records.transcript",
 }
 
@@ -152,6 +155,7 @@ __all__ = [
     "servers_to_ask",
     "remember_server",
     "loaded_instruction_files",
+    "held_instruction_files",
     "new_session_id",
     "sessions_dir",
     "open_session",
@@ -160,6 +164,7 @@ __all__ = [
     "rewind_conversation",
     "start_notes",
     "status",
+    "read_text_calls",
     "task_text",
 ]
 __getattr__, __dir__ = lazy_face(__name__, _WHERE)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from core.codemap.fileview import ViewCache
 from core.codemap.imports import file_matches
-from core.codemap.query import references
+from core.codemap.query import Definition, Site, references
 from core.codemap.resolve import Project
 
 UNCERTAIN = 0.5  # a site below this confidence was matched by name only
@@ -88,7 +88,8 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
         if depth >= max_depth:
             found.unexpanded += 1
             continue
-        _, sites = references(db, current, project=project, deadline=deadline)
+        wanted, sites = references(db, current, project=project, deadline=deadline)
+        sites += _stub_twins(db, wanted)
         if _late(deadline):  # what this answer holds is kept; nothing more is asked
             found.stopped = "time"
         users = {s.path for s in sites if s.kind != "import"}
@@ -113,6 +114,28 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
         if found.stopped:  # full, or out of time: what is queued is not asked about
             found.unexpanded += len(queue) + len(later)
             return
+
+
+def _stub_twins(db: sqlite3.Connection, wanted: list[Definition]) -> list[Site]:
+    """A definition's twin in the stub beside it (`m.pyi` for `m.py`, and back): it changes
+    when the definition does."""
+    out = []
+    for d in wanted:
+        stem, dot, ext = d.path.rpartition(".")
+        twin = {"py": f"{stem}.pyi", "pyi": f"{stem}.py"}.get(ext) if dot else None
+        rows = (
+            db.execute(
+                "SELECT s.line, s.kind FROM symbols s JOIN files f ON f.id = s.file_id "
+                "WHERE f.path = ? AND s.name = ? AND s.scope = ? AND s.kind != 'import'",
+                (twin, d.name, d.scope),
+            ).fetchall()
+            if twin
+            else []
+        )
+        for line, kind in rows:
+            caller = d.qualified if kind in ("function", "method") else d.scope
+            out.append(Site(twin, line, d.name, "stub", caller, "", 0.95, "stub"))
+    return out
 
 
 def _dependent(depth: int, site, current: str, guess: bool) -> Dependent:

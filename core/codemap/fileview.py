@@ -44,6 +44,35 @@ CLASSY = frozenset({"class", "interface", "struct", "enum", "trait"})
 
 
 @dataclass
+class Handed:
+    """The rows of a file only inference reads."""
+
+    gives: dict[str, list[str]] = field(default_factory=dict)  # function → what it returns
+    yields: dict[str, list[str]] = field(default_factory=dict)  # function → what it yields
+    blocks: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
+    # (function, name) → {line of a binding: last line of its block (0: the function's)}
+
+
+_LATER = ("gives", "yields", "block")
+
+
+def _load_handed(db: sqlite3.Connection | None, fid: int) -> Handed:
+    out = Handed()
+    if db is None:
+        return out
+    rows = db.execute(
+        "SELECT kind, scope, name, type, line FROM binds WHERE file_id=? AND kind IN (?,?,?)",
+        (fid, *_LATER),
+    )
+    for kind, scope, name, type_name, line in rows:
+        if kind == "block":
+            out.blocks.setdefault((scope, name), {})[line or 0] = int(type_name)
+        else:
+            (out.gives if kind == "gives" else out.yields).setdefault(scope, []).append(type_name)
+    return out
+
+
+@dataclass
 class FileView:
     """What one file binds, loaded once per question."""
 
@@ -53,6 +82,7 @@ class FileView:
     stars: list[str] = field(default_factory=list)
     defs: dict[str, tuple[str, int]] = field(default_factory=dict)  # qualified → kind, line
     binds: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (scope, name)
+    bind_lines: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # the same order
     attrs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     # (class, name) → [(scope of the assignment, type)]
     bases: dict[str, list[str]] = field(default_factory=dict)
@@ -65,7 +95,20 @@ class FileView:
     returns: dict[str, str] = field(default_factory=dict)  # function → its return annotation
     narrows: dict[tuple[str, str], list[tuple[int, int, str]]] = field(default_factory=dict)
     # (function, name) → (first, last, type): lines where `isinstance` has told its type
+    fixtures: dict[str, str] = field(default_factory=dict)  # pytest fixture → its function
+    properties: set[str] = field(default_factory=set)  # methods decorated as properties
     # (function or class, local) → (key, orig): imports inside a function or class body
+
+    db: sqlite3.Connection | None = None  # where `handed` reads from, when first asked
+    fid: int = -1
+    _handed: Handed | None = None
+
+    def handed(self) -> Handed:
+        """What the file's functions return and yield, and its bindings' blocks: read on
+        first use (most questions never ask)."""
+        if self._handed is None:
+            self._handed = _load_handed(self.db, self.fid)
+        return self._handed
 
     def bound_in(self, scope: str, name: str, line: int) -> bool:
         """Whether `name` is a local of function `scope` (at `line`, for a lambda's or a
@@ -119,7 +162,7 @@ class ViewCache:
 
 def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
     """One file's bindings as the resolver reads them, from its rows in the index."""
-    view = FileView(path, language_family(path))
+    view = FileView(path, language_family(path), db=db, fid=fid)
     rows = db.execute(
         "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
         (fid,),
@@ -135,11 +178,13 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             if kind in CLASSY:
                 view.classes.append((line, end, qualified))
     attrs: list[tuple[str, str, str]] = []
-    for kind, scope, name, type_name in db.execute(
-        "SELECT kind, scope, name, type FROM binds WHERE file_id=?", (fid,)
+    for kind, scope, name, type_name, line in db.execute(
+        "SELECT kind, scope, name, type, line FROM binds WHERE file_id=? AND kind NOT IN (?,?,?)",
+        (fid, *_LATER),
     ):
         if kind == "var":
             view.binds.setdefault((scope, name), []).append(type_name)
+            view.bind_lines.setdefault((scope, name), []).append(line or 0)
         elif kind == "attr":
             attrs.append((scope, name, type_name))
         elif kind == "base":
@@ -150,6 +195,10 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.globals.add((scope, name))
         elif kind == "returns":
             view.returns.setdefault(scope, type_name)
+        elif kind == "fixture":
+            view.fixtures.setdefault(name, scope)
+        elif kind == "property":
+            view.properties.add(scope)
         elif kind == "narrow":
             lines, _, typed = type_name.partition(":")
             first, _, last = lines.partition("-")

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.codemap.fileview import ViewCache
-from core.codemap.langs import EXTENSIONS
+from core.codemap.langs import EXTENSIONS, language_family
+from core.codemap.packages import config_files, read_aliases, remap_imports, stamp
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
-from core.codemap.schema import Transaction, content_hash, open_db
+from core.codemap.schema import Transaction, content_hash, drop_indexes, open_db, restore_indexes
 from core.codemap.walk import MAX_FILES, walk_sources
+from my_agent.capped import SOURCE, read_capped
 
 POOL_MIN_BYTES = 6_000_000  # below this (~150k lines), in-process parsing beats spawning workers
 
@@ -37,8 +39,7 @@ def parse_one(root: str, rel: str, stat: tuple[int, int], old_hash: str) -> Pars
 
     lang = EXTENSIONS.get(os.path.splitext(rel)[1].lower(), "")
     try:
-        with open(os.path.join(root, rel), "rb") as fh:
-            data = fh.read()
+        data = read_capped(os.path.join(root, rel), SOURCE)  # a file swapped since the walk
     except OSError:
         return (rel, stat[0], stat[1], "", lang, 0, [], [], [])
     digest = content_hash(data)
@@ -92,6 +93,9 @@ class CodeIndex:
         self.lock = threading.RLock()
         self._touched: set[str] | None = set()  # names whose edges must be recomputed
         self.cache = ViewCache()  # what questions share; writes drop what they change
+        self._aliases: tuple | None = None  # the project's own JS/TS package names (packages.py)
+        self._paths: set[str] = set()
+        self._alias_stamp = ""
 
     def _update_graph(self) -> None:
         """Recompute the edges of the names the last writes touched (all after a migration)."""
@@ -125,11 +129,13 @@ class CodeIndex:
         if not known:
             self._touched = None  # a first build: every edge is computed at the end, at once
         gone = [known[p][0] for p in known if p not in walk.files]
+        rekey = self._read_aliases(walk.files)  # other aliases: JS/TS imports are keyed again
         jobs = sorted(
             (
-                (rel, st, known[rel][3] if rel in known else "")
+                (rel, st, "" if again else known[rel][3] if rel in known else "")
                 for rel, st in walk.files.items()
-                if rel not in known or known[rel][1:3] != st
+                for again in (rekey and language_family(rel) == "javascript",)
+                if rel not in known or known[rel][1:3] != st or again
             ),
             key=lambda job: _overview_order(job[0]),
         )
@@ -137,9 +143,29 @@ class CodeIndex:
             with self._transaction():
                 self._delete(gone)
             stats.removed = len(gone)
-        if jobs:
+        if jobs and not known:
+            drop_indexes(self.db)  # a first build: each index is built once, at the end
+            try:
+                self._apply(jobs, known, stats, deadline, workers)
+            finally:
+                restore_indexes(self.db)
+        elif jobs:
             self._apply(jobs, known, stats, deadline, workers)
+        if rekey and not stats.stopped:
+            with self._transaction():
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)", (rekey,))
         return stats
+
+    def _read_aliases(self, files: dict | set) -> str:
+        """Read the JS/TS package aliases; their stamp when it differs from the stored one."""
+        configs = config_files(str(self.root), files)
+        now = stamp(configs)
+        if now != self._alias_stamp or len(files) != len(self._paths):
+            self._paths = set(files)
+            self._aliases = read_aliases(str(self.root), configs, self._paths) if configs else ()
+            self._alias_stamp = now
+        row = self.db.execute("SELECT value FROM meta WHERE key='aliases'").fetchone()
+        return "" if (row[0] if row else stamp([])) == now else now
 
     def update_files(self, paths: list[str]) -> RefreshStats:
         """Re-index just these project-relative files (after an edit); missing ones are dropped."""
@@ -167,6 +193,8 @@ class CodeIndex:
                 with self._transaction():
                     self._delete(gone)
                 stats.removed = len(gone)
+            if self._aliases is None and any(language_family(j[0]) == "javascript" for j in jobs):
+                self._read_aliases({p for (p,) in self.db.execute("SELECT path FROM files")})
             self._apply(jobs, known, stats, started + 60, 1)
             self._update_graph()
         stats.files, stats.seconds = len(paths), time.monotonic() - started
@@ -188,6 +216,8 @@ class CodeIndex:
                         continue
                     if old is not None:
                         self._delete([old[0]])
+                    if self._aliases and symbols and language_family(rel) == "javascript":
+                        symbols = remap_imports(symbols, self._aliases, self._paths)
                     self._insert(
                         (rel, mtime, size, digest, lang, lines),
                         symbols or [],

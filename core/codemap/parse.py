@@ -15,10 +15,12 @@ import re
 from functools import cache
 from typing import Any
 
+from core.codemap.captured import read_captures
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
-from core.codemap.langs import CLASS_KINDS, QUERIES
+from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
-from core.codemap.values import python_values
+from core.codemap.pybinds import keep_blocks, python_binds
+from core.codemap.values import python_values, star_candidates
 
 Symbol = tuple[str, str, int, int, str, str, int, str, str]
 Ref = tuple[str, int, str, str, str]
@@ -28,22 +30,21 @@ _SPACES = re.compile(r"\s+")
 _TYPE_WORDS = frozenset({"Optional", "Union", "None", "Type", "type", "ClassVar", "Final"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _OWNER_KINDS = CLASS_KINDS - {"module"}
-_NOT_CALLERS = CLASS_KINDS | {
-    "variable",
-    "constant",
-    "export",
-}  # a site's caller is a function  # a function in a namespace is not a method
+# a stack level: (end byte, qualified name, kind, the innermost function, the innermost class)
+Level = tuple[int, str, str, str, str]
 _NOT_SCOPES = frozenset({"variable", "constant", "export"})
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
 
 
 @cache
-def _tools(lang: str) -> tuple[Any, Any]:
+def _tools(lang: str) -> tuple[Any, Any, Any]:
     import tree_sitter as ts
     from tree_sitter_language_pack import get_language, get_parser
 
-    return get_parser(lang), ts.Query(get_language(lang), QUERIES[lang])
+    grammar = get_language(lang)
+    bulk = ts.Query(grammar, CAPTURED[lang]) if lang in CAPTURED else None
+    return get_parser(lang), ts.Query(grammar, QUERIES[lang]), bulk
 
 
 def _text(node: Any) -> str:
@@ -163,6 +164,8 @@ class _Collector:
     def _values(self, root: Any) -> list:
         names = {e[2] for e in self.defs.values() if e[3] not in _NOT_SCOPES}
         names |= {s[0] for _, s in self.imports if s[8] not in ("", "*")}
+        if any(s[8] == "*" for _, s in self.imports):  # `from m import *`: m's names too
+            names |= star_candidates(self.data, {b[3] for b in self.binds if b[2] == "local"})
         taken = {r[0] for r in self.refs} | {e[7] for e in self.defs.values()}
         return python_values(root, self.data, names, taken)
 
@@ -171,6 +174,9 @@ class _Collector:
         if kind in SCOPE_BINDS:  # the name is bound in its function (or lambda/comprehension)
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
+            return
+        if self.lang == "python" and kind not in ("base", "all"):
+            self.binds += python_binds(kind, node, caps)
             return
         if kind == "returns":  # `def f() -> Shape`: what a call of f gives
             self.binds.append((node.start_byte, 1, kind, "", type_name_of(text), 0))
@@ -183,8 +189,9 @@ class _Collector:
             return
         if kind == "base":
             name, type_name = "", type_name_of(text)
-        elif kind == "all":
+        elif kind == "all":  # a name listed in `__all__` is a reference to what it names
             name, type_name = text, ""
+            self.refs.append((node.start_byte, text, node.start_point[0] + 1, "export", ""))
         elif "alias" in caps:  # `x = y`: x holds what y holds
             name, type_name = text, "=" + _SPACES.sub("", _text(caps["alias"][0]))[:80]
         else:
@@ -247,7 +254,7 @@ class _Collector:
             self.refs += self._values(root)
         uses = _Uses(self.refs, self.binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
-        stack: list[tuple[int, str, str]] = []  # (end_byte, qualified name, kind)
+        stack: list[Level] = []  # (end_byte, qualified name, kind, function, class)
         for start, end, name, kind, node, body, qual, _ in events:
             uses.emit_before(start, stack)
             while stack and stack[-1][0] <= start:
@@ -260,7 +267,13 @@ class _Collector:
                 kind = "method"
             qualified = f"{scope}.{name}" if scope else name
             if kind not in _NOT_SCOPES:  # `a = b = 1`: b is no member of a
-                stack.append((end, qualified, "class" if kind == "scope" else kind))
+                level = "class" if kind == "scope" else kind
+                func, owner = (stack[-1][3], stack[-1][4]) if stack else ("", "")
+                if level in CLASS_KINDS:
+                    owner = qualified
+                else:
+                    func = qualified
+                stack.append((end, qualified, level, func, owner))
             if kind == "scope" or (kind == "variable" and self.script and not scope):
                 continue  # a script's variables are its statements, not an interface
             last = node.end_point[0] + (1 if node.end_point[1] else 0)
@@ -278,7 +291,7 @@ class _Collector:
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
-        binds = uses.binds
+        binds = keep_blocks(uses.binds) if self.lang == "python" else uses.binds
         if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
             module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
             binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
@@ -305,13 +318,13 @@ class _Uses:
         self.binds: list[Bind] = []
         self.imports: list[Symbol] = []
 
-    def emit_before(self, pos: int, stack: list[tuple[int, str, str]]) -> None:
+    def emit_before(self, pos: int, stack: list[Level]) -> None:
         while self.at < len(self.pending) and self.pending[self.at][0] < pos:
             where, tag, item = self.pending[self.at]
             self.at += 1
             while stack and stack[-1][0] <= where:
                 stack.pop()
-            func = next((q for _, q, k in reversed(stack) if k not in _NOT_CALLERS), "")
+            func = stack[-1][3] if stack else ""
             if tag == 0:
                 _, name, line, kind, recv = item
                 self.refs.append((name, line, kind, func, recv))
@@ -325,12 +338,10 @@ class _Uses:
                 if not in_class and (func or kind == "span"):
                     self.binds.append((kind, func, name, type_name, line))
                 continue
-            owner = next((q for _, q, k in reversed(stack) if k in CLASS_KINDS), "")
+            owner = stack[-1][4] if stack else ""
             if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
                 kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = (
-                func if kind in ("var", "returns", "narrow") else owner if kind == "base" else ""
-            )
+            scope = func if kind in _IN_FUNCTION else owner if kind == "base" else ""
             if kind == "attr":  # the method, or the class for a class-level name
                 scope = func if func.startswith(owner + ".") else owner
             if kind in ("attr", "base") and not owner:
@@ -339,6 +350,9 @@ class _Uses:
 
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
+_IN_FUNCTION = frozenset(
+    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block"}
+)
 
 
 def type_name_of(text: str) -> str:
@@ -367,9 +381,13 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     relative imports."""
     import tree_sitter as ts
 
-    parser, query = _tools(lang)
+    parser, query, bulk = _tools(lang)
     tree = parser.parse(data)
     collector = _Collector(lang, data, path)
     for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
         collector.add(pattern, caps)
+    if bulk is not None:
+        refs, binds = read_captures(ts.QueryCursor(bulk).captures(tree.root_node), data)
+        collector.refs += refs
+        collector.binds += binds
     return collector.finish(tree.root_node)

@@ -6,7 +6,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from core.codemap.fileview import BUILTIN_METHODS, FAMILIES, ViewCache
+from core.codemap.fileview import BUILTIN_METHODS, CLASSY, FAMILIES, ViewCache
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
@@ -22,6 +22,8 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "value": "value",
     "attribute": "property",
     "import": "import",
+    "override": "override",
+    "export": "export",
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
@@ -88,6 +90,8 @@ def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
         found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
     if path:
         found = [d for d in found if d.path == path or d.path.endswith("/" + path)]
+        if not scope and any(not d.scope for d in found):  # `m.py:evolve`: the module's own,
+            found = [d for d in found if not d.scope]  # not a method of the same name there
     return found
 
 
@@ -229,6 +233,7 @@ def references(
     project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
         alias
         for (alias,) in db.execute(
@@ -237,6 +242,10 @@ def references(
             (name, name, name, name),
         )
     ]
+    overrides = [
+        s for s in _overrides(project, resolver, wanted) if (s.path, s.line) not in wanted_keys
+    ]
+    wanted_keys |= {(s.path, s.line) for s in overrides}
     sites: list[Site] = []
     for local in names:
         resolver.prefetch(local)
@@ -258,10 +267,14 @@ def references(
             if why in GUESSES and (local != name or kind not in CALL_KINDS):
                 continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
                 # a name used as a value or an attribute is listed only where resolved
+            if local != name and (kind not in CALL_KINDS or not hits.isdisjoint(classes)):
+                continue  # through another name only a function's calls: `cls = Option`'s
+                # `cls()` and `__all__ = ["alias"]` are uses of that name (jedi, pyright)
             if conf >= min_confidence:
                 sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
     if wanted_keys:
         sites += _import_sites(db, project, name, wanted_keys)
+    sites += overrides
     best: dict[tuple[str, int], Site] = {}
     for site in sites:  # one site per line: two calls on a line are one place to look
         kept = best.get((site.path, site.line))
@@ -291,6 +304,26 @@ def _import_sites(
     return out
 
 
+def _overrides(project: Project, resolver: _Resolver, wanted: list[Definition]) -> list[Site]:
+    """TypeScript/JavaScript: the declarations of a method in the classes that share one of
+    its base declarations (an override, the abstract method it implements, a sibling's):
+    a call of any of them may run the target, as the compiler's findReferences counts them."""
+    targets = [d for d in wanted if d.kind == "method" and language_family(d.path) == "javascript"]
+    if not targets or len(targets) == len(resolver.all_defs):
+        return []
+    roots: set[tuple[str, str]] = set()
+    for d in targets:
+        classes, _ = project.mro(d.path, d.scope)
+        roots |= {(p, c) for p, c in classes if f"{c}.{d.name}" in project.view(p).defs}
+    out = []
+    for d in resolver.all_defs:
+        if d.kind == "method" and language_family(d.path) == "javascript" and d not in targets:
+            classes, _ = project.mro(d.path, d.scope)
+            if roots.intersection(classes):
+                out.append(Site(d.path, d.line, d.name, "override", "", "", 0.9, "override"))
+    return out
+
+
 def _followed(
     project: Project,
     resolver: _Resolver,
@@ -302,16 +335,14 @@ def _followed(
     """Resolution by the language's rules; a guess by name only when they cannot tell."""
     path, line = where
     value, how = project.resolve(path, name, receiver, caller, line)
+    if value is not None and value[0] == "union":  # `x: A | B`: each member's is a use
+        hits = frozenset((v[1], project.line_of(v)) for v in value[2] if v[0] in ("def", "class"))
+        if hits:
+            return hits, 0.9, how
     if value is not None and value[0] in ("def", "class"):
         return (
             frozenset({(value[1], project.line_of(value))}),
-            0.95
-            if how
-            in (
-                "import",
-                "same file",
-            )
-            else 0.9,
+            0.95 if how in ("import", "same file") else 0.9,
             how,
         )
     if value is not None:  # external, or a module or an instance called: not a definition

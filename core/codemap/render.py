@@ -8,6 +8,7 @@ from pathlib import Path
 from core.codemap.dependents import Impact
 from core.codemap.query import KIND_NAMES, Definition, Site
 from core.codemap.rename import Edit
+from my_agent.capped import SOURCE, read_capped
 
 MAX_SITES = 25
 MAX_RENAME = 400
@@ -44,7 +45,7 @@ class SourceLines:
     def lines(self, path: str) -> list[str]:
         if path not in self.cache:
             try:
-                raw = (self.root / path).read_bytes()
+                raw = read_capped(self.root / path, SOURCE)
             except OSError:
                 raw = b""
             try:

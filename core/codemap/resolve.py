@@ -32,9 +32,10 @@ from core.codemap.fileview import (
     load_view,
     python_roots,
 )
+from core.codemap.infer import Inference, union
 
 
-class Project:
+class Project(Inference):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
     def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
@@ -156,7 +157,7 @@ class Project:
             here = ".".join(parts[:i])
             if here and view.defs.get(here, ("", 0))[0] in CLASSY:
                 continue  # a class body's names are not visible in its methods
-            found = self._bound_here(view, here, name, line)
+            found = self._bound_here(view, here, name, line, i == len(parts))
             if found is not None:
                 return found
         if name in view.imports:
@@ -168,7 +169,9 @@ class Project:
             return EXTERNAL
         return found
 
-    def _bound_here(self, view: FileView, here: str, name: str, line: int) -> Value | None:
+    def _bound_here(
+        self, view: FileView, here: str, name: str, line: int, own: bool = False
+    ) -> Value | None:
         """What `name` means in function `here` when that function binds it (LEGB: a local
         hides the module's name, whatever it holds); None when `here` does not bind it."""
         if (here, name) in view.globals:
@@ -179,7 +182,10 @@ class Project:
                 if narrowed is not None:
                     return narrowed
         types = view.binds.get((here, name), [])
-        typed = self.agreed(view, [(here, t) for t in types]) if types else None
+        many = own and line and len(types) > 1
+        typed = self._flowed(view, here, name, line, types) if many else None
+        if typed is None and types:
+            typed = self.agreed(view, [(here, t) for t in types])
         if typed is not None:
             return typed
         nested = f"{here}.{name}" if here else name
@@ -190,6 +196,29 @@ class Project:
         if view.bound_in(here, name, line) or (here and (here, name) in view.binds):
             return LOCAL
         return None
+
+    def _flowed(
+        self, view: FileView, here: str, name: str, line: int, types: list[str]
+    ) -> Value | None:
+        """A local as a use on `line` sees it: what the assignments above it give (pyright
+        narrows a declared type to the value assigned) with its declared type (jedi's)."""
+        declared = next((t for t in types if t.startswith(":")), "")
+        lines = view.bind_lines[(here, name)]
+        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
+        if not pairs:
+            return None
+        seen = _bound_above(pairs, line, view.handed().blocks.get((here, name), {}))
+        typed = self.agreed(view, [(here, t) for t in seen]) if seen else None
+        said = self.instance(view, here, declared) if declared else None
+        if said is not None and typed is not None and self._assignable(typed, said):
+            return union([typed, said])  # `x: Base = Derived()`: pyright says Derived, jedi Base
+        return said or typed if seen else said
+
+    def _assignable(self, value: Value, declared: Value) -> bool:
+        """Whether an instance of a project class is one of what `declared` names."""
+        wanted = {(v[1], v[2]) for v in (declared[2] if declared[0] == "union" else (declared,))}
+        values = value[2] if value[0] == "union" else (value,)
+        return any(v[0] == "inst" and wanted & set(self.mro(v[1], v[2])[0]) for v in values)
 
     @staticmethod
     def _class_body(view: FileView, scope: str, line: int) -> str:
@@ -204,55 +233,6 @@ class Project:
     def _is_global(view: FileView, name: str) -> bool:
         return name in (PY_BUILTINS if view.family == "python" else JS_GLOBALS)
 
-    def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
-        """An instance of the class `type_name` names (EXTERNAL for a type from outside)."""
-        slot = (view.path, scope, type_name)
-        if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
-            return self.instances[slot]
-        self.instances[slot] = None
-        copy = type_name.startswith("=")  # `x = y`: the value of y, whatever it is
-        found = self.chain(view, scope, type_name.lstrip("=").split("."), keep_last=True)
-        if found is not None and not copy:  # a type: its instances; a function: what it returns
-            kind = found[0]
-            found = (
-                ("inst", found[1], found[2])
-                if kind == "class"
-                else found
-                if kind == "ext"
-                else self.returned(found)
-                if kind == "def"
-                else None
-            )
-        elif found is not None and found[0] in ("super", "local"):
-            found = None
-        self.instances[slot] = found
-        return found
-
-    def returned(self, function: Value) -> Value | None:
-        """An instance of what a project function's return annotation names."""
-        view = self.view(function[1])
-        annotation = view.returns.get(function[2])
-        if not annotation:
-            return None
-        return self.instance(view, function[2].rpartition(".")[0], annotation)
-
-    def chain(
-        self, view: FileView, scope: str, parts: list[str], line: int = 0, keep_last: bool = False
-    ) -> Value | None:
-        head = parts[0]
-        if head in ("self", "this", "cls", "super()"):
-            owner = self.enclosing_class(view, scope)
-            what = {"cls": "class", "super()": "super"}.get(head, "inst")
-            found: Value | None = (what, view.path, owner) if owner else None
-        else:
-            found = self.name(view, scope, head, line)
-        last = len(parts) - 1
-        for at, attr in enumerate(parts[1:], 1):
-            found = self.attribute(found, attr)
-            if found is not None and found[0] == "def" and (at < last or not keep_last):
-                found = self.returned(found)  # `resp.request.url`: a property's value is what
-        return found  # its annotation names (but `b = a.f` copies f itself)
-
     @staticmethod
     def enclosing_class(view: FileView, scope: str) -> str:
         return enclosing_class(view, scope)
@@ -261,6 +241,12 @@ class Project:
     def attribute(self, value: Value | None, attr: str) -> Value | None:
         if value is None or value[0] == "ext":
             return value
+        if value[0] == "union":  # each member's, those that have it
+            return union([self.attribute(v, attr) for v in value[2]])  # type: ignore[union-attr]
+        if value[0] in ("seq", "map", "tuple"):
+            return self.contained(value, attr)
+        if value[0] == "ret":
+            return EXTERNAL
         if value[0] == "module":
             found = self.export(value[1], attr)
             return found
@@ -287,13 +273,18 @@ class Project:
         return EXTERNAL if complete == "ext" else None
 
     def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
-        """What a name bound several times holds: the first type that resolves (a declared
-        `x: Base = Derived()` comes first), unless it is also a copy of something unknown
+        """What a name bound several times holds: its declared type (`x: Base = Derived()`),
+        else the first type that resolves, unless it is also a copy of something unknown
         (`self.send = send`) or of two different things: then nothing is sure."""
+        declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
+        typed = self.instance(view, *declared[0]) if declared else None
+        if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
+            return typed
+        bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
         for scope, type_name in bindings:
             typed = self.instance(view, scope, type_name)
-            copy = type_name.startswith("=")
+            copy = type_name.startswith(("=", "@"))
             if typed is None and copy and len(bindings) > 1:
                 return None
             if typed is not None:
@@ -337,8 +328,14 @@ class Project:
         typed = CONSTRUCTED.fullmatch(
             JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
         )
-        if receiver == "super()" or receiver.startswith("super()."):
-            base: Value | None = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        if view.family == "python":
+            base: Value | None = (
+                EXTERNAL
+                if receiver.startswith(LITERAL_START)
+                else self.evaluate(view, scope, receiver, line)
+            )
+        elif receiver == "super()" or receiver.startswith("super()."):
+            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
         elif typed:
@@ -354,3 +351,14 @@ class Project:
 
     def line_of(self, value: Value) -> int:
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
+
+
+def _bound_above(pairs: list[tuple[int, str]], line: int, blocks: dict[int, int]) -> list[str]:
+    """The bindings a use on `line` of the same function can see: the last one above it in
+    its own block or one around it, and those after that one above the use (in branches
+    between); none when none is above (a binding further down is seen only through a loop:
+    the caller then asks all of them)."""
+    above = [(at, t) for at, t in pairs if 0 < at < line]
+    sure = [at for at, _ in above if blocks.get(at, 0) == 0 or line <= blocks[at]]
+    start = max(sure) if sure else 0
+    return [t for at, t in above if at >= start]

@@ -4,11 +4,12 @@ parser stamp that makes files parsed by other queries parse again."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from core.codemap.langs import QUERIES
+from core.codemap.langs import CAPTURED, QUERIES
 from my_agent.private import open_private, private_dir
 
 
@@ -105,14 +106,51 @@ def open_db(path: Path | str) -> sqlite3.Connection:
                 migrate(db)
                 db.execute(f"PRAGMA user_version={number}")
     _check_parser(db)
+    restore_indexes(db)
     return db
+
+
+_BULK_TABLES = ("symbols", "refs", "binds")
+
+
+def drop_indexes(db: sqlite3.Connection) -> None:
+    """Before a first build: rows go in faster without indexes, and each index is built once at
+    the end (`restore_indexes`); their definitions wait in `meta`, so an interrupted build gets
+    them back when the database is next opened."""
+    marks = ",".join("?" * len(_BULK_TABLES))
+    rows = db.execute(
+        f"SELECT name, sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL "
+        f"AND tbl_name IN ({marks})",
+        _BULK_TABLES,
+    ).fetchall()
+    if not rows:
+        return
+    with Transaction(db):
+        db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('dropped_indexes', ?)",
+            (json.dumps([sql for _, sql in rows]),),
+        )
+        for name, _ in rows:
+            db.execute(f'DROP INDEX "{name}"')
+
+
+def restore_indexes(db: sqlite3.Connection) -> None:
+    row = db.execute("SELECT value FROM meta WHERE key='dropped_indexes'").fetchone()
+    if row is None:
+        return
+    with Transaction(db):
+        for sql in json.loads(row[0]):
+            db.execute(sql)
+        db.execute("DELETE FROM meta WHERE key='dropped_indexes'")
 
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-PARSER = content_hash(("parse 5\n" + "".join(QUERIES.values())).encode())
+PARSER = content_hash(
+    ("parse 5\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values())).encode()
+)
 
 
 def _check_parser(db: sqlite3.Connection) -> None:

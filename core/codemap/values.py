@@ -4,13 +4,15 @@ references a call query does not see.
 
 Only names the file itself can mean a definition by are looked for: its definitions and its
 `from … import` names (any other bare name is a local or a builtin, never a project
-definition). One regular expression finds their occurrences; the syntax tree says which are
-identifiers in a use (not a definition's name, a parameter, a keyword or an import) and
-whether they stand in an annotation.
+definition). One regular expression finds the file's words, a set keeps those names; the
+syntax tree says which are identifiers in a use (not a definition's name, a parameter, a
+keyword or an import) and whether they stand in an annotation.
 """
 
 from __future__ import annotations
 
+import builtins
+import keyword
 import re
 from typing import Any
 
@@ -34,31 +36,33 @@ _BINDING_PARENTS = frozenset(
 _NAMED_FIRST_OR_STORE = frozenset(
     {"keyword_argument", "default_parameter", "typed_default_parameter", "assignment"}
 )
-_WORD = re.compile(rb"[\w.]")  # a name starts after neither a word character nor a dot
-_WORD_CHAR = re.compile(rb"\w")
+_NAME = re.compile(rb"(?<![\w.])[A-Za-z_]\w*")  # a whole word, not after a dot
 _TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
+_IDENTIFIER = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")
+_NEVER = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+
+
+def star_candidates(data: bytes, local: set[str]) -> set[str]:
+    """Names a file with `from m import *` may use as m's: every identifier in it but the
+    keywords, the builtins and the names its functions bind."""
+    words = {w.decode() for w in set(_IDENTIFIER.findall(data))}
+    return words - _NEVER - local
 
 
 def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> list[Ref]:
     """Value and annotation references to `names`; `taken`: start bytes already referenced
     (calls, bases, decorators, attributes) or defined."""
+    wanted = {w.encode() for w in names if w.isidentifier() and w.isascii()}
     out: list[Ref] = []
-    size = len(data)
-    for word in names:
-        if not word.isidentifier() or not word.isascii():
+    for match in _NAME.finditer(data):  # one scan of the file's words, whatever the names
+        word = match.group()
+        if word not in wanted or match.start() in taken:
             continue
-        needle = word.encode()
-        at = data.find(needle)
-        while at >= 0:  # bytes.find per name: no pattern to compile for every file
-            end = at + len(needle)
-            before = data[at - 1 : at] if at else b" "
-            after = data[end : end + 1] if end < size else b" "
-            if at not in taken and not _WORD.match(before) and not _WORD_CHAR.match(after):
-                node = root.named_descendant_for_byte_range(at, end)
-                kind = _kind(node, at, end) if node is not None else ""
-                if kind:
-                    out.append((at, word, node.start_point[0] + 1, kind, ""))
-            at = data.find(needle, end)
+        at, end = match.span()
+        node = root.named_descendant_for_byte_range(at, end)
+        kind = _kind(node, at, end) if node is not None else ""
+        if kind:
+            out.append((at, word.decode(), node.start_point[0] + 1, kind, ""))
     return out
 
 

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import MEMORY, NotRead, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.messages import Message, message_text
 from my_agent.private import open_private
@@ -46,7 +47,7 @@ class Archive:
         """The archive persisted at `path` (JSON lines), continued; a torn last line is skipped."""
         archive = cls()
         try:
-            text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+            text = read_capped_text(path, MEMORY, "replace") if path.exists() else ""
             if text and not text.endswith("\n"):
                 with open_private(path, "a", encoding="utf-8") as fh:
                     fh.write("\n")  # end a torn last line so new entries start clean
@@ -138,8 +139,8 @@ class Archive:
         if not path.exists():
             return cls()
         try:
-            return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, TypeError, KeyError) as exc:
+            return cls.from_dict(json.loads(read_capped_text(path, MEMORY)))
+        except (ValueError, TypeError, KeyError, NotRead) as exc:
             raise ValueError(f"archive {path} is unreadable: {exc}") from exc
 
 

@@ -11,7 +11,6 @@ from core.context.budget import ContextBudget
 from core.context.compaction import (
     Compacted,
     apply,
-    archived_line,
     arg_stand_in,
     big_args,
     boundary_before,
@@ -21,6 +20,7 @@ from core.context.compaction import (
     shorten_text,
 )
 from core.context.early import EarlyDecisions
+from core.context.events import archive_older, event_pays, kept_whole, shortened_texts
 from core.context.phases import CHANGES, PhaseTracker
 from core.context.policy import Calibration, SavedOutput, Summarizer
 from core.context.repeats import Repeats
@@ -29,7 +29,7 @@ from core.context.summary import SummaryState, crop_to_fit, summarize_history, u
 from core.facts import RULES, Rule, extract
 from my_agent.errors import Interrupted
 from my_agent.facts import Fact
-from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, message_text
+from my_agent.messages import Message, ToolCall, ToolResult, message_text
 from my_agent.tokens import estimate_tokens
 
 SUMMARY_RETRY_MESSAGES = 10  # after a failed automatic summary, crop until the history grows
@@ -65,7 +65,9 @@ class CacheAwareContext:
         self.arg_ids: dict[str, dict[str, str]] = {}
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
-        self.first = FirstShow(self.budget.shape_outputs)  # known programs' output, shaped
+        self.first = FirstShow(
+            self.budget.shape_outputs, self.budget.whole_reads
+        )  # known programs' output, shaped
         self.state = Compacted()
         self.repeats = Repeats()
         self.frontier = 0
@@ -207,22 +209,11 @@ class CacheAwareContext:
             texts=self._shortened_texts(history[:frontier]),
         )
         keep = set() if force else self._kept_whole(history[:frontier])
-        latest = {key: cid for cid, key in self.call_keys.items()}
-        for msg in history[:frontier]:
-            for block in msg.blocks:
-                if (
-                    isinstance(block, ToolResult)
-                    and block.call_id in self.facts
-                    and (block.call_id not in keep)
-                    and block.call_id not in self.state.results
-                    and block.call_id not in self.early.lines  # already its line
-                ):
-                    fact = self.facts[block.call_id]
-                    key = self.call_keys.get(block.call_id)
-                    later = key is not None and latest[key] != block.call_id
-                    state.results[block.call_id] = archived_line(fact, superseded=later)
-                elif isinstance(block, ToolCall) and block.id in self.arg_ids:
-                    state.args[block.id] = self.arg_ids[block.id]
+        skip = keep | set(self.early.lines)  # an early line is already its line
+        archive_older(
+            history[:frontier], state, self.facts, self.call_keys, skip, self.arg_ids,
+            lambda index, call_id: self._event_lines(history, index, call_id),
+        )  # fmt: skip
         upto = [
             self.facts[b.call_id]
             for m in history[:frontier]
@@ -251,25 +242,25 @@ class CacheAwareContext:
         self.compactions += 1
         return True
 
+    def _event_lines(self, history: list[Message], index: int, call_id: str) -> str | None:
+        """At an event, an output of an `event_lines` kind keeps the lines used since."""
+        fact = self.facts[call_id]
+        if fact.kind not in self.budget.event_lines:
+            return None
+        return self.early.kept_lines(history, index, call_id, fact)
+
     def pays(self, saved: int, resent: int, turns: int) -> bool:
-        """An event pays when what it saves on the requests still expected (as many as the
-        `turns` so far) outweighs re-sending `resent` past the cached prefix once; `min_gain`
-        is the floor."""
-        read, write = self.budget.cache_read, self.budget.cache_write
-        expected = saved * max(1, turns) * read
-        return saved >= self.budget.min_gain * resent and expected >= resent * (write - read)
+        """Whether a rewrite saving `saved` and re-sending `resent` pays (events.py)."""
+        return event_pays(self.budget, saved, resent, turns)
 
     def _shortened_texts(self, older: list[Message]) -> dict[str, str]:
-        """The model's own longer texts before the tail: their opening, the whole archived."""
-        texts, limit = dict(self.state.texts), self.budget.old_text_chars
-        for msg in older:
-            if msg.role != "assistant" or not limit:
-                continue
-            for block in msg.blocks:
-                text = block.text if isinstance(block, TextBlock) else ""
-                if len(text) > limit + 40 and text not in texts:
-                    texts[text] = self.early.texts.get(text) or self.short_note(text)
-        return texts
+        """The model's older notes: the early decisions' opening when there is one."""
+        return shortened_texts(
+            older,
+            self.state.texts,
+            self.budget.old_text_chars,
+            lambda text: self.early.texts.get(text) or self.short_note(text),
+        )
 
     def shown_tokens(self, history: list[Message]) -> list[int]:
         """Each history message's tokens as the request shows it now, in `count`'s unit (as
@@ -288,37 +279,9 @@ class CacheAwareContext:
         return self.archive.note_entry(text) is not None
 
     def _kept_whole(self, older: list[Message]) -> set[str]:
-        """Results left verbatim at an event: tiny ones, sub-agent reports, the latest reads."""
-        keep, hot, seen = set(), 0, set()
         protect = self.tracker.rules.protect_kinds
-        results = [
-            b.call_id
-            for m in older
-            for b in m.blocks
-            if isinstance(b, ToolResult) and b.call_id in self.facts
-        ]
-        recent = self.budget.small_for_results or len(results)
-        for age, call_id in enumerate(reversed(results)):
-            fact, size = self.facts[call_id], self.result_tokens.get(call_id, 0)
-            if call_id in self.state.results:
-                continue
-            small = size <= self.budget.small_result_tokens and age < recent
-            if small or fact.tool in self.budget.keep_tools:
-                keep.add(call_id)
-            elif fact.kind in protect and not fact.ok and size <= 2_000:
-                keep.add(call_id)  # the failure being worked on
-                protect = ()
-            elif (
-                fact.kind == "read"
-                and fact.path
-                and fact.path not in seen
-                and (hot + size <= self.budget.hot_read_tokens)
-            ):
-                keep.add(call_id)
-                hot += size
-            if fact.kind in ("read", "write", "edit") and fact.path:
-                seen.add(fact.path)
-        return keep
+        archived = self.state.results
+        return kept_whole(older, self.facts, self.result_tokens, archived, self.budget, protect)
 
     def compact(self, history: list[Message], summarize: Summarizer) -> str:
         """LLM summary of everything before the last few turns (`/compact`, or near the window)."""

@@ -191,18 +191,7 @@ class EarlyDecisions:
     def _select(self, now: _Now, index: int, call_id: str, write: float = 0.0) -> None:
         """An output left whole keeps only the lines later steps use, when that pays
         (`write`: the price of re-sending what follows, when not the policy's own)."""
-        fact = now.facts[call_id]
-        lines = self.rules.lines
-        if lines is None or fact.tool in self.rules.keep_tools or fact.kind in lines.skip_kinds:
-            return
-        text = _text(now, index, call_id)
-        since = [m for m in now.history[index + 1 :] if m.role == "assistant"]
-        used = used_words(
-            (b.text for m in since for b in m.blocks if isinstance(b, TextBlock)),
-            (_plain(c.arguments) for m in since for c in m.tool_calls),
-        )
-        entry = fact.archive_id or call_id
-        shown = select(text, entry, used, lines, self.costs.count, code=fact.kind == "read")
+        shown = self.kept_lines(now.history, index, call_id, now.facts[call_id])
         if shown is None:
             return
         saved = now.sizes.get(call_id, 0) - self.costs.count(shown)
@@ -213,6 +202,23 @@ class EarlyDecisions:
             pays = self._worth(saved, shown, resent, now.turns)
         if pays:
             self.lines[call_id] = shown
+
+    def kept_lines(
+        self, history: list[Message], index: int, call_id: str, fact: Fact
+    ) -> str | None:
+        """The output of `history[index]` with only the lines the steps since used (lines.py),
+        or None when it stays as it is."""
+        lines = self.rules.lines
+        if lines is None or fact.tool in self.rules.keep_tools or fact.kind in lines.skip_kinds:
+            return None
+        text = next(b.content for b in history[index].tool_results if b.call_id == call_id)
+        since = [m for m in history[index + 1 :] if m.role == "assistant"]
+        used = used_words(
+            (b.text for m in since for b in m.blocks if isinstance(b, TextBlock)),
+            (_plain(c.arguments) for m in since for c in m.tool_calls),
+        )
+        entry = fact.archive_id or call_id
+        return select(text, entry, used, lines, self.costs.count, code=fact.kind == "read")
 
     def _superseded(self, now: _Now) -> None:
         if not self.rules.superseded:

@@ -25,6 +25,7 @@ _WORD = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*|\d{2,}")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|[A-Za-z]\d|\.")
 _PROSE_WORD = re.compile(r"[A-Za-z][a-z]+[,.;:]?")
 _MARKDOWN = re.compile(r"^\s*(?:#{1,6} |[-*+] |> |\d+\. |\|)")
+_GUTTER = re.compile(r"^\s*\d+(?:→|\t|:\s|\|\s)")  # a numbered file view's line numbers
 _SKIP = frozenset({"self", "None", "True", "False", "return", "import", "from", "def", "class"})
 
 
@@ -82,9 +83,10 @@ def telling(used: set[str], lines: list[str]) -> set[str]:
 
 
 def reads_like_spec(lines: list[str], share: float = 0.4) -> bool:
-    """Prose or markdown (a task printed by an issue tracker, a page, a plan): the model
-    quotes it for the rest of the session, so it stays whole."""
-    rows = [line for line in lines if line.strip()]
+    """Prose or markdown (a task printed by an issue tracker, a page, a plan; a file view's
+    line numbers aside): the model quotes it for the rest of the session, so it stays whole."""
+    rows = [_GUTTER.sub("", line, count=1) for line in lines]
+    rows = [line for line in rows if line.strip()]
     prose = 0
     for line in rows:
         words = line.split()

@@ -59,9 +59,12 @@ def _program(fact: Fact, command: str) -> Callable[[list[str]], list[int]] | Non
     return None
 
 
-def first_show(fact: Fact, command: str, text: str, entry: str, task: str, count: Count) -> str:
+def first_show(
+    fact: Fact, command: str, text: str, entry: str, task: str, count: Count, whole_reads: int = 0
+) -> str:
     """What an output shows the first time: shaped when a known program printed it or when it
-    is very large; otherwise itself. Pointers name the lines of the whole (as archived)."""
+    is very large; otherwise itself. Pointers name the lines of the whole (as archived).
+    `whole_reads`: a file read (the lines the model asked for) stays whole up to this size."""
     size = count(text)
     if size < MIN_TOKENS or fact.kind == "recall":  # what the model asked for, as it asked
         return text
@@ -73,6 +76,8 @@ def first_show(fact: Fact, command: str, text: str, entry: str, task: str, count
         if count(compose(lines, chosen, entry)) < 0.8 * size:
             kept = chosen
             size = count(compose(lines, kept, entry))
+    if fact.kind == "read" and size <= whole_reads:
+        return text
     if size > SIZE_TOKENS and not (size <= SPEC_TOKENS and reads_like_spec(lines)):
         kept = _head_tail(kept, lines, used_words([task], []))
     return text if len(kept) == len(lines) else compose(lines, kept, entry)
@@ -90,8 +95,10 @@ class FirstShow:
     """The outputs shaped at their first showing (call id -> text), and the task they are
     matched against."""
 
-    def __init__(self, enabled: bool = True) -> None:
-        self.enabled, self.task = enabled, ""
+    NOT_STATE = ("enabled", "whole_reads")  # settings, not state (core/context/state.py)
+
+    def __init__(self, enabled: bool = True, whole_reads: int = 0) -> None:
+        self.enabled, self.whole_reads, self.task = enabled, whole_reads, ""
         self.shaped: dict[str, str] = {}
 
     def note_task(self, history: list) -> None:
@@ -102,7 +109,9 @@ class FirstShow:
         """The text to show for a new output (archived whole under `fact.archive_id`)."""
         if not self.enabled:
             return text
-        shown = first_show(fact, str(command or ""), text, fact.archive_id, self.task, count)
+        shown = first_show(
+            fact, str(command or ""), text, fact.archive_id, self.task, count, self.whole_reads
+        )
         if shown != text:
             self.shaped[call_id] = shown
         return shown

@@ -93,6 +93,8 @@ def edit_fact(call: ToolCall, output: Output) -> Fact:
     change = (
         f"-{old.count(chr(10)) + 1 if old else 0} +{new.count(chr(10)) + 1 if new else 0} lines"
     )
+    if "edits" in data:  # several edits in one call: the diff's counts
+        change = f"{data['edits']} edits, -{data.get('removed', 0)} +{data.get('added', 0)} lines"
     at = f" at l.{', '.join(where[:4])}" if where else ""
     return Fact(
         tool=call.name,

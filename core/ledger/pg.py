@@ -17,6 +17,7 @@ import psycopg
 from core.ledger.stops import MAX_TEXT, PG_UPSERT, TaskStop, m005_task_text
 from core.ledger.writer import COLUMNS, FLUSH_INTERVAL_S, Entry, Ledger, LedgerRow, Warn
 from my_agent.team import CONNECT_TIMEOUT_S, describe_url, migrate, one_line
+from my_agent.team_members import claim, ensure_members, limit_rows, open_to_all
 
 TEAM_FLUSH_INTERVAL_S = FLUSH_INTERVAL_S  # retries of rows the database did not take
 
@@ -52,11 +53,31 @@ def m003_grants(conn: psycopg.Connection) -> None:
     conn.execute("GRANT USAGE ON SEQUENCE requests_id_seq TO PUBLIC")
 
 
+def m006_members(conn: psycopg.Connection) -> None:
+    """Row-level security: a role sees and writes a project's requests and task ends only as a
+    member of `project:<name>` (the member table project memory uses); task ends carry their
+    project from now on (older ones take it from their requests)."""
+    ensure_members(conn)
+    conn.execute("ALTER TABLE task_stops ADD COLUMN project TEXT NOT NULL DEFAULT ''")
+    conn.execute(
+        "UPDATE task_stops t SET project = r.project FROM (SELECT DISTINCT ON (task_id) "
+        "task_id, project FROM requests) r WHERE r.task_id = t.task_id"
+    )
+    open_to_all(
+        conn,
+        "SELECT 'project:' || project AS scope FROM requests UNION "
+        "SELECT 'project:' || project FROM task_stops",
+    )
+    for table in ("requests", "task_stops"):
+        limit_rows(conn, table, "'project:' || project")
+
+
 MIGRATIONS: list[Callable[[psycopg.Connection], None]] = [
     m001_requests,
     m002_task_stops,
     m003_grants,
     m005_task_text,  # the task's typed text (SQLite's fifth step)
+    m006_members,
 ]
 _INSERT = (
     f"INSERT INTO requests (user_name, {', '.join(COLUMNS)}) "
@@ -89,7 +110,7 @@ def insert_rows(conn: psycopg.Connection, rows: list[LedgerRow] | list[Entry], u
         if isinstance(r, LedgerRow)
     ]
     stops = [
-        (s.task_id, s.session_id, s.stop, s.ts, s.text[:MAX_TEXT], s.user_name or user)
+        (s.task_id, s.session_id, s.stop, s.ts, s.text[:MAX_TEXT], s.user_name or user, s.project)
         for s in rows
         if isinstance(s, TaskStop)
     ]
@@ -116,11 +137,15 @@ class TeamLedger(Ledger):
         warn: Warn | None = None,
         user: str = "",
         flush_interval: float = TEAM_FLUSH_INTERVAL_S,
+        local: Path | None = None,
     ) -> None:
         super().__init__(Path("team-ledger"), flush_interval, warn, user)
         self.url, self.where = url, describe_url(url)
         self._reader: psycopg.Connection | None = conn  # the agent's thread: budgets
         self._writer: psycopg.Connection | None = None  # the flushing thread
+        self._claims: dict[str, bool] = {}  # project → may this role write its rows
+        self._local_path = local  # where rows of a project this role may not use go
+        self._local: Ledger | None = None
         self._read_lock = threading.Lock()
         self._read_failed = False
 
@@ -132,9 +157,33 @@ class TeamLedger(Ledger):
             self.flush()
 
     def _insert(self, rows: list[Entry]) -> None:
+        """Rows of projects this role is a member of (the first writer of a project nobody
+        holds becomes one); the others go to the local ledger, with one warning each."""
         if self._writer is None or self._writer.closed or self._writer.broken:
             self._writer = connect(self.url)
-        insert_rows(self._writer, rows, self.user)
+            self._claims = {}
+        for project in dict.fromkeys(r.project for r in rows) if rows else ():
+            if project not in self._claims:
+                self._claims[project] = claim(self._writer, f"project:{project}")
+                if not self._claims[project]:
+                    self._refused(project)
+        mine = [r for r in rows if self._claims[r.project]]
+        others = [r for r in rows if not self._claims[r.project]]
+        insert_rows(self._writer, mine, self.user)
+        if others and self._local is not None:
+            for row in others:
+                self._local.record(row)
+
+    def _refused(self, project: str) -> None:
+        if self._local is None and self._local_path is not None:
+            self._local = Ledger(self._local_path, warn=self.warn, user=self.user)
+        if self.warn is not None:
+            goes = f"goes to the local ledger {self._local_path}" if self._local_path else "is lost"
+            self.warn(
+                f"the team database {self.where} does not let this role write project "
+                f"{project}'s usage (it belongs to other roles; its members can add this one "
+                f"to memory_members): this session's usage of it {goes}"
+            )
 
     def spend_today(self, scope: str, day: str, session_id: str, project: str) -> tuple[float, int]:
         """(USD, tokens) spent on `day` by other sessions: this user's ("day", "user") or the
@@ -162,12 +211,17 @@ class TeamLedger(Ledger):
 
     def close(self) -> None:
         super().close()
+        if self._local is not None:
+            self._local.close()
         for conn in (self._writer, self._reader):
             if conn is not None:
                 conn.close()
         self._writer = self._reader = None
 
 
-def open_team_ledger(url: str, warn: Warn | None = None, user: str = "") -> TeamLedger:
-    """The team's ledger; OSError (one line) when the database cannot be reached."""
-    return TeamLedger(url, connect(url), warn, user)
+def open_team_ledger(
+    url: str, warn: Warn | None = None, user: str = "", local: Path | None = None
+) -> TeamLedger:
+    """The team's ledger; OSError (one line) when the database cannot be reached. Rows of a
+    project this role may not use go to the SQLite ledger at `local`."""
+    return TeamLedger(url, connect(url), warn, user, local=local)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.capped import CONFIG, NotRead, read_capped_text
 from my_agent.errors import ConfigError
 from my_agent.messages import Usage
 
@@ -90,7 +91,9 @@ def _parse_models(data: object, origin: Path, user: bool = False) -> dict[str, P
 
 def _read(path: Path, user: bool = False) -> dict[str, Price]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, CONFIG))
+    except NotRead as exc:
+        raise ConfigError(str(exc)) from exc
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
     return _parse_models(data, path, user)

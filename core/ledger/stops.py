@@ -25,6 +25,7 @@ class TaskStop:
     stop: str  # one of STOPS, or "" when the task has started and not ended
     user_name: str = ""  # the team ledger stores it; filled in when the team ledger records it
     text: str = ""  # what the user typed for the task ("": not known to this write)
+    project: str = ""  # the team ledger's row-level security answers to it (SQLite: unused)
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,8 @@ SQLITE_UPSERT = (
     f"{_ON_CONFLICT}"
 )
 PG_UPSERT = (
-    "INSERT INTO task_stops (task_id, session_id, stop, ts, text, user_name) "
-    f"VALUES (%s, %s, %s, %s, %s, %s) {_ON_CONFLICT}"
+    "INSERT INTO task_stops (task_id, session_id, stop, ts, text, user_name, project) "
+    f"VALUES (%s, %s, %s, %s, %s, %s, %s) {_ON_CONFLICT}"
 )
 
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from core.mcp.config import PROJECT_FILE, ServerConfig, _entries, project_config_allowed
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write, file_lock
 from my_agent.home import project_id
 
@@ -18,7 +19,7 @@ FILE = "mcp-approvals.json"
 
 def _read(home: Path) -> dict:
     try:
-        data = json.loads((home / FILE).read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(home / FILE, CONFIG))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.home import unicum_home
 from my_agent.trust import extensions_allowed
@@ -100,21 +101,21 @@ def parse_server(name: str, raw: Any, source: str) -> ServerConfig:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(read_capped_text(path, CONFIG))
     if not isinstance(data, dict):
         raise ValueError("must hold a JSON object")
     return data
 
 
 def _entries(path: Path, source: str, warn: Callable[[str], None]) -> list[ServerConfig]:
-    if not path.is_file():
+    if not path.exists():
         return []
     try:
         servers = _read_json(path).get(CONFIG_KEY) or {}
         if not isinstance(servers, dict):
             raise ValueError(f"`{CONFIG_KEY}` must be an object")
     except (OSError, ValueError) as exc:
-        warn(f"MCP servers in {path} not loaded: {exc}")
+        warn(f"MCP servers in {path} not loaded: {getattr(exc, 'why', exc)}")
         return []
     found: list[ServerConfig] = []
     for name, raw in servers.items():

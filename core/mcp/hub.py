@@ -1,5 +1,6 @@
 """The session's MCP servers, started in one background thread with its own event loop so the
-prompt never waits for them: each server has its start-up deadline; one that fails to start or
+prompt never waits for them: each server has its start-up deadline, counted from its first output
+(a line on stderr or its handshake answer); one that fails to start or
 dies is one warning and its tools report it as their reason for being unavailable."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from core.mcp.config import ServerConfig
+from core.mcp.stderr_tap import StderrTap
 from my_agent.private import open_private
 
 if TYPE_CHECKING:
@@ -27,12 +29,19 @@ TIMEOUT_ENV = "UNICUM_MCP_TIMEOUT"
 START_DELAY = 0.3
 
 
+CLAUDE_TIMEOUT_ENV = "MCP_TIMEOUT"  # Claude Code's name, in milliseconds
+
+
 def start_timeout() -> float:
-    try:
-        value = float(os.environ.get(TIMEOUT_ENV, ""))
-    except ValueError:
-        return START_TIMEOUT
-    return value if value > 0 else START_TIMEOUT
+    """`UNICUM_MCP_TIMEOUT` seconds, else Claude Code's `MCP_TIMEOUT` milliseconds."""
+    for name, scale in ((TIMEOUT_ENV, 1.0), (CLAUDE_TIMEOUT_ENV, 0.001)):
+        try:
+            value = float(os.environ.get(name, "")) * scale
+        except ValueError:
+            continue
+        if value > 0:
+            return value
+    return START_TIMEOUT
 
 
 @dataclass
@@ -43,7 +52,8 @@ class ServerState:
     tools: list[dict[str, Any]] = field(default_factory=list)
     client: Any = None
     settled: threading.Event = field(default_factory=threading.Event)
-    deadline: float = 0.0  # its own start-up deadline once restarted (0: the hub's)
+    deadline: float = 0.0  # its own start-up deadline once spawned (0: the hub's, until then)
+    heard: bool = False  # it has said something (stderr, or its handshake answer)
 
     @property
     def name(self) -> str:
@@ -152,18 +162,21 @@ class McpHub:
         from core.mcp import connect  # the SDK loads in this thread, never before the prompt
 
         assert self._stop is not None
+        loop = asyncio.get_running_loop()
+        state.heard = False
+        state.deadline = time.monotonic() + self.timeout  # until its first output
         try:
-            with self._errlog(state) as errlog:
+            with self._errlog(state) as errlog, contextlib.ExitStack() as taps:
                 async with contextlib.AsyncExitStack() as stack:
                     try:
-                        deadline = state.deadline or self.deadline
-                        async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
-                            opened = connect.connect(state.config, self.workspace, errlog)
+                        async with asyncio.timeout(self.timeout) as window:
+                            tap = StderrTap(errlog, loop, lambda: self._heard(state, window))
+                            taps.callback(tap.close)
+                            opened = connect.connect(state.config, self.workspace, tap.stream)
                             client = await stack.enter_async_context(opened)
+                            self._heard(state, window)  # its answer to the handshake is output
                             state.tools = await connect.list_tools(client)
-                    except (
-                        Exception
-                    ) as exc:  # failed now; the SDK's shutdown of it may take a while
+                    except Exception as exc:  # failed now; the SDK's shutdown may take a while
                         self._fail(state, self._why(exc, state))
                         return
                     if state.status != "starting":  # the deadline passed meanwhile
@@ -178,6 +191,17 @@ class McpHub:
             state.client = None
             state.settled.set()
 
+    def _heard(self, state: ServerState, window: asyncio.Timeout) -> None:
+        """The server's first output (a line on stderr, or its handshake answer): its
+        start-up deadline counts from now."""
+        if state.heard or state.status != "starting":
+            return
+        state.heard = True
+        state.deadline = time.monotonic() + self.timeout
+        import asyncio
+
+        window.reschedule(asyncio.get_running_loop().time() + self.timeout)
+
     def _why(self, exc: BaseException, state: ServerState | None = None) -> str:
         if isinstance(exc, TimeoutError):
             return self._slow(state)
@@ -186,8 +210,9 @@ class McpHub:
     def _slow(self, state: ServerState | None) -> str:
         """A start past the deadline: often a first `npx -y …` downloading; say what to set."""
         log = f"; its log: {self.log_dir / f'mcp-{state.name}.log'}" if state is not None else ""
+        after = " of its first output" if state is not None and state.heard else ""
         return (
-            f"no answer within {self.timeout:g} s (a slow first start, such as npx "
+            f"no answer within {self.timeout:g} s{after} (a slow first start, such as npx "
             f"downloading the server, needs more: {TIMEOUT_ENV}=60{log})"
         )
 
@@ -210,11 +235,15 @@ class McpHub:
         self._go.set()
         waited = [name for name, state in self.servers.items() if not state.settled.is_set()]
         for state in self.servers.values():
-            while not state.settled.wait(min(0.2, max(0.0, self.deadline - time.monotonic()))):
-                if time.monotonic() >= self.deadline:
+            while not state.settled.wait(min(0.2, max(0.0, self._until(state)))):
+                if self._until(state) <= 0:
                     break
         self.refresh()
         return waited
+
+    def _until(self, state: ServerState) -> float:
+        """Seconds left before the server's start-up deadline (it moves at its first output)."""
+        return (state.deadline or self.deadline) - time.monotonic()
 
     def refresh(self) -> None:
         """Servers still starting past the deadline have failed (whatever the thread is at)."""

@@ -19,6 +19,7 @@ from core.memory import journal
 from core.memory.entry import PATH_TYPES, MemoryEntry
 from core.memory.layout import aside_path, encode, parse_all, read_layout, set_aside_lines
 from core.memory.tracked import Tracked
+from my_agent.capped import MEMORY, read_capped
 from my_agent.files import atomic_write, file_lock
 
 SCHEMA_VERSION = 1
@@ -202,7 +203,7 @@ class MemoryFile:
 
     def _read_file(self, lazy: bool) -> dict[str, MemoryEntry]:
         try:
-            data = self.path.read_bytes()  # kept as bytes: lines go back out unchanged
+            data = read_capped(self.path, MEMORY)  # as bytes: lines go back out unchanged
             loaded = read_layout(data, _HEAD, _TAIL, lazy)  # our layout
             self._rewrite = loaded is None
             if loaded is None:  # not our layout (older, or edited by hand): parse all now

@@ -25,6 +25,7 @@ from core.memory.rules import (
     TOOL_KINDS,
 )
 from core.memory.store import MemoryEntry, MemoryStore
+from my_agent.capped import CONFIG, read_capped, read_capped_text
 from my_agent.facts import Fact
 from my_agent.langs import language_of
 from my_agent.shell.commands import PROJECT_KINDS, lookup
@@ -94,9 +95,7 @@ def _line_count(root: Path | None, path: str) -> int | None:
     try:
         if not target.is_file():
             return -1
-        if target.stat().st_size > MAX_READ_BYTES:
-            return None
-        data = target.read_bytes()
+        data = read_capped(target, MAX_READ_BYTES)
         return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     except OSError:
         return None
@@ -228,9 +227,7 @@ def root_conventions(root: Path) -> dict[str, tuple[str, str]]:
         import tomllib
 
         try:  # a project's file: size-capped, and 100k nested brackets are no crash
-            if pyproject.stat().st_size > 1024 * 1024:
-                raise ValueError("pyproject.toml too large")
-            tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+            tools = tomllib.loads(read_capped_text(pyproject, CONFIG)).get("tool", {})
         except (OSError, ValueError, RecursionError):
             tools = {}
         for name, (key, text) in PYPROJECT_TOOLS.items():

@@ -18,6 +18,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from my_agent.capped import MEMORY, read_capped
 from my_agent.files import atomic_write
 
 FORMAT = 1  # PRAGMA user_version: the schema and tokenizer below
@@ -43,7 +44,7 @@ class IndexCache:
         """An in-memory copy of the saved index and its rows (rowid, body); None when there
         is no usable cache."""
         try:
-            data = self.path.read_bytes()
+            data = read_capped(self.path, MEMORY)
         except OSError:
             return None
         db = sqlite3.connect(":memory:", check_same_thread=False)

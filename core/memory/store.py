@@ -13,6 +13,7 @@ from core.memory.file import SCHEMA_VERSION, MemoryFile
 from core.memory.index import MemoryIndex
 from core.memory.ranking import DUPLICATE_RATIO, near_duplicate, similarity
 from core.memory.search import rank
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write, file_lock
 from my_agent.home import project_id
 
@@ -73,7 +74,7 @@ class MemoryStore:
         path = self.file("project").path.with_name(STATE_NAME)
         with file_lock(path.with_name(STATE_NAME + ".lock")):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = json.loads(read_capped_text(path, CONFIG))
                 sessions, last = int(data["sessions"]), float(data["last"])
             except (OSError, ValueError, KeyError, TypeError):
                 sessions, last = 0, 0.0

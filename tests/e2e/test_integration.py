@@ -7,23 +7,13 @@ import re
 
 from tests.conftest import provider_env, run_cli
 from tests.helpers.fake_llm import HttpError, Reply
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import Repl, start_repl
 
 LONG_COMMAND = "seq 1 1000 | sed 's/.*/row & 第 & 行/'"  # longer than the model is shown
 
 
 def start(llm, workspace, *extra: str, provider: str = "openai") -> Repl:
-    repl = Repl(
-        "--dir",
-        str(workspace),
-        "--provider",
-        provider,
-        "--no-codemap",
-        *extra,
-        env=provider_env(llm, provider),
-    )
-    repl.prompt()
-    return repl
+    return start_repl(llm, workspace, "--no-codemap", *extra, provider=provider)
 
 
 def tool_results(body: dict) -> list[str]:

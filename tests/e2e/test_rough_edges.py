@@ -8,18 +8,9 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT, provider_env, run_cli
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import Repl, start_repl
 
 USAGE = {"input": 1234, "cache_read": 0, "cache_write": 0, "output": 56}
-
-
-def start(llm, workspace, *extra: str, provider: str = "anthropic", columns: int = 160) -> Repl:
-    repl = Repl(
-        "--dir", str(workspace), "--provider", provider, *extra,
-        env=provider_env(llm, provider), columns=columns,
-    )  # fmt: skip
-    repl.prompt()
-    return repl
 
 
 def quit_repl(repl: Repl) -> int:
@@ -29,7 +20,7 @@ def quit_repl(repl: Repl) -> int:
 
 def test_narrow_terminal_banner_help_usage_tasks_and_resume_hint(llm, workspace):
     llm.reply("done one", usage=USAGE).reply("done two", usage=USAGE)
-    repl = start(llm, workspace, provider="deepseek", columns=60)
+    repl = start_repl(llm, workspace, provider="deepseek", columns=60)
     try:
         banner = repl.text
         assert "Unicum · deepseek · deepseek-chat" in banner
@@ -59,7 +50,7 @@ def test_model_name_checked_against_the_list_and_picker(llm, workspace):
     names = ["claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-6"]
     llm.models = {"data": [{"id": n, "type": "model"} for n in names], "has_more": False}
     llm.reply("ok")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.command(
             "/model claude-sonet-4-6",
@@ -82,7 +73,7 @@ def test_model_name_checked_against_the_list_and_picker(llm, workspace):
 
 
 def test_model_without_a_list_is_taken_as_typed(llm, workspace):
-    repl = start(llm, workspace, provider="openai")  # the server answers 404 on /models
+    repl = start_repl(llm, workspace, provider="openai")  # the server answers 404 on /models
     try:
         repl.command("/model my-fine-tune", "model set to my-fine-tune")
         assert quit_repl(repl) == 0
@@ -141,7 +132,7 @@ def test_chinese_set_up_errors(workspace, llm):
 
 
 def test_chinese_memory_and_context_phase(llm, workspace):
-    repl = start(llm, workspace, "--lang", "zh")
+    repl = start_repl(llm, workspace, "--lang", "zh")
     try:
         repl.command("/memory", r"项目说明文件：无[\s\S]*还没有记忆条目")
         repl.command("/context", r"阶段\s+规划")

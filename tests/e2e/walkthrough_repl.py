@@ -5,18 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import provider_env
 from tests.helpers.fake_llm import ScriptedLLM
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import Repl, start_repl
 
 SHIFT_TAB = "\x1b[Z"
 
 
 def repl(llm: ScriptedLLM, workspace: Path, *extra: str) -> Repl:
-    env = provider_env(llm, "anthropic")
-    session = Repl("--dir", str(workspace), "--provider", "anthropic", *extra, env=env)
-    session.prompt()
-    return session
+    return start_repl(llm, workspace, *extra)
 
 
 def first_task_and_approvals(llm: ScriptedLLM, workspace: Path) -> None:

@@ -41,7 +41,7 @@ def http_server(mode: str = "http") -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a hang-guard: a loaded machine starts it slowly
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

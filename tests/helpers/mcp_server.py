@@ -4,6 +4,7 @@ python tests/helpers/mcp_server.py stdio         # over stdin/stdout
 python tests/helpers/mcp_server.py http PORT     # streamable HTTP on 127.0.0.1:PORT/mcp
 python tests/helpers/mcp_server.py sse PORT      # the older HTTP+SSE on 127.0.0.1:PORT/sse
 python tests/helpers/mcp_server.py hang          # starts, never answers
+python tests/helpers/mcp_server.py slow A B      # silent A s, a line on stderr, B s more, stdio
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import base64
 import os
 import sys
+import time
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -54,6 +56,13 @@ def main() -> None:
     if mode == "hang":
         sys.stdin.read()  # reads the handshake and never answers; ends when stdin closes
         return  # (its client gone, even killed: the pipe closed) — never an orphan
+    if mode == "slow":  # a slow first start: nothing for a while (npx downloading), then a
+        time.sleep(float(sys.argv[2]))  # line on stderr, then a while more before it answers
+        server = build()
+        print("slow server: starting", file=sys.stderr, flush=True)
+        time.sleep(float(sys.argv[3]))
+        server.run("stdio")
+        return
     server = build()
     if mode == "http":
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))

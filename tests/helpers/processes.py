@@ -1,5 +1,6 @@
 """Processes the tests start from this checkout's `tests/helpers/` scripts (the MCP test
-server, ...), read from /proc, so a fixture can fail a test that leaves one running."""
+server, ...) and its `cli.py` (a REPL, `unicum serve`), read from /proc, so a fixture can fail
+a test that leaves one running."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 HELPERS = str(ROOT / "tests" / "helpers") + os.sep
-GRACE = 15.0  # seconds a stopped session's children get to exit (the SDK's own shutdown)
+CLI = str(ROOT / "cli.py")
+GRACE = 60.0  # a hang-guard: a stopped session's children exit (SDK shutdown, loaded machine)
 
 
 def _started(pid: str) -> int:
@@ -24,7 +26,8 @@ def now_ticks() -> int:
 
 
 def helper_processes(since: int) -> dict[int, str]:
-    """pid → command line of the running helper scripts started at or after `since`."""
+    """pid → command line of the running helper scripts and `cli.py` runs started at or
+    after `since`."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -35,8 +38,9 @@ def helper_processes(since: int) -> dict[int, str]:
             started = _started(entry.name)
         except (OSError, IndexError, ValueError):
             continue  # gone meanwhile
-        line = " ".join(a.decode(errors="replace") for a in argv if a)
-        if HELPERS in line and state != "Z" and started >= since:
+        args = [a.decode(errors="replace") for a in argv if a]
+        line = " ".join(args)
+        if (HELPERS in line or CLI in args) and state != "Z" and started >= since:
             found[int(entry.name)] = line
     return found
 

@@ -32,7 +32,7 @@ class Served:
         """Stop the server; returns everything it printed."""
         self.proc.terminate()
         try:
-            out, err = self.proc.communicate(timeout=15)
+            out, err = self.proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             out, err = self.proc.communicate()
@@ -61,7 +61,7 @@ def start_server(home: Path, *args: str, env: dict[str, str] | None = None) -> S
     url = match.group(1)
     token_file = home / "serve.token"
     token = token_file.read_text().strip() if token_file.is_file() else ""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # a hang-guard: a loaded machine starts it slowly
     while True:
         try:
             if httpx.get(f"{url}/health", timeout=2).status_code == 200:

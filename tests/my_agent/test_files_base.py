@@ -49,5 +49,5 @@ def test_file_lock_blocks_a_second_holder_until_released(tmp_path):
         thread.start()
         time.sleep(0.2)
         order.append("first")
-    thread.join(5)
+    thread.join(60)  # a hang-guard
     assert order == ["first", "second"]

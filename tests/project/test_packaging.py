@@ -49,7 +49,7 @@ def test_python_check_names_the_needed_and_the_running_version():
 def test_an_old_python_gets_one_line_and_exit_2(args):
     old = OLD_PYTHONS[0]
     proc = subprocess.run(
-        [str(old), str(ROOT / "cli.py"), *args], capture_output=True, text=True, timeout=30
+        [str(old), str(ROOT / "cli.py"), *args], capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 2, proc.stderr
     assert re.fullmatch(r"Unicum needs Python 3\.11 or newer; this is 3\.\d+\.\d+\n", proc.stderr)

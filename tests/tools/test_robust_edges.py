@@ -5,7 +5,6 @@ every unpaired tool call repaired, and a full disk."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -65,11 +64,11 @@ def test_read_only_files_are_refused_with_a_clear_error_and_no_temp_file(workspa
 
 
 def test_a_catastrophic_regex_stops_at_the_time_limit_in_every_engine(workspace, isolated_home):
+    # (a|aa)+$ over 5000 a's and a "!" backtracks for longer than any run lasts: that the
+    # search returns at all, with SearchTimeout, is the limit stopping it (no stopwatch)
     (workspace / "a.txt").write_text("a" * 5000 + "!\n")
-    started = time.monotonic()
     with pytest.raises(SearchTimeout):
         search_python(workspace, "", re.compile(r"(a|aa)+$", re.M), None, 10, deadline(0.5))
-    assert time.monotonic() - started < 3
     # a look-around: rg cannot take it, the Python fallback runs, the tool says what happened
     out = Registry.default().execute(
         "search_files", {"pattern": r"(?=a)(a|aa)+$"}, _ctx(workspace, isolated_home)

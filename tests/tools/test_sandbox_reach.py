@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import threading
 
 import pytest
 
+from tests.helpers.net_helpers import Listener
 from tests.helpers.sandbox_helpers import (
     new_world,
     remove,
@@ -49,32 +48,6 @@ def world():
     remove(root)
 
 
-class Listener:
-    """A TCP listener on the host's loopback counting the connections it gets."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.port = self.sock.getsockname()[1]
-        self.hits = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.hits += 1
-            conn.close()
-
-    def probe(self) -> str:
-        return (
-            f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {self.port}), 3)\""
-        )
-
-
 @pytest.fixture
 def listener():
     server = Listener()
@@ -100,28 +73,31 @@ def test_reads_under_home_are_deny_by_default(llm, world):
 
 def test_network_is_off_by_default_and_says_how_to_ask(llm, world, listener):
     _, home, project = world
+    through_proxy = f"curl -sS --noproxy '' --max-time 5 http://127.0.0.1:{listener.port}/"
     llm.call("terminal", {"command": listener.probe()})
-    llm.call("terminal", {"command": listener.probe(), "network": True})
+    llm.call("terminal", {"command": through_proxy, "network": True})
     llm.reply("done")
-    done = sandbox_cli(llm, home, project)  # -p, ask mode: nobody to approve the network
+    done = sandbox_cli(llm, home, project)  # -p, ask mode: nobody to approve the host
     assert done.returncode == 0, done.stderr
     outputs = tool_results(llm)
     assert listener.hits == 0, outputs
     assert "network: true" in outputs[0]  # the one line the model acts on
-    assert outputs[1].startswith("refused") and "with the network" in outputs[1]
+    assert "refused 127.0.0.1: nobody can approve a host in a non-interactive run" in outputs[1]
 
 
 def test_network_approved_per_command_or_allowed_by_config(llm, world, listener):
     _, home, project = world
-    llm.call("terminal", {"command": listener.probe(), "network": True})
+    through_proxy = f"curl -s --noproxy '' --max-time 5 http://127.0.0.1:{listener.port}/"
+    llm.call("terminal", {"command": through_proxy, "network": True})
+    llm.call("terminal", {"command": listener.probe(), "network": True})  # ignores the proxy
     llm.reply("done")
     done = sandbox_cli(llm, home, project, "--yes")  # the approval, given up front
     assert done.returncode == 0, done.stderr
     assert listener.hits == 1, tool_results(llm)
+    assert "did not use it" in tool_results(llm)[1]
     config = home / ".unicum-agent" / "config.json"
-    config.write_text(json.dumps({"sandbox": {"network_allow": ["python3 -c"]}}))
-    llm.call("terminal", {"command": listener.probe()})  # allowed without asking
-    llm.call("terminal", {"command": f"curl -s --max-time 3 http://127.0.0.1:{listener.port}"})
+    config.write_text(json.dumps({"sandbox": {"network_allow": ["curl"]}}))
+    llm.call("terminal", {"command": through_proxy})  # allowed without asking
     llm.reply("done")
     done = sandbox_cli(llm, home, project)
     assert done.returncode == 0, done.stderr

@@ -106,8 +106,8 @@ def test_the_brief_wire_form_says_exactly_what_the_registry_enforces(workspace, 
         assert said == expected, tool.name
     ctx = make_ctx(workspace, isolated_home)  # a wrong call says the line again
     out = run(ctx, "edit_file", path="a.py", old="x", new="y").content
-    assert "missing required argument 'old_string'" in out
-    assert "expected edit_file(path: str, old_string: str, new_string: str" in out
+    assert "unknown argument 'old'" in out
+    assert "expected edit_file(path: str, old_string?: str, new_string?: str" in out
 
 
 UNSAYABLE = {

@@ -18,10 +18,6 @@ PEER_COMMANDS: dict[str, tuple[str, str]] = {
     "/reset": ("Aider", N_("use /new (or /clear)")),
     "/commit": ("Aider", N_("ask the model to commit, or type !git commit")),
     "/status": ("Claude Code", N_("use /model, /context and /usage")),
-    "/config": (
-        "Claude Code",
-        N_("settings live in ~/.unicum-agent/config.json and settings.json"),
-    ),
     "/approvals": ("Codex", N_("Shift-Tab cycles the permission modes")),
     "/add-dir": (
         "Claude Code",

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ui.commands.agents import cmd_agents
+from ui.commands.config import cmd_config
 from ui.commands.custom import help_rows, run_custom
 from ui.commands.doctor import cmd_doctor
 from ui.commands.git import cmd_commit
@@ -245,6 +246,13 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("/cost", N_("the same as /usage"), cmd_usage, "[tasks]"),
         Command("/model", N_("show or switch the model"), cmd_model, "[NAME]"),
+        Command(
+            "/config",
+            N_("the settings and where they are kept; change them with key=value"),
+            cmd_config,
+            "[key=value …|--help]",
+        ),
+        Command("/settings", N_("the same as /config"), cmd_config, "[key=value …|--help]"),
         Command("/compact", N_("compress the conversation now"), cmd_compact),
         Command("/context", N_("what the next request holds, in tokens"), cmd_context),
         Command("/memory", N_("this project's memories"), cmd_memory),

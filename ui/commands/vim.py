@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class Repl(Protocol):
 
 def _settings(home: Path) -> dict[str, Any]:
     try:
-        data = json.loads((home / "settings.json").read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(home / "settings.json", CONFIG))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -34,7 +35,7 @@ def _settings(home: Path) -> dict[str, Any]:
 def editor_mode(home: Path) -> str:
     """ "vim" or "normal", from the user's settings (anything else: normal)."""
     data = _settings(home)
-    mode = data.get("editor_mode", data.get("editorMode", "normal"))
+    mode = data.get("editorMode", data.get("editor_mode", "normal"))
     return "vim" if mode == "vim" else "normal"
 
 
@@ -43,8 +44,8 @@ def save_editor_mode(home: Path, mode: str) -> None:
     path = home / "settings.json"
     if path.is_file() and not _settings(home):
         raise OSError(f"{path} is not a JSON object; editor mode not saved")
-    data = {**_settings(home), "editor_mode": mode}
-    data.pop("editorMode", None)
+    data = {**_settings(home), "editorMode": mode}  # Claude Code's key
+    data.pop("editor_mode", None)
     atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
 
 

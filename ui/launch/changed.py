@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from my_agent.command_made import confirm
+from my_agent.home import unicum_home
 from my_agent.trust import changed_extensions, trust_folder
 from ui.words import Strings
 
@@ -52,3 +54,50 @@ def confirm_changed_extensions(
         ),
         file=sys.stderr,
     )
+
+
+def confirm_command_made(
+    folder: Path, strings: Strings, read_key: Callable[[str], str] | None
+) -> None:
+    """Instruction files a command created (my_agent/command_made.py): asked with `read_key`
+    (`y` loads them from now on), else named as not loaded."""
+    from core.agent import held_instruction_files
+
+    home = unicum_home()
+    held = held_instruction_files(folder, home)
+    if not held:
+        return
+    files = ", ".join(_shown(p, folder) for p in held)
+    if read_key is not None:
+        question = strings.t(
+            "{files} was written by a command, not by you; it would be read as instructions. "
+            "Load it? [y/n] ",
+            files=files,
+        )
+        if read_key(question) == "y":
+            try:
+                confirm(home, held)
+                return
+            except OSError as exc:
+                detail = exc.strerror or exc
+                print(
+                    strings.t("cannot remember the answer: {detail}", detail=detail),
+                    file=sys.stderr,
+                )
+                return
+    print(
+        "unicum: "
+        + strings.t(
+            "{files} was written by a command, not by you: not read as instructions (start "
+            "unicum there to review it)",
+            files=files,
+        ),
+        file=sys.stderr,
+    )
+
+
+def _shown(path: Path, folder: Path) -> str:
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return str(path)

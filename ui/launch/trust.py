@@ -10,7 +10,7 @@ from pathlib import Path
 from core.agent import load_dotenv_files
 from my_agent.errors import ConfigError
 from my_agent.trust import is_trusted, trust_folder
-from ui.launch.changed import confirm_changed_extensions
+from ui.launch.changed import confirm_changed_extensions, confirm_command_made
 from ui.terminal import cell_len, terminal_width
 from ui.words import Strings
 
@@ -89,14 +89,17 @@ def prepare_folder(args: argparse.Namespace) -> int | None:
     strings = Strings(args.lang)
     interactive = args.prompt is None and sys.stdin.isatty()
     args.trusted = decide_trust(args, strings, interactive)
+    folder = Path(args.dir).expanduser().resolve()
     if args.trusted:
-        folder = Path(args.dir).expanduser().resolve()
         confirm_changed_extensions(folder, strings, read_key if interactive else None)
+    confirm_command_made(folder, strings, read_key if interactive else None)
     try:
         report = load_dotenv_files(Path(args.dir), trusted=args.trusted)
     except ConfigError as exc:
         print(f"unicum: {exc}", file=sys.stderr)
         return 2
+    for line in report.unread:
+        print(f"unicum: {strings.line(line)}", file=sys.stderr)
     if report.skipped:
         names = ", ".join(dict.fromkeys(report.skipped))
         print(

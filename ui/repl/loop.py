@@ -69,6 +69,7 @@ class Repl:
         self.cycle_bypass = self.opts.permission_mode == "yolo"  # Shift-Tab reaches it again
         self.focus = Focus()  # the terminal's focus reports (ui.terminal.focus), for notifications
         self.prompt_session = None  # the input line, once the loop runs
+        self.status_bar = None  # its bottom toolbar (ui.repl.status_bar)
 
     @property
     def session(self) -> LiveSession:
@@ -93,6 +94,8 @@ class Repl:
             except BaseException as exc:  # reported by wait_until_open, in the main thread
                 self._open_error = exc
                 return
+            if self.status_bar is not None:
+                self.status_bar.refresh()  # the session is open: the status line shows
             self.warm_up()
 
         self._opening = threading.Thread(target=run, name="unicum-open", daemon=True)
@@ -298,7 +301,7 @@ class Repl:
         from ui.commands import apply_editor_mode, cycle_mode, editor_mode, prompt_text
         from ui.repl.clipboard import paste_clipboard
         from ui.repl.prompt import PROMPT, make_session
-        from ui.repl.status_line import status_text
+        from ui.repl.status_bar import open_bar
 
         def command_names():
             from ui.commands import COMMANDS, custom_commands
@@ -307,18 +310,18 @@ class Repl:
 
         folder = lambda: self.opts.workspace.expanduser().resolve()  # noqa: E731
         paste = lambda: paste_clipboard(self)  # noqa: E731
-        session = make_session(self.home, command_names, folder, lambda: cycle_mode(self), paste)
+        bar = open_bar(self)
+        mode = lambda: (cycle_mode(self), bar.refresh())  # noqa: E731
+        session = make_session(self.home, command_names, folder, mode, paste, bar)
+        bar.redraw = session.app.invalidate
         apply_editor_mode(session, editor_mode(self.home))
         self.prompt_session = session  # /vim switches its key bindings
         if self._opening is None:
             self.warm_up()
-        ctrl_c, last_status = False, ""
+        ctrl_c = False
         while True:
             try:
-                shown = status_text(self)  # once per prompt: the statusLine command runs here
-                if shown and shown != last_status:  # above the prompt, when it changed
-                    self.say(shown, style="dim")
-                    last_status = shown
+                bar.before_prompt(session.app.output, self.say)  # a turn ended: again
                 line = session.prompt(lambda: prompt_text(self, PROMPT)).strip()
             except EOFError:
                 return 0

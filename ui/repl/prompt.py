@@ -13,6 +13,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 
+from ui.repl.status_bar import STYLE, StatusBar
 from ui.terminal import styled
 from ui.words import Strings
 
@@ -109,6 +110,7 @@ def make_session(
     workspace: Callable[[], Path],
     toggle_plan: Callable[[], None] | None = None,
     on_paste: Callable[[], tuple[str, str]] | None = None,
+    bar: StatusBar | None = None,
 ) -> PromptSession:
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -123,6 +125,9 @@ def make_session(
         multiline=False,
         prompt_continuation=lambda width, n, soft: CONTINUATION.rjust(width),
         enable_history_search=False,
+        bottom_toolbar=bar.toolbar if bar is not None else None,
+        style=STYLE,
+        refresh_interval=bar.every if bar is not None and bar.every else 0,
     )
 
 

@@ -74,6 +74,30 @@ LINES_AGENT: tuple[str, ...] = (
     N_("agents"),
     N_("skills"),
     N_("a permission rule"),
+    # MCP servers that do not start or stop (core.mcp.hub)
+    N_("MCP server '{name}' did not start: {reason:tr}"),
+    N_("warning: MCP server '{name}' did not start: {reason:tr}"),
+    N_("MCP server '{name}' stopped: {reason:tr}"),
+    N_("warning: MCP server '{name}' stopped: {reason:tr}"),
+    N_(
+        "no answer within {seconds} s (a slow first start, such as npx downloading the "
+        "server, needs more: {setting}; its log: {log})"
+    ),
+    N_(
+        "no answer within {seconds} s of its first output (a slow first start, such as npx "
+        "downloading the server, needs more: {setting}; its log: {log})"
+    ),
+    # a project's .mcp.json servers in -p (core.agent.extensions.joined)
+    N_(
+        "project MCP servers not started, never approved for this project: {names} (approve "
+        "them once in the REPL, list them in enabledMcpjsonServers or set "
+        "enableAllProjectMcpServers in settings, or run with --trust-project)"
+    ),
+    N_(
+        "warning: project MCP servers not started, never approved for this project: {names} "
+        "(approve them once in the REPL, list them in enabledMcpjsonServers or set "
+        "enableAllProjectMcpServers in settings, or run with --trust-project)"
+    ),
     N_("{event} hook: {message}"),
     N_("warning: {event} hook: {message}"),
     N_("settings file {path} skipped: {reason}"),
@@ -102,6 +126,11 @@ LINES_AGENT: tuple[str, ...] = (
         "memory is off for it this session"
     ),
     N_("the token ledger {path} was damaged ({error}); started a new one"),
+    N_(
+        "the team database {where} does not let this role write project {project}'s usage (it "
+        "belongs to other roles; its members can add this one to memory_members): this "
+        "session's usage of it goes to the local ledger {path}"
+    ),
     N_(
         "the token ledger {path} was damaged ({error}); started a new one; the damaged "
         "file is kept as {kept}"

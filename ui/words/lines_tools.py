@@ -25,12 +25,26 @@ LINES_TOOLS: tuple[str, ...] = (
     N_("Run `{command}`? It touches the Unicum home, which holds API keys and private data."),
     N_("Run `{command}`? It is destructive ({reasons:trlist})."),
     N_("Run `{command}`? It reads your credential files (SSH keys, cloud credentials)."),
+    N_(
+        "Let `{command}` reach {host}? Sandboxed commands reach only the hosts you allow "
+        "(s/a: {again} from now on)."
+    ),
+    N_(
+        "sandbox: no python3 outside your home for the network bridge, so commands reach no "
+        "host (install python3 for the system)"
+    ),
+    N_(
+        "sandbox: the process limit is not enforced (root is exempt from ulimit -u and no "
+        "cgroup is writable here)"
+    ),
     N_("Write {path}? Git runs what its config and hooks name {_rest}"),
     N_("Write {path}?"),
     N_("Edit {path}?"),
     # snapshots (tools.snapshots) and the built-in sub-agent (core.agent.extensions.agent_defs)
     N_("no file changes since then"),
     N_("files back as before turn {n}: {what}"),
+    N_("too large for the snapshots to keep ({why}), so /undo cannot bring it back"),
+    N_("warning: not kept for /undo: {paths}"),
     N_("explores the code or runs a long search on its own and reports back (built in)"),
     N_("Save to global memory (shown in every project): {content}?"),
     N_("refused: the entry holds a secret {_rest}"),
@@ -87,6 +101,12 @@ LINES_TOOLS: tuple[str, ...] = (
     N_("commit {id} kept: later commits follow it (use git revert)"),
     N_("commit {id} kept: {why}"),
     N_("skill {path} skipped: {why}"),
+    # files Unicum reads itself, capped (my_agent.capped)
+    N_("{path}: {size}, over the {cap} cap; not read"),
+    N_("{path}: over the {cap} cap; not read"),
+    N_("{path}: not a regular file; not read"),
+    N_("warning: {path}: {size}, over the {cap} cap; not read"),
+    N_("warning: {path}: not a regular file; not read"),
     N_(
         "warning: sandbox unavailable ({why}): commands run unsandboxed and the "
         "permission prompts guard them (see --sandbox)"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.agent.extensions.gate import project_extensions_allowed
+from my_agent.capped import NotRead, read_capped_text
 from my_agent.messages import PromptSection
 
 FOLDERS = (".unicum/agents", ".claude/agents")
@@ -53,13 +54,15 @@ def _tools(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(mapped))
 
 
-def parse_agent(path: Path) -> AgentDef | None:
-    """One definition; None when the file has no front matter or no name."""
+def parse_agent(path: Path, warnings: list[str] | None = None) -> AgentDef | None:
+    """One definition; None when the file has no front matter or no name, or is not read (a
+    link to /dev/zero, a FIFO, 6 GB: one line in `warnings`)."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_AGENT_BYTES:
-            return None  # a link to /dev/zero, or a huge file: not read
-        with path.open("rb") as f:
-            text = f.read(MAX_AGENT_BYTES).decode("utf-8")
+        text = read_capped_text(path, MAX_AGENT_BYTES)
+    except NotRead as exc:
+        if warnings is not None:
+            warnings.append(str(exc))
+        return None
     except (OSError, UnicodeDecodeError):
         return None
     match = _FRONT.match(text)
@@ -83,7 +86,9 @@ def parse_agent(path: Path) -> AgentDef | None:
     )
 
 
-def find_agents(workspace: Path, home: Path) -> dict[str, AgentDef]:
+def find_agents(
+    workspace: Path, home: Path, warnings: list[str] | None = None
+) -> dict[str, AgentDef]:
     """Built-in first, then the home's, then the project's when its extensions may load (a
     later one of a name wins; the built-in `general` is never replaced)."""
     found = {GENERAL.name: GENERAL}
@@ -92,15 +97,15 @@ def find_agents(workspace: Path, home: Path) -> dict[str, AgentDef]:
         folders += [workspace / f for f in reversed(FOLDERS)]
     for folder in folders:
         for path in sorted(folder.glob("*.md"))[:MAX_AGENTS] if folder.is_dir() else []:
-            agent = parse_agent(path)
+            agent = parse_agent(path, warnings)
             if agent is not None and agent.name != GENERAL.name:
                 found[agent.name] = agent
     return found
 
 
-def agents_section(workspace: Path, home: Path) -> PromptSection:
+def agents_section(workspace: Path, home: Path, warnings: list[str] | None = None) -> PromptSection:
     """The sub-agents the `task` tool can start, for the model (empty with only the built-in)."""
-    agents = find_agents(workspace, home)
+    agents = find_agents(workspace, home, warnings)
     if len(agents) == 1:
         return PromptSection("sub-agents", "")
     rows = [f"- {a.name}: {a.description}" for a in agents.values()]

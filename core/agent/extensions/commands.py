@@ -16,6 +16,7 @@ from core.agent.extensions.skills import (
     split_front_matter,
 )
 from core.agent.prompts.instructions import project_root
+from my_agent.capped import DOCUMENT, NotRead, read_capped_text
 from my_agent.messages import ToolCall
 from tools.claude_rules import allowing, parse_rule
 
@@ -66,7 +67,11 @@ def discover_commands(
 def read_command(folder: Path, path: Path, warnings: list[str] | None) -> CustomCommand | None:
     """`folder/sub/name.md` is `/sub:name` (Claude Code's namespaces)."""
     try:
-        meta, body = split_front_matter(path.read_text(encoding="utf-8", errors="replace"))
+        meta, body = split_front_matter(read_capped_text(path, DOCUMENT, errors="replace"))
+    except NotRead as exc:
+        if warnings is not None:
+            warnings.append(str(exc))
+        return None
     except OSError:
         return None
     except FrontMatterError as exc:
@@ -106,7 +111,7 @@ def expand(body: str, arguments: str) -> str:
 
 
 def _body(path: Path) -> str:
-    _, body = split_front_matter(path.read_text(encoding="utf-8", errors="replace"))
+    _, body = split_front_matter(read_capped_text(path, DOCUMENT, errors="replace"))
     return body
 
 

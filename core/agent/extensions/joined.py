@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.agent.events import AgentHooks
@@ -27,6 +27,7 @@ from core.mcp import (
     server_prefix,
     unasked,
 )
+from my_agent.trust import opted_in
 from tools.base import ToolContext
 from tools.registry import Registry
 
@@ -107,28 +108,45 @@ def open_extensions(
     """Start loading plugins and starting MCP servers in the background; returns at once.
     Without a prompt to draw first (`-p`), the servers start at once. `mcp_configs`,
     `strict_mcp`: `--mcp-config` and `--strict-mcp-config`."""
-    keep = project_servers_kept(workspace, home, warn)
-    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp, keep)
+    settings = [f.data for f in read_settings(workspace, home, warn)]
+    kept = ProjectServers(workspace, home, settings, ask_nobody=not interactive)
+    servers = load_servers(workspace, home, warn, mcp_configs, strict_mcp, kept.keep)
+    if kept.skipped:
+        warn(
+            "project MCP servers not started, never approved for this project: "
+            f"{', '.join(kept.skipped)} (approve them once in the REPL, list them in "
+            "enabledMcpjsonServers or set enableAllProjectMcpServers in settings, or run "
+            "with --trust-project)"
+        )
     hub = McpHub(servers, workspace, home / "logs", warn)
     hub.start(delay=START_DELAY if interactive else 0.0)
     loader = plugins or PluginLoader(warn)
     return Extensions(registry, fact_rules, loader, hub)
 
 
-def project_servers_kept(
-    workspace: Path, home: Path, warn: Callable[[str], None]
-) -> Callable[[ServerConfig], bool]:
-    """Which of a project's `.mcp.json` servers may start: not one answered no (asked once,
-    or said by the settings' `disabledMcpjsonServers`)."""
-    settings = [f.data for f in read_settings(workspace, home, warn)]
+@dataclass
+class ProjectServers:
+    """Which of a project's `.mcp.json` servers may start: approved by the settings
+    (`enableAllProjectMcpServers`, `enabledMcpjsonServers`; `disabledMcpjsonServers` wins) or
+    answered yes once. Never asked (the REPL asks first): `-p` has nobody to ask, so such a
+    server starts only when the run opted in (`--trust-project`); `skipped` names the rest."""
 
-    def keep(server: ServerConfig) -> bool:
+    workspace: Path
+    home: Path
+    settings: list[dict]
+    ask_nobody: bool = False
+    skipped: list[str] = field(default_factory=list)
+
+    def keep(self, server: ServerConfig) -> bool:
         if server.source != "project":
             return True
-        verdict = said(server, settings)
-        return (answered(server, workspace, home) if verdict is None else verdict) is not False
-
-    return keep
+        verdict = said(server, self.settings)
+        if verdict is None:
+            verdict = answered(server, self.workspace, self.home)
+        if verdict is None and self.ask_nobody and not opted_in():
+            self.skipped.append(server.name)
+            return False
+        return verdict is not False
 
 
 def servers_to_ask(workspace: Path, home: Path) -> list[ServerConfig]:

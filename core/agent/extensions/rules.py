@@ -119,7 +119,9 @@ def change_rule(path: Path, kind: str, text: str, add: bool) -> bool:
 
     if kind not in KINDS or parse_rule(text) is None:
         raise ValueError(f"not a permission rule: {text!r} ({'/'.join(KINDS)} RULE)")
-    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    from my_agent.capped import CONFIG, read_capped_text
+
+    data = json.loads(read_capped_text(path, CONFIG)) if path.is_file() else {}
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not a JSON object")
     block = data.setdefault("permissions", {})

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from core.agent.extensions.gate import project_extensions_allowed
 from core.agent.prompts.instructions import project_root
+from my_agent.capped import read_capped_text
 
 PROJECT_FILES = ("settings.json", "settings.local.json")
 MAX_SETTINGS = 1024 * 1024
@@ -40,25 +41,25 @@ def read_settings(workspace: Path, home: Path, warn: Callable[[str], None]) -> l
     found: list[SettingsFile] = []
     for path, scope in settings_files(workspace, home):
         try:
-            if not path.is_file():
+            if not path.exists():  # a FIFO or a link to /dev/zero is read (refused) and said
                 continue
-            if path.stat().st_size > MAX_SETTINGS:
-                raise ValueError("over 1 MB")
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_capped_text(path, MAX_SETTINGS))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError, RecursionError) as exc:
-            warn(f"settings file {path} skipped: {exc}")
+            warn(f"settings file {path} skipped: {getattr(exc, 'why', exc)}")
             continue
         found.append(SettingsFile(path, scope, data))
     return found
 
 
-def status_line_command(workspace: Path, home: Path) -> str | None:
-    """Claude Code's `statusLine` (`{"type": "command", "command": …}`): the last file's wins."""
-    command = None
+def status_line_command(workspace: Path, home: Path) -> dict | None:
+    """Claude Code's `statusLine` (`{"type": "command", "command": …, "padding": …,
+    "refreshInterval": …}`): the last file's that names a command wins."""
+    found = None
     for file in read_settings(workspace, home, lambda _: None):
         entry = file.data.get("statusLine")
         if isinstance(entry, dict) and entry.get("type", "command") == "command":
-            command = str(entry.get("command") or "") or command
-    return command
+            if str(entry.get("command") or ""):
+                found = entry
+    return found

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.agent.prompts.instructions import project_root
+from my_agent.capped import NotRead, read_capped
 from my_agent.messages import PromptSection
 from my_agent.safe_yaml import UnsafeYaml, load_yaml
 from my_agent.trust import changed_extensions, is_trusted
@@ -65,17 +66,16 @@ def split_front_matter(text: str) -> tuple[dict, str]:
 def _text(path: Path) -> str:
     from tools.textfile import decode_text  # the one decoding rule (GBK SKILL.md files too)
 
-    with path.open("rb") as fh:
-        raw = fh.read(MAX_SKILL_BYTES + 1)
-    if len(raw) > MAX_SKILL_BYTES:
-        raise FrontMatterError(f"it is larger than {MAX_SKILL_BYTES // 1024} KB")
-    return decode_text(raw)
+    try:
+        return decode_text(read_capped(path, MAX_SKILL_BYTES))
+    except NotRead as exc:
+        raise FrontMatterError(exc.why) from exc
 
 
 def read_skill(path: Path, warnings: list[str] | None = None) -> Skill | None:
     """The skill in `path`, or None; why a SKILL.md is skipped goes to `warnings`."""
     try:
-        if not path.is_file():
+        if not path.exists():
             return None
         meta, _ = split_front_matter(_text(path))
     except OSError:

@@ -33,8 +33,8 @@ from tools.claude_code import (
 )
 
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
-TOOL_EVENTS = ("PreToolUse", "PostToolUse")
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = 600.0  # seconds, as Claude Code's hooks reference says (a command hook)
+SHORTER_TIMEOUTS = {"UserPromptSubmit": 30.0}  # an event that holds the prompt up
 
 
 class PromptBlocked(UnicumError):
@@ -49,14 +49,26 @@ class HookCommand:
     timeout: float
     source: Path
 
-    def matches(self, tool: str) -> bool:
-        if self.matcher in ("", "*"):
-            return True
-        names = names_of(tool)  # Claude Code's name or Unicum's, as in `Edit|Write`
-        try:
-            return any(re.fullmatch(self.matcher, n) for n in names)
-        except re.error:
-            return self.matcher in names
+    def matches(self, tool: str, args: dict | None = None) -> bool:
+        """Claude Code's rule: letters, digits, `_`, `-`, spaces, `,` and `|` only: exact
+        names (`Edit|Write`, `Edit, Write`); anything else: a regex found anywhere in the name
+        (`^Notebook`, `mcp__memory__.*`). Claude Code's name or Unicum's."""
+        return matched(self.matcher, names_of(tool, args))
+
+
+EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
+
+
+def matched(matcher: str, names: tuple[str, ...]) -> bool:
+    if matcher in ("", "*"):
+        return True
+    if EXACT_MATCHER.fullmatch(matcher):
+        wanted = {part.strip() for part in re.split(r"[|,]", matcher)}
+        return any(n in wanted for n in names)
+    try:
+        return any(re.search(matcher, n) for n in names)
+    except re.error:
+        return matcher in names
 
 
 @dataclass
@@ -97,7 +109,8 @@ def _hooks_of(table: dict, path: Path, warn: Callable[[str], None]) -> list[Hook
             for hook in group.get("hooks") or []:
                 if hook.get("type", "command") != "command" or not hook.get("command"):
                     continue
-                timeout = float(hook.get("timeout") or DEFAULT_TIMEOUT)
+                default = SHORTER_TIMEOUTS.get(event, DEFAULT_TIMEOUT)
+                timeout = float(hook.get("timeout") or default)
                 matcher = str(group.get("matcher") or "")
                 found.append(HookCommand(event, matcher, str(hook["command"]), timeout, path))
     return found
@@ -134,7 +147,7 @@ class UserHooks(AgentHooks):
         return "\n\n".join(context)
 
     def check_tool(self, call: ToolCall) -> ToolVerdict | None:
-        outcome = self.run("PreToolUse", self._tool_fields(call), call.name)
+        outcome = self.run("PreToolUse", self._tool_fields(call), call)
         updated = None
         if outcome.updated is not None:
             updated = unicum_input(call.name, call.arguments, outcome.updated, self.workspace)
@@ -149,7 +162,7 @@ class UserHooks(AgentHooks):
     def on_tool_end(self, call: ToolCall, output: ToolOutput, seconds: float) -> None:
         response = claude_response(call.name, call.arguments, output, self.workspace)
         fields = {**self._tool_fields(call), "tool_response": response}
-        outcome = self.run("PostToolUse", fields, call.name)
+        outcome = self.run("PostToolUse", fields, call)
         notes = ([outcome.block] if outcome.block else []) + outcome.context
         if notes:  # the model reads it with the result (Claude Code feeds it back too)
             output.content += "\n[PostToolUse hook] " + "\n".join(notes)
@@ -157,7 +170,7 @@ class UserHooks(AgentHooks):
     def _tool_fields(self, call: ToolCall) -> dict:
         """Claude Code's name and input shape; Unicum's own beside them."""
         return {
-            "tool_name": claude_name(call.name),
+            "tool_name": claude_name(call.name, call.arguments),
             "tool_input": claude_input(call.name, call.arguments, self.workspace),
             "tool_use_id": call.id,
             "unicum_tool_name": call.name,
@@ -177,10 +190,16 @@ class UserHooks(AgentHooks):
         self.run("Notification", {"message": message})
 
     # --- running ---------------------------------------------------------------------------
-    def run(self, event: str, fields: dict, tool: str = "") -> Outcome:
+    def run(self, event: str, fields: dict, call: ToolCall | None = None) -> Outcome:
         outcome = Outcome()
         for hook in self.hooks:
-            if hook.event == event and (event not in TOOL_EVENTS or hook.matches(tool)):
+            if hook.event != event:
+                continue
+            if call is not None:
+                hit = hook.matches(call.name, call.arguments)
+            else:  # SessionStart matches how the session started
+                hit = event != "SessionStart" or matched(hook.matcher, (fields["source"],))
+            if hit:
                 self._one(hook, {**self._common(event), **fields}, outcome)
                 if outcome.block is not None:
                     break

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from my_agent.capped import read_head
+from my_agent.command_made import unconfirmed
 from my_agent.messages import PromptSection
 from my_agent.secrets import redact
 
@@ -80,7 +82,7 @@ def candidate_files(workspace: Path, home: Path, user_home: Path | None = None) 
 def _read(path: Path) -> str:
     from tools.textfile import decode_text
 
-    return decode_text(path.read_bytes()[: MAX_FILE_CHARS * 4])[:MAX_FILE_CHARS]
+    return decode_text(read_head(path, MAX_FILE_CHARS * 4))[:MAX_FILE_CHARS]
 
 
 def user_roots(home: Path, user_home: Path | None = None) -> tuple[Path, ...]:
@@ -181,9 +183,12 @@ def load_instructions(
     loaded: list[InstructionFile] = []
     users = user_roots(home, user_home)
     project = (project_root(workspace),)
+    held = unconfirmed(home)  # made by a command, not confirmed by the user: not read
     total = 0
     for path in candidate_files(workspace, home, user_home):
         is_user = path.parent in (home, (user_home or Path.home()) / ".claude")
+        if not is_user and path in held:
+            continue
         try:
             resolved = path.resolve()
             if resolved in seen or not resolved.is_file():
@@ -203,6 +208,13 @@ def load_instructions(
         if text.strip():
             loaded.append(InstructionFile(resolved, text, imported))
     return loaded
+
+
+def held_instruction_files(workspace: Path, home: Path) -> list[Path]:
+    """The project's instruction files a command created that the user has not confirmed
+    (my_agent/command_made.py): not read until then."""
+    held = unconfirmed(home)
+    return [p for p in candidate_files(workspace, home) if p in held]
 
 
 def _display(path: Path, workspace: Path) -> str:

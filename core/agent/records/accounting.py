@@ -145,7 +145,9 @@ class LedgerHooks(AgentHooks):
         self.ledger.record(self._stop(result.stop))
 
     def _stop(self, stop: str) -> TaskStop:
-        return TaskStop(time.time(), self.session_id, self.task_id, stop, text=self._text)
+        return TaskStop(
+            time.time(), self.session_id, self.task_id, stop, text=self._text, project=self.project
+        )
 
     def _record_pending(self) -> None:
         """A request under way when the task ended, counted locally; one that failed before

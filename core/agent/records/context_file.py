@@ -18,6 +18,7 @@ from typing import Any
 
 from core.agent.events import AgentHooks, TaskResult
 from core.context import policy_snapshot, restore_policy
+from my_agent.capped import MEMORY, read_capped_text
 from my_agent.files import atomic_write
 from my_agent.messages import Message
 from my_agent.secrets import redact_strings
@@ -81,7 +82,7 @@ class ContextFile(AgentHooks):
     def restore(self, history: list[Message]) -> bool:
         """Put the saved state into the (fresh) policy when it belongs to `history`."""
         try:
-            saved: Any = json.loads(self.path.read_text(encoding="utf-8"))
+            saved: Any = json.loads(read_capped_text(self.path, MEMORY))
         except FileNotFoundError:
             return False
         except (OSError, ValueError) as exc:

@@ -35,7 +35,7 @@ def open_ledger_for(path: Path, url: str, warn: Warn) -> tuple[Ledger, SpendToda
     ledger at `path` (and None)."""
     if url:
         try:
-            team = open_team_ledger(url, warn)
+            team = open_team_ledger(url, warn, local=path)
             return team, team.spend_today
         except OSError as exc:
             warn(f"{exc}; {UNREACHABLE}")

@@ -93,7 +93,7 @@ class LiveSession:
         """Warnings to show the user (e.g. a corrupt memory file or ledger set aside, a ledger
         that cannot be written, skipped transcript lines); each shown once."""
         found = [self.notices.pop(0) for _ in range(len(self.notices))]  # the ledger may append
-        return self.memory_hooks.take_warnings() + found
+        return list(dict.fromkeys(self.memory_hooks.take_warnings() + found))  # 3 readers, 1 line
 
     def close(self) -> None:
         """Session end: save memory the last task left behind and consolidate it, flush the ledger (a write
@@ -183,7 +183,7 @@ def open_session(
     opts = replace(opts, add_dirs=(*opts.add_dirs, *g.rules.additional_dirs))  # settings' too
     lock = claim_session(resume or transcript_path(g.home, g.workspace, opts.session_id))
     memory_hooks = MemoryHooks(g.store, opts.session_id, g.extensions.memory_rules)
-    sections = [*sections, agents_section(g.workspace, g.home)]
+    sections = [*sections, agents_section(g.workspace, g.home, notices)]
     sections = [*sections, *appended_section(opts.append_system_prompt)]
     sections = [*sections, *git_section(g.workspace)]  # branch and short status
     prompt, budget = _prompt(opts, g, sections, memory_hooks.warnings)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+from my_agent.capped import ENV, NotRead, read_capped
 from my_agent.errors import ConfigError
 from my_agent.home import read_user_config, unicum_home
 
@@ -75,6 +76,7 @@ class DotenvReport:
     left_out: list[str] = field(default_factory=list)  # the project's: not on the allow-list
     untrusted: Path | None = None  # a project .env left unread: the folder is not trusted
     commands: dict[str, str] = field(default_factory=dict)  # what reaches the commands
+    unread: list[str] = field(default_factory=list)  # one line per .env left unread (too large)
 
 
 def load_dotenv_files(workspace: Path | None = None, trusted: bool = False) -> DotenvReport:
@@ -85,17 +87,24 @@ def load_dotenv_files(workspace: Path | None = None, trusted: bool = False) -> D
 
     report = DotenvReport()
     home_env = unicum_home() / ".env"
-    if home_env.is_file():
-        for name, value in _parse(home_env).items():
-            if runs_code(name):
-                report.skipped.append(name)
-            elif value is not None and name not in os.environ:
-                os.environ[name] = value
+    try:
+        home_vars = _parse(home_env) if home_env.is_file() else {}
+    except NotRead as exc:
+        home_vars = {}
+        report.unread.append(str(exc))
+    for name, value in home_vars.items():
+        if runs_code(name):
+            report.skipped.append(name)
+        elif value is not None and name not in os.environ:
+            os.environ[name] = value
     project = (workspace or Path.cwd()).expanduser().resolve() / ".env"
     if project.is_file() and not trusted:
         report.untrusted = project
     elif project.is_file():
-        report.commands, report.left_out = command_variables(project)
+        try:
+            report.commands, report.left_out = command_variables(project)
+        except NotRead as exc:
+            report.unread.append(str(exc))
     return report
 
 
@@ -118,7 +127,10 @@ def project_command_env(workspace: Path, trusted: bool) -> dict[str, str]:
     env_file = workspace.expanduser().resolve() / ".env"
     if not trusted or not env_file.is_file():
         return {}
-    return command_variables(env_file)[0]
+    try:
+        return command_variables(env_file)[0]
+    except NotRead:
+        return {}  # said once at start-up
 
 
 def _configured_allow() -> tuple[str, ...]:
@@ -139,7 +151,9 @@ def _parse(env_file: Path) -> dict[str, str | None]:
 
 def _read_env_text(env_file: Path) -> str:
     try:
-        raw = env_file.read_bytes()
+        raw = read_capped(env_file, ENV)
+    except NotRead:
+        raise
     except OSError as exc:
         raise ConfigError(f"cannot read {env_file}: {exc.strerror or exc}") from exc
     for encoding in ("utf-8-sig", "gb18030"):

@@ -5,10 +5,12 @@ reaches them) and the workspace snapshots behind `/undo`, `/rewind` and `/diff`
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentHooks, TaskResult
+from core.agent.extensions.settings import read_settings
 from core.agent.options import SessionOptions
 from core.agent.records.transcript import close_open_tool_calls
 from core.agent.session.dotenv import project_command_env
@@ -18,6 +20,7 @@ from my_agent.home import read_user_config
 from my_agent.messages import Message
 from my_agent.trust import is_trusted
 from tools.base import ToolContext
+from tools.net_rules import NetworkRules
 from tools.restored import Restored
 from tools.sandbox import Sandbox, SandboxPolicy
 from tools.snapshots import Snapshots, get_snapshots
@@ -64,17 +67,32 @@ def attach_safety(ctx: ToolContext, opts: SessionOptions, notices: list[str]) ->
     """Sandbox (probed once, here) and snapshots into the tool context; the hooks to add."""
     try:
         policy = SandboxPolicy.from_settings(read_user_config(), opts.sandbox, opts.sandbox_network)
+        policy = replace(policy, net=policy.net.joined(claude_domains(ctx.workspace, ctx.home)))
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     sandbox = Sandbox(policy, ctx.workspace, ctx.home, opts.add_dirs)
     if sandbox.problem:
         notices.append(UNSANDBOXED.format(why=sandbox.problem))
+    notices.extend(sandbox.notes)
     snapshots = Snapshots(ctx.workspace, ctx.home, ctx.session_id)
     trusted = opts.trusted or is_trusted(ctx.workspace, ctx.home)
     ctx.command_env = project_command_env(ctx.workspace, trusted)
     ctx.services.sandbox = sandbox
     ctx.services.snapshots = snapshots
     return SnapshotHooks(snapshots, notices)
+
+
+def claude_domains(workspace: Path, home: Path) -> NetworkRules:
+    """Claude Code's `sandbox.network.allowedDomains`/`deniedDomains` in the user's
+    settings.json (a project's settings cannot widen its own sandbox)."""
+    rules = NetworkRules()
+    for file in read_settings(workspace, home, lambda _: None):
+        sandbox = file.data.get("sandbox")
+        network = sandbox.get("network") if isinstance(sandbox, dict) else None
+        if file.scope == "user" and isinstance(network, dict):
+            lists = {k: network[k] for k in ("allowedDomains", "deniedDomains") if k in network}
+            rules = rules.joined(NetworkRules.parse(lists))
+    return rules
 
 
 def after_restore(agent: Agent, restored: Restored) -> str:

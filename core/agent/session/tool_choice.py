@@ -11,7 +11,7 @@ import difflib
 from core.agent.extensions.rules import RuleSet
 from core.agent.prompts.system import PromptSection
 from my_agent.errors import ConfigError
-from tools.claude_code import KINDS, TABLE, unicum_tools
+from tools.claude_code import KINDS, MULTI_EDIT, TABLE, unicum_tools
 from tools.claude_rules import parse_rule
 from tools.registry import Registry
 
@@ -19,7 +19,7 @@ from tools.registry import Registry
 def _known(registry: Registry) -> list[str]:
     claude = {row.name for row in TABLE.values()} | {a for r in TABLE.values() for a in r.aliases}
     later = {t.name for t in registry.later}
-    return sorted({*registry.tools, *later, *TABLE, *claude, *KINDS})
+    return sorted({*registry.tools, *later, *TABLE, *claude, *KINDS, MULTI_EDIT})
 
 
 def check_rules(rules: tuple[str, ...], registry: Registry, flag: str) -> None:
@@ -47,7 +47,9 @@ def chosen_tools(registry: Registry, disallowed: tuple[str, ...]) -> Registry:
     gone: set[str] = set()
     for text in disallowed:
         rule = parse_rule(text)
-        if rule is not None and rule.spec is None and not rule.tool.startswith("mcp__"):
+        if rule is None or rule.spec is not None or rule.tool.startswith("mcp__"):
+            continue
+        if rule.tool != MULTI_EDIT:  # a mode of edit_file, not a tool: its deny rule holds it
             gone |= {*unicum_tools(rule.tool), *KINDS.get(rule.tool, ())}
     chosen = registry.only([t for name, t in registry.tools.items() if name not in gone])
     chosen.later = [tool for tool in registry.later if tool.name not in gone]

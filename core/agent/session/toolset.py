@@ -158,6 +158,9 @@ def _network_asked(config: dict, flag: str | None) -> str:
     """The network the user set for commands (--sandbox-network, else config.json's
     sandbox.network), "" when unset. The web tools are Unicum's own fetches, asked for one by
     one: they go only where the user turned the network off, or the model is local (often
-    offline); the commands' default (off, asked per command) does not remove them."""
+    offline); the commands' default (off, asked per host) does not remove them."""
     saved = config.get("sandbox") if isinstance(config.get("sandbox"), dict) else {}
-    return str(flag or saved.get("network") or "")
+    network = saved.get("network")
+    if isinstance(network, dict):  # Claude Code's shape: {allowedDomains, ..., mode}
+        network = network.get("mode")
+    return str(flag or network or "")

@@ -105,3 +105,26 @@ def test_the_answer_and_the_json_say_it(root, tmp_path):
         assert "left out: 1 dependents" in cmap.impact("Reader.size", max_depth=1)
     finally:
         cmap.close()
+
+
+def test_a_stub_beside_the_module_is_a_dependent(tmp_path: Path):
+    root = tmp_path / "s"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "conv.py").write_text(
+        "def optional(c):\n    return c\n\n\nclass Box:\n    pass\n"
+    )
+    (root / "pkg" / "conv.pyi").write_text("def optional(c: int) -> int: ...\nclass Box: ...\n")
+    (root / "use.py").write_text(
+        "from pkg.conv import optional\n\n\ndef run():\n    return optional(1)\n"
+    )
+    idx = CodeIndex(root, tmp_path / "s.db")
+    try:
+        idx.refresh()
+        found = {
+            (d.path, d.symbol, d.kind) for d in impact(idx.db, "pkg/conv.py:optional").dependents
+        }
+        assert found == {("pkg/conv.pyi", "optional", "stub"), ("use.py", "run", "call")}
+        box = {(d.path, d.symbol, d.kind) for d in impact(idx.db, "pkg/conv.py:Box").dependents}
+        assert box == {("pkg/conv.pyi", "", "stub")}
+    finally:
+        idx.close()

@@ -118,4 +118,6 @@ def test_the_declared_type_wins_over_the_assigned_class(index):
         ("bindings.py", 16): 0.9,  # self._bindings2.get_bindings in Proxy
         ("bindings.py", 21): 0.9,  # found: KeyBindingsBase = KeyBindings()
     }
-    assert _sites(index, "bindings.py:KeyBindings.get_bindings") == {}
+    # a local's use is also the assigned class's: pyright 1.1.414 narrows `found` to
+    # KeyBindings, jedi 0.20.1 keeps KeyBindingsBase (an attribute keeps its declared type)
+    assert _sites(index, "bindings.py:KeyBindings.get_bindings") == {("bindings.py", 21): 0.9}

@@ -48,3 +48,43 @@ def test_private_methods_types_and_values(tmp_path: Path):
         assert pick == {(23, "value")}  # a shorthand property: used as a value
     finally:
         idx.close()
+
+
+HIERARCHY = """export abstract class Base {
+  abstract run(x: number): number;
+  twice(x: number): number {
+    return this.run(this.run(x));
+  }
+}
+
+export class Fast extends Base {
+  run(x: number): number {
+    return x;
+  }
+}
+
+export class Slow extends Base {
+  run(x: number): number {
+    return x + 1;
+  }
+}
+
+export class Other {
+  run(): void {}
+}
+"""
+
+
+def test_a_method_counts_the_declarations_it_shares_a_base_with(tmp_path: Path):
+    """A call through the base may run the override; the compiler's findReferences lists
+    the abstract declaration and the other overrides too (an unrelated `run` is not)."""
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "shapes.ts").write_text(HIERARCHY)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        found = {(s.line, s.kind) for s in references(idx.db, "Fast.run")[1]}
+        assert found == {(2, "override"), (4, "call"), (15, "override")}
+    finally:
+        idx.close()

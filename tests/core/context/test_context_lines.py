@@ -113,3 +113,22 @@ def test_an_output_that_reads_like_a_specification_stays_whole():
         _turn(policy, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"))
         policy.messages_for_request(history)
     assert _shown(policy.messages_for_request(history), "c1") == spec
+
+
+def test_a_numbered_view_of_a_specification_stays_whole_too():
+    """A file view's line numbers (read_file's `  12\t`, Claude Code's `12→`, `cat -n`) do not
+    hide that the text is prose: a task file read by line numbers is quoted like a printed one."""
+    rows = ["# Plan: report totals"]
+    for i in range(30):  # markdown of short lines: no prose rule would catch it
+        rows += [f"## Section {i}", f"- total_{i}: cents", f"| row_{i} | skipped |"]
+    for gutter in ("{n:>6}\t", "{n:>6}→", "{n}: "):
+        policy, history = _policy(), [user_text(TASK)]
+        view = "\n".join(gutter.format(n=n) + row for n, row in enumerate(rows, 1))
+        call = ToolCall("c1", "read_file", {"path": "docs/plan.md"})
+        history.append(Message("assistant", [call]))
+        policy.on_tool_result(call, ToolOutput(view))
+        history.append(Message("user", [ToolResult("c1", view)]))
+        for n in range(2, 30):
+            _turn(policy, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"), note="invoice")
+            policy.messages_for_request(history)
+        assert _shown(policy.messages_for_request(history), "c1") == view, gutter

@@ -226,7 +226,7 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=60,
         dimensions=(40, 200),
     )
     try:
@@ -272,7 +272,7 @@ def test_repl_asks_to_extend_and_stops_when_declined(llm, workspace, isolated_ho
 def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolated_home):
     import pexpect
 
-    llm.reply("streaming slowly " * 30, chunk_size=6, delay=0.03)
+    llm.reply("streaming slowly " * 300, chunk_size=6, delay=0.1)  # 85 s: cut mid-stream
     env = {
         **os.environ,
         **provider_env(llm, "openai"),
@@ -285,7 +285,7 @@ def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolate
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=60,
     )
     try:
         child.expect("unicum>")
@@ -303,4 +303,4 @@ def test_repl_ctrl_c_mid_stream_records_an_estimated_row(llm, workspace, isolate
         "SELECT estimated, stop_reason, output_tokens, input_tokens FROM requests"
     ).fetchall()
     assert (estimated, stop) == (1, "interrupted")
-    assert 0 < output < 150 and fresh > 100  # only part of the reply had streamed
+    assert 0 < output < 450 and fresh > 100  # under half of the reply's 900 tokens streamed

@@ -13,6 +13,7 @@ from tests.helpers.mcp_helpers import http_server, stdio_entry, write_servers
 def run_p(llm, workspace, provider: str = "openai", env: dict | None = None):
     return run_cli(
         "--dir", str(workspace), "-p", "use the server", "--provider", provider,
+        "--trust-project",  # -p starts a project's servers only when approved or opted in
         "--allowedTools", "mcp__old", "mcp__srv",  # -p asks before an MCP call: allowed here
         env={**provider_env(llm, provider), **(env or {})},
     )  # fmt: skip

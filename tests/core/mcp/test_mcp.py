@@ -27,6 +27,7 @@ def _run(llm, workspace, *extra: str, env: dict[str, str] | None = None):
         "use the server",
         "--provider",
         "openai",
+        "--trust-project",  # -p starts a project's servers only when approved or opted in
         *extra,
         env={**provider_env(llm, "openai"), **(env or {})},
     )
@@ -96,21 +97,27 @@ def test_a_server_that_crashes_mid_session_is_one_warning(llm, workspace):
     assert len(warnings) == 1 and "MCP server 'srv' stopped" in warnings[0], proc.stderr
 
 
-def test_a_server_that_never_answers_blocks_nothing(llm, workspace):
-    write_servers(workspace / ".mcp.json", {"srv": stdio_entry(), "mute": stdio_entry("hang")})
-    llm.reply("answered")
-    started = time.monotonic()
-    proc = _run(llm, workspace, env={"UNICUM_MCP_TIMEOUT": "8"})
-    took = time.monotonic() - started
+def test_a_server_that_never_answers_blocks_nothing(llm, workspace, isolated_home):
+    # the one that answers is already listening (no start of its own to race the deadline),
+    # so only the mute one can meet it: one warning, whatever the machine's speed
+    with http_server() as url:
+        write_servers(isolated_home / "config.json", {"web": {"type": "http", "url": url}})
+        write_servers(workspace / ".mcp.json", {"mute": stdio_entry("hang")})
+        llm.reply("answered")
+        proc = _run(llm, workspace, env={"UNICUM_MCP_TIMEOUT": "5"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "answered"
-    # bounded, not forever: loading the SDK (its own seconds on a busy machine, not counted in
-    # the deadline), the 8 s deadline, then the SDK's bounded shutdown of the mute one
-    assert took < 60, took
     names = set(tool_specs(llm.requests[0].body))
-    assert "mcp__srv__echo" in names and not any(n.startswith("mcp__mute__") for n in names)
+    assert "mcp__web__echo" in names and not any(n.startswith("mcp__mute__") for n in names)
     warnings = [line for line in proc.stderr.splitlines() if "warning" in line]
-    assert len(warnings) == 1 and "'mute' did not start: no answer within 8 s" in warnings[0]
+    assert len(warnings) == 1 and "'mute' did not start: no answer within 5 s" in warnings[0]
+
+
+def _mcp_lines(repl: Repl, last: str) -> str:
+    """What /mcp prints (servers in name order: `last` is the last one's line)."""
+    start = repl.pos
+    repl.command("/mcp", last + r"\s+\w+")
+    return repl.text[start : repl.pos]
 
 
 def test_the_prompt_appears_at_once_and_mcp_shows_the_servers(workspace, isolated_home):
@@ -118,22 +125,43 @@ def test_the_prompt_appears_at_once_and_mcp_shows_the_servers(workspace, isolate
     write_servers(workspace / ".mcp.json", servers)
     # Claude Code's setting: the project's servers start without the one-time question
     (isolated_home / "settings.json").write_text('{"enableAllProjectMcpServers": true}')
-    env = {"OPENAI_API_KEY": "fake-key", "UNICUM_MCP_TIMEOUT": "10"}
-    started = time.monotonic()
+    mute = r"mute\s+stdio .* hang\s+\(project\)\s+(\w+)"
+    srv = r"srv\s+stdio .*\(project\)"
+    repl = Repl("--dir", str(workspace), env={"OPENAI_API_KEY": "fake-key"})
+    try:
+        repl.prompt()
+        # no stopwatch: with the tests' deadline (120 s, conftest) the mute server is still
+        # starting when the prompt is up, so start-up did not wait for the servers
+        assert re.search(mute, _mcp_lines(repl, srv)).group(1) == "starting"
+        for _ in range(240):  # a hang-guard: the answering one is ready in a few seconds
+            shown = _mcp_lines(repl, srv)
+            if not re.search(srv + r"\s+starting", shown):
+                break
+            time.sleep(0.5)
+        assert re.search(srv + r"\s+ready\s+echo, leak, picture, crash", shown), shown
+        assert re.search(mute, shown).group(1) == "starting"  # it blocked nothing
+        assert re.search(r"gone\s+stdio /no/such\s+\(project\)\s+failed", shown)
+        repl.command("/tools", r"mcp__srv__echo\s+joins at the first request")
+        assert "mcp__gone__*" in repl.text
+    finally:
+        repl.close()
+
+
+def test_mcp_shows_the_deadline_a_mute_server_missed(workspace, isolated_home):
+    write_servers(workspace / ".mcp.json", {"mute": stdio_entry("hang")})
+    (isolated_home / "settings.json").write_text('{"enableAllProjectMcpServers": true}')
+    mute = r"mute\s+stdio .* hang\s+\(project\)"
+    env = {"OPENAI_API_KEY": "fake-key", "UNICUM_MCP_TIMEOUT": "2"}
     repl = Repl("--dir", str(workspace), env=env)
     try:
         repl.prompt()
-        # before the mute server's deadline (10 s): start-up never waits for the servers
-        assert time.monotonic() - started < 9
-        mute = r"mute\s+stdio .* hang\s+\(project\)\s+(\w+)"
-        while repl.command("/mcp", mute).group(1) == "starting":  # until the deadline passes
-            assert time.monotonic() - started < 40
-            time.sleep(1)
-        assert re.search(mute + r":\s+no\s+answer within 10 s", repl.text)
-        assert re.search(r"gone\s+stdio /no/such\s+\(project\)\s+failed", repl.text)
-        assert re.search(r"srv\s+stdio .*ready\s+echo, leak, picture, crash", repl.text)
-        repl.command("/tools", r"mcp__srv__echo\s+joins at the first request")
-        assert "mcp__gone__*" in repl.text and "mcp__mute__*" in repl.text
+        for _ in range(240):  # a hang-guard: the deadline passes 2 s after the SDK loads
+            shown = _mcp_lines(repl, mute)
+            if not re.search(mute + r"\s+starting", shown):
+                break
+            time.sleep(0.5)
+        assert re.search(mute + r"\s+failed:\s+no\s+answer within 2 s", shown), shown
+        repl.command("/tools", r"mcp__mute__\*")
     finally:
         repl.close()
 

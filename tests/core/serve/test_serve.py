@@ -243,9 +243,9 @@ def test_bodies_over_one_mebibyte_get_413(served: Served, project: Path):
 
 
 def test_other_interfaces_need_a_token_of_your_own(isolated_home: Path):
-    proc = run_cli("serve", "--host", "0.0.0.0", "--port", "0", timeout=30)
+    proc = run_cli("serve", "--host", "0.0.0.0", "--port", "0", timeout=120)
     assert proc.returncode == 2 and "need --host and --token" in proc.stderr
-    short = run_cli("serve", "--host", "0.0.0.0", env={"UNICUM_SERVE_TOKEN": "abc"}, timeout=30)
+    short = run_cli("serve", "--host", "0.0.0.0", env={"UNICUM_SERVE_TOKEN": "abc"}, timeout=120)
     assert short.returncode == 2 and "at least 16 characters" in short.stderr
     assert not (isolated_home / "serve.token").exists()
 

@@ -17,7 +17,7 @@ TOKEN = "team-token-0123456789abcdef"
 
 
 def test_a_token_on_the_command_line_is_refused(isolated_home: Path):
-    done = run_cli("serve", "--port", "0", "--token", TOKEN, timeout=30)
+    done = run_cli("serve", "--port", "0", "--token", TOKEN, timeout=120)
     assert done.returncode == 2 and "ps" in done.stderr and TOKEN not in done.stderr
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "cli.py"), "serve", "--port", "0", "--token", "-"],
@@ -36,7 +36,7 @@ def test_a_token_on_the_command_line_is_refused(isolated_home: Path):
         assert TOKEN not in ps
     finally:
         proc.terminate()
-        proc.communicate(timeout=15)
+        proc.communicate(timeout=60)
     assert not (isolated_home / "serve.token").exists()
 
 

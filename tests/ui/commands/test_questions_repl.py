@@ -9,13 +9,13 @@ from core.agent.records.transcript import sessions_dir
 from my_agent.home import unicum_home
 from tests.conftest import provider_env, run_cli
 from tests.helpers.fake_llm import HttpError
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 
 
 def test_init_takes_one_key_and_the_next_command_is_not_swallowed(llm, workspace):
     (workspace / "app.py").write_text("def serve():\n    return 1\n")
     llm.reply("```markdown\n# app\n\n`serve()` returns 1.\n```\n")  # the model's draft
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("/init")
         repl.expect(r"Write AGENTS\.md\?")
@@ -36,7 +36,7 @@ def test_rewind_picks_the_turn_and_what_to_restore_with_one_key_each(llm, worksp
     llm.call("write_file", {"path": "a.txt", "content": "two\n"})
     llm.reply("wrote two")
     llm.reply("after the rewind")
-    repl = start(llm, workspace, "--yes")
+    repl = start_repl(llm, workspace, "--yes")
     try:
         repl.send("write one")
         repl.expect("wrote a")
@@ -76,7 +76,7 @@ def test_resume_lists_answered_sessions_first_and_picks_with_one_key(llm, worksp
     for n in range(3):
         saved_session(llm, workspace, "hi", None, age=10 - n)
     llm.reply("back on the parser")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("/resume")
         first = repl.expect(r"\[(\d)\] \S+ \S+  (\S[^\n]*?)  \(").group(2)
@@ -94,7 +94,7 @@ def test_resume_lists_answered_sessions_first_and_picks_with_one_key(llm, worksp
 
 def test_resume_where_the_only_session_is_the_open_one_says_so(llm, workspace):
     llm.reply("hello")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("hi")
         repl.expect("hello")
@@ -107,7 +107,7 @@ def test_resume_where_the_only_session_is_the_open_one_says_so(llm, workspace):
 def test_a_budget_stop_is_extended_with_one_key(llm, workspace):
     llm.call("read_file", {"path": "x.txt"}, usage={"input": 500, "output": 100})
     llm.reply("all done", usage={"input": 300, "output": 10})
-    repl = start(llm, workspace, "--budget-tokens", "1000")
+    repl = start_repl(llm, workspace, "--budget-tokens", "1000")
     try:
         repl.send("do it")
         repl.expect(r"Extend the session budget\?")

@@ -11,8 +11,7 @@ import pytest
 
 from core.memory import MemoryStore
 from tests.conftest import provider_env
-from tests.helpers.repl_driver import Repl
-from tests.ui.repl.test_repl import start, user_texts
+from tests.helpers.repl_driver import Repl, start_repl, user_texts
 
 APP = "".join(f"line {n}\n" for n in range(1, 9))
 
@@ -45,7 +44,7 @@ def test_undo_takes_back_the_whole_last_turn(llm, project, isolated_home):
     llm.call("write_file", {"path": "notes.md", "content": "rewritten\n"})  # same turn, 2nd step
     llm.reply("changed by shell")
     llm.reply("noted")
-    repl = start(llm, project, "--permission-mode", "yolo")
+    repl = start_repl(llm, project, "--permission-mode", "yolo")
     try:
         repl.send("write notes")
         repl.expect("wrote notes")
@@ -87,7 +86,7 @@ def test_undo_n_turns_tells_the_model_and_memory_forgets_modified(llm, project, 
     llm.call("terminal", {"command": "echo extra >> app.py && touch other.txt"})
     llm.reply("appended")
     llm.reply("I see")
-    repl = start(llm, project, "--permission-mode", "yolo")
+    repl = start_repl(llm, project, "--permission-mode", "yolo")
     try:
         repl.send("edit app")
         repl.expect("edited app")
@@ -123,7 +122,7 @@ def test_undo_refuses_over_later_edits_and_answers_in_chinese(llm, project, isol
     llm.call("write_file", {"path": "a.py", "content": "a = 1\n"})
     llm.call("terminal", {"command": "sed -i s/line/LINE/ app.py"})
     llm.reply("done")
-    repl = start(llm, project, "--permission-mode", "yolo", "--lang", "zh")
+    repl = start_repl(llm, project, "--permission-mode", "yolo", "--lang", "zh")
     try:
         repl.send("two files")
         repl.expect("done")
@@ -172,7 +171,7 @@ def test_rewind_restores_files_and_conversation(llm, project, isolated_home, pro
     llm.call("terminal", {"command": "rm app.py && echo second > second.txt"})
     llm.reply("turn two done")
     llm.reply("after the rewind")
-    repl = start(llm, project, "--permission-mode", "yolo", provider=provider)
+    repl = start_repl(llm, project, "--permission-mode", "yolo", provider=provider)
     try:
         repl.send("turn one")
         repl.expect("turn one done")
@@ -202,7 +201,7 @@ def test_undo_takes_back_a_sub_agents_edits_with_its_turn(llm, project):
     llm.reply("REPORT: wrote helper.py")  # the child's report
     llm.call("terminal", {"command": "echo '# uses helper' >> app.py"})  # the parent again
     llm.reply("helper added")
-    repl = start(llm, project, "--permission-mode", "yolo")
+    repl = start_repl(llm, project, "--permission-mode", "yolo")
     try:
         repl.send("add a helper")
         repl.expect("helper added")

@@ -22,7 +22,7 @@ def test_mcp_config_adds_servers_and_strict_keeps_only_them(llm, workspace, tmp_
     extra = tmp_path / "ci-mcp.json"
     write_servers(extra, {"ci": stdio_entry()})
     llm.reply("ok")
-    proc = run_p(llm, workspace, "go", "--mcp-config", str(extra))
+    proc = run_p(llm, workspace, "go", "--mcp-config", str(extra), "--trust-project")
     assert proc.returncode == 0, proc.stderr
     assert {"mcp__proj__echo", "mcp__ci__echo"} <= offered(llm)
     llm.requests.clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 
 
 def tool_results(body: dict) -> list[str]:
@@ -25,7 +25,7 @@ def test_edit_shows_the_diff_before_the_change_and_e_sends_the_reason(llm, works
     llm.reply("ok, I will not.")
     llm.call("edit_file", edit)
     llm.reply("fixed.")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("fix add")
         repl.expect(r"-    return a - b")
@@ -59,7 +59,7 @@ def test_edit_shows_the_diff_before_the_change_and_e_sends_the_reason(llm, works
 def test_the_same_choices_in_chinese(llm, workspace):
     llm.call("terminal", {"command": "git reset --hard"})  # asked even sandboxed
     llm.reply("好的。")
-    repl = start(llm, workspace, "--lang", "zh")
+    repl = start_repl(llm, workspace, "--lang", "zh")
     try:
         repl.send("改权限")
         repl.expect(

@@ -7,7 +7,7 @@ import json
 import re
 import sys
 
-from tests.ui.repl.test_repl import start, user_texts
+from tests.helpers.repl_driver import start_repl, user_texts
 
 
 def test_ask_asks_at_the_keyboard_and_a_block_shows_at_its_call(llm, workspace, tmp_path):
@@ -29,7 +29,7 @@ def test_ask_asks_at_the_keyboard_and_a_block_shows_at_its_call(llm, workspace, 
     llm.call("terminal", {"command": "rm notes.txt"})
     llm.call("terminal", {"command": "touch made.txt"})
     llm.reply("all done")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.send("tidy up")
         repl.expect(
@@ -69,7 +69,7 @@ def test_claude_codes_commit_command_runs_its_bang_lines_into_the_prompt(llm, wo
     (workspace / "src" / "utils" / "helpers.js").write_text("export const add = (a, b) => a - b;\n")
     llm.reply("committed")
     llm.reply("reviewed")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/commit", "committed")
         repl.command("/review-helpers", "reviewed")
@@ -90,7 +90,7 @@ def test_s_on_an_edit_is_every_edit_and_shift_tab_cycles_the_modes(llm, workspac
     llm.call("edit_file", {"path": "a.txt", **edit})
     llm.call("edit_file", {"path": "b.txt", **edit})
     llm.reply("two done")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.send("edit a and b")
         repl.expect(r"Edit a\.txt\?")
@@ -121,7 +121,7 @@ def test_permissions_lists_adds_and_removes_rules_live_and_peers_commands_get_hi
     llm.reply("first")
     llm.call("terminal", {"command": "touch two.txt"})
     llm.reply("second")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/permissions", r"allow\s+Bash\(git diff:\*\)\s+\(.*\.claude/settings\.json\)")
         repl.command("/permissions deny Bash(touch:*)", r"deny Bash\(touch:\*\): saved in")
@@ -149,7 +149,7 @@ def test_doctor_says_what_runs_and_what_to_fix(llm, workspace, isolated_home, mo
     monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "60")  # a loaded machine starts it slowly
     write_servers(workspace / ".mcp.json", {"good": stdio_entry()})
     (isolated_home / "settings.json").write_text('{"enabledMcpjsonServers": ["good"]}')
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.send("/doctor")
         repl.expect(r"✓ model: ")
@@ -173,7 +173,7 @@ def test_mcp_restart_brings_a_crashed_server_back(llm, workspace, isolated_home,
     llm.reply("it crashed")
     llm.call("mcp__srv__echo", {"text": "back"})
     llm.reply("it answered")
-    repl = start(llm, workspace, "--no-codemap", "--allowedTools", "mcp__srv")
+    repl = start_repl(llm, workspace, "--no-codemap", "--allowedTools", "mcp__srv")
     try:
         repl.command("crash it", "it crashed")
         repl.command("/mcp restart srv", r"restarted srv: ready")
@@ -190,7 +190,7 @@ def test_the_status_line_built_in_and_claude_codes_statusline_command(
     from tests.conftest import ROOT
 
     git(workspace, "init", "-q", "-b", "feature-x")
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/context", r"model window")  # the session is open now: the line shows
         repl.command("/help", r"/permissions")
@@ -202,7 +202,7 @@ def test_the_status_line_built_in_and_claude_codes_statusline_command(
     script = ROOT / "tests" / "fixtures" / "claude_code" / "statusline" / "statusline.sh"
     settings = {"statusLine": {"type": "command", "command": str(script), "padding": 0}}
     (isolated_home / "settings.json").write_text(json.dumps(settings))
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/context", r"model window")
         repl.command("/help", r"/permissions")

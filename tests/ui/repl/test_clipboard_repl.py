@@ -10,9 +10,8 @@ import stat
 from pathlib import Path
 
 from my_agent.home import project_id
-from tests.conftest import provider_env
 from tests.core.model.test_images import decoded_size, make_png
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import Repl, start_repl
 from tests.ui.repl.test_repl import user_texts
 from ui.repl.clipboard import Clip, read_clipboard
 
@@ -35,10 +34,7 @@ def fake_xclip(folder: Path, png: Path | None, text: str = "") -> Path:
 
 
 def start(llm, workspace: Path, path: str, *extra: str) -> Repl:
-    env = {**provider_env(llm, "anthropic"), "PATH": path}
-    repl = Repl("--dir", str(workspace), "--provider", "anthropic", *extra, env=env)
-    repl.prompt()
-    return repl
+    return start_repl(llm, workspace, *extra, env={"PATH": path})
 
 
 def test_ctrl_v_attaches_a_clipboard_image(llm, workspace, isolated_home, tmp_path):

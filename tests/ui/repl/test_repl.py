@@ -11,32 +11,10 @@ from pathlib import Path
 from core.agent.records.transcript import read_history, sessions_dir
 from tests.conftest import provider_env, run_cli
 from tests.helpers.fake_llm import HttpError, Reply
-from tests.helpers.repl_driver import Repl
+from tests.helpers.repl_driver import start_repl, user_texts
 
 USAGE_1 = {"input": 1234, "cache_read": 500, "cache_write": 77, "output": 42}
 USAGE_2 = {"input": 300, "cache_read": 2000, "cache_write": 0, "output": 58}
-
-
-def start(llm, workspace: Path, *extra: str, provider: str = "anthropic") -> Repl:
-    repl = Repl(
-        "--dir", str(workspace), "--provider", provider, *extra, env=provider_env(llm, provider)
-    )
-    repl.prompt()
-    return repl
-
-
-def user_texts(body: dict) -> list[str]:
-    """The user's typed texts in a request, in order (either wire)."""
-    texts = []
-    for msg in body["messages"]:
-        if msg["role"] != "user":
-            continue
-        content = msg["content"]
-        if isinstance(content, str):
-            texts.append(content)
-        else:
-            texts += [b["text"] for b in content if b.get("type") == "text"]
-    return texts
 
 
 def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
@@ -44,7 +22,7 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
     llm.reply("已创建 hello.py。", usage=USAGE_2)
     llm.reply("fresh start")
     llm.reply("in the other folder")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.command("/help", r"/cd DIR\s+work in another folder")
         for name in (
@@ -110,11 +88,11 @@ def test_help_tools_task_usage_new_cd_quit(llm, workspace, tmp_path):
 
 
 def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolated_home):
-    llm.reply("slow " * 300, chunk_size=5, delay=0.03)
+    llm.reply("slow " * 300, chunk_size=5, delay=0.2)  # 60 s: the Ctrl-C lands mid-stream
     llm.reply("second answer")
-    llm.call("terminal", {"command": "sleep 30"})
+    llm.call("terminal", {"command": "sleep 300"})
     llm.reply("third answer")
-    repl = start(llm, workspace, provider="openai")
+    repl = start_repl(llm, workspace, provider="openai")
     try:
         repl.send("write a long story")
         repl.expect("slow slow slow")
@@ -128,7 +106,7 @@ def test_ctrl_c_mid_stream_and_mid_tool_then_another_task(llm, workspace, isolat
         assert all(m["role"] != "assistant" for m in llm.requests[1].body["messages"])
 
         repl.send("wait a while")
-        repl.expect("terminal sleep 30")  # the spinner line while the tool runs
+        repl.expect("terminal sleep 300")  # the spinner line while the tool runs
         repl.child.sendintr()
         repl.expect("interrupted")
         repl.prompt()
@@ -159,7 +137,7 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
     llm.call("write_file", {"path": "a.txt", "content": "A\n"})
     llm.reply("wrote a.txt")
     llm.reply("I remember a.txt")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("make a.txt")
         repl.expect(r"Write a\.txt\?")
@@ -172,7 +150,7 @@ def test_continue_after_exit_restores_the_session(llm, workspace):
         repl.close()
     before = llm.requests[1].body["messages"]
 
-    repl = start(llm, workspace, "--continue")
+    repl = start_repl(llm, workspace, "--continue")
     try:
         repl.pos = 0
         repl.expect(r"» make a\.txt")  # the recap of where the session stood
@@ -204,7 +182,7 @@ def test_undo_after_edit(llm, workspace):
     llm.call("write_file", {"path": "notes.txt", "content": "changed\n"})
     llm.reply("changed it")
     llm.reply("I see it was undone")
-    repl = start(llm, workspace, "--permission-mode", "auto-edit")  # edits without asking
+    repl = start_repl(llm, workspace, "--permission-mode", "auto-edit")  # edits without asking
     try:
         repl.send("change notes.txt")
         repl.expect("changed it")
@@ -233,7 +211,7 @@ def test_time_debug_retry_and_chinese_ui(llm, workspace, isolated_home):
     llm.add(
         HttpError(529, "overloaded", headers={"retry-after": "1"}), Reply("好的", usage=USAGE_1)
     )
-    repl = start(llm, workspace, "--time", "--debug", "--lang", "zh")
+    repl = start_repl(llm, workspace, "--time", "--debug", "--lang", "zh")
     try:
         repl.pos = 0  # the banner came before the prompt
         log_path = Path(repl.expect(r"调试日志：(\S+\.jsonl)").group(1))
@@ -317,7 +295,7 @@ def test_repl_prompter_asks_at_the_keyboard():
         cwd=str(ROOT),
         env={**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"},
         encoding="utf-8",
-        timeout=15,
+        timeout=60,
     )
     child.expect(r"\[a\] always")
     child.send("m\r")  # not an answer key (nor is Enter): still asking
@@ -338,7 +316,7 @@ def test_prompt_comes_first_and_a_session_that_cannot_open_is_one_line(
     """The session opens in the background while the prompt is up; if it cannot open (here a
     broken price file), the first line gets one readable error and the REPL exits 2."""
     (isolated_home / "pricing.json").write_text('{"models": {"x": {"input": "cheap"}}}')
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("hello")
         repl.expect(r"unicum: .*pricing\.json")

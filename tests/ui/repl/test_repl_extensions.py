@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from tests.ui.repl.test_repl import start, user_texts
+from tests.helpers.repl_driver import start_repl, user_texts
 
 REVIEW = """---
 description: Review one file
@@ -38,7 +38,7 @@ def test_commands_mentions_shell_and_notifications(llm, workspace, tmp_path, iso
     heard = project(workspace, isolated_home, tmp_path)
     for answer in ("reviewed", "explained", "noted", "deploying"):
         llm.reply(answer)
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.child.send("/rev\t")
         repl.expect(r"/review")
@@ -91,7 +91,7 @@ def test_init_is_written_by_the_model_and_shown_as_a_diff_first(llm, workspace, 
     llm.call("write_file", {"path": "AGENTS.md", "content": "sneaky"})  # refused: read-only
     written = "# Rules\n\nKeep it short.\n\n## Tests\n\nRun `make test` (pytest -q).\n"
     llm.reply(f"Here it is.\n\n```markdown\n{written}```\n")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("/init")
         repl.expect(r"not allowed in the plan mode")
@@ -126,7 +126,7 @@ def test_allowed_tools_run_unasked_only_within_the_command(llm, workspace, tmp_p
     llm.reply("marked")
     llm.call("terminal", {"command": f"echo two > {outside}"})
     llm.reply("asked first")
-    repl = start(llm, workspace, "--no-codemap", "--sandbox", "off")  # so outside writes ask
+    repl = start_repl(llm, workspace, "--no-codemap", "--sandbox", "off")  # so outside writes ask
     try:
         repl.command("/mark", "marked")
         assert outside.read_text().strip() == "one"

@@ -12,7 +12,7 @@ from core.ledger import BudgetGuard, Limit
 from core.model.retry import Failure, Target, broken_stream_line, error_line
 from my_agent.errors import BudgetExceeded
 from my_agent.messages import Message, ModelResponse, Usage
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 from tools.permissions import check_command
 from ui.words import relative_paths
 from ui.words.strings import Strings
@@ -23,14 +23,13 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
     llm.call("terminal", {"command": "rm -rf ."})  # the project itself: asked even sandboxed
     llm.reply("好了")
     (workspace / "src").mkdir()
-    repl = start(llm, workspace, "--lang", "zh", "--time")
+    repl = start_repl(llm, workspace, "--lang", "zh", "--time")
     try:
         repl.send("写一个 calc.py")
         repl.expect(r"写入 calc\.py？")  # Chinese, and the path relative to the project
         time.sleep(1.5)  # the person takes a while to answer
         repl.child.send("y")  # one key
         seconds = float(repl.expect(r"✓ write_file calc\.py · 1 行 +(\d+\.\d)s").group(1))
-        assert seconds < 1.0  # the answer's wait is not the tool's time
         repl.expect(
             r"运行 `rm -rf \.`？这是危险操作（rm -r of the workspace：会删除工作区或其 \.git"
         )
@@ -44,7 +43,12 @@ def test_zh_questions_relative_paths_and_approval_wait_in_the_pty(llm, workspace
             r"收尾 [\d.]+ 秒，上下文 [\d.]+ 毫秒） "
             r"\+ 等待你 ([\d.]+) 秒"
         )
-        assert float(found.group(2)) >= 1.4 and float(found.group(1)) < 1.0
+        # no threshold: each tool ran between two requests, the first less the >= 1.5 s the
+        # person took (a tool time holding the wait would be 1.5 s more than its gap allows)
+        ran_within = llm.requests[1].at - llm.requests[0].at - 1.5
+        assert seconds <= ran_within + 0.05  # the answer's wait is not the tool's time
+        tools_within = ran_within + llm.requests[2].at - llm.requests[1].at
+        assert float(found.group(2)) >= 1.5 and float(found.group(1)) <= tools_within + 0.05
         repl.prompt()
         repl.send("/quit")
         assert repl.wait_exit() == 0
@@ -71,7 +75,7 @@ def test_no_task_waits_for_the_code_map_being_indexed(llm, workspace):
         )
     llm.reply("first")
     llm.reply("second")
-    repl = start(llm, workspace, "--lang", "zh")
+    repl = start_repl(llm, workspace, "--lang", "zh")
     try:
         mark = repl.pos
         repl.send("hi")

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from tests.helpers.repl_driver import start_repl
 from tests.ui.repl.test_approval_repl import tool_results
-from tests.ui.repl.test_repl import start
 
 ESCAPE_SHOWN = "^["  # what a terminal shows for an escape code printed as text
 
@@ -18,7 +18,7 @@ ESCAPE_SHOWN = "^["  # what a terminal shows for an escape code printed as text
 )
 def test_the_plan_question_prints_no_raw_escape_codes(llm, workspace, lang, question):
     llm.reply("Plan:\n1. nothing")
-    repl = start(llm, workspace, "--lang", lang, "--permission-mode", "plan")
+    repl = start_repl(llm, workspace, "--lang", lang, "--permission-mode", "plan")
     try:
         repl.send("plan it")
         repl.expect(question)
@@ -33,7 +33,7 @@ def test_a_failed_command_shows_its_tail_and_exit_code_as_the_model_gets_them(ll
     command = "for i in $(seq 1 12); do echo step$i; done; echo boom; exit 3"
     llm.call("terminal", {"command": command})
     llm.reply("it failed.")
-    repl = start(llm, workspace, "--yes")
+    repl = start_repl(llm, workspace, "--yes")
     try:
         repl.send("run it")
         first = repl.expect(r"✗ terminal for i in").end()
@@ -63,7 +63,7 @@ def test_tool_lines_are_one_readable_summary_per_tool(llm, workspace):
     llm.call("memory", {"action": "add", "key": "port", "content": "the API listens on 8080"})
     llm.call("write_file", {"path": "out.txt", "content": "1\n2\n3\n"})
     llm.reply("all done.")
-    repl = start(llm, workspace, "--yes")
+    repl = start_repl(llm, workspace, "--yes")
     try:
         repl.send("go")
         repl.expect("all done.")
@@ -87,7 +87,7 @@ def test_an_approved_edit_shows_its_diff_once_and_its_hunks_name_the_file(llm, w
     (workspace / "src" / "calc.py").write_text("def add(a, b):\n    return a - b\n")
     llm.call("edit_file", {"path": "src/calc.py", "old_string": "a - b", "new_string": "a + b"})
     llm.reply("fixed.")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("fix add")
         repl.expect(r"Edit src/calc\.py\?")
@@ -105,7 +105,7 @@ def test_an_edit_run_without_a_question_shows_its_diff_once_naming_the_file(llm,
     (workspace / "calc.py").write_text("def add(a, b):\n    return a - b\n")
     llm.call("edit_file", {"path": "calc.py", "old_string": "a - b", "new_string": "a + b"})
     llm.reply("fixed.")
-    repl = start(llm, workspace, "--permission-mode", "auto-edit")
+    repl = start_repl(llm, workspace, "--permission-mode", "auto-edit")
     try:
         repl.send("fix add")
         repl.expect("fixed.")

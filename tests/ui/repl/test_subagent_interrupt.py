@@ -6,14 +6,13 @@ request too) sit under the parent's task."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from tests.core.ledger.test_ledger import ledger_rows
 from tests.helpers.fake_llm import Reply
+from tests.helpers.repl_driver import start_repl, user_texts, wait_for_stream
 from tests.ui.commands.test_snapshots_cli import _tool_pairs_ok
-from tests.ui.repl.test_repl import start, user_texts
 
 SECRET = "CHILD-ONLY-51c2"
 FOUND = "Found tax.py; checking the rate next."
@@ -34,16 +33,6 @@ def results_of(body: dict) -> list[str]:
     return found
 
 
-def wait_for_stream(llm, requests: int, events: int = 8) -> None:
-    """Until the `requests`-th request is being answered and `events` events went out."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if len(llm.requests) >= requests and llm.requests[requests - 1].sent >= events:
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"request {requests} never streamed {events} events")
-
-
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
 def test_ctrl_c_stops_the_child_and_the_parent_history_stays_valid(
     llm, workspace, isolated_home, provider
@@ -53,7 +42,7 @@ def test_ctrl_c_stops_the_child_and_the_parent_history_stays_valid(
     llm.call("read_file", {"path": "tax.py"}, text=FOUND)  # the child's first step
     llm.add(Reply(text="still looking " * 400, chunk_size=4, delay=0.05))  # the child, slow
     llm.reply("fine, stopped.")  # the parent, next task
-    repl = start(llm, workspace, provider=provider)
+    repl = start_repl(llm, workspace, provider=provider)
     try:
         repl.send("where is the rate?")
         wait_for_stream(llm, 3)
@@ -90,7 +79,7 @@ def test_ctrl_c_stops_the_child_and_the_parent_history_stays_valid(
 def test_a_sub_agent_stopped_in_chinese(llm, workspace):
     llm.call("task", {"prompt": "look around", "description": "look"})
     llm.add(Reply(text="still looking " * 400, chunk_size=4, delay=0.05))
-    repl = start(llm, workspace, "--lang", "zh")
+    repl = start_repl(llm, workspace, "--lang", "zh")
     try:
         repl.send("看看代码")
         wait_for_stream(llm, 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 
 PARENT = {"input": 1000, "cache_read": 0, "cache_write": 0, "output": 20}
 CHILD = {"input": 700, "cache_read": 0, "cache_write": 0, "output": 30}
@@ -19,7 +19,7 @@ def test_the_childs_tool_lines_sit_under_the_task_line_and_its_tokens_reach_usag
     llm.call("search_files", {"pattern": "port"}, usage=CHILD)
     llm.reply("port 8080 (notes.md:1)", usage=CHILD)  # the child's report
     llm.reply("It listens on 8080.", usage=PARENT)
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.send("which port?")
         repl.expect("It listens on 8080.")

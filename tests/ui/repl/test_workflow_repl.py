@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
 
 from tests.helpers.fake_llm import Reply
+from tests.helpers.repl_driver import start_repl, user_texts, wait_for_stream
 from tests.ui.repl.test_approval_repl import tool_results
-from tests.ui.repl.test_repl import start, user_texts
 
 SHIFT_TAB = "\x1b[Z"
 TODO = [
@@ -23,7 +22,7 @@ def test_plan_mode_then_the_approved_plan_runs_with_a_live_todo_list(llm, worksp
     llm.call("write_file", {"path": "hi.py", "content": "print('hi')\n"})
     llm.call("todo", {"todos": [{**t, "status": "done"} for t in TODO]})
     llm.reply("done, hi.py greets.")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.child.send(SHIFT_TAB)  # as in Claude Code: default → accept edits → plan
         repl.expect(r"accept edits · unicum>")
@@ -54,7 +53,7 @@ def test_plan_mode_then_the_approved_plan_runs_with_a_live_todo_list(llm, worksp
 
 def test_plan_command_and_a_declined_plan_in_chinese(llm, workspace):
     llm.reply("计划：1. 改 a.py")
-    repl = start(llm, workspace, "--lang", "zh", "--permission-mode", "plan")
+    repl = start_repl(llm, workspace, "--lang", "zh", "--permission-mode", "plan")
     try:
         repl.send("重构 a.py")
         repl.expect(r"执行这个计划？\[y\] 是 · \[n\] 否，继续计划")
@@ -76,15 +75,12 @@ def test_agents_lists_definitions_and_ctrl_c_stops_the_child(llm, workspace):
     llm.call("task", {"prompt": "look around", "agent": "finder", "description": "look"})
     llm.add(Reply(text="still looking " * 200, delay=0.05))  # the child, slow
     llm.reply("fine, stopped.")
-    repl = start(llm, workspace)
+    repl = start_repl(llm, workspace)
     try:
         repl.command("/agents", r"finder +finds code fast +read_file, search_files")
         assert ".unicum/agents/finder.md" in repl.text and "general" in repl.text
         repl.send("explore")
-        deadline = time.monotonic() + 10
-        while len(llm.requests) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.3)
+        wait_for_stream(llm, 2)  # the child's answer under way
         repl.child.send("\x03")
         repl.expect("interrupted")
         repl.prompt()

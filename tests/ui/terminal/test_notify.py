@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, provider_env, run_cli
-from tests.ui.repl.test_repl import start, user_texts
+from tests.helpers.repl_driver import start_repl, user_texts
 
 OSC_DONE = "\x1b]9;Unicum: task finished"
 OSC_WAIT = "\x1b]9;Unicum: waiting for your approval"
@@ -120,7 +120,7 @@ def test_repl_notifies_by_the_terminals_focus_reports(llm, workspace, tmp_path, 
     llm.reply("third answer")
     llm.call("write_file", {"path": "b.txt", "content": "b\n"})
     llm.reply("fourth answer")
-    repl = start(llm, workspace, "--no-codemap", provider="openai")
+    repl = start_repl(llm, workspace, "--no-codemap", provider="openai")
     try:
         assert FOCUS_ON in repl.raw
         repl.child.send(FOCUS_OUT)  # the person switched away, then typed a task anyway
@@ -176,7 +176,7 @@ def test_repl_without_focus_reports_keeps_the_time_rule(
 ):
     notification_hook(isolated_home, tmp_path, {"after_seconds": after})
     llm.reply("short answer")
-    repl = start(llm, workspace, "--no-codemap", provider="openai")
+    repl = start_repl(llm, workspace, "--no-codemap", provider="openai")
     try:
         repl.command("quick", "short answer")  # the terminal never reported: time decides
     finally:

@@ -8,7 +8,8 @@ import json
 import re
 import sys
 
-from tests.conftest import ROOT, provider_env, run_cli
+from tests.conftest import provider_env, run_cli
+from tests.helpers.mcp_helpers import http_server, stdio_entry, write_servers
 from tests.helpers.repl_driver import Repl
 
 SUMMARY = re.compile(
@@ -92,16 +93,14 @@ def test_later_requests_of_a_repl_session_show_no_http_client_set_up(llm, worksp
 def test_p_names_the_mcp_servers_it_waited_for(llm, workspace, isolated_home, monkeypatch):
     """User-level servers: one that starts, one that never answers (its deadline shortened).
     The first request waited for them: the wait is its own line naming the one still
-    starting, and its own part of Unicum's share."""
-    server = str(ROOT / "tests" / "helpers" / "mcp_server.py")
-    servers = {
-        "srv": {"command": sys.executable, "args": [server, "stdio"]},
-        "mute": {"command": sys.executable, "args": [server, "hang"]},
-    }
-    (isolated_home / "config.json").write_text(json.dumps({"mcpServers": servers}))
-    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "8")
+    starting, and its own part of Unicum's share. The one that starts is already listening
+    (HTTP), so its start cannot race the mute one's deadline on a loaded machine."""
+    monkeypatch.setenv("UNICUM_MCP_TIMEOUT", "5")
     llm.reply("done")
-    proc = timed_p(llm, workspace, "--no-codemap")
+    with http_server() as url:
+        servers = {"srv": {"type": "http", "url": url}, "mute": stdio_entry("hang")}
+        write_servers(isolated_home / "config.json", servers)
+        proc = timed_p(llm, workspace, "--no-codemap")
     assert proc.returncode == 0, proc.stderr
     line = re.search(
         r"⏱ waited ([\d.]+)s for MCP servers still starting: ([\w, ]+) \(", proc.stderr
@@ -110,5 +109,5 @@ def test_p_names_the_mcp_servers_it_waited_for(llm, workspace, isolated_home, mo
     _, _, _, own, start, waits, end = summary(proc.stderr)
     assert waits["MCP servers"] == float(line.group(1))
     assert own + 0.03 >= start + sum(waits.values()) + end
-    assert "MCP server 'mute' did not start: no answer within 8 s" in proc.stderr
+    assert "MCP server 'mute' did not start: no answer within 5 s" in proc.stderr
     assert "mcp__srv__" in json.dumps(llm.requests[0].body["tools"]), proc.stderr

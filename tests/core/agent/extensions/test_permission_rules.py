@@ -107,7 +107,7 @@ def test_allowed_tools_flag_never_narrows_the_tools_offered(llm, workspace):
     write_servers(workspace / ".mcp.json", {"srv": stdio_entry()})
     llm.call("mcp__srv__echo", {"text": "hi"})
     llm.reply("ok")
-    proc = run_p(llm, workspace, "go", "--allowedTools", "mcp__srv")
+    proc = run_p(llm, workspace, "go", "--trust-project", "--allowedTools", "mcp__srv")
     assert proc.returncode == 0, proc.stderr
     offered = {t["function"]["name"] for t in llm.requests[0].body["tools"]}
     assert {"read_file", "terminal", "edit_file", "mcp__srv__echo"} <= offered

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,9 @@ BOMB = (
     'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
     "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
     "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
-    "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n---\nbody\n"
+    "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n"
+    "tail: [a flow list never closed: refused at the first alias, the parser never reads this\n"
+    "---\nbody\n"
 )
 
 
@@ -134,16 +135,17 @@ def test_trusted_folder_still_never_takes_keys_urls_or_code_from_its_env(
     assert any("aliases" in w for w in warnings)
 
 
-def test_the_alias_bomb_and_100k_brackets_are_refused_fast(hostile, isolated_home):
+def test_the_alias_bomb_and_100k_brackets_are_refused_before_they_are_read(hostile, isolated_home):
+    """A bound on the work, not a stopwatch: the bomb and the nesting are both followed by a
+    list never closed, so a verdict other than "not valid YAML" means the parser stopped at
+    the first alias and at the 33rd level; the 100k brackets are refused by size unparsed."""
     from core.agent.extensions.skills import discover_skills
 
     nested = hostile / ".unicum" / "skills" / "nested"
     nested.mkdir()
     (nested / "SKILL.md").write_text("---\nname: n\ndescription: " + "[" * 30_000 + "\n---\n")
-    started = time.monotonic()
     warnings: list[str] = []
     found = discover_skills(hostile, isolated_home, warnings, trusted=True)
-    assert time.monotonic() - started < 1.0
     assert sorted(found) == ["okskill"]
     assert len([w for w in warnings if "/bomb/" in w and "aliases" in w]) == 1
     assert len([w for w in warnings if "/deep/" in w and "larger than" in w]) == 1

@@ -1,0 +1,66 @@
+"""The one-capture patterns of a language (`CAPTURED` in `langs.py`), read in bulk: a name
+list per capture, no object per match. Most of a Python file's references come this way: an
+`x.name` read takes its receiver and its name from the node's bytes (one node, not three).
+
+Results are the collector's own tuples: refs (start byte, name, line, kind, receiver) and
+binds (start byte, rank, kind, name, span, line).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.codemap.nodes import span_of
+
+_SPACES = re.compile(r"\s+")
+RECEIVER_BYTES, RECEIVER_CHARS = 80, 60
+
+
+def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple], list[tuple]]:
+    """(refs, binds) of one file from the captures of its `CAPTURED` query."""
+    refs: list[tuple] = []
+    binds: list[tuple] = []
+    called = {node.end_byte for node in caps.get("chain.call", ())}
+    for node in caps.get("chain.attribute", ()):  # `receiver.name`, the name its last token
+        start, end = node.start_byte, node.end_byte
+        text = data[start:end]
+        dot = text.rfind(b".")
+        name = text[dot + 1 :].lstrip()
+        receiver = text[:dot].rstrip()
+        if (
+            dot <= 0
+            or not name.replace(b"_", b"").isalnum()
+            or b"#" in text
+            or receiver[-1:] == b"\\"
+        ):
+            refs.append(_by_nodes(node, called))  # a comment, a line continuation, non-ASCII
+            continue
+        recv = receiver[:RECEIVER_BYTES].decode("utf-8", "replace")
+        if " " in recv or not recv.isprintable():  # every other whitespace is unprintable
+            recv = _SPACES.sub("", recv)
+        kind = "call" if end in called else "attribute"
+        line = node.end_point[0] + 1
+        refs.append((end - len(name), name.decode(), line, kind, recv[:RECEIVER_CHARS]))
+    for key, nodes in caps.items():
+        role, _, kind = key.partition(".")
+        if role == "ref":
+            refs += [(n.start_byte, _text(n), n.start_point[0] + 1, kind, "") for n in nodes]
+        elif role == "bind":
+            for n in nodes:
+                span = span_of(n) if kind == "span" else ""
+                binds.append((n.start_byte, 2, kind, _text(n), span, n.start_point[0] + 1))
+    return refs, binds
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _by_nodes(node: Any, called: set[int]) -> tuple:
+    ident = node.child_by_field_name("attribute")
+    receiver = node.child_by_field_name("object")
+    text = (receiver.text or b"")[:RECEIVER_BYTES].decode("utf-8", "replace")
+    recv = _SPACES.sub("", text)[:RECEIVER_CHARS]
+    kind = "call" if node.end_byte in called else "attribute"
+    return (ident.start_byte, _text(ident), ident.start_point[0] + 1, kind, recv)

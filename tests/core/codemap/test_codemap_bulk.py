@@ -1,0 +1,74 @@
+"""A first build writes its rows before its indexes (#30, speed): an index is built once, at
+the end, and a build killed half-way leaves a database that gets its indexes back."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from core.codemap import CodeIndex, references
+
+ROOT = Path(__file__).resolve().parents[3]
+BUILD = "import sys; from pathlib import Path; from core.codemap import CodeIndex; " \
+    "CodeIndex(Path(sys.argv[1]), sys.argv[2]).refresh(max_seconds=600, workers=1)"  # fmt: skip
+
+
+def _indexes(db: sqlite3.Connection) -> set[str]:
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")
+    return {name for (name,) in rows}
+
+
+def _tree(root: Path, files: int) -> None:
+    body = "".join(f"def f{i}(x):\n    return helper(x) + {i}\n\n\n" for i in range(60))
+    for n in range(files):
+        folder = root / f"pkg{n // 100}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"mod{n}.py").write_text(f"from util import helper\n\n\n{body}")
+    (root / "util.py").write_text("def helper(x):\n    return x\n")
+
+
+def test_a_first_build_ends_with_its_indexes(tmp_path: Path):
+    _tree(tmp_path / "p", 20)
+    idx = CodeIndex(tmp_path / "p", tmp_path / "m.db")
+    try:
+        before = _indexes(idx.db)
+        idx.refresh()
+        assert _indexes(idx.db) == before and {"refs_name", "symbols_name"} <= before
+        assert len(references(idx.db, "util.py:helper")[1]) == 20 * 60 + 20
+    finally:
+        idx.close()
+
+
+def test_a_build_killed_half_way_gets_its_indexes_back(tmp_path: Path):
+    _tree(tmp_path / "p", 1500)
+    db_path = tmp_path / "m.db"
+    CodeIndex(tmp_path / "p", db_path).close()  # the schema, with its indexes
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = subprocess.Popen([sys.executable, "-c", BUILD, str(tmp_path / "p"), str(db_path)],
+                             env=env, cwd=ROOT)  # fmt: skip
+    try:
+        watch = sqlite3.connect(db_path, timeout=30)
+        started = time.monotonic()
+        while build.poll() is None and time.monotonic() - started < 120:
+            if (
+                "refs_name" not in _indexes(watch)
+                and watch.execute("SELECT COUNT(*) FROM refs").fetchone()[0]
+            ):
+                break  # rows going in, indexes gone: kill it there
+            time.sleep(0.01)
+        watch.close()
+        assert build.poll() is None, "the build ended before it could be interrupted"
+    finally:
+        build.kill()
+        build.wait()
+    idx = CodeIndex(tmp_path / "p", db_path)
+    try:
+        assert {"refs_name", "refs_file", "symbols_name", "binds_file"} <= _indexes(idx.db)
+        idx.refresh()
+        assert len(references(idx.db, "util.py:helper")[1]) == 1500 * 61
+    finally:
+        idx.close()

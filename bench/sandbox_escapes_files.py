@@ -120,7 +120,7 @@ def _sha_bytes(data: bytes) -> str:
 def capped_section(w: EscapeWorld) -> Section:
     """The real CLI on a project and home with a 6 GB sparse file, a /dev/zero link or a FIFO
     in every place Unicum reads (tests/core/agent/session/test_capped_reads.py's places)."""
-    from tests.core.agent.session.test_capped_reads import (
+    from tests.helpers.capped_places import (
         GOOD_AGENT,
         GOOD_SKILL,
         home_places,

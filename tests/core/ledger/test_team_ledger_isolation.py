@@ -14,7 +14,8 @@ import pytest
 
 from core.ledger import open_team_ledger
 from tests.conftest import provider_env, run_cli
-from tests.core.memory.test_team_isolation import checkout, pg_server, pg_url, roles
+from tests.helpers.pg_server import pg_server, pg_url
+from tests.helpers.team_roles import checkout, roles
 
 __all__ = ["pg_server", "pg_url", "roles"]  # the fixtures
 USAGE = {"input": 1000, "cache_read": 0, "cache_write": 0, "output": 50}

@@ -6,47 +6,17 @@ prints its password."""
 
 from __future__ import annotations
 
-import subprocess
-import uuid
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from tests.conftest import provider_env, run_cli
 from tests.helpers import pg_server as pg
+from tests.helpers.team_roles import checkout, roles
 
 pg_server, pg_url = pg.pg_server, pg.pg_url  # the fixtures
-ORIGIN = "git@example.com:acme/private-shop.git"
+__all__ = ["checkout", "pg_server", "pg_url", "roles"]
 NOTE = "ALICE-PRIVATE-NOTE deploys go through the vault at 10.1.2.3"
-
-
-@pytest.fixture
-def roles(pg_url: str):
-    """Two ordinary login roles on the test server, the schema migrated by the admin."""
-    from core.ledger import open_team_ledger
-    from core.memory import open_team_memory
-
-    suffix = uuid.uuid4().hex[:8]
-    names = [f"alice_{suffix}", f"bob_{suffix}"]
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        for name in names:
-            admin.execute(f"CREATE ROLE {name} LOGIN")
-    open_team_memory(Path("/nonexistent-home"), Path.cwd(), pg_url)  # the admin migrates
-    open_team_ledger(pg_url).close()
-    base, _, database = pg_url.rpartition("/")
-    host = base.split("@", 1)[1]
-    yield {n.split("_")[0]: f"postgresql://{n}@{host}/{database}" for n in names}
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        for name in names:
-            admin.execute(f"DROP ROLE {name}")
-
-
-def checkout(folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(folder)], check=True)
-    subprocess.run(["git", "-C", str(folder), "remote", "add", "origin", ORIGIN], check=True)
-    return folder
 
 
 def session(llm, folder: Path, url: str, user: str):

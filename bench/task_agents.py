@@ -20,7 +20,7 @@ MINI_VENV = Path.home() / ".cache" / "unicum-bench" / "mswea-venv"
 UNICUM_SETS = {"default": "auto", "lean": "lean", "full": "full"}
 MINI_CONFIGS = {"mini": "mini.yaml", "mini-text": "mini_textbased.yaml"}
 MINI_CLASSES = {"mini": "litellm", "mini-text": "litellm_textbased"}
-REPLY_CAP = 4096  # mini's max_tokens: what Unicum sends at a 16k window (a quarter of it)
+REPLY_CAP = 4096  # tokens a reply may have: what Unicum sends at a 16k window (a quarter of it)
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Limits:
     max_turns: int = 15
     timeout: float = 900.0  # seconds a run may take in all
     context_policy: str = "ours"  # Unicum's --context-policy
+    reply_cap: int = REPLY_CAP  # max tokens of each reply, for both agents
 
 
 @dataclass
@@ -95,6 +96,7 @@ def run_unicum(
             "UNICUM_MODEL": model,
             "UNICUM_HOME": str(home),
             "UNICUM_TOOL_SET": UNICUM_SETS[tools],
+            "UNICUM_MAX_OUTPUT_TOKENS": str(limits.reply_cap),
         }
     )
     log = run_dir / "unicum.log"
@@ -147,7 +149,7 @@ def run_mini(
         "model.model_class": MINI_CLASSES[kind],
         "model.model_kwargs.api_base": url,
         "model.model_kwargs.api_key": "fake-local-key",
-        "model.model_kwargs.max_tokens": REPLY_CAP,  # a killed run's request ends too
+        "model.model_kwargs.max_tokens": limits.reply_cap,  # a killed run's request ends too
         "model.cost_tracking": "ignore_errors",
     }
     cmd = [str(mini), "-m", f"openai/{model}", "-t", prompt, "-y", "--exit-immediately"]

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.task_agents import (  # noqa: E402
     MINI_CONFIGS,
+    REPLY_CAP,
     UNICUM_SETS,
     Limits,
     Ran,
@@ -171,6 +172,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default="ours",
         help="passed to Unicum's CLI (--context-policy)",
     )
+    p.add_argument(
+        "--reply-cap",
+        type=int,
+        default=REPLY_CAP,
+        help="max tokens of each reply, both agents (Unicum: UNICUM_MAX_OUTPUT_TOKENS)",
+    )
     p.add_argument("--work", default=str(WORK), help="where the projects and logs are kept")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     return p.parse_args(argv)
@@ -191,7 +198,7 @@ def choose(args: argparse.Namespace) -> tuple[list[BenchTask], list[str]]:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     tasks, agents = choose(args)
-    limits = Limits(args.max_turns, args.timeout, args.context_policy)
+    limits = Limits(args.max_turns, args.timeout, args.context_policy, args.reply_cap)
     proxy = CountingProxy(args.base_url).start()
     rows: list[Row] = []
     started = time.monotonic()
@@ -210,7 +217,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
     finally:
         proxy.stop()
-    print(f"context policy: {args.context_policy}; max turns {args.max_turns}; model {args.model}")
+    print(
+        f"context policy: {args.context_policy}; max turns {args.max_turns}; "
+        f"reply cap {args.reply_cap}; model {args.model}"
+    )
     print(table(rows))
     print(summary(rows))
     print(f"\n{len(rows)} runs in {time.monotonic() - started:.0f}s")

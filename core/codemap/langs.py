@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from core.codemap.pyquery import PYTHON
+from core.codemap.pyquery import PYTHON, PYTHON_CAPTURED
 from my_agent.langs import LANGUAGES
 
 GRAMMARS = {  # language name (my_agent.langs) → tree-sitter grammar
@@ -46,39 +46,6 @@ def language_family(path: str) -> str:
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type", "module"})
 
-
-# Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
-# Python file's references and of the names that can hide a module's. `@chain.attribute` is a
-# whole `x.name` node (its receiver and name are read from its bytes), `@chain.call` one that
-# is called.
-PYTHON_CAPTURED = """
-(call function: (identifier) @ref.call)
-(class_definition superclasses: (argument_list (identifier) @ref.inherit))
-(decorator (identifier) @ref.decorator)
-(decorator (call function: (identifier) @ref.decorator))
-(attribute object: (_) attribute: (identifier)) @chain.attribute
-(call function: (attribute) @chain.call)
-(type (identifier) @ref.type)
-(type (generic_type (identifier) @ref.type))
-(type (subscript value: (identifier) @ref.type))
-(parameters [(identifier) @bind.local (default_parameter name: (identifier) @bind.local)
-  (typed_parameter (identifier) @bind.local) (typed_default_parameter name: (identifier) @bind.local)
-  (list_splat_pattern (identifier) @bind.local) (dictionary_splat_pattern (identifier) @bind.local)])
-(lambda_parameters [(identifier) @bind.span (default_parameter name: (identifier) @bind.span)
-  (list_splat_pattern (identifier) @bind.span) (dictionary_splat_pattern (identifier) @bind.span)])
-(for_in_clause left: [(identifier) @bind.span (pattern_list (identifier) @bind.span)
-  (tuple_pattern (identifier) @bind.span)])
-(for_statement left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
-  (tuple_pattern (identifier) @bind.local)])
-(as_pattern_target [(identifier) @bind.local (tuple (identifier) @bind.local)])
-(assignment left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
-  (tuple_pattern (identifier) @bind.local) (list_pattern (identifier) @bind.local)
-  (pattern_list (list_splat_pattern (identifier) @bind.local))])
-(augmented_assignment left: (identifier) @bind.local)
-(named_expression name: (identifier) @bind.local)
-(global_statement (identifier) @bind.global)
-(nonlocal_statement (identifier) @bind.global)
-"""
 
 _JS_COMMON = """
 (function_declaration name: (identifier) @name body: (_) @body) @def.function

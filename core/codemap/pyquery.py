@@ -1,5 +1,6 @@
-"""The tree-sitter query for Python: definitions, references of every kind, and the bindings
-the resolver types receivers by (see pybinds.py for what each `@bind.*` capture becomes)."""
+"""The tree-sitter queries for Python: definitions, references of every kind, and the bindings
+the resolver types receivers by (see pybinds.py for what each `@bind.*` capture becomes);
+`PYTHON` is read match by match, `PYTHON_CAPTURED` in bulk (captured.py)."""
 
 PYTHON = """
 (function_definition name: (identifier) @name body: (_) @body) @def.function
@@ -65,4 +66,37 @@ PYTHON = """
 ((assignment left: (identifier) @_all
   right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])
   (#eq? @_all "__all__"))
+"""
+
+# Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
+# Python file's references and of the names that can hide a module's. `@chain.attribute` is a
+# whole `x.name` node (its receiver and name are read from its bytes), `@chain.call` one that
+# is called.
+PYTHON_CAPTURED = """
+(call function: (identifier) @ref.call)
+(class_definition superclasses: (argument_list (identifier) @ref.inherit))
+(decorator (identifier) @ref.decorator)
+(decorator (call function: (identifier) @ref.decorator))
+(attribute object: (_) attribute: (identifier)) @chain.attribute
+(call function: (attribute) @chain.call)
+(type (identifier) @ref.type)
+(type (generic_type (identifier) @ref.type))
+(type (subscript value: (identifier) @ref.type))
+(parameters [(identifier) @bind.local (default_parameter name: (identifier) @bind.local)
+  (typed_parameter (identifier) @bind.local) (typed_default_parameter name: (identifier) @bind.local)
+  (list_splat_pattern (identifier) @bind.local) (dictionary_splat_pattern (identifier) @bind.local)])
+(lambda_parameters [(identifier) @bind.span (default_parameter name: (identifier) @bind.span)
+  (list_splat_pattern (identifier) @bind.span) (dictionary_splat_pattern (identifier) @bind.span)])
+(for_in_clause left: [(identifier) @bind.span (pattern_list (identifier) @bind.span)
+  (tuple_pattern (identifier) @bind.span)])
+(for_statement left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local)])
+(as_pattern_target [(identifier) @bind.local (tuple (identifier) @bind.local)])
+(assignment left: [(identifier) @bind.local (pattern_list (identifier) @bind.local)
+  (tuple_pattern (identifier) @bind.local) (list_pattern (identifier) @bind.local)
+  (pattern_list (list_splat_pattern (identifier) @bind.local))])
+(augmented_assignment left: (identifier) @bind.local)
+(named_expression name: (identifier) @bind.local)
+(global_statement (identifier) @bind.global)
+(nonlocal_statement (identifier) @bind.global)
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from my_agent.errors import ConfigError
@@ -274,7 +274,29 @@ def resolve_provider(
     if not chosen:
         raise ConfigError(f"provider {name} needs a model: pass --model or set UNICUM_MODEL")
     images = accepts_images(profile, cfg)
+    profile = replace(profile, max_output=max_output(profile, cfg))
     return ResolvedProvider(profile, chosen, base_url, api_key, note, resolve_timeout(cfg), images)
+
+
+MAX_OUTPUT_ENV = "UNICUM_MAX_OUTPUT_TOKENS"  # Claude Code's CLAUDE_CODE_MAX_OUTPUT_TOKENS
+
+
+def max_output(profile: ProviderProfile, cfg: dict) -> int:
+    """$UNICUM_MAX_OUTPUT_TOKENS, else `max_output_tokens` in config.json, else the profile's:
+    the most tokens a reply may have (a small local model that rambles is cut there)."""
+    raw = os.environ.get(MAX_OUTPUT_ENV) or cfg.get("max_output_tokens")
+    if raw is None or raw == "":
+        return profile.max_output
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ConfigError(
+            f"max_output_tokens must be a positive whole number (got {raw!r}): "
+            f"fix {MAX_OUTPUT_ENV} or 'max_output_tokens' in config.json"
+        )
+    return value
 
 
 IMAGES_ENV = "UNICUM_IMAGES"

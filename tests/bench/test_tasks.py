@@ -64,6 +64,12 @@ def test_the_context_policy_and_turn_cap_reach_the_cli(llm, tmp_path):
     assert argv[argv.index("--max-turns") + 1] == "2"
 
 
+def test_the_reply_cap_reaches_unicum(llm, tmp_path):
+    llm.reply("no")
+    bench(llm, tmp_path, "--reply-cap", "900")
+    assert llm.requests[0].body["max_tokens"] == 900
+
+
 def test_unknown_task_or_agent_is_one_line(tmp_path):
     proc = bench_cli("tasks.py", "--tasks", "nope", "--work", str(tmp_path))
     assert proc.returncode != 0 and "unknown nope" in proc.stderr

@@ -9,6 +9,10 @@ from ui.words.catalog import N_
 
 LINES_MODEL: tuple[str, ...] = (
     # the model and local servers (core.model: errors, retries, the window probe)
+    N_(
+        "max_output_tokens must be a positive whole number (got {raw}): fix {env} or "
+        "'max_output_tokens' in config.json"
+    ),
     N_("cannot reach {provider} at {url} ({reason:tr}): check the network and {name}"),
     N_(
         "cannot reach {provider} at {url} after {n} retries ({reason:tr}): check the "

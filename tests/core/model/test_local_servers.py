@@ -9,6 +9,7 @@ from core.model import ModelClient, ResolvedProvider, discover_window
 from core.model.providers import PROFILES
 from my_agent.errors import ConfigError, ModelError
 from my_agent.messages import user_text
+from tests.conftest import provider_env, run_cli
 from tests.helpers.fake_llm import (
     OVERFLOW_MESSAGES,
     HttpError,
@@ -16,6 +17,7 @@ from tests.helpers.fake_llm import (
     llama_cpp_no_jinja,
     llama_cpp_overflow,
 )
+from ui.words.strings import Strings
 
 
 def local(llm, name: str = "openai-compatible", model: str = "qwen2.5-coder") -> ResolvedProvider:
@@ -145,3 +147,19 @@ def test_new_lines_in_chinese():
         error_line(Failure(None, "no-host", False, "host not found", ""), target),
     ):
         assert zh.line(line) != line and en.line(line) == line
+
+
+def test_max_output_tokens_caps_every_reply_and_a_bad_value_is_one_line(llm, workspace):
+    llm.props = {"default_generation_settings": {"n_ctx": 16384}}
+    llm.reply("ok")
+    env = {**provider_env(llm, "openai-compatible"), "UNICUM_MAX_OUTPUT_TOKENS": "700"}
+    args = ("--dir", str(workspace), "-p", "hi", "--provider", "openai-compatible")
+    assert run_cli(*args, env=env).returncode == 0
+    assert llm.requests[0].body["max_tokens"] == 700  # not the window's quarter, 4096
+    bad = run_cli(*args, env={**env, "UNICUM_MAX_OUTPUT_TOKENS": "lots"})
+    assert bad.returncode != 0 and bad.stderr.strip().splitlines()[-1].endswith(
+        "max_output_tokens must be a positive whole number (got 'lots'): fix "
+        "UNICUM_MAX_OUTPUT_TOKENS or 'max_output_tokens' in config.json"
+    )
+    said = Strings("zh").line(bad.stderr.strip().splitlines()[-1].removeprefix("unicum: "))
+    assert "max_output_tokens 必须是正整数" in said

@@ -212,7 +212,9 @@ class Project(Inference):
         said = self.instance(view, here, declared) if declared else None
         if said is not None and typed is not None and self._assignable(typed, said):
             return union([typed, said])  # `x: Base = Derived()`: pyright says Derived, jedi Base
-        return said or typed if seen else said
+        if not seen:
+            return said
+        return said or typed or LOCAL  # bound above to what nobody knows: not the others
 
     def _assignable(self, value: Value, declared: Value) -> bool:
         """Whether an instance of a project class is one of what `declared` names."""
@@ -282,13 +284,16 @@ class Project(Inference):
             return typed
         bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
+        unknown = False
         for scope, type_name in bindings:
             typed = self.instance(view, scope, type_name)
-            copy = type_name.startswith(("=", "@"))
-            if typed is None and copy and len(bindings) > 1:
-                return None
+            copy = type_name.startswith(("=", "@", "&"))
+            unknown = unknown or (typed is None and copy and len(bindings) > 1)
             if typed is not None:
                 found.append((copy, typed))
+        if unknown:  # `c = Converter(x)` or `c = a.converter`: an instance is still one of
+            objects = [v for _, v in found if v[0] in _OBJECTS]  # what c holds; an alias
+            return union(objects) if objects and len(objects) == len(found) else None  # not
         if len({v for copy, v in found if copy}) > 1:
             return None
         return found[0][1] if found else None
@@ -351,6 +356,9 @@ class Project(Inference):
 
     def line_of(self, value: Value) -> int:
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
+
+
+_OBJECTS = frozenset({"inst", "seq", "map", "tuple"})  # values, not functions or classes
 
 
 def _bound_above(pairs: list[tuple[int, str]], line: int, blocks: dict[int, int]) -> list[str]:

@@ -84,3 +84,47 @@ def test_assert_isinstance_narrows_and_an_unknown_element_is_guessed(tmp_path: P
         assert sites == {(7, True), (11, False)}
     finally:
         idx.close()
+
+
+BRANCHES = """\
+class Converter:
+    def name(self):
+        return "c"
+
+
+def unattached():
+    return None
+
+
+def pick(flag, other):
+    if flag:
+        conv = Converter()
+    else:
+        conv = other.converter
+    conv.name()
+
+
+class Sender:
+    def __init__(self, send):
+        self.send = unattached
+        self.send = send
+
+    def go(self):
+        self.send()
+"""
+
+
+def test_an_instance_from_one_branch_types_the_receiver_an_alias_does_not(tmp_path: Path):
+    root = tmp_path / "b"
+    root.mkdir()
+    (root / "conv.py").write_text(BRANCHES)
+    idx = CodeIndex(root, tmp_path / "b.db")
+    try:
+        idx.refresh()
+        assert {(s.line, s.confidence) for s in references(idx.db, "Converter.name")[1]} == {
+            (15, 0.9)  # Converter() or something unknown: pyright lists it
+        }
+        # self.send is unattached or an unknown send: its call is nobody's (pyright: none)
+        assert {s.line for s in references(idx.db, "unattached")[1]} == {20}
+    finally:
+        idx.close()

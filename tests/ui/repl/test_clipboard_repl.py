@@ -11,8 +11,7 @@ from pathlib import Path
 
 from my_agent.home import project_id
 from tests.core.model.test_images import decoded_size, make_png
-from tests.helpers.repl_driver import Repl, start_repl
-from tests.ui.repl.test_repl import user_texts
+from tests.helpers.repl_driver import Repl, start_repl, user_texts
 from ui.repl.clipboard import Clip, read_clipboard
 
 CTRL_V = "\x16"

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import re
 
-from tests.ui.repl.test_repl import start
+from tests.helpers.repl_driver import start_repl
 
 
 def test_config_shows_changes_and_keeps_the_settings(llm, workspace, isolated_home):
     (isolated_home / "settings.json").write_text(json.dumps({"hooks": {}, "x": 1}))
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/config", r"change one with /config key=value")
         assert re.search(r"defaultMode\s+default\s+\(settings\.json permissions\)", repl.text)
@@ -41,7 +41,7 @@ def test_config_shows_changes_and_keeps_the_settings(llm, workspace, isolated_ho
 
 
 def test_a_bad_key_or_value_is_one_line_and_changes_nothing(llm, workspace, isolated_home):
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command(
             "/config editorMode=vim defaultMode=sometimes",
@@ -57,13 +57,13 @@ def test_a_bad_key_or_value_is_one_line_and_changes_nothing(llm, workspace, isol
 
 
 def test_language_set_by_config_speaks_from_the_next_start(llm, workspace, isolated_home):
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/config language=zh", r"language set to zh: from the next start")
     finally:
         repl.close()
     assert json.loads((isolated_home / "settings.json").read_text()) == {"language": "zh"}
-    repl = start(llm, workspace, "--no-codemap")
+    repl = start_repl(llm, workspace, "--no-codemap")
     try:
         repl.command("/config vim", r"/config key=value")  # the hint, now in Chinese
         assert "write /config" not in repl.text

@@ -18,7 +18,7 @@ from pathlib import Path  # noqa: E402
 
 __version__ = "0.1.0"  # the one place; pyproject.toml reads it (tool.setuptools.dynamic)
 MIN_PYTHON = (3, 11)
-CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions")  # beside Unicum's own names
+CLAUDE_MODES = ("default", "acceptEdits", "bypassPermissions", "manual", "dontAsk")  # and ours
 
 
 def subcommand_names() -> "tuple[str, ...]":
@@ -31,10 +31,11 @@ def saved_language() -> "str | None":
     """`language` in the user's settings.json when it is one the screen speaks, else None."""
     import json
 
+    from my_agent.capped import CONFIG, read_capped_text
     from my_agent.home import unicum_home
 
     try:
-        data = json.loads((unicum_home() / "settings.json").read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(unicum_home() / "settings.json", CONFIG))
     except (OSError, ValueError):
         return None
     lang = data.get("language") if isinstance(data, dict) else None

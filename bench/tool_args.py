@@ -163,11 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", default="http://127.0.0.1:8631/v1")
     parser.add_argument("--model", default="qwen-1.5b")
     parser.add_argument("--cases", type=int, default=len(CASES), help="the first N cases only")
+    parser.add_argument("--only", default="", help="the cases of these tools (comma-separated)")
     args = parser.parse_args(argv)
     provider = ResolvedProvider(PROFILES["openai-compatible"], args.model, args.base_url, None)
     client = ModelClient(provider, max_tokens=200)
     url = args.base_url.rstrip("/") + "/chat/completions"
-    cases = CASES[: args.cases]
+    only = {n.strip() for n in args.only.split(",") if n.strip()}
+    cases = [c for c in CASES[: args.cases] if not only or c.tool in only]
     score: dict[str, int] = {}
     for form, brief in (("brief", True), ("full", False)):
         specs = tool_specs(brief)

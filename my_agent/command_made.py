@@ -49,7 +49,8 @@ def _part(data: dict, key: str) -> dict:
 def _updating(home: Path) -> Iterator[dict]:
     with file_lock(home / f"{RECORD}.lock"):
         data = _read(home)
-        data = {"made": _part(data, "made"), "pending": _part(data, "pending")}
+        made = {p: s for p, s in _part(data, "made").items() if os.path.lexists(p)}  # gone: done
+        data = {"made": made, "pending": _part(data, "pending")}
         yield data
         atomic_write(home / RECORD, json.dumps(data, indent=1).encode("utf-8"), mode=0o600)
 

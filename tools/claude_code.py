@@ -75,8 +75,18 @@ KINDS: dict[str, tuple[str, ...]] = {
     "Read": ("read_file", "search_files", "list_files"),  # and Read rules every file read
 }
 # Claude Code's permission modes beside Unicum's
-MODES = {"default": "ask", "acceptEdits": "auto-edit", "plan": "plan", "bypassPermissions": "yolo"}
-CLAUDE_MODES = {unicum: claude for claude, unicum in MODES.items()}
+CLAUDE_MODES = {
+    "ask": "default",
+    "auto-edit": "acceptEdits",
+    "plan": "plan",
+    "yolo": "bypassPermissions",
+}
+# `manual` is Claude Code's other name for default; `dontAsk` refuses whatever would ask (what
+# `-p` does here anyway; the REPL answers every question no)
+MODES = {claude: unicum for unicum, claude in CLAUDE_MODES.items()} | {
+    "manual": "ask",
+    "dontAsk": "ask",
+}
 
 
 def is_multi_edit(tool: str, args: dict[str, Any] | None) -> bool:

@@ -87,13 +87,13 @@ def _available(ctx: ToolContext) -> str | None:
 TOOLS = [
     Tool(
         "recall",
-        "Text of an archived output by id (a3) or query; lines (40-80) or grep return only "
-        "those lines of it, numbered: prefer them to the whole.",
+        "Text of an archived output by id (a3) or query; lines (first-last line numbers) or "
+        "grep return only those lines of it, numbered: prefer them to the whole.",
         params(
             [],
             id={"type": "string"},
             query={"type": "string"},
-            lines={"type": "string", "description": "of the output, e.g. 40-80"},
+            lines={"type": "string", "description": "first-last, the output's line numbers"},
             grep={"type": "string", "description": "lines containing it"},
         ),
         recall,

@@ -131,15 +131,12 @@ class Sandbox:
         self.home = home.expanduser()
         self.bwrap = shutil.which("bwrap") or ""
         self._tmp = ""
-        self._private = ""  # the seccomp programs
+        self._private = ""  # the seccomp programs and the proxy's sockets
         self._filters: dict[bool, str] = {}
         self.bridge_python = bridge_python(Path.home())
         self.cgroups = CommandCgroups(self._cgroup_limits() if policy.mode != "off" else {})
         weakref.finalize(self, self.cgroups.cleanup)
         self.problem = self._probe()  # why commands cannot be sandboxed, or ""
-
-    def network_for(self, command: str) -> bool:
-        return self.policy.network_for(command)
 
     @property
     def active(self) -> bool:
@@ -206,19 +203,7 @@ class Sandbox:
         args += git_args(workspace, writable) + protected_args(workspace)
         args += ["--setenv", "TMPDIR", "/tmp"]
         if egress is not None:
-            args += ["--ro-bind", egress.socket_path, PROXY_SOCKET]
-            for name, value in proxy_env().items():
-                args += ["--setenv", name, value]
-            bridge = [
-                self.bridge_python,
-                "-I",
-                "-S",
-                "-c",
-                _bridge_source(),
-                PROXY_SOCKET,
-                str(PROXY_PORT),
-            ]
-            argv = [*bridge, "--", *argv]
+            args, argv = args + self._proxy_args(egress), self._bridged(argv)
         filter_file = self._filter(egress is not None)
         if filter_file:
             args += ["--seccomp", "9"]
@@ -229,6 +214,18 @@ class Sandbox:
         )
         redirect = ' 9<"$0"' if filter_file else ""
         return ["bash", "-c", f'{limits}exec "$@"{redirect}', filter_file or "-", *args]
+
+    def _proxy_args(self, egress: Egress) -> list[str]:
+        """The proxy's socket bound in, and the variables that point clients at the bridge."""
+        args = ["--ro-bind", egress.socket_path, PROXY_SOCKET]
+        for name, value in proxy_env().items():
+            args += ["--setenv", name, value]
+        return args
+
+    def _bridged(self, argv: list[str]) -> list[str]:
+        """`argv` run by the bridge once it listens on the sandbox's 127.0.0.1:PROXY_PORT."""
+        python = [self.bridge_python, "-I", "-S", "-c", _bridge_source()]
+        return [*python, PROXY_SOCKET, str(PROXY_PORT), "--", *argv]
 
     def _filter(self, network: bool) -> str:
         """The compiled seccomp program for this network setting, in a folder commands cannot

@@ -87,12 +87,17 @@ def open_network(
 def refused_line(refused: dict[str, str]) -> str:
     """Why the proxy refused hosts, one clause the model can act on (or "")."""
     by_kind: dict[str, list[str]] = {}
+    said = ""
     for host, why in refused.items():
         kind = why if why in (UNLISTED, DENIED) else "user"
         if why.startswith("refused: "):
             kind = "unattended"
         by_kind.setdefault(kind, []).append(host)
-    return "".join(REFUSED[kind].format(hosts=", ".join(hosts)) for kind, hosts in by_kind.items())
+        said = why.partition(" The user says: ")[2] or said
+    lines = {k: REFUSED[k].format(hosts=", ".join(hosts)) for k, hosts in by_kind.items()}
+    if said:
+        lines["user"] += f" (the user says: {said})"
+    return "".join(lines.values())
 
 
 def why_it_failed(output: str, egress: Egress | None, command: str = "", code: int = 1) -> str:

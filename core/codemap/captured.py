@@ -1,6 +1,7 @@
-"""The one-capture patterns of a language (`CAPTURED` in `langs.py`), read in bulk: a name
-list per capture, no object per match. Most of a Python file's references come this way: an
-`x.name` read takes its receiver and its name from the node's bytes (one node, not three).
+"""The one-capture patterns of a language (`CAPTURED` in `langs.py`; Python's are in
+`pyquery.py`), read in bulk: a node list per capture, no object per match. Most of a Python
+file's references come this way: an `x.name` read takes its receiver and its name from the
+node's bytes (one node, not three).
 
 Results are the collector's own tuples: refs (start byte, name, line, kind, receiver) and
 binds (start byte, rank, kind, name, span, line).

@@ -12,12 +12,11 @@ value), `tuple` (the items) and `ret` (a builtin method: detail is what calling 
 from __future__ import annotations
 
 import posixpath
-import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
-from core.codemap.pybinds import KEEPS_ELEMENTS
-from core.codemap.typeexpr import generic, members, split_top, type_expr
+from core.codemap.pybinds import KEEPS_ELEMENTS, PAIRS_ELEMENTS
+from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
@@ -27,48 +26,10 @@ SEQUENCES = frozenset(
 MAPPINGS = frozenset(
     "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap".split()
 )
-_NAME = re.compile(r"[A-Za-z_$][\w$]*")
-_CLOSE = {"(": ")", "[": "]"}
-_COPIES = ("=", "@")  # a binding that holds what another expression holds
-
-
-def steps(text: str) -> list[tuple[str, str]] | None:
-    """'a.b(x)[0].c' → [('name','a'), ('attr','b'), ('call','x'), ('index','0'),
-    ('attr','c')]; None when the text is not such a chain (or was cut short)."""
-    found = _NAME.match(text)
-    if found is None:
-        return None
-    out = [("name", found.group())]
-    at = found.end()
-    while at < len(text):
-        char = text[at]
-        if char == ".":
-            found = _NAME.match(text, at + 1)
-            if found is None:
-                return None
-            out.append(("attr", found.group()))
-            at = found.end()
-        elif char in _CLOSE:
-            end = _matching(text, at)
-            if end < 0:
-                return None
-            out.append(("call" if char == "(" else "index", text[at + 1 : end]))
-            at = end + 1
-        else:
-            return None
-    return out
-
-
-def _matching(text: str, at: int) -> int:
-    depth = 0
-    for here in range(at, len(text)):
-        if text[here] in "([{":
-            depth += 1
-        elif text[here] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return here
-    return -1
+_COPIES = ("=", "@")
+_GIVING = frozenset(
+    {"pop", "__getitem__", "get", "setdefault"}
+)  # hand an element back  # a binding that holds what another expression holds
 
 
 def union(values: list[Value | None]) -> Value | None:
@@ -89,15 +50,15 @@ class Inference:
     """The typing half of the resolver (mixed into `resolve.Project`)."""
 
     instances: dict[tuple[str, str, str], Value | None]
-
-    # provided by Project
-    def view(self, path: str) -> FileView: ...
-    def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None: ...
-    def attribute(self, value: Value | None, attr: str) -> Value | None: ...
-    def member(self, value: Value, attr: str) -> Value | None: ...
-    def enclosing_class(self, view: FileView, scope: str) -> str: ...
-
     ids: dict[str, int]
+
+    if TYPE_CHECKING:  # what resolve.Project provides
+
+        def view(self, path: str) -> FileView: ...
+        def name(self, view: FileView, scope: str, name: str, line: int = 0) -> Value | None: ...
+        def attribute(self, value: Value | None, attr: str) -> Value | None: ...
+        def member(self, value: Value, attr: str) -> Value | None: ...
+        def enclosing_class(self, view: FileView, scope: str) -> str: ...
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it
@@ -206,6 +167,9 @@ class Inference:
         elif head == "cast" and len(chain) > 1 and chain[1][0] == "call":  # typing.cast(T, x)
             found = self.instance(view, scope, type_expr(split_top(chain[1][1], ",")[0]))
             chain = chain[1:]
+        elif head in PAIRS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
+            found = self._paired(view, scope, head, chain[1][1], line)
+            chain = chain[1:]
         elif head in KEEPS_ELEMENTS and len(chain) > 1 and chain[1][0] == "call":
             inner = self.evaluate(view, scope, chain[1][1], line)  # `list(routes)`, `sorted(x)`
             found = ("seq", "", self.iterate(inner)) if inner is not None else None  # type: ignore[assignment]
@@ -225,6 +189,14 @@ class Inference:
             if found is None:
                 return None
         return found
+
+    def _paired(self, view: FileView, scope: str, head: str, args: str, line: int) -> Value:
+        """`enumerate(xs)`: (int, x) pairs; `zip(a, b)`: (an a, a b) tuples."""
+        parts = [p for p in split_top(args, ",") if p and "=" not in p]
+        items = [self.iterate(self.evaluate(view, scope, p, line)) for p in parts]
+        if head == "enumerate":
+            items = [EXTERNAL, *items[:1]]
+        return ("seq", "", ("tuple", "", tuple(items)))  # type: ignore[return-value]
 
     # --- what values give -------------------------------------------------------------------
     def called(self, value: Value | None) -> Value | None:
@@ -367,5 +339,7 @@ class Inference:
                 "items": ("seq", "", ("tuple", "", (key, val))),
             }.get(attr)
         else:
-            gives = None
+            return EXTERNAL
+        if attr in _GIVING and gives is None:
+            return None  # `d.get(k)` on a dict of what nobody knows: unknown, not external
         return ("ret", "", gives) if gives is not None else EXTERNAL  # type: ignore[return-value]

@@ -18,6 +18,8 @@ import posixpath
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from my_agent.capped import read_head
+
 Alias = tuple[str, tuple[str, ...]]  # (specifier pattern, at most one '*'; project keys)
 
 CONFIGS = ("package.json", "tsconfig.json", "jsconfig.json")
@@ -187,8 +189,7 @@ def _tsconfig(root: str, rel: str, data: dict, depth: int = 0) -> list[Alias]:
 
 def _load(root: str, rel: str) -> Any:
     try:
-        with open(os.path.join(root, rel), encoding="utf-8") as fh:
-            text = fh.read(_MAX_CONFIG_BYTES)
+        text = read_head(os.path.join(root, rel), _MAX_CONFIG_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     try:

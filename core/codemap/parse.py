@@ -20,18 +20,13 @@ from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.pybinds import keep_blocks, python_binds
+from core.codemap.uses import SCOPE_BINDS, Bind, Level, Ref, Symbol, Uses
 from core.codemap.values import python_values, star_candidates
-
-Symbol = tuple[str, str, int, int, str, str, int, str, str]
-Ref = tuple[str, int, str, str, str]
-Bind = tuple[str, str, str, str, int]
 
 _SPACES = re.compile(r"\s+")
 _TYPE_WORDS = frozenset({"Optional", "Union", "None", "Type", "type", "ClassVar", "Final"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _OWNER_KINDS = CLASS_KINDS - {"module"}
-# a stack level: (end byte, qualified name, kind, the innermost function, the innermost class)
-Level = tuple[int, str, str, str, str]
 _NOT_SCOPES = frozenset({"variable", "constant", "export"})
 _PRIORITY = {"variable": 0, "constant": 0, "export": 0}  # everything else ranks 1
 SIGNATURE_CHARS = 160
@@ -252,13 +247,16 @@ class _Collector:
         self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)
-        uses = _Uses(self.refs, self.binds, self.imports)
+        binds = self.binds
+        if not any(s[0] == "*" for _, s in self.imports):  # a local hides only a file's name
+            names = {e[2] for e in self.defs.values()} | {s[0] for _, s in self.imports}
+            binds = [b for b in binds if b[2] not in SCOPE_BINDS or b[3] in names]
+        uses = Uses(self.refs, binds, self.imports)
         events = sorted(self.defs.values(), key=lambda e: (e[0], -e[1]))
         stack: list[Level] = []  # (end_byte, qualified name, kind, function, class)
         for start, end, name, kind, node, body, qual, _ in events:
             uses.emit_before(start, stack)
-            while stack and stack[-1][0] <= start:
-                stack.pop()
+            uses.leave(stack, start)
             scope = stack[-1][1] if stack else ""
             top = not stack
             if qual:
@@ -274,6 +272,7 @@ class _Collector:
                 else:
                     func = qualified
                 stack.append((end, qualified, level, func, owner))
+                uses.entered(start, func)
             if kind == "scope" or (kind == "variable" and self.script and not scope):
                 continue  # a script's variables are its statements, not an interface
             last = node.end_point[0] + (1 if node.end_point[1] else 0)
@@ -291,68 +290,18 @@ class _Collector:
                 )
             )
         uses.emit_before(len(self.data) + 1, stack)
+        uses.leave(stack, len(self.data) + 1)
         binds = keep_blocks(uses.binds) if self.lang == "python" else uses.binds
         if not any(s[0] == "*" for s in uses.imports):  # only names that can shadow matter
             module = {s[0] for s in symbols} | {s[0] for s in uses.imports}
             binds = [b for b in binds if b[0] not in SCOPE_BINDS or b[2] in module]
-        return _merge_exports(symbols) + uses.imports, uses.refs, binds
+        return _merge_exports(symbols) + uses.imports, uses.scoped_refs(), binds
 
 
 def _is_annotation(node: Any) -> bool:
     """A type written as a declaration (Python `x: T`, TypeScript `x: T`), not a call's class."""
     parent = node.parent
     return node.type == "type" or (parent is not None and parent.type == "type_annotation")
-
-
-class _Uses:
-    """References and bindings in source order, each given its scope from the definition stack."""
-
-    def __init__(self, refs: list, binds: list, imports: list) -> None:
-        self.pending = sorted(
-            [(r[0], 0, r) for r in refs]
-            + [(b[0], 1, b) for b in binds]
-            + [(pos, 2, symbol) for pos, symbol in imports]
-        )
-        self.at = 0
-        self.refs: list[Ref] = []
-        self.binds: list[Bind] = []
-        self.imports: list[Symbol] = []
-
-    def emit_before(self, pos: int, stack: list[Level]) -> None:
-        while self.at < len(self.pending) and self.pending[self.at][0] < pos:
-            where, tag, item = self.pending[self.at]
-            self.at += 1
-            while stack and stack[-1][0] <= where:
-                stack.pop()
-            func = stack[-1][3] if stack else ""
-            if tag == 0:
-                _, name, line, kind, recv = item
-                self.refs.append((name, line, kind, func, recv))
-                continue
-            in_class = bool(stack) and stack[-1][2] in CLASS_KINDS
-            if tag == 2:  # an import binds in its function, or in its class's body
-                self.imports.append(item[:4] + ((stack[-1][1] if in_class else func),) + item[5:])
-                continue
-            _, _, kind, name, type_name, line = item
-            if kind in SCOPE_BINDS:
-                if not in_class and (func or kind == "span"):
-                    self.binds.append((kind, func, name, type_name, line))
-                continue
-            owner = stack[-1][4] if stack else ""
-            if kind == "var" and stack and stack[-1][2] in CLASS_KINDS:
-                kind, func = "attr", owner  # a class-level `name = Type()`
-            scope = func if kind in _IN_FUNCTION else owner if kind == "base" else ""
-            if kind == "attr":  # the method, or the class for a class-level name
-                scope = func if func.startswith(owner + ".") else owner
-            if kind in ("attr", "base") and not owner:
-                continue
-            self.binds.append((kind, scope, name, type_name, line))
-
-
-SCOPE_BINDS = frozenset({"local", "span", "global"})
-_IN_FUNCTION = frozenset(
-    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block"}
-)
 
 
 def type_name_of(text: str) -> str:

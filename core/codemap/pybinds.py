@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from core.codemap.nodes import span_of
-from core.codemap.typeexpr import join_union, type_expr
+from core.codemap.typeexpr import join_union, split_top, type_expr
 
 Entry = tuple[int, int, str, str, str, int]  # (start byte, rank, kind, name, type, line)
 
@@ -41,6 +41,8 @@ def value_type(node: Any) -> str:
         first = args.named_children[0] if args is not None and args.named_child_count else None
         if text in KEEPS_ELEMENTS and first is not None and args.named_child_count == 1:
             text = f"={text}({_text(first)})"  # `list(routes)`: routes' items
+        elif text in PAIRS_ELEMENTS and first is not None:
+            text = f"={text}({_text(args)[1:-1]})"  # `enumerate(xs)`, `zip(a, b)`
         elif text in ("cast", "typing.cast") and first is not None:
             return type_expr(_text(first))  # `cast(Foo, x)`: a Foo
         elif text.rsplit(".", 1)[-1] in _TYPE_MAKERS:
@@ -57,6 +59,8 @@ def value_type(node: Any) -> str:
     if kind == "boolean_operator":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         return _union([left, right]) if left is not None and right is not None else ""
+    if kind in _LITERALS and node.named_child_count:  # `[A(), B()]`: a list of A | B
+        return _literal(kind, node)
     if kind in ("expression_list", "tuple") and node.named_child_count > 1:  # `return a, b`
         parts = [value_type(c) or "?" for c in node.named_children]
         return f"tuple[{','.join(parts)}]" if any(p != "?" for p in parts) else ""
@@ -69,10 +73,34 @@ _NOTHING = frozenset(
     {"none", "true", "false", "integer", "float", "string", "concatenated_string"}
     | {"list", "dictionary", "set", "tuple"}  # `x = [] if a is None else list(a)`
 )
-KEEPS_ELEMENTS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed"})
+KEEPS_ELEMENTS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter"})
+PAIRS_ELEMENTS = frozenset({"enumerate", "zip"})
 
 
 _NOT_FIXTURES = frozenset({"self", "cls", "request"})
+_SPLATS = {"list_splat_pattern": "tuple[{}]", "dictionary_splat_pattern": "dict[str,{}]"}
+_LITERALS = {"list": "list", "set": "set", "dictionary": "dict"}
+_ITEMS = 8  # elements of a literal looked at
+
+
+def _literal(kind: str, node: Any) -> str:
+    """`[A(), B()]` → `list[A|B]`, `{"k": A()}` → `dict[?,A]`; '' when an element is unknown."""
+    parts = []
+    for item in node.named_children[:_ITEMS]:
+        if kind == "dictionary":
+            item = item.child_by_field_name("value") if item.type == "pair" else None
+        if item is not None and item.type in _NOTHING:
+            continue
+        member = value_type(item) if item is not None else ""
+        if not member or len(split_top(member, ",")) > 1:
+            return ""
+        parts.append(member)
+    joined = join_union(parts)
+    if joined == "?":
+        return ""
+    return f"dict[?,{joined}]" if kind == "dictionary" else f"{_LITERALS[kind]}[{joined}]"
+
+
 _TYPE_MAKERS = frozenset({"TypeVar", "NewType", "ParamSpec", "TypeVarTuple"})
 
 
@@ -128,6 +156,13 @@ def _block_end(node: Any) -> int:
     return up.end_point[0] + 1
 
 
+def _function_end(node: Any) -> int:
+    up = node.parent
+    while up is not None and up.type not in ("function_definition", "module"):
+        up = up.parent
+    return up.end_point[0] + 1 if up is not None else node.end_point[0] + 1
+
+
 def keep_blocks(binds: list[tuple[str, str, str, str, int]]) -> list:
     """Only the rows the resolver reads: a `block` row for a name its function binds more
     than once in a nested block, `gives` of a function without a return annotation, once."""
@@ -164,10 +199,14 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
         return [(at, 1, kind, name, "", line)]
     if kind == "fixarg":  # a test's or a fixture's parameter (not a method's own object)
         return [] if name in _NOT_FIXTURES else [(at, 1, "var", name, "^" + name, line)]
-    if kind == "narrow":
-        block = caps["span"][0]
+    if kind == "narrow":  # `if isinstance(x, T):` its block; `assert isinstance(x, T)`: on
         typed = type_expr(_text(caps["type"][0]))
-        lines = f"{block.start_point[0] + 1}-{block.end_point[0] + 1}:"
+        if "span" in caps:
+            block = caps["span"][0]
+            lines = f"{block.start_point[0] + 1}-{block.end_point[0] + 1}:"
+        else:
+            end = _block_end(node) or _function_end(node)
+            lines = f"{line}-{end}:"
         return [(at, 1, "narrow", name, lines + typed, 0)] if typed else []
     if "iter" in caps:
         return _iterated(kind, node, caps["iter"][0])
@@ -177,6 +216,9 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
         typed_node = caps["type"][0]
         declared = typed_node.type == "type"
         typed = type_expr(_text(typed_node)) if declared else value_type(typed_node.parent)
+        splat = node.parent.type if node.parent is not None else ""
+        if declared and typed and splat in _SPLATS:  # `*args: Foo`, `**kwargs: Foo`
+            typed = _SPLATS[splat].format(typed)
         typed = typed if len(typed) <= _MAX else ""
         typed = ":" + (typed or "?") if declared else typed  # `h: Callable = …` says no more
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []

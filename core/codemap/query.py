@@ -24,6 +24,7 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "import": "import",
     "override": "override",
     "export": "export",
+    "stub": "stub",  # impact: a definition's twin in the .pyi beside it
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})

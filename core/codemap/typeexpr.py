@@ -4,7 +4,8 @@ An annotation is written down once, when its file is parsed, in a small normal f
 (dotted), `|` between the members of a union, `name[a,b]` for a generic; `None`, `Any`, quotes,
 `Optional`, `Union`, `Annotated`, `ClassVar`, `Final` are gone (`Optional["Foo"]` → `Foo`,
 `Union[A, "B"]` → `A|B`, `dict[str, list[Foo]]` → `dict[str,list[Foo]]`); an argument that
-says nothing is `?`. The resolver splits that form again with `members` and `generic`.
+says nothing is `?`. The resolver splits that form again with `members` and `generic`, and an expression written
+as a chain (`a.b(x)[0].c`) into its steps with `steps`.
 """
 
 from __future__ import annotations
@@ -140,3 +141,46 @@ def generic(text: str) -> tuple[str, tuple[str, ...]] | None:
     if found is None:
         return None
     return found.group(1), split_top(found.group(2), ",")
+
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_CLOSE = {"(": ")", "[": "]"}
+
+
+def steps(text: str) -> list[tuple[str, str]] | None:
+    """'a.b(x)[0].c' → [('name','a'), ('attr','b'), ('call','x'), ('index','0'),
+    ('attr','c')]; None when the text is not such a chain (or was cut short)."""
+    found = _NAME.match(text)
+    if found is None:
+        return None
+    out = [("name", found.group())]
+    at = found.end()
+    while at < len(text):
+        char = text[at]
+        if char == ".":
+            found = _NAME.match(text, at + 1)
+            if found is None:
+                return None
+            out.append(("attr", found.group()))
+            at = found.end()
+        elif char in _CLOSE:
+            end = _matching(text, at)
+            if end < 0:
+                return None
+            out.append(("call" if char == "(" else "index", text[at + 1 : end]))
+            at = end + 1
+        else:
+            return None
+    return out
+
+
+def _matching(text: str, at: int) -> int:
+    depth = 0
+    for here in range(at, len(text)):
+        if text[here] in "([{":
+            depth += 1
+        elif text[here] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return here
+    return -1

@@ -38,14 +38,13 @@ _NAMED_FIRST_OR_STORE = frozenset(
 )
 _NAME = re.compile(rb"(?<![\w.])[A-Za-z_]\w*")  # a whole word, not after a dot
 _TYPE_DEPTH = 8  # how far up an annotation's `type` node is looked for
-_IDENTIFIER = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")
 _NEVER = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 
 def star_candidates(data: bytes, local: set[str]) -> set[str]:
     """Names a file with `from m import *` may use as m's: every identifier in it but the
     keywords, the builtins and the names its functions bind."""
-    words = {w.decode() for w in set(_IDENTIFIER.findall(data))}
+    words = {w.decode() for w in set(_NAME.findall(data))}
     return words - _NEVER - local
 
 

@@ -23,6 +23,10 @@ SETTINGS = (
     "no-shape",
     "reads-early",
     "small-8",
+    "event-lines",
+    "whole-reads",
+    "args-all",
+    "notes-150",
     "floor",
 )
 

@@ -57,8 +57,8 @@ def main() -> None:
         sys.stdin.read()  # reads the handshake and never answers; ends when stdin closes
         return  # (its client gone, even killed: the pipe closed) — never an orphan
     if mode == "slow":  # a slow first start: nothing for a while (npx downloading), then a
-        time.sleep(float(sys.argv[2]))  # line on stderr, then a while more before it answers
-        server = build()
+        server = build()  # line on stderr, then a while more before it answers
+        time.sleep(float(sys.argv[2]))
         print("slow server: starting", file=sys.stderr, flush=True)
         time.sleep(float(sys.argv[3]))
         server.run("stdio")

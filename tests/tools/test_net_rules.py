@@ -90,3 +90,21 @@ def test_the_bridge_runs_an_interpreter_outside_the_home(tmp_path):
     found = bridge_python(tmp_path)  # nothing of ours lives there
     assert found and not found.startswith(str(tmp_path))
     assert bridge_python(Path("/")) == ""  # everything is under that "home": none visible
+
+
+def test_each_refusal_gets_the_line_the_model_acts_on():
+    from tools.sandbox_hints import refused_line
+
+    line = refused_line(
+        {
+            "a.org": "refused by the user: Let `x` reach a.org? The user says: use the vendored copy",
+            "b.org": "unlisted",
+            "c.org": "denied",
+            "d.org": "refused: Let `x` reach d.org? Not allowed in a non-interactive run",
+        }
+    )
+    assert "the user refused the network for a.org; do not retry" in line
+    assert "(the user says: use the vendored copy)" in line
+    assert "refused b.org (not allowed for this command); if it needs them, run it again" in line
+    assert "c.org blocked by sandbox.network.deniedDomains" in line
+    assert "refused d.org: nobody can approve a host in a non-interactive run" in line

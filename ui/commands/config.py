@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from my_agent.capped import CONFIG, read_capped_text
 from my_agent.files import atomic_write
 from tools.claude_code import CLAUDE_MODES, MODES
 from ui.words import N_
@@ -23,9 +24,9 @@ def _read(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped_text(path, CONFIG))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: {exc}") from exc
+        raise ValueError(f"{path}: {getattr(exc, 'why', exc)}") from exc
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not a JSON object")
     return data
@@ -141,7 +142,7 @@ SETTINGS: dict[str, Setting] = {
     for s in (
         Setting("model", (), "config.json models", N_("the model, now and from now on"),
                 _model_now, _model_set),
-        Setting("defaultMode", tuple(MODES), "settings.json permissions",
+        Setting("defaultMode", tuple(CLAUDE_MODES.values()), "settings.json permissions",
                 N_("the permission mode, now and for new sessions"), _mode_now, _mode_set),
         Setting("editorMode", ("normal", "vim"), "settings.json",
                 N_("the input line's key bindings"), _editor_now, _editor_set),

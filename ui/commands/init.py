@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from core.agent import document_from, init_request
+from my_agent.capped import DOCUMENT, read_capped_text
 from ui.views import diff_lines, yes_no
 
 if TYPE_CHECKING:
@@ -22,7 +23,11 @@ def cmd_init(repl: ReplApi, arg: str) -> None:
     from ui.commands.plan import apply_mode
 
     target = repl.agent.tool_context.workspace / "AGENTS.md"
-    before = target.read_text(encoding="utf-8") if target.is_file() else None
+    try:
+        before = read_capped_text(target, DOCUMENT, "replace") if target.exists() else None
+    except OSError as exc:
+        repl.say(repl.s.line(str(exc)))
+        return
     repl.renderer.spin(repl.s.t("drafting AGENTS.md…"))
     try:
         task = init_request(repl.session.code_map, repl.session.memory_hooks.store, before)

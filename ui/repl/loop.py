@@ -149,6 +149,7 @@ class Repl:
             self.renderer.stop_live,
             lambda text: print(text),
             approve_all=opts.yes,
+            refuse_all=getattr(self.args, "permission_mode", None) == "dontAsk",
             workspace=lambda: self.agent.tool_context.workspace,
             on_wait=notifier.approval_waits,
             on_diff=self.renderer.diff_shown,
@@ -167,7 +168,9 @@ class Repl:
             opts, hooks, prompter, resume, debug=self.args.debug, sleep=self.renderer.countdown
         )
         self.end_session()
-        self.live, self.opts = live, opts
+        # a mode chosen while it opened (Shift-Tab at the prompt) is kept, not the one before
+        self.live = live
+        self.opts = replace(opts, permission_mode=self.opts.permission_mode)
         self.renderer.waited = lambda: prompter.waited
         self.first_task = True  # its code map may still be building
 

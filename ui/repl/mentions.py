@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from my_agent.capped import read_head
 from tools.base import ToolContext
 from tools.permissions import is_private
 from tools.textfile import decode_text
@@ -41,7 +42,11 @@ def attach_mentions(
         if is_private(path, ctx):
             say(t("{path} not attached: it is a private file", path=raw), "yellow")
             continue
-        data = path.read_bytes()[: MAX_BYTES + 1]
+        try:
+            data = read_head(path, MAX_BYTES + 1)  # a 6 GB file is cut, a FIFO not opened
+        except OSError:
+            say(t("{path} not attached: not a text file", path=raw), "yellow")
+            continue
         if b"\0" in data[:8192]:
             say(t("{path} not attached: not a text file", path=raw), "yellow")
             continue

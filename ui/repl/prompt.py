@@ -147,8 +147,10 @@ class ReplPrompter:
         workspace: Callable[[], Path] | None = None,
         on_wait: Callable[[], None] | None = None,
         on_diff: Callable[[], None] | None = None,
+        refuse_all: bool = False,
     ) -> None:
         self.s = strings
+        self.refuse_all = refuse_all  # `--permission-mode dontAsk`: no question is asked
         self.on_diff = on_diff  # a diff was shown with a question (the renderer shows it once)
         self.on_wait = on_wait  # an approval waits (notifications)
         self.approve_all = approve_all  # --yes
@@ -182,6 +184,8 @@ class ReplPrompter:
 
         if self.approve_all:
             return "y"
+        if self.refuse_all:
+            return "n"
         self.pause()
         if self.on_wait is not None:
             self.on_wait()
@@ -200,6 +204,8 @@ class ReplPrompter:
         )
 
     def ask(self, question: str, choices: list[str]) -> str:
+        if self.refuse_all:
+            return ""  # dontAsk: the model gets no answer rather than a wait
         self.pause()
         self.write(styled(self.shown(question), "bold"))
         for n, choice in enumerate(choices, 1):

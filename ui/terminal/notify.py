@@ -18,6 +18,9 @@ from my_agent.errors import ConfigError
 from my_agent.home import read_user_config
 from ui.words import Strings
 
+# Claude Code's `notification_type`s (a Notification hook's matcher names them)
+PERMISSION, IDLE = "permission_prompt", "idle_prompt"
+
 if TYPE_CHECKING:
     from ui.terminal.focus import Focus
 
@@ -83,13 +86,14 @@ class Notifier(AgentHooks):
     def on_task_end(self, result: TaskResult) -> None:
         if self._looked_away():
             self.notify(
-                self.s.t("Unicum: task finished ({seconds}s)", seconds=round(result.total_seconds))
+                self.s.t("Unicum: task finished ({seconds}s)", seconds=round(result.total_seconds)),
+                IDLE,
             )
         self.started = None
 
     def approval_waits(self) -> None:
         if self._looked_away():
-            self.notify(self.s.t("Unicum: waiting for your approval"))
+            self.notify(self.s.t("Unicum: waiting for your approval"), PERMISSION)
 
     def _looked_away(self) -> bool:
         if self.started is None:
@@ -99,19 +103,19 @@ class Notifier(AgentHooks):
             return away
         return time.monotonic() - self.started >= self.config.after_seconds
 
-    def notify(self, message: str) -> None:
+    def notify(self, message: str, kind: str) -> None:
         self.ring(message)
-        self.tell_hooks(message)
+        self.tell_hooks(message, kind)
 
     def ring(self, message: str) -> None:
         """The bell and OSC 9/777 on the terminal."""
         self.stream.write(terminal_notice(message, self.config))
         self.stream.flush()
 
-    def tell_hooks(self, message: str) -> None:
+    def tell_hooks(self, message: str, kind: str) -> None:
         live = self.session()
         if live is not None and live.user_hooks is not None:
-            live.user_hooks.notify(message)
+            live.user_hooks.notify(message, kind)
 
 
 class HeadlessNotifier(Notifier):
@@ -134,4 +138,4 @@ class HeadlessNotifier(Notifier):
         )
         if self.stream.isatty() and result.total_seconds >= self.config.after_seconds:
             self.ring(message)
-        self.tell_hooks(message)
+        self.tell_hooks(message, IDLE)

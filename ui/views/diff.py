@@ -6,6 +6,7 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from my_agent.capped import read_capped
 from ui.words import Strings
 
 if TYPE_CHECKING:
@@ -18,9 +19,7 @@ MAX_LINES = 60
 
 def _read(path: Path) -> str | None:
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return None
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_BYTES)
     except OSError:
         return None
     for enc in ("utf-8", "gb18030"):

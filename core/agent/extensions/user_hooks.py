@@ -56,6 +56,7 @@ class HookCommand:
         return matched(self.matcher, names_of(tool, args))
 
 
+MATCHED_FIELDS = {"SessionStart": "source", "Notification": "notification_type"}
 EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
 
 
@@ -186,8 +187,9 @@ class UserHooks(AgentHooks):
         if result.stop != "done":  # "done" went through stop_check; any other end is heard
             self.run("Stop", {"stop_hook_active": False, "stop_reason": result.stop})
 
-    def notify(self, message: str) -> None:
-        self.run("Notification", {"message": message})
+    def notify(self, message: str, kind: str = "") -> None:
+        """`kind`: Claude Code's `notification_type` (`permission_prompt`, `idle_prompt`)."""
+        self.run("Notification", {"message": message, "notification_type": kind})
 
     # --- running ---------------------------------------------------------------------------
     def run(self, event: str, fields: dict, call: ToolCall | None = None) -> Outcome:
@@ -197,8 +199,9 @@ class UserHooks(AgentHooks):
                 continue
             if call is not None:
                 hit = hook.matches(call.name, call.arguments)
-            else:  # SessionStart matches how the session started
-                hit = event != "SessionStart" or matched(hook.matcher, (fields["source"],))
+            else:  # SessionStart matches how the session started, Notification its type
+                field = MATCHED_FIELDS.get(event)
+                hit = field is None or matched(hook.matcher, (str(fields.get(field, "")),))
             if hit:
                 self._one(hook, {**self._common(event), **fields}, outcome)
                 if outcome.block is not None:

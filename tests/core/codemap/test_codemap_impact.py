@@ -128,3 +128,9 @@ def test_a_stub_beside_the_module_is_a_dependent(tmp_path: Path):
         assert box == {("pkg/conv.pyi", "", "stub")}
     finally:
         idx.close()
+    cmap = CodeMap(root, tmp_path / "home")
+    try:
+        text = cmap.impact("pkg/conv.py:optional")
+        assert "pkg/conv.pyi" in text and "(uses stub of optional)" in text
+    finally:
+        cmap.close()

@@ -211,3 +211,31 @@ def test_the_archive_keeps_the_full_output_when_the_tool_cut_it():
     )
     assert policy.archive.get(fact.archive_id).text == full
     assert policy.facts["c1"].archive_id == fact.archive_id
+
+
+def test_event_lines_keeps_the_lines_of_a_read_the_model_used_at_an_event():
+    """The frontier's event-lines setting: an event turns a read into the lines the steps
+    since used (with pointers for the rest) instead of its one-line fact."""
+    source = "\n".join(
+        f"def handler_{i}(request):\n    return page_{i}(request)" for i in range(60)
+    )
+    shown = {}
+    for name, budget in (("default", {}), ("event-lines", {"event_lines": ("read",)})):
+        policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, **budget))
+        history = [user_text("fix handler_12")]
+        read = ToolCall("r1", "read_file", {"path": "app/views.py"})
+        history.append(Message("assistant", [read]))
+        policy.on_tool_result(read, ToolOutput(source))
+        history.append(Message("user", [ToolResult("r1", source)]))
+        ls = ToolCall("c2", "terminal", {"command": "ls"})
+        history.append(Message("assistant", [TextBlock("handler_12 is the one"), ls]))
+        policy.on_tool_result(ls, ToolOutput("a.py"))
+        history.append(Message("user", [ToolResult("c2", "a.py")]))
+        policy.messages_for_request(history)
+        assert policy.compact_facts(history, force=True)
+        view = policy.view(history)
+        shown[name] = next(b.content for m in view for b in m.tool_results if b.call_id == "r1")
+    assert shown["default"].startswith("[archived #") and "handler_12(" not in shown["default"]
+    lined = shown["event-lines"]
+    assert "def handler_12(request):" in lined and "def handler_30(request):" not in lined
+    assert "recall" in lined  # the rest is pointed at

@@ -56,3 +56,25 @@ def test_a_very_large_output_keeps_head_tail_and_what_the_task_names():
     spec = "\n".join(f"- Rule {i}: {prose}" for i in range(200))
     shown, _ = _first("issues show 7", ToolOutput(spec))
     assert shown == spec  # reads like a specification: whole
+
+
+def test_whole_reads_keeps_a_large_file_read_whole_up_to_its_size():
+    """The frontier's whole-reads setting: a file the model asked to read is not cut by the size
+    rule up to `whole_reads` tokens; a program's output of the same size still is."""
+    source = "\n".join(
+        f"def handler_{i}(request):\n    return page_{i}(request)" for i in range(500)
+    )
+    for budget, whole in (({}, False), ({"whole_reads": 12_000}, True)):
+        policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, **budget))
+        history = [user_text(TASK)]
+        for cid, call in (
+            ("r1", ToolCall("r1", "read_file", {"path": "app/views.py"})),
+            ("t1", ToolCall("t1", "terminal", {"command": "./dump_all"})),
+        ):
+            history.append(Message("assistant", [call]))
+            policy.on_tool_result(call, ToolOutput(source))
+            history.append(Message("user", [ToolResult(cid, source)]))
+        request = policy.messages_for_request(history)
+        shown = {b.call_id: b.content for m in request for b in m.tool_results}
+        assert (shown["r1"] == source) is whole
+        assert shown["t1"] != source  # not a read: the size rule applies

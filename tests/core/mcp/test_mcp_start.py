@@ -22,10 +22,11 @@ def run_p(llm, workspace, timeout: dict[str, str]):
 
 
 def test_the_deadline_counts_from_the_servers_first_output(llm, workspace, isolated_home):
-    # silent 5 s, a line on stderr, 5 s more: 10 s from its start, 5 s from its first output
-    slow = {"command": sys.executable, "args": [SERVER, "slow", "5", "5"]}
+    # silent 8 s (then the SDK's import), a line on stderr, 9 s more: past 16 s from its start
+    # by the sleeps alone, whatever the speed; each part has seconds to spare on a loaded machine
+    slow = {"command": sys.executable, "args": [SERVER, "slow", "8", "9"]}
     write_servers(isolated_home / "config.json", {"slow": slow})
-    proc = run_p(llm, workspace, {"UNICUM_MCP_TIMEOUT": "8"})
+    proc = run_p(llm, workspace, {"UNICUM_MCP_TIMEOUT": "16"})
     assert proc.returncode == 0, proc.stderr
     assert "did not start" not in proc.stderr, proc.stderr
     assert "mcp__slow__echo" in tool_specs(llm.requests[0].body)
@@ -35,8 +36,9 @@ def test_the_deadline_counts_from_the_servers_first_output(llm, workspace, isola
 
 @pytest.mark.parametrize("timeout", [{"UNICUM_MCP_TIMEOUT": "3"}, {"MCP_TIMEOUT": "3000"}])
 def test_a_server_silent_past_the_deadline_names_the_variable_and_its_log(
-    llm, workspace, isolated_home, timeout
+    llm, workspace, isolated_home, timeout, monkeypatch
 ):
+    monkeypatch.delenv("UNICUM_MCP_TIMEOUT", raising=False)  # the tests' own default
     slow = {"command": sys.executable, "args": [SERVER, "slow", "30", "0"]}
     write_servers(isolated_home / "config.json", {"slow": slow})
     proc = run_p(llm, workspace, timeout)  # ours in seconds, Claude Code's in ms

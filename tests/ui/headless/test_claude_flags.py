@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.core.agent.extensions.test_user_hooks import run_p, tool_results
+from tests.helpers.hook_helpers import run_p, tool_results
 from tests.helpers.mcp_helpers import stdio_entry, write_servers
 from tests.tools.test_sandbox import needs_bwrap
 
@@ -76,7 +76,8 @@ def test_add_dir_that_is_not_a_folder_is_exit_2(llm, workspace, tmp_path):
 @pytest.mark.parametrize(
     ("flag", "mode"),
     [("default", "default"), ("acceptEdits", "acceptEdits"), ("plan", "plan"),
-     ("bypassPermissions", "bypassPermissions"), ("auto-edit", "acceptEdits")],
+     ("bypassPermissions", "bypassPermissions"), ("auto-edit", "acceptEdits"),
+     ("manual", "default"), ("dontAsk", "default")],
 )  # fmt: skip
 def test_permission_mode_takes_claude_codes_names(llm, workspace, flag, mode):
     llm.reply("ok")
@@ -96,3 +97,20 @@ def test_dangerously_skip_permissions_is_bypass_but_deny_rules_hold(llm, workspa
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[0])["permissionMode"] == "bypassPermissions"
     assert (workspace / "keep.txt").exists()
+
+
+def test_dont_ask_runs_only_what_is_allowed_as_in_claude_codes_ci_example(llm, workspace):
+    # permission-modes.md: `claude -p … --permission-mode dontAsk --allowedTools "Bash(…)" "Read"`
+    for name in ("built", "other"):
+        (workspace / name).mkdir()
+    llm.call("terminal", {"command": "rm -r built"})
+    llm.call("terminal", {"command": "rm -r other"})
+    llm.reply("ok")
+    proc = run_p(
+        llm, workspace, "go", "--permission-mode", "dontAsk", "--sandbox", "off",
+        "--allowedTools", "Bash(rm -r built)", "Read",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    allowed, other = tool_results(llm.requests[-1].body)
+    assert not (workspace / "built").exists() and not allowed.startswith("refused")
+    assert other.startswith("refused") and (workspace / "other").is_dir()

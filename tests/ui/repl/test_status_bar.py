@@ -9,21 +9,16 @@ import json
 import re
 import time
 
-from tests.conftest import provider_env
-from tests.helpers.repl_driver import Repl
-from tests.ui.repl.test_claude_code_repl import git
+from tests.helpers.hook_helpers import git
+from tests.helpers.repl_driver import Repl, start_repl
 
 SHIFT_TAB = "\x1b[Z"
 CTRL_L = "\x0c"  # a full redraw: the screen's rows as they are, not the changed cells only
 
 
 def start(llm, workspace) -> Repl:
-    env = provider_env(llm, "anthropic")
-    repl = Repl(
-        "--dir", str(workspace), "--provider", "anthropic", "--no-codemap", env=env, cpr=True
-    )
-    repl.prompt()
-    return repl
+    """The REPL in a terminal that answers cursor-position requests (a toolbar needs them)."""
+    return start_repl(llm, workspace, "--no-codemap", cpr=True)
 
 
 def after_last_prompt(repl) -> str:
@@ -68,7 +63,7 @@ def test_claude_codes_statusline_command_rows_refresh_on_a_mode_change(
         runs = int(first.group(1))
         repl.child.send(SHIFT_TAB)  # the mode changed: the command runs again, no line typed
         shown = runs
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a hang-guard
         while shown == runs and time.monotonic() < deadline:  # until its new output is drawn
             time.sleep(0.2)
             repl.child.send(CTRL_L)

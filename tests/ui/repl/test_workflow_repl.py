@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from tests.helpers.fake_llm import Reply
 from tests.helpers.repl_driver import start_repl, user_texts, wait_for_stream
@@ -93,3 +94,33 @@ def test_agents_lists_definitions_and_ctrl_c_stops_the_child(llm, workspace):
     assert "still looking" not in json.dumps(last)  # the child's words never reach the parent
     results = tool_results(last)
     assert len(results) == 1 and "interrupted by the user" in results[0]
+
+
+def test_a_mode_chosen_while_the_session_opens_is_kept(llm, workspace, isolated_home, tmp_path):
+    """Shift-Tab at the prompt before the session is open (its SessionStart hook holds it
+    here, until the test lets it go): the session that opens keeps the mode chosen."""
+    held, gate = tmp_path / "held", tmp_path / "go"
+    wait = f"touch {held}; while [ ! -e {gate} ]; do sleep 0.05; done"
+    hold = {"type": "command", "command": wait}
+    (isolated_home / "settings.json").write_text(
+        json.dumps({"hooks": {"SessionStart": [{"hooks": [hold]}]}})
+    )
+    llm.call("write_file", {"path": "hi.py", "content": "print('hi')\n"})
+    llm.reply("written")
+    repl = start_repl(llm, workspace)
+    try:
+        for _ in range(1200):  # a hang-guard: the session starts opening in a moment
+            if held.exists():
+                break
+            time.sleep(0.05)
+        repl.child.send(SHIFT_TAB)
+        repl.expect(r"accept edits · unicum>")  # chosen while the hook still holds the session
+        gate.touch()
+        repl.send("write hi.py")
+        repl.expect(r"✓ write_file hi\.py")  # accept edits: written without a question
+        repl.expect("written")
+        repl.expect(r"accept edits · unicum>")
+    finally:
+        repl.close()
+    assert "Write hi.py?" not in repl.text
+    assert (workspace / "hi.py").read_text() == "print('hi')\n"

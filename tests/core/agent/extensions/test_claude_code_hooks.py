@@ -4,20 +4,17 @@ unedited) behave as its reference says, through the real CLI and a scripted mode
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
-from tests.core.agent.extensions.test_user_hooks import run_p, script, settings, tool_results
-
-FIXTURES = ROOT / "tests" / "fixtures" / "claude_code"
-
-
-def use_settings(workspace: Path, name: str) -> None:
-    """A Claude Code settings file from the fixtures, as the project's .claude/settings.json."""
-    (workspace / ".claude").mkdir(exist_ok=True)
-    shutil.copy(FIXTURES / name, workspace / ".claude" / "settings.json")
+from tests.helpers.hook_helpers import (
+    FIXTURES,
+    run_p,
+    script,
+    settings,
+    tool_results,
+    use_settings,
+)
 
 
 def hook(name: str) -> str:

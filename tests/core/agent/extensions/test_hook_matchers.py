@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
+from tests.helpers.hook_helpers import FIXTURES, run_p, script, tool_results
 
 
 def logging_hooks(workspace: Path, tmp_path: Path, event: str, matchers: list[str]) -> Path:
@@ -77,8 +77,6 @@ def test_updated_input_replaces_the_whole_input(llm, workspace, tmp_path):
 
 def test_todays_protect_files_hook_blocks_env_and_lockfile_edits(llm, workspace):
     # hooks-guide "Block edits to protected files" (today's page): its script and settings
-    from tests.core.agent.extensions.test_claude_code_hooks import FIXTURES
-
     hooks = workspace / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     shutil.copy(FIXTURES / "hooks" / "protect-files.sh", hooks / "protect-files.sh")
@@ -98,3 +96,26 @@ def test_todays_protect_files_hook_blocks_env_and_lockfile_edits(llm, workspace)
     assert not (workspace / ".env").exists()
     assert (workspace / "package-lock.json").read_text() == "{}\n"
     assert notes.startswith("edited notes.md") and (workspace / "notes.md").read_text() == "new\n"
+
+
+def test_notification_hooks_match_claude_codes_notification_type(llm, workspace, tmp_path):
+    seen = tmp_path / "seen.jsonl"
+    log = script(
+        tmp_path,
+        "log",
+        f"import sys\nopen({str(seen)!r}, 'a').write(sys.argv[1] + '\\t' + sys.stdin.read().replace(chr(10), ' ') + '\\n')\n",
+    )
+    groups = [
+        {"matcher": m, "hooks": [{"type": "command", "command": f"{log} {m}"}]}
+        for m in ("idle_prompt", "permission_prompt")
+    ]
+    (workspace / ".claude").mkdir()
+    settings = {"hooks": {"Notification": groups}}
+    (workspace / ".claude" / "settings.json").write_text(json.dumps(settings))
+    llm.reply("done")
+    proc = run_p(llm, workspace)  # -p: the task's end is told to the Notification hooks
+    assert proc.returncode == 0, proc.stderr
+    (line,) = seen.read_text().splitlines()
+    matcher, event = line.split("\t")
+    assert matcher == "idle_prompt"
+    assert json.loads(event)["notification_type"] == "idle_prompt"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.core.agent.extensions.test_user_hooks import run_p, script, tool_results
+from tests.helpers.hook_helpers import run_p, script, tool_results
 
 EDITS = [
     {"old_string": "alpha", "new_string": "ALPHA"},
@@ -116,3 +116,17 @@ def test_an_edit_missing_its_new_string_is_refused_before_anything_runs(llm, wor
     assert (workspace / "a.txt").read_text() == TEXT
     (result,) = tool_results(llm.requests[1].body)
     assert "edits[]: missing required argument 'new_string'" in result
+
+
+def test_a_multi_edit_fact_counts_its_edits_and_lines(workspace, isolated_home):
+    from core.facts import extract
+    from my_agent.messages import ToolCall
+    from tools.base import ToolContext
+    from tools.registry import Registry
+
+    (workspace / "a.txt").write_text(TEXT)
+    ctx = ToolContext(workspace=workspace, home=isolated_home, permission_mode="auto-edit")
+    call = ToolCall("c1", "edit_file", {"path": "a.txt", "edits": EDITS})
+    fact = extract(call, Registry.default().execute("edit_file", call.arguments, ctx))
+    assert fact.kind == "edit" and fact.path == "a.txt" and fact.ok
+    assert fact.summary == "3 edits, -2 +2 lines at l.1"

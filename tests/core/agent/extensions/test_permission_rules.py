@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import provider_env, run_cli
-from tests.core.agent.extensions.test_claude_code_hooks import use_settings
-from tests.core.agent.extensions.test_user_hooks import run_p, tool_results
+from tests.helpers.hook_helpers import run_p, tool_results, use_settings
 from tests.helpers.mcp_helpers import stdio_entry, write_servers
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.core.agent.extensions.test_user_hooks import run_p, tool_results
+from tests.helpers.hook_helpers import run_p, tool_results
 
 
 def rules(home, **kinds: list[str]) -> None:

@@ -3,40 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from tests.conftest import provider_env, run_cli
-
-
-def settings(folder: Path, hooks: dict) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "settings.json").write_text(json.dumps({"hooks": hooks}), encoding="utf-8")
-
-
-def script(tmp_path: Path, name: str, body: str) -> str:
-    """A hook command: a small Python script run with this interpreter."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(body, encoding="utf-8")
-    return f"{sys.executable} {path}"
-
-
-def run_p(llm, workspace: Path, prompt: str = "go", *extra: str):
-    return run_cli(
-        "--dir",
-        str(workspace),
-        "-p",
-        prompt,
-        "--provider",
-        "openai",
-        "--no-codemap",
-        *extra,
-        env=provider_env(llm, "openai"),
-    )
-
-
-def tool_results(body: dict) -> list[str]:
-    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+from tests.helpers.hook_helpers import run_p, script, settings, tool_results
 
 
 def test_pre_tool_use_blocks_with_the_reason_the_model_sees(llm, workspace, tmp_path):

@@ -55,6 +55,8 @@ def project_places(workspace: Path) -> list[Path]:
         workspace / ".git" / "info" / "exclude",
         workspace / ".gitignore",
         workspace / "pyproject.toml",
+        workspace / "package.json",
+        workspace / "tsconfig.json",
     ]
 
 

@@ -102,6 +102,8 @@ def unified(old: str, new: str, rel: str) -> tuple[str, int, int]:
 def _pairs(args: dict[str, Any]) -> list[dict[str, Any]]:
     """The call's replacements: its one old/new pair, or its `edits` (Claude Code's MultiEdit)."""
     edits = args.get("edits")
+    if edits == [] and "old_string" in args:
+        edits = None  # a small model fills in every property: `edits: []` beside a pair is none
     if edits is None:
         if "old_string" not in args or "new_string" not in args:
             raise ToolError("give old_string and new_string (or edits: a list of such pairs)")

@@ -133,3 +133,10 @@ def test_a_missing_file_names_the_project_files_of_that_name(ctx, workspace):
     assert said == "test/test_squares.py：没有这个文件；项目里有 tests/test_squares.py"
     none = run(ctx, "read_file", path="other.py")
     assert none.content == "other.py: no such file"
+
+
+def test_an_empty_edits_list_beside_one_pair_is_the_pair(ctx, workspace):
+    """A small model fills in every property of the schema (seen with Qwen2.5-Coder-1.5B)."""
+    (workspace / "a.py").write_text("x = 1\n")
+    out = run(ctx, "edit_file", path="a.py", old_string="x = 1", new_string="x = 2", edits=[])
+    assert not out.is_error and (workspace / "a.py").read_text() == "x = 2\n"

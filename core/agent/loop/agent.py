@@ -126,6 +126,7 @@ class Agent:
                 continued += 1
                 continue
             started = time.monotonic()
+            self.guard.new_reply()
             self.execute(calls)
             self._count(result)  # the requests of sub-agents the calls started
             result.tool_calls += len(calls)

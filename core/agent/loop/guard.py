@@ -7,7 +7,8 @@ and its result: a read with a new offset that returns nothing new is a repeat to
 call whose result changed (the file was edited, the test now passes) is not. In an
 error result numbers do not count ("offset 900 is past the end" = "offset 1000 is past the end").
 A repeat that cannot help (an error, an empty result) is answered with the advice in place of
-the same answer. The guard sees each output before the context policy does, so the advice is
+the same answer. A stop needs a reply made after the advice: one reply holding the same call
+fifty times gets the advice, not a stop. The guard sees each output before the context policy does, so the advice is
 part of what is archived and shown.
 """
 
@@ -74,11 +75,18 @@ class LoopGuard:
     counts: dict[str, int] = field(default_factory=dict)
     stopped: str = ""  # the line to end the task with, once a call repeated `stop_at` times
     read: set[str] = field(default_factory=set)  # files read so far (not advised again)
+    reply: int = 0  # the model's replies so far in the task
+    advised: dict[str, int] = field(default_factory=dict)  # key -> the reply first advised in
 
     def start_task(self) -> None:
         self.counts.clear()
         self.read.clear()
-        self.stopped = ""
+        self.advised.clear()
+        self.stopped, self.reply = "", 0
+
+    def new_reply(self) -> None:
+        """The calls after this come from a new reply (one that could read earlier advice)."""
+        self.reply += 1
 
     def review(self, call: ToolCall, output: ToolOutput, tools: Collection[str] = ()) -> str:
         """The content to send for `call`'s `output`: itself, or on a repeat the advice
@@ -91,6 +99,7 @@ class LoopGuard:
         if count < self.warn_at:
             return output.content
         next_step = advice(call, result, tools, self.read)
-        if count >= self.stop_at:
+        first = self.advised.setdefault(key, self.reply)
+        if count >= self.stop_at and first < self.reply:  # the model had read the advice
             self.stopped = self.stopped or stop_line(call.name, count, next_step)
         return answered(result, count, next_step)

@@ -5,8 +5,8 @@ never made ("I changed squares.py; the tests pass" with no tool called), reply w
 describe an edit whose call failed. For the lean tool set's model (`Nudge.enabled`) such an
 answer gets a note naming the next step instead of ending the task: an empty reply, an answer
 before any tool was used that shows code or names a file of the project (it speaks of files
-it has not looked at), and an answer without a change that shows code or follows a write that
-failed. A plain answer ("hi", a question answered after reading) stands. At most `MAX_NUDGES`
+it has not looked at), an answer without a change that shows code, and one after a write that
+failed (its note offers no way out but the change: the model meant to make one). A plain answer ("hi", a question answered after reading) stands. At most `MAX_NUDGES`
 per task, and an answer given again right after a note (no tool call between) stands: a task
 that asked no change costs one request more, never a loop. A change is a write tool that
 succeeded, or a command that writes a file (the shell module's `written_paths`)."""
@@ -40,6 +40,12 @@ NUDGES = {
         "in this task. If the task asks for a change, make it now yourself: read_file the file, "
         "then edit_file with old_string copied exactly from it, then run the tests. If the task "
         "asks no change, give your answer again.]"
+    ),
+    "failed write": (  # it meant to change a file: no way out but the change (or the cap)
+        "[unicum: nothing in the project has changed yet: your edit did not apply. Writing the "
+        "change in your answer does not make it. Call read_file on the file you want to change, "
+        "then edit_file with old_string copied exactly from what it shows (without the line "
+        "numbers), then run the tests.]"
     ),
 }
 
@@ -99,4 +105,6 @@ def _kind(text: str, tool_calls: int, changed: bool, tried: bool) -> str | None:
         return None
     if not tool_calls:
         return "no tool"
-    return "unchanged" if tried or "```" in text else None
+    if tried:
+        return "failed write"
+    return "unchanged" if "```" in text else None

@@ -37,7 +37,9 @@ def test_one_failing_edit_leaves_the_file_as_it_was(llm, workspace):
     (workspace / "a.txt").write_text(TEXT)
     broken = [EDITS[0], {"old_string": "gamma", "new_string": "G"}]
     llm.call("edit_file", {"path": "a.txt", "edits": broken})
-    llm.call("edit_file", {"path": "a.txt", "edits": [], "old_string": "a", "new_string": "b"})
+    llm.call(
+        "edit_file", {"path": "a.txt", "edits": EDITS[:1], "old_string": "a", "new_string": "b"}
+    )
     llm.reply("done")
     proc = accept_edits(llm, workspace)
     assert proc.returncode == 0, proc.stderr

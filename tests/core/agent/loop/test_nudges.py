@@ -40,8 +40,9 @@ def test_an_answer_after_a_failed_edit_is_sent_back_and_the_model_makes_the_chan
     proc, out = run_json(llm, workspace)
     assert out["stop"] == "done" and out["result"] == "Fixed: two decimals.", proc.stderr
     note = last_user_text(llm.requests[2])
-    assert note.startswith("[unicum: nothing in the project has changed yet")
+    assert note.startswith("[unicum: nothing in the project has changed yet: your edit did not")
     assert "edit_file with old_string copied exactly" in note
+    assert "give your answer again" not in note  # it meant to change a file
     assert "{amount:.2f}" in (workspace / "price.py").read_text()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import provider_env, run_cli
+from tests.helpers.fake_llm import Reply
 
 
 def run_json(llm, workspace, provider: str = "openai-compatible", *extra: str):
@@ -130,3 +131,14 @@ def test_the_nudge_comes_once_and_not_for_the_full_set(llm, workspace):
     llm.reply(CODE_ONLY)
     _, out = run_json(llm, workspace, "openai")
     assert out["result"] == CODE_ONLY and len(llm.requests) == 3
+
+
+def test_one_reply_with_the_same_call_many_times_is_advised_not_stopped(llm, workspace):
+    project(workspace)
+    llm.add(Reply(tool_calls=[("pytest", {"command": "python -m pytest -q"})] * 6))
+    llm.reply("I will use terminal.")
+    proc, out = run_json(llm, workspace)
+    assert out["stop"] == "done" and out["result"] == "I will use terminal.", proc.stderr
+    assert results(llm.requests[1])[-1].endswith(
+        "Do this instead: pytest is not a tool here: use read_file, edit_file, terminal.]"
+    )

@@ -12,7 +12,7 @@ import sys
 import threading
 
 
-def _copy(src: socket.socket, dst: socket.socket) -> None:
+def copy_until_done(src: socket.socket, dst: socket.socket) -> None:
     try:
         while chunk := src.recv(65536):
             dst.sendall(chunk)
@@ -32,9 +32,9 @@ def _carry(client: socket.socket, path: str) -> None:
         except OSError:
             return
         with proxy:
-            back = threading.Thread(target=_copy, args=(proxy, client), daemon=True)
+            back = threading.Thread(target=copy_until_done, args=(proxy, client), daemon=True)
             back.start()
-            _copy(client, proxy)
+            copy_until_done(client, proxy)
             back.join()
 
 

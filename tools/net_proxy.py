@@ -10,6 +10,8 @@ import threading
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from tools.net_bridge import copy_until_done as _copy
+
 HEAD_LIMIT = 64 * 1024
 CONNECT_TIMEOUT = 15
 HOP_HEADERS = ("proxy-connection", "proxy-authorization", "connection", "keep-alive")
@@ -113,15 +115,3 @@ def _pipe(a: socket.socket, b: socket.socket) -> None:
     back.start()
     _copy(a, b)
     back.join()
-
-
-def _copy(src: socket.socket, dst: socket.socket) -> None:
-    try:
-        while chunk := src.recv(65536):
-            dst.sendall(chunk)
-    except OSError:
-        pass
-    try:
-        dst.shutdown(socket.SHUT_WR)
-    except OSError:
-        pass

@@ -324,35 +324,3 @@ def test_a_recalled_output_stays_in_later_requests_until_the_policy_drops_it(tmp
     # masking every step (keep 3) keeps it for three more outputs as well
     masked = bench.replay(rec, policies.Masking(3, 0), 500)
     assert masked.recalls == 1
-
-
-def test_the_fixed_prompt_charged_is_the_clis_first_request(llm, tmp_path):
-    """The bench measures Unicum's fixed prompt from the CLI's own first request; the CLI's
-    request to the scripted server carries exactly that many (estimated) tokens before its
-    messages (system text and tool schemas)."""
-    from tests.conftest import provider_env, run_cli
-
-    sys.path.insert(0, str(ROOT))
-    from bench.fixed_prompt import cli_fixed_prompt, measure
-
-    project = tmp_path / "proj"
-    project.mkdir()
-    for n in range(6):
-        (project / f"mod_{n}.py").write_text(f"def handler_{n}(x):\n    return x + {n}\n")
-    llm.reply("done")
-    proc = run_cli(
-        "--provider",
-        "anthropic",
-        "-p",
-        "Fix the failing test",
-        env=provider_env(llm, "anthropic"),
-        cwd=project,
-    )
-    assert proc.returncode == 0, proc.stderr
-    sent = measure(llm.requests[0].body)
-    charged = cli_fixed_prompt(project.resolve(), "anthropic")
-    assert sent.system > 0 and sent.tools > 0 and sent.code_map == 0  # overview on demand
-    assert charged == sent
-    # what the replay charges by default is the larger of the two wires' prompts for this repo
-    bench, *_ = _bench()
-    assert bench.unicum_fixed_tokens() >= cli_fixed_prompt(ROOT, "anthropic").tokens

@@ -59,7 +59,7 @@ def system_text(body: dict[str, Any]) -> str:
 def measure(body: dict[str, Any]) -> FixedPrompt:
     """The fixed prompt of one recorded first request."""
     text = system_text(body)
-    tools = json.dumps(body.get("tools") or [])
+    tools = json.dumps([_unmarked(t) for t in body.get("tools") or []])
     overview = (
         text.split("## Code Map\n", 1)[1].split("\n## ", 1)[0] if "## Code Map\n" in text else ""
     )
@@ -67,6 +67,14 @@ def measure(body: dict[str, Any]) -> FixedPrompt:
         estimate_tokens(text),
         estimate_tokens(tools) if body.get("tools") else 0,
         estimate_tokens(overview),
+    )
+
+
+def _unmarked(tool: object) -> object:
+    """A tool as the model reads it: Anthropic's `cache_control` marks where a cache entry ends
+    and is not part of the prompt."""
+    return (
+        {k: v for k, v in tool.items() if k != "cache_control"} if isinstance(tool, dict) else tool
     )
 
 

@@ -125,7 +125,8 @@ def _part(index: int, role: str, block: object, given: dict[str, str]) -> tuple[
 
 
 def composition(paths: list[Path], only: str) -> dict[str, dict[str, Composition]]:
-    """source -> {"naive", "ours"} -> the requests of that half, by part."""
+    """source -> {"naive", "ours", "oracle"} -> the requests of that half, by part (ours and
+    the oracle with Unicum's prompt)."""
     out: dict[str, dict[str, Composition]] = {}
     ours_fixed = largest(unicum_fixed_tokens())
     for path in find_files(paths):
@@ -137,7 +138,10 @@ def composition(paths: list[Path], only: str) -> dict[str, dict[str, Composition
             continue  # the replay above said why
         for rec in found:
             own = estimate_tokens(rec.system) + rec.overhead_tokens
-            for policy, fixed in ((Naive(), own), (Ours(overhead_tokens=ours_fixed), ours_fixed)):
+            oracle = LineOracle()
+            oracle.prepare(rec)
+            mine = (Ours(overhead_tokens=ours_fixed), oracle)
+            for policy, fixed in ((Naive(), own), *((p, ours_fixed) for p in mine)):
                 wrapped = Composition(policy, fixed)
                 replay(rec, wrapped, fixed)
                 into = out.setdefault(rec.source, {}).setdefault(

@@ -1,9 +1,8 @@
 """The line oracle: a policy that knows the recording's future, a bound no rule can beat.
 
 After the model has seen it once, every output keeps only its lines that carry a reference a
-later call of the recording uses (the replay's own notion: bench/replay_metrics.py), and one
-stand-in line; the model's older notes and long arguments the same (their lines a later call
-uses, and a stand-in). The task and the user's messages stay whole. Each message is cut once,
+later call of the recording uses (the replay's own notion: bench/replay_metrics.py), nothing
+else; the model's older notes and long arguments keep those lines and a stand-in line. The task and the user's messages stay whole. Each message is cut once,
 the turn after it is seen, so the provider caches keep hitting as they would live.
 """
 
@@ -35,15 +34,17 @@ def later_refs(rec: Recording) -> list[frozenset[str]]:
     return out[::-1]
 
 
-def used_lines(text: str, wanted: frozenset[str], what: str) -> str:
-    """The lines of `text` that carry a wanted reference, then one stand-in line."""
+def used_lines(text: str, wanted: frozenset[str], what: str = "") -> str:
+    """The lines of `text` that carry a wanted reference, then (given `what`) a stand-in."""
     lines = text.splitlines()
     kept = [line for line in lines if refs(line) & wanted]
-    return "\n".join([*kept, f"[{what}: {len(kept)} of {len(lines)} lines kept]"])
+    stand_in = [f"[{what}: {len(kept)} of {len(lines)} lines kept]"] if what else []
+    return "\n".join([*kept, *stand_in])
 
 
 class LineOracle:
-    """Only the output lines a later step uses, plus note and argument stand-ins."""
+    """Only the output lines a later step uses, plus note and argument stand-ins (the issue's
+    definition)."""
 
     name = "oracle"
     compactions = 0
@@ -81,7 +82,7 @@ class LineOracle:
     def _block(self, role: str, block: object) -> object:
         if isinstance(block, ToolResult) and ("out", block.call_id) in self.after:
             wanted = self.after[("out", block.call_id)]
-            return replace(block, content=used_lines(block.content, wanted, block.call_id))
+            return replace(block, content=used_lines(block.content, wanted))
         if isinstance(block, ToolCall) and ("call", block.id) in self.after:
             wanted = self.after[("call", block.id)]
             args = {k: self._arg(v, wanted) for k, v in block.arguments.items()}

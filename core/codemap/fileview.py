@@ -10,7 +10,7 @@ import posixpath
 import re
 import sqlite3
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from core.codemap.langs import language_family
 
@@ -161,8 +161,8 @@ class ViewCache:
             self.views.popitem(last=False)
 
 
-_PACKED = ("imports", "stars", "defs", "binds", "bind_lines", "attrs", "bases", "all", "classes")
-_PACKED += ("locals", "globals", "scoped", "returns", "narrows", "fixtures", "properties")
+_UNPACKED = frozenset({"path", "family", "db", "fid", "_handed"})
+_PACKED = tuple(f.name for f in fields(FileView) if f.name not in _UNPACKED)  # what a file binds
 
 
 def pack_view(path: str, symbols: list, binds: list) -> bytes:

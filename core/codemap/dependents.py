@@ -20,7 +20,8 @@ from core.codemap.resolve import Project
 
 UNCERTAIN = 0.5  # a site below this confidence was matched by name only
 SECONDS = 1.0  # an impact question answers within this by default
-ASK, KEEP = 0.9, 0.98  # parts of it for asking, and for keeping what the answers hold
+ASK, KEEP = 0.7, 0.97  # parts of it for asking, and for keeping what the answers hold: sorting
+# out the sites found (one per line, surest first, kept) costs up to a third of finding them
 _T = TypeVar("_T")
 
 
@@ -67,7 +68,7 @@ def impact(
     """What depends on a symbol or a file, breadth first, transitively, bounded. The time
     limit holds wherever the time goes (SQL, resolution, the walk): past it, what was reached
     is the answer and `left_out` says what was not asked."""
-    # 10% of the budget is left for sorting out what was found (`keep`: what is found by then)
+    # ASK for asking, the rest for sorting out what was found (`keep`: what is found by then)
     deadline = Deadline(ASK * seconds if seconds is not None else None, clock)
     keep = Deadline(KEEP * seconds if seconds is not None else None, clock)
     found = Impact(target, max_depth=max_depth)

@@ -80,12 +80,20 @@ def split_target(target: str) -> tuple[str, str, str]:
 def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
     """Definitions named like `target` (name, Scope.name or path:name), imports excluded."""
     path, scope, name = split_target(target)
+    return _narrowed(_named(db, name), path, scope)
+
+
+def _named(db: sqlite3.Connection, name: str) -> list[Definition]:
     rows = db.execute(
         f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
         "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line",
         (name,),
     )
-    found = _defs(rows)
+    return _defs(rows)
+
+
+def _narrowed(found: list[Definition], path: str, scope: str) -> list[Definition]:
+    """Those of a name's definitions that `path:Scope.name` names."""
     if scope:
         found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
     if path:
@@ -107,9 +115,9 @@ def references(
     Past `deadline` (checked before each row, each file view loaded and during SQL
     statements) the sites found so far are the answer; the caller sees `deadline.passed`."""
     path, scope, name = split_target(target)
-    resolver = Resolver(db, definitions(db, name))
+    resolver = Resolver(db, _named(db, name))
     project = project or Project(db, cache, deadline)
-    wanted = definitions(db, target) if (path or scope) else resolver.all_defs
+    wanted = _narrowed(resolver.all_defs, path, scope)
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
@@ -179,13 +187,20 @@ class _Rules:
 
 def _one_per_line(sites: list[Site]) -> list[Site]:
     """One site per line (two calls on a line are one place to look), best first."""
-    best: dict[tuple[str, int], Site] = {}
+    best: dict[tuple[str, int], tuple[tuple[bool, float], Site]] = {}
     for site in sites:
-        kept = best.get((site.path, site.line))
+        where = (site.path, site.line)
         rank = (site.kind in CALL_KINDS, site.confidence)
-        if kept is None or rank > (kept.kind in CALL_KINDS, kept.confidence):
-            best[(site.path, site.line)] = site
-    return sorted(best.values(), key=lambda s: (s.kind == "import", -s.confidence, s.path, s.line))
+        kept = best.get(where)
+        if kept is None or rank > kept[0]:
+            best[where] = (rank, site)
+    order = [(s.kind == "import", -s.confidence, s.path, s.line, s) for _, s in best.values()]
+    order.sort(key=_first_four)
+    return [entry[4] for entry in order]
+
+
+def _first_four(entry: tuple) -> tuple:
+    return entry[:4]
 
 
 def _import_sites(

@@ -138,7 +138,8 @@ def accuracy(index: CodeIndex, tree: Path) -> None:
 
 def session_start(tree: Path, home: Path) -> None:
     """open_session() with and without the code map (the REPL prompt must not wait), then the
-    first task's wait: on a cold index, and again on the warm one a second session finds."""
+    first task's wait for the overview in the prompt (`overview_in_prompt`; by default it comes
+    on demand): on a cold index, and again on the warm one a second session finds."""
     os.environ["UNICUM_HOME"] = str(home)
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
     from core.agent import SessionOptions, open_session
@@ -146,7 +147,9 @@ def session_start(tree: Path, home: Path) -> None:
     timings, waits, shown = {}, [], []
     for enabled in (False, True, True):
         start = time.perf_counter()
-        opts = SessionOptions(workspace=tree, provider="openai", codemap=enabled)
+        opts = SessionOptions(  # the overview in the prompt, as it was before on demand
+            workspace=tree, provider="openai", codemap=enabled, overview_in_prompt=enabled
+        )
         live = open_session(opts, record=False)
         timings[enabled] = time.perf_counter() - start
         if enabled:

@@ -5,11 +5,12 @@ project defines (builtins, JavaScript globals)."""
 from __future__ import annotations
 
 import builtins
+import marshal
 import posixpath
 import re
 import sqlite3
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from core.codemap.langs import language_family
 
@@ -160,14 +161,43 @@ class ViewCache:
             self.views.popitem(last=False)
 
 
-def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
-    """One file's bindings as the resolver reads them, from its rows in the index."""
-    view = FileView(path, language_family(path), db=db, fid=fid)
-    rows = db.execute(
-        "SELECT name, kind, line, end_line, scope, module, orig FROM symbols WHERE file_id=?",
-        (fid,),
+_UNPACKED = frozenset({"path", "family", "db", "fid", "_handed"})
+_PACKED = tuple(f.name for f in fields(FileView) if f.name not in _UNPACKED)  # what a file binds
+
+
+def pack_view(path: str, symbols: list, binds: list) -> bytes:
+    """What `load_view` gives, from a file's parsed rows (symbols as the `symbols` table
+    holds them, binds as `binds`), in one blob written beside them: a question then reads
+    one row per file instead of every symbol and binding."""
+    view = FileView(path, language_family(path))
+    _fill(
+        view,
+        [(s[0], s[1], s[2], s[3], s[4], s[7], s[8]) for s in symbols],
+        [b for b in binds if b[0] not in _LATER],
     )
-    for name, kind, line, end, scope, module, orig in rows:
+    return marshal.dumps(tuple(_frozen(getattr(view, name)) for name in _PACKED), 4)
+
+
+def _frozen(value: object) -> object:
+    """Lists as tuples: a view is only read once loaded, and tuples of strings and numbers
+    (and the dicts holding them) leave the garbage collector's rounds, which thousands of
+    cached views made long (gen-2 pauses of 60-150 ms in an impact walk)."""
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, dict):
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
+    """One file's bindings as the resolver reads them: its packed view in the index."""
+    row = db.execute("SELECT data FROM views WHERE file_id=?", (fid,)).fetchone()
+    packed = dict(zip(_PACKED, marshal.loads(row[0]), strict=True)) if row else {}
+    return FileView(path, language_family(path), db=db, fid=fid, **packed)
+
+
+def _fill(view: FileView, symbols: list, binds: list) -> None:
+    for name, kind, line, end, scope, module, orig in symbols:
         if kind == "import" and scope:
             view.scoped.setdefault((scope, name), []).append((module or "", orig or ""))
         elif kind == "import":
@@ -177,13 +207,11 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.defs.setdefault(qualified, (kind, line))
             if kind in CLASSY:
                 view.classes.append((line, end, qualified))
-    _load_vars(db, fid, view)
+    _fill_vars(view, [b[1:] for b in binds if b[0] == "var"])
     attrs: list[tuple[str, str, str]] = []
-    for kind, scope, name, type_name, _ in db.execute(
-        "SELECT kind, scope, name, type, line FROM binds WHERE file_id=? AND kind NOT IN "
-        "(?,?,?,'var')",
-        (fid, *_LATER),
-    ):
+    for kind, scope, name, type_name, _ in binds:
+        if kind == "var":
+            continue
         if kind == "attr":
             attrs.append((scope, name, type_name))
         elif kind == "base":
@@ -210,15 +238,12 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
         kind = view.defs.get(scope, ("", 0))[0]
         owner = scope if kind in CLASSY else enclosing_class(view, scope)
         view.attrs.setdefault((owner, name), []).append((scope, type_name))
-    return view
 
 
-def _load_vars(db: sqlite3.Connection, fid: int, view: FileView) -> None:
+def _fill_vars(view: FileView, rows: list) -> None:
     """The typed bindings of names (the most rows a view has), in one tight loop."""
     binds, lines = view.binds, view.bind_lines
-    for scope, name, type_name, line in db.execute(
-        "SELECT scope, name, type, line FROM binds WHERE file_id=? AND kind='var'", (fid,)
-    ):
+    for scope, name, type_name, line in rows:
         key = (scope, name)
         found = binds.get(key)
         if found is None:

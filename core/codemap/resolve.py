@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 import sqlite3
 
+from core.codemap.deadline import Deadline
 from core.codemap.fileview import (
     CLASSY,
     CONSTRUCTED,
@@ -38,9 +39,15 @@ from core.codemap.infer import Inference, union
 class Project(Inference):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
-    def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        cache: ViewCache | None = None,
+        deadline: Deadline | None = None,
+    ) -> None:
         self.db = db
         self.cache = cache or ViewCache()
+        self.deadline = deadline  # each file view loaded first looks at it (OutOfTime)
         if self.cache.files is None:
             ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
             self.cache.files = (ids, python_roots(list(ids)))
@@ -54,6 +61,8 @@ class Project(Inference):
         found = self.views.get(path)
         if found is not None:
             return found
+        if self.deadline is not None:
+            self.deadline.check()
         view = load_view(self.db, path, self.ids.get(path, -1))
         self.cache.keep(view)
         return view

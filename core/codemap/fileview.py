@@ -174,7 +174,10 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             _add_import(view, name, module or "", orig or "")
         elif kind != "export":
             qualified = f"{scope}.{name}" if scope else name
-            view.defs.setdefault(qualified, (kind, line))
+            if kind in CLASSY and view.family == "javascript":  # `interface X` and
+                view.defs[qualified] = (kind, line)  # `const X = …` (zod 4): the class
+            else:
+                view.defs.setdefault(qualified, (kind, line))
             if kind in CLASSY:
                 view.classes.append((line, end, qualified))
     _load_vars(db, fid, view)
@@ -194,6 +197,8 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.globals.add((scope, name))
         elif kind == "returns":
             view.returns.setdefault(scope, type_name)
+        elif kind == "alias":  # TypeScript `type State = A | B`: what naming it gives
+            view.returns.setdefault(name, type_name)
         elif kind == "fixture":
             view.fixtures.setdefault(name, scope)
         elif kind == "property":

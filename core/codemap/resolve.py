@@ -33,9 +33,10 @@ from core.codemap.fileview import (
     python_roots,
 )
 from core.codemap.infer import Inference, union
+from core.codemap.tsinfer import TypeScriptTypes
 
 
-class Project(Inference):
+class Project(Inference, TypeScriptTypes):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
     def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
@@ -92,6 +93,8 @@ class Project(Inference):
             return self._defined(view, "", name)
         if name in view.imports:
             return self.imported(view, name, seen)
+        if view.family == "javascript" and ("", name) in view.binds:  # `export { a as b }`
+            return self.agreed(view, [("", t) for t in view.binds[("", name)]])
         if view.family == "python" and path.endswith("/__init__.py"):
             sub = self.module(posixpath.dirname(path) + "/" + name, view)
             if sub is not None and sub != path:
@@ -263,6 +266,7 @@ class Project(Inference):
     def member(self, value: Value, attr: str) -> Value | None:
         """`attr` of a class or instance, looked up along the class hierarchy."""
         classes, complete = self.mro(value[1], value[2])
+        declared = False  # a TypeScript field or signature of a type not known
         for path, cls in classes[1:] if value[0] == "super" else classes:
             view = self.view(path)
             qualified = f"{cls}.{attr}"
@@ -272,6 +276,9 @@ class Project(Inference):
             typed = self.agreed(view, assigned) if assigned else None
             if typed is not None:
                 return typed
+            declared = declared or assigned is not None
+        if complete == "all" and not declared:
+            return self.missing_member(value[1])
         return EXTERNAL if complete == "ext" else None
 
     def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
@@ -343,6 +350,8 @@ class Project(Inference):
             base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
+        elif "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`
+            base = self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
         elif typed:
             base = self.instance(view, scope, typed.group(1))
         elif receiver.startswith(LITERAL_START):

@@ -1,0 +1,148 @@
+"""TypeScript receivers typed as the compiler types them (#30): return types, `this`, fields
+holding functions, `export { a as b }`, interfaces and their `extends`, a type alias's union,
+call chains; a member TypeScript declares elsewhere is no guess at another class's method."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.codemap import CodeIndex, references
+
+BOXES = """export class Box {
+  open(): number {
+    return 1;
+  }
+  wrap(): this {
+    return this;
+  }
+  static create = (size?: number): Box => {
+    return new Box();
+  };
+}
+
+export class Crate {
+  open(): number {
+    return 2;
+  }
+  shut(): number {
+    return 3;
+  }
+}
+
+export function make(): Box {
+  return new Box();
+}
+
+const boxType = Box.create;
+export { boxType as box };
+
+export interface Lid {
+  open(): number;
+  hinge: Crate | undefined;
+}
+
+export interface Big extends Lid {
+  size: number;
+}
+
+export type Either = Box | Crate;
+
+export const coerce = { shut: () => 4 };
+"""
+
+INDEX = """export * from "./boxes";
+"""
+
+USES = """import * as k from "./index";
+
+export function returned() {
+  make_it();
+  k.make().open();
+}
+
+function make_it() {
+  return 0;
+}
+
+export function chained() {
+  k.make().wrap().open();
+}
+
+export function renamed() {
+  k.box().open();
+}
+
+export function bound() {
+  const b = k.box({ size: 1, label: "a long argument list that a cut text would break" }).wrap();
+  b.open();
+}
+
+export function typed(lid: k.Lid, big: k.Big) {
+  lid.open();
+  big.open();
+  lid.hinge.shut();
+}
+
+export function unions(e: k.Either | undefined) {
+  e.open();
+}
+
+export function literal() {
+  k.coerce.shut();
+}
+
+export class Holder<T> {
+  inner: T;
+  constructor(inner: T) {
+    this.inner = inner;
+  }
+  poke(): number {
+    return this.inner.shut();
+  }
+}
+"""
+
+
+@pytest.fixture
+def index(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "boxes.ts").write_text(BOXES)
+    (root / "src" / "index.ts").write_text(INDEX)
+    (root / "src" / "uses.ts").write_text(USES)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    idx.refresh()
+    yield idx
+    idx.close()
+
+
+def _sites(idx: CodeIndex, target: str) -> dict[int, float]:
+    return {s.line: s.confidence for s in references(idx.db, target)[1] if s.path == "src/uses.ts"}
+
+
+def test_return_types_this_fields_and_renamed_exports_type_a_chain(index: CodeIndex):
+    box = _sites(index, "src/boxes.ts:Box.open")
+    assert {5, 13, 17, 22} <= set(box)  # make(): Box; wrap(): this; create's `: Box`; a const
+    assert all(box[line] >= 0.5 for line in (5, 13, 17, 22))
+    crate = _sites(index, "src/boxes.ts:Crate.open")
+    assert not {5, 13, 17, 22} & set(crate)  # typed as a Box: never a guess at Crate's
+
+
+def test_an_interface_member_is_no_guess_at_a_class_method(index: CodeIndex):
+    for target in ("src/boxes.ts:Box.open", "src/boxes.ts:Crate.open"):
+        sites = _sites(index, target)
+        assert 26 not in sites and 27 not in sites  # Lid.open, and Big's through `extends`
+    assert _sites(index, "src/boxes.ts:Crate.shut")[28] >= 0.5  # hinge: Crate | undefined
+
+
+def test_a_type_alias_union_gives_each_member(index: CodeIndex):
+    assert _sites(index, "src/boxes.ts:Box.open")[32] >= 0.5
+    assert _sites(index, "src/boxes.ts:Crate.open")[32] >= 0.5
+
+
+def test_an_object_literal_property_and_an_unknown_field(index: CodeIndex):
+    shut = _sites(index, "src/boxes.ts:Crate.shut")
+    assert 36 not in shut  # `coerce.shut()`: the literal's own property
+    assert 0 < shut[45] < 0.5  # `this.inner: T`: nobody knows, so a guess, kept apart

@@ -157,7 +157,7 @@ def print_tally(label: str, tally: Tally) -> None:
 
 
 TS_TUNE = ("zod",)
-TS_REPORT = ("immer",)
+TS_REPORT = ("immer", "mobx")  # mobx: held out, scored once the rules were in
 
 
 def typescript(name: str, tmp: Path, args, misses: list[str]) -> None:

@@ -97,6 +97,8 @@ class FileView:
     # (function, name) → (first, last, type): lines where `isinstance` has told its type
     fixtures: dict[str, str] = field(default_factory=dict)  # pytest fixture → its function
     properties: set[str] = field(default_factory=set)  # methods decorated as properties
+    callbacks: dict[tuple[str, str], str] = field(default_factory=dict)
+    # TypeScript (function, "i.j") → the type parameter j of its parameter i's function gets
     # (function or class, local) → (key, orig): imports inside a function or class body
 
     db: sqlite3.Connection | None = None  # where `handed` reads from, when first asked
@@ -199,6 +201,8 @@ def load_view(db: sqlite3.Connection, path: str, fid: int) -> FileView:
             view.returns.setdefault(scope, type_name)
         elif kind == "alias":  # TypeScript `type State = A | B`: what naming it gives
             view.returns.setdefault(name, type_name)
+        elif kind == "param":  # TypeScript: what a callback passed to `scope` gets
+            view.callbacks.setdefault((scope, name), type_name)
         elif kind == "fixture":
             view.fixtures.setdefault(name, scope)
         elif kind == "property":

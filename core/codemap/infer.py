@@ -21,12 +21,13 @@ from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
     "FrozenSet AbstractSet MutableSet deque Deque Generator AsyncIterator AsyncIterable "
-    "AsyncGenerator KeysView ValuesView Reversible".split()
+    "AsyncGenerator KeysView ValuesView Reversible Array".split()  # Array: TypeScript's
 )
 MAPPINGS = frozenset(
-    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap".split()
+    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap Map".split()
 )
 _COPIES = ("=", "@")
+_JS_KEEPS = frozenset({"slice", "filter", "concat", "reverse", "sort", "toSorted", "toReversed"})
 _GIVING = frozenset(
     {"pop", "__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
@@ -60,6 +61,7 @@ class Inference:
         def member(self, value: Value, attr: str) -> Value | None: ...
         def enclosing_class(self, view: FileView, scope: str) -> str: ...
         def type_named(self, view: FileView, scope: str, text: str) -> Value | None: ...
+        def passed(self, view: FileView, scope: str, text: str) -> Value | None: ...
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it
@@ -78,7 +80,7 @@ class Inference:
         if text[:1] == ":":  # declared
             text = text[1:]
         head = text[:1]
-        parts = members(text) if "|" in text and head not in "~@&^%>" else (text,)
+        parts = members(text) if "|" in text and head not in "~@&^%><" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
             return union([self.instance(view, scope, part) for part in parts])
         if head == "~":  # a name for types: instantiated, the union in its own file
@@ -93,6 +95,8 @@ class Inference:
             return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
             return self.fixture(view, text[1:])
+        if head == "<":  # TypeScript: a callback's parameter, as its callee types it
+            return self.passed(view, scope, text[1:])
         if head == ">":  # TypeScript: a function whose call gives the type (tsbinds.py)
             return ("ret", "", self.instance(view, scope, text[1:]))  # type: ignore[return-value]
         if head == "%":
@@ -330,6 +334,8 @@ class Inference:
         detail: Any = value[2]
         if what == "seq":
             gives = {"pop": detail, "copy": value, "__getitem__": detail}.get(attr)
+            if attr in _JS_KEEPS:  # `xs.slice()`, `xs.filter(f)`: the same elements
+                gives = value
         elif what == "map":
             key, val = detail
             gives = {

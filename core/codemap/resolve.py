@@ -277,8 +277,8 @@ class Project(Inference, TypeScriptTypes):
             if typed is not None:
                 return typed
             declared = declared or assigned is not None
-        if complete == "all" and not declared:
-            return self.missing_member(value[1])
+        if declared or complete == "all":
+            return self.missing_member(value[1], declared)
         return EXTERNAL if complete == "ext" else None
 
     def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:

@@ -3,20 +3,26 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 
 - returns: a function's, a method's or an overload's return type (`(): ZodString`, `: this`);
 - attr: a class field holding a function (`static create = (): ZodString => …`) as `>T`,
-  a function whose call gives a T; a field's generic or qualified type (`x: core.Foo<T>`);
-- var: a name bound to a call chain (`const s = z.string().min(1)` as `=z.string().min(1)`),
+  a function whose call gives a T; a field's declared type (`x: core.Foo<T>`, `:core.Foo`);
+- var: a name's or a parameter's declared type (`:T`: it holds where the name is read, whatever
+  is assigned), a name bound to a call chain (`const s = z.string().min(1)` as `=z.string().min(1)`),
   to an object literal (`Object`: its properties are its own, never a definition elsewhere),
   a generic or qualified annotation (`a: Map<K, V>`, `p: core.Params`), and a name a module
   exports under another (`export { dateType as date }`: `date` holds what `dateType` holds);
 - attr, too: every member a class or an interface declares (`?`: of a type not said), an
   interface's property by its type and method signature as `>T`;
+- param: a parameter `i` typed as a function, the type of that function's parameter `j`
+  (`i.j`); var, too: an untyped parameter `j` of a function passed as argument `i` of a call
+  or `new` (`<callee#i#j`: what the callee says of it, read in `tsinfer.py`);
 - alias: what a type alias names (`type State = A | B`), read as what "calling" it gives;
+- var, too: `for (const x of xs)` as an element of what xs holds (`@=xs`);
 - base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), and a class
   base that is not a plain name (`extends mix(B)`: `?`, an ancestor nobody can follow).
 
 A type is written as the class it names: a generic's head (`Promise<X>` → `Promise`), a union's
 members joined by `|` (`undefined`, `null` and the like left out), a predefined type (`string`,
-`void`) as `Object` (external).
+`void`) as `Object` (external), a function type as `>T`, an array or a `Set<X>` as `Array[X]`,
+a `Map<K, V>` as `Map[K,V]` (read as containers: `infer.py`).
 """
 
 from __future__ import annotations
@@ -29,7 +35,11 @@ _SPACES = re.compile(r"\s+")
 _CHAIN_CHARS = 120  # a longer call chain is not written (cut short, it would mean another)
 EXTERNAL_TYPE = "Object"  # a JavaScript global: the resolver's EXTERNAL
 
-_DECLARED = "[(generic_type) (nested_type_identifier) (union_type) (predefined_type) (this_type)]"
+_DECLARED = "[(generic_type) (nested_type_identifier) (union_type) (predefined_type) (this_type)"
+_DECLARED += " (array_type) (type_identifier)]"
+_SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator"})
+_MAPPINGS = frozenset({"Map", "ReadonlyMap"})
+_WRAPPERS = frozenset({"Partial", "Readonly", "Required", "NonNullable"})
 _FUNCTION = "[(arrow_function return_type: (type_annotation (_) @type)) (function_expression "
 _FUNCTION += "return_type: (type_annotation (_) @type))]"
 QUERY = f"""
@@ -50,10 +60,17 @@ QUERY = f"""
 (variable_declarator name: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (required_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (optional_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @field
+  type: (type_annotation {_DECLARED} @type))
+(optional_parameter (accessibility_modifier) pattern: (identifier) @field
+  type: (type_annotation {_DECLARED} @type))
 (export_statement !source (export_clause (export_specifier name: (identifier) @orig
   alias: (identifier) @exported)))
 (extends_type_clause type: (_) @base)
 (type_alias_declaration name: (type_identifier) @alias value: (_) @type)
+(for_in_statement left: (identifier) @var right: (_) @iterated)
+(formal_parameters [(required_parameter) (optional_parameter)] @callback)
+(arguments [(arrow_function) (function_expression)] @passed)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)
 (property_signature name: (property_identifier) @member)
 (method_signature name: (property_identifier) @method)
@@ -84,7 +101,19 @@ def type_of(node: Any) -> str:
         return _text(node)
     if kind == "generic_type":
         name = node.child_by_field_name("name")
-        return type_of(name) if name is not None else ""
+        head = type_of(name) if name is not None else ""
+        args = node.child_by_field_name("type_arguments")
+        inner = [type_of(a) or "?" for a in args.named_children] if args is not None else []
+        if head in _WRAPPERS and len(inner) == 1:  # `Partial<Observer<T>>`: an Observer
+            return inner[0] if inner[0] != "?" else ""
+        if head in _SEQUENCES and inner:  # what iterating or indexing it gives
+            return f"Array[{inner[0]}]"
+        if head in _MAPPINGS and len(inner) == 2:
+            return f"Map[{inner[0]},{inner[1]}]"
+        return head
+    if kind == "array_type" and node.named_child_count == 1:
+        inner = type_of(node.named_children[0])
+        return f"Array[{inner}]" if inner and "|" not in inner else EXTERNAL_TYPE
     if kind == "this_type":
         return "this"
     if kind in ("predefined_type", "literal_type", "array_type", "tuple_type", "object_type"):
@@ -95,6 +124,9 @@ def type_of(node: Any) -> str:
             return ""
         kept = [p for p in parts if p != EXTERNAL_TYPE]
         return "|".join(dict.fromkeys(kept)) if kept else EXTERNAL_TYPE
+    if kind in ("function_type", "constructor_type"):
+        said = node.child_by_field_name("return_type")
+        return ">" + (type_of(said) or "?") if said is not None else ""
     if kind == "parenthesized_type" and node.named_child_count == 1:
         return type_of(node.named_children[0])
     return ""
@@ -137,10 +169,78 @@ def ts_binds(lang: str, root: Any) -> list[Row]:
 
     rows: list[Row] = []
     for _, caps in ts.QueryCursor(_query(lang)).matches(root):
+        if "callback" in caps or "passed" in caps:
+            found = caps.get("callback") or caps["passed"]
+            rows += _callback_types(found[0]) if "callback" in caps else _passed(found[0])
+            continue
         row = _row(caps)
         if row is not None:
             rows.append(row)
     return rows
+
+
+def _params(node: Any) -> list[Any]:
+    """A function's or a function type's parameters, `this: T` left out."""
+    if node.type == "identifier":  # `s => …`
+        return [node]
+    return [
+        p
+        for p in node.named_children
+        if p.type in ("required_parameter", "optional_parameter")
+        and (
+            p.child_by_field_name("pattern") is None
+            or p.child_by_field_name("pattern").type != "this"
+        )
+    ]
+
+
+def _callback_types(param: Any) -> list[Row]:
+    """A parameter `i` typed as a function: the type of each of that function's parameters,
+    as `param` rows named `i.j` (what a callback passed there gets: `_passed`)."""
+    said = param.child_by_field_name("type")
+    kind = said.named_children[0] if said is not None and said.named_children else None
+    if kind is None or kind.type != "function_type":
+        return []
+    inner = kind.child_by_field_name("parameters")
+    if inner is None or param.parent is None or param.parent.parent is None:
+        return []
+    if param.parent.parent.type == "function_type":
+        return []  # a function type's own parameter, not a function's
+    i = _params(param.parent).index(param)
+    out: list[Row] = []
+    for j, part in enumerate(_params(inner)):
+        got = part.child_by_field_name("type")
+        typed = type_of(got.named_children[0]) if got is not None and got.named_children else ""
+        if typed:
+            out.append((param.start_byte, 1, "param", f"{i}.{j}", typed, 0))
+    return out
+
+
+def _passed(function: Any) -> list[Row]:
+    """A function passed as argument `i` of a call or `new`: each untyped parameter `j` is
+    what the callee's parameter type says (`new Observable((subscriber) => …)`), as
+    `<callee#i#j`."""
+    args = function.parent
+    call = args.parent
+    if call is None or call.type not in ("call_expression", "new_expression"):
+        return []
+    head = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
+    callee = chain_text(head) if head is not None else ""
+    if not callee or "(" in callee:
+        return []  # `a.b().c(f)`: only a named callee
+    callee = ("new" if call.type == "new_expression" else "") + callee
+    i = [c for c in args.named_children if c.type != "comment"].index(function)
+    params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if params is None:
+        return []
+    out: list[Row] = []
+    for j, part in enumerate(_params(params)):
+        name = part if part.type == "identifier" else part.child_by_field_name("pattern")
+        if name is None or name.type != "identifier" or part.child_by_field_name("type"):
+            continue
+        line = name.start_point[0] + 1
+        out.append((name.start_byte, 1, "var", _text(name), f"<{callee}#{i}#{j}", line))
+    return out
 
 
 def _row(caps: dict[str, list[Any]]) -> Row | None:
@@ -169,6 +269,12 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         return None
     kind = "attr" if "field" in caps else "var"
     line = name.start_point[0] + 1
+    if "iterated" in caps:  # `for (const x of xs)`: an element of what xs holds
+        source = caps["iterated"][0]
+        if not any(c.type == "of" for c in source.parent.children):
+            return None  # `for (const k in o)`: its keys
+        text = chain_text(source)
+        return (name.start_byte, 1, kind, _text(name), "@=" + text, line) if text else None
     if "chain" in caps:
         text = chain_text(caps["chain"][0])
         if not text or text.startswith("new"):
@@ -182,10 +288,9 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     typed = type_of(caps["type"][0]) if "type" in caps else ""
     if not typed:
         return None
-    rank = 0  # declared: `x: Base = Derived()` has the declared type first
-    if "field" in caps and caps["type"][0].parent.parent.type != "public_field_definition":
-        typed, rank = ">" + typed, 1  # the field holds a function: calling it gives the type
-    return (name.start_byte, rank, kind, _text(name), typed, line)
+    if caps["type"][0].parent.parent.type in ("arrow_function", "function_expression"):
+        return (name.start_byte, 1, kind, _text(name), ">" + typed, line)  # calling it gives
+    return (name.start_byte, 0, kind, _text(name), ":" + typed, line)  # declared: it holds
 
 
 def _member(caps: dict[str, list[Any]]) -> Row:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.codemap.fileview import CLASSY, EXTERNAL, FileView, Value
+from core.codemap.fileview import CLASSY, EXTERNAL, LOCAL, FileView, Value
 
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts")
 
@@ -39,8 +39,27 @@ class TypeScriptTypes:
         return None
 
     @staticmethod
-    def missing_member(path: str) -> Value | None:
-        """What a member defined nowhere along a complete hierarchy means: in TypeScript (the
-        compiler knows every member) no definition of the project, whatever its name; a
-        field or signature of a type not known was met before (unknown, not this)."""
-        return EXTERNAL if path.endswith(TS_EXTS) else None
+    def missing_member(path: str, declared: bool) -> Value | None:
+        """A member TypeScript declares without a type the index can follow (a field of type
+        `T`, an interface's property) is that member, of a type not known (LOCAL: its calls
+        are no other class's method, what a chain reads from it is unknown); one defined
+        nowhere along a complete hierarchy is no definition of the project (the compiler
+        knows every member). Elsewhere, unknown."""
+        if not path.endswith(TS_EXTS):
+            return None
+        return LOCAL if declared else EXTERNAL
+
+    def passed(self, view: FileView, scope: str, text: str) -> Value | None:
+        """`callee#i#j`: parameter j of a function passed as argument i of `callee` (`new C`:
+        its constructor), as the callee's parameter type says (`tsbinds.py`)."""
+        callee, i, j = text.rsplit("#", 2)
+        made = callee.startswith("new")
+        found = self.chain(view, scope, callee[3:].split(".") if made else callee.split("."))
+        if made:
+            made_as = found if found is not None and found[0] == "class" else None
+            found = self.member(made_as, "constructor") if made_as is not None else None
+        if found is None or found[0] != "def":
+            return None
+        home = self.view(found[1])
+        typed = home.callbacks.get((found[2], f"{i}.{j}"))
+        return self.instance(home, found[2], typed) if typed else None

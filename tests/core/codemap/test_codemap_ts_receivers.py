@@ -146,3 +146,63 @@ def test_an_object_literal_property_and_an_unknown_field(index: CodeIndex):
     shut = _sites(index, "src/boxes.ts:Crate.shut")
     assert 36 not in shut  # `coerce.shut()`: the literal's own property
     assert 0 < shut[45] < 0.5  # `this.inner: T`: nobody knows, so a guess, kept apart
+
+
+STREAMS = """export class Sink<T> {
+  next(value: T): void {}
+}
+
+export class Tap<T> {
+  next(value: T): void {}
+}
+
+export interface Observer<T> {
+  next: (value: T) => void;
+}
+
+export class Stream<T> {
+  constructor(subscribe?: (this: Stream<T>, sink: Sink<T>) => void) {}
+}
+
+export function operate<T>(init: (source: Stream<T>, sink: Sink<T>) => void): void {}
+
+export class Hub<T> {
+  protected destination: Sink<T> | Observer<T>;
+  private taps: Tap<T>[] = [];
+  constructor(private partial: Partial<Observer<T>>) {
+    this.destination = new Sink<T>();
+  }
+  emit(value: T): void {
+    this.destination.next(value);
+    this.partial.next(value);
+    for (const tap of this.taps.slice()) {
+      tap.next(value);
+    }
+  }
+}
+
+export function streams() {
+  new Stream((sink) => {
+    sink.next(1);
+  });
+  operate((source, sink) => sink.next(2));
+}
+"""
+
+
+def test_declared_fields_containers_and_callbacks_type_their_receivers(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "streams.ts").write_text(STREAMS)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        sink = {s.line: s.confidence for s in references(idx.db, "Sink.next")[1]}
+        tap = {s.line: s.confidence for s in references(idx.db, "Tap.next")[1]}
+        assert sink[26] >= 0.5 and 26 not in tap  # `Sink<T> | Observer<T>`: Sink's, declared
+        assert 27 not in sink and 27 not in tap  # `Partial<Observer<T>>`: the interface's
+        assert tap[29] >= 0.5 and 29 not in sink  # an element of `Tap<T>[]`, sliced
+        assert sink[36] >= 0.5 and 36 not in tap  # the constructor's callback gets a Sink
+        assert sink[38] >= 0.5 and 38 not in tap  # and so does operate's
+    finally:
+        idx.close()

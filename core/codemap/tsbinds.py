@@ -15,7 +15,8 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
   (`i.j`); var, too: an untyped parameter `j` of a function passed as argument `i` of a call
   or `new` (`<callee#i#j`: what the callee says of it, read in `tsinfer.py`);
 - alias: what a type alias names (`type State = A | B`), read as what "calling" it gives;
-- var, too: `for (const x of xs)` as an element of what xs holds (`@=xs`);
+- var, too: `for (const x of xs)` as an element of what xs holds (`@=xs`), `const { a } = o`
+  as `=o.a`;
 - base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), and a class
   base that is not a plain name (`extends mix(B)`: `?`, an ancestor nobody can follow).
 
@@ -69,6 +70,8 @@ QUERY = f"""
 (extends_type_clause type: (_) @base)
 (type_alias_declaration name: (type_identifier) @alias value: (_) @type)
 (for_in_statement left: (identifier) @var right: (_) @iterated)
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @var)
+  value: (_) @unpacked)
 (formal_parameters [(required_parameter) (optional_parameter)] @callback)
 (arguments [(arrow_function) (function_expression)] @passed)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)
@@ -275,6 +278,11 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
             return None  # `for (const k in o)`: its keys
         text = chain_text(source)
         return (name.start_byte, 1, kind, _text(name), "@=" + text, line) if text else None
+    if "unpacked" in caps:  # `const { a } = this.config`: what config's `a` holds
+        text = chain_text(caps["unpacked"][0])
+        if not text or text.startswith("new"):
+            return None
+        return (name.start_byte, 1, kind, _text(name), f"={text}.{_text(name)}", line)
     if "chain" in caps:
         text = chain_text(caps["chain"][0])
         if not text or text.startswith("new"):

@@ -206,3 +206,38 @@ def test_declared_fields_containers_and_callbacks_type_their_receivers(tmp_path:
         assert sink[38] >= 0.5 and 38 not in tap  # and so does operate's
     finally:
         idx.close()
+
+
+CONFIG = """export class Sink {
+  next(): void {}
+}
+
+export class Tap {
+  next(): void {}
+}
+
+export interface Config {
+  sink: Sink;
+}
+
+export class Socket {
+  constructor(private config: Config) {}
+  open(): void {
+    const { sink } = this.config;
+    sink.next();
+  }
+}
+"""
+
+
+def test_a_destructured_name_holds_what_its_property_holds(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "socket.ts").write_text(CONFIG)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        assert [s.line for s in references(idx.db, "Sink.next")[1]] == [17]
+        assert references(idx.db, "Tap.next")[1] == []
+    finally:
+        idx.close()

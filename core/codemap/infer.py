@@ -27,7 +27,7 @@ MAPPINGS = frozenset(
     "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap Map".split()
 )
 _COPIES = ("=", "@")
-_JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays'
+_JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
 _GIVING = frozenset(
     {"pop", "__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds

@@ -343,5 +343,7 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
         collector.refs += refs
         collector.binds += binds
     if lang in TS_GRAMMARS:
-        collector.binds += ts_binds(lang, tree.root_node)
+        binds, links = ts_binds(lang, tree.root_node)
+        collector.binds += binds
+        collector.refs += links
     return collector.finish(tree.root_node)

@@ -20,6 +20,8 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 - base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), and a class
   base that is not a plain name (`extends mix(B)`: `?`, an ancestor nobody can follow).
 
+Doc comments' `{@link Name}` are references (values) too.
+
 A type is written as the class it names: a generic's head (`Promise<X>` → `Promise`), a union's
 members joined by `|` (`undefined`, `null` and the like left out), a predefined type (`string`,
 `void`) as `Object` (external), a function type as `>T`, an array or a `Set<X>` as `Array[X]`,
@@ -74,6 +76,7 @@ QUERY = f"""
   value: (_) @unpacked)
 (formal_parameters [(required_parameter) (optional_parameter)] @callback)
 (arguments [(arrow_function) (function_expression)] @passed)
+(comment) @comment
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)
 (property_signature name: (property_identifier) @member)
 (method_signature name: (property_identifier) @method)
@@ -83,6 +86,8 @@ TS_GRAMMARS = frozenset({"typescript", "tsx"})
 JS_GRAMMARS = TS_GRAMMARS | {"javascript"}
 
 Row = tuple[int, int, str, str, str, int]  # (start byte, rank, kind, name, type, line)
+Link = tuple[int, str, int, str, str]  # a reference: (start byte, name, line, kind, receiver)
+_LINK = re.compile(rb"\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")
 
 
 @cache
@@ -166,12 +171,17 @@ def chain_text(node: Any) -> str:
     return text if len(text) <= _CHAIN_CHARS else ""
 
 
-def ts_binds(lang: str, root: Any) -> list[Row]:
-    """The rows above for one parsed TypeScript file."""
+def ts_binds(lang: str, root: Any) -> tuple[list[Row], list[Link]]:
+    """The rows above for one parsed TypeScript file, and the references its doc comments
+    make (`{@link Subject}`: the compiler's findReferences counts them)."""
     import tree_sitter as ts
 
     rows: list[Row] = []
+    links: list[Link] = []
     for _, caps in ts.QueryCursor(_query(lang)).matches(root):
+        if "comment" in caps:
+            links += _links(caps["comment"][0])
+            continue
         if "callback" in caps or "passed" in caps:
             found = caps.get("callback") or caps["passed"]
             rows += _callback_types(found[0]) if "callback" in caps else _passed(found[0])
@@ -179,7 +189,22 @@ def ts_binds(lang: str, root: Any) -> list[Row]:
         row = _row(caps)
         if row is not None:
             rows.append(row)
-    return rows
+    return rows, links
+
+
+def _links(comment: Any) -> list[Link]:
+    """`{@link Name}` and `{@link Name.member}` in a comment, as value references (a
+    member's with its owner as the receiver)."""
+    data = comment.text or b""
+    if b"@link" not in data:
+        return []
+    out: list[Link] = []
+    for found in _LINK.finditer(data):
+        words = found.group(1).decode("utf-8", "replace").split(".")
+        at = comment.start_byte + found.start(1) + len(".".join(words[:-1])) + (len(words) > 1)
+        line = comment.start_point[0] + 1 + data.count(b"\n", 0, found.start(1))
+        out.append((at, words[-1], line, "value", ".".join(words[:-1])))
+    return out
 
 
 def _params(node: Any) -> list[Any]:

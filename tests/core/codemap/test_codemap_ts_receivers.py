@@ -241,3 +241,28 @@ def test_a_destructured_name_holds_what_its_property_holds(tmp_path: Path):
         assert references(idx.db, "Tap.next")[1] == []
     finally:
         idx.close()
+
+
+LINKED = """import { Sink } from "./socket";
+
+/**
+ * Writes to a {@link Sink}; see {@link Sink.next} and {@linkcode Other}.
+ */
+export function write(): void {}
+"""
+
+
+def test_doc_comment_links_are_value_references(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "socket.ts").write_text(CONFIG)
+    (root / "src" / "write.ts").write_text(LINKED)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        sink = {(s.path, s.line, s.kind) for s in references(idx.db, "src/socket.ts:Sink")[1]}
+        assert ("src/write.ts", 4, "value") in sink
+        method = {(s.path, s.line) for s in references(idx.db, "Sink.next")[1]}
+        assert ("src/write.ts", 4) in method
+    finally:
+        idx.close()

@@ -348,6 +348,8 @@ class Project(Inference, TypeScriptTypes):
             )
         elif receiver == "super()" or receiver.startswith("super()."):
             base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        elif receiver == "super" or receiver.startswith("super."):  # JS `super.next(v)`
+            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
         elif "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`

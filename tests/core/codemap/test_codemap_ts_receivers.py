@@ -266,3 +266,33 @@ def test_doc_comment_links_are_value_references(tmp_path: Path):
         assert ("src/write.ts", 4) in method
     finally:
         idx.close()
+
+
+SUPER = """export class Subject {
+  next(value: number): void {}
+}
+
+export class Behavior extends Subject {
+  next(value: number): void {
+    super.next(value);
+  }
+}
+
+export class Other {
+  next(value: number): void {}
+}
+"""
+
+
+def test_super_is_the_base_class(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "subject.ts").write_text(SUPER)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        sites = {s.line: s.confidence for s in references(idx.db, "Subject.next")[1]}
+        assert sites[7] >= 0.5
+        assert 7 not in {s.line for s in references(idx.db, "Other.next")[1]}
+    finally:
+        idx.close()

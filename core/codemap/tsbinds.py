@@ -74,7 +74,8 @@ QUERY = f"""
 (for_in_statement left: (identifier) @var right: (_) @iterated)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @var)
   value: (_) @unpacked)
-(formal_parameters [(required_parameter) (optional_parameter)] @callback)
+(formal_parameters [(required_parameter type: (type_annotation (function_type)))
+  (optional_parameter type: (type_annotation (function_type)))] @callback)
 (arguments [(arrow_function) (function_expression)] @passed)
 (comment) @comment
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)

@@ -125,8 +125,11 @@ class Project(Inference, TypeScriptTypes):
             external = False
             if orig in ("", "*"):
                 return ("module", target, "")
-            if orig == "default" and view.family == "javascript":
-                continue  # `import x from`: the module's default export, unnamed
+            if orig == "default" and view.family == "javascript":  # `import x from`: what
+                found = self.export(target, "default", seen)  # `export default` names (TS)
+                if found is not None:
+                    return found
+                continue
             found = self.export(target, orig, seen)
             if found is not None:
                 return found
@@ -356,8 +359,8 @@ class Project(Inference, TypeScriptTypes):
             base = self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
         elif typed:
             base = self.instance(view, scope, typed.group(1))
-        elif receiver.startswith(LITERAL_START):
-            base = EXTERNAL
+        elif receiver.startswith(LITERAL_START) and receiver[:1] != "(":
+            base = EXTERNAL  # `"a".split()`, `[x].map()`; `(a || b).f()`: nobody knows
         else:
             base = None
         how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"

@@ -8,7 +8,8 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
   is assigned), a name bound to a call chain (`const s = z.string().min(1)` as `=z.string().min(1)`),
   to an object literal (`Object`: its properties are its own, never a definition elsewhere),
   a generic or qualified annotation (`a: Map<K, V>`, `p: core.Params`), and a name a module
-  exports under another (`export { dateType as date }`: `date` holds what `dateType` holds);
+  exports under another (`export { dateType as date }`: `date` holds what `dateType` holds)
+  and its default (`export default foo`: `default`), a cast (`x as Foo`);
 - attr, too: every member a class or an interface declares (`?`: of a type not said), an
   interface's property by its type and method signature as `>T`;
 - param: a parameter `i` typed as a function, the type of that function's parameter `j`
@@ -78,6 +79,8 @@ QUERY = f"""
   (optional_parameter type: (type_annotation (function_type)))] @callback)
 (arguments [(arrow_function) (function_expression)] @passed)
 (comment) @comment
+(program (export_statement) @default)
+(variable_declarator name: (identifier) @var value: [(as_expression) (satisfies_expression)] @cast)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)
 (property_signature name: (property_identifier) @member)
 (method_signature name: (property_identifier) @method)
@@ -155,6 +158,13 @@ def chain_text(node: Any) -> str:
             node = node.child_by_field_name("object")
         elif kind == "non_null_expression" and node.named_child_count == 1:
             node = node.named_children[0]  # `x!.y`
+        elif kind == "parenthesized_expression" and node.named_child_count == 1:
+            inner = node.named_children[0]
+            typed = _cast(inner)
+            if typed:  # `(x as Foo).bar()` as `cast(Foo).bar()`: a Foo
+                parts.append(f"cast({typed})")
+                break
+            node = inner
         elif kind in ("identifier", "this"):
             parts.append(_text(node))
             break
@@ -170,6 +180,36 @@ def chain_text(node: Any) -> str:
             return ""
     text = "".join(reversed(parts))
     return text if len(text) <= _CHAIN_CHARS else ""
+
+
+def _cast(node: Any) -> str:
+    """The type `x as Foo` or `<Foo>x` says (`as const` and the like: '')."""
+    if node.type == "as_expression" and node.named_child_count == 2:
+        typed = type_of(node.named_children[1])
+    elif node.type == "type_assertion" and node.named_child_count == 2:
+        args = node.named_children[0]
+        typed = type_of(args.named_children[0]) if args.named_child_count == 1 else ""
+    else:
+        return ""
+    return typed if typed and typed[:1] not in "><" else ""
+
+
+def _default(node: Any) -> Row | None:
+    """`export default foo` (a function, a class, a value): what the module's default holds."""
+    if not any(c.type == "default" for c in node.children):
+        return None
+    said = node.child_by_field_name("declaration")
+    value = node.child_by_field_name("value")
+    named = said.child_by_field_name("name") if said is not None else None
+    if named is not None:
+        typed = "=" + _text(named)
+    elif value is not None and value.type == "new_expression":
+        made = value.child_by_field_name("constructor")
+        typed = chain_text(made) if made is not None else ""
+    else:
+        typed = chain_text(value) if value is not None else ""
+        typed = "=" + typed if typed and not typed.startswith("new") else ""
+    return (node.start_byte, 1, "var", "default", typed, node.start_point[0] + 1) if typed else None
 
 
 def ts_binds(lang: str, root: Any) -> tuple[list[Row], list[Link]]:
@@ -285,6 +325,16 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         return (node.start_byte, 1, "base", "", typed or "?", 0)
     if "member" in caps or "method" in caps:
         return _member(caps)
+    if "default" in caps:
+        return _default(caps["default"][0])
+    if "cast" in caps:
+        typed = _cast(caps["cast"][0])
+        name = caps["var"][0]
+        return (
+            (name.start_byte, 1, "var", _text(name), typed, name.start_point[0] + 1)
+            if typed
+            else None
+        )
     if "alias" in caps:
         node = caps["alias"][0]
         typed = type_of(caps["type"][0])

@@ -296,3 +296,43 @@ def test_super_is_the_base_class(tmp_path: Path):
         assert 7 not in {s.line for s in references(idx.db, "Other.next")[1]}
     finally:
         idx.close()
+
+
+DEFAULTS = """export default class Store {
+  save(): void {}
+}
+"""
+
+CASTS = """import Store from "./store";
+import { Cache } from "./cache";
+
+export function use(x: unknown, a: unknown, b: unknown) {
+  const s = x as Store;
+  s.save();
+  (x as Cache).save();
+  (a || b).save();
+}
+"""
+
+CACHE = """export class Cache {
+  save(): void {}
+}
+"""
+
+
+def test_default_exports_casts_and_a_parenthesized_unknown(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "store.ts").write_text(DEFAULTS)
+    (root / "src" / "cache.ts").write_text(CACHE)
+    (root / "src" / "use.ts").write_text(CASTS)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        store = {s.line: s.confidence for s in references(idx.db, "Store.save")[1]}
+        cache = {s.line: s.confidence for s in references(idx.db, "Cache.save")[1]}
+        assert store[6] >= 0.5 and 6 not in cache  # `x as Store`, Store the default export
+        assert cache[7] >= 0.5 and 7 not in store  # `(x as Cache).save()`
+        assert 0 < store[8] < 0.5 and 0 < cache[8] < 0.5  # `(a || b)`: a guess, not dropped
+    finally:
+        idx.close()

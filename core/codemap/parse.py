@@ -20,7 +20,8 @@ from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.pybinds import keep_blocks, python_binds
-from core.codemap.tsbinds import JS_GRAMMARS, TS_GRAMMARS, chain_text, ts_binds
+from core.codemap.tsbinds import JS_GRAMMARS, TS_GRAMMARS, ts_binds
+from core.codemap.tsexpr import chain_text
 from core.codemap.uses import SCOPE_BINDS, Bind, Level, Ref, Symbol, Uses
 from core.codemap.values import python_values, star_candidates
 

@@ -35,15 +35,10 @@ import re
 from functools import cache
 from typing import Any
 
-_SPACES = re.compile(r"\s+")
-_CHAIN_CHARS = 120  # a longer call chain is not written (cut short, it would mean another)
-EXTERNAL_TYPE = "Object"  # a JavaScript global: the resolver's EXTERNAL
+from core.codemap.tsexpr import EXTERNAL_TYPE, cast_type, chain_text, text_of, type_of
 
 _DECLARED = "[(generic_type) (nested_type_identifier) (union_type) (predefined_type) (this_type)"
 _DECLARED += " (array_type) (type_identifier)]"
-_SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator"})
-_MAPPINGS = frozenset({"Map", "ReadonlyMap"})
-_WRAPPERS = frozenset({"Partial", "Readonly", "Required", "NonNullable"})
 _FUNCTION = "[(arrow_function return_type: (type_annotation (_) @type)) (function_expression "
 _FUNCTION += "return_type: (type_annotation (_) @type))]"
 QUERY = f"""
@@ -102,98 +97,6 @@ def _query(lang: str) -> Any:
     return ts.Query(get_language(lang), QUERY)
 
 
-def _text(node: Any) -> str:
-    return node.text.decode("utf-8", "replace")
-
-
-def type_of(node: Any) -> str:
-    """The class a type node names, as the resolver reads it ('' when none can be said)."""
-    kind = node.type
-    if kind in ("type_identifier", "nested_type_identifier", "identifier"):
-        return _text(node)
-    if kind == "generic_type":
-        name = node.child_by_field_name("name")
-        head = type_of(name) if name is not None else ""
-        args = node.child_by_field_name("type_arguments")
-        inner = [type_of(a) or "?" for a in args.named_children] if args is not None else []
-        if head in _WRAPPERS and len(inner) == 1:  # `Partial<Observer<T>>`: an Observer
-            return inner[0] if inner[0] != "?" else ""
-        if head in _SEQUENCES and inner:  # what iterating or indexing it gives
-            return f"Array[{inner[0]}]"
-        if head in _MAPPINGS and len(inner) == 2:
-            return f"Map[{inner[0]},{inner[1]}]"
-        return head
-    if kind == "array_type" and node.named_child_count == 1:
-        inner = type_of(node.named_children[0])
-        return f"Array[{inner}]" if inner and "|" not in inner else EXTERNAL_TYPE
-    if kind == "this_type":
-        return "this"
-    if kind in ("predefined_type", "literal_type", "array_type", "tuple_type", "object_type"):
-        return EXTERNAL_TYPE
-    if kind == "union_type":  # `Foo | undefined` is a Foo where a member is used
-        parts = [type_of(c) for c in node.named_children]
-        if not all(parts) or "this" in parts:
-            return ""
-        kept = [p for p in parts if p != EXTERNAL_TYPE]
-        return "|".join(dict.fromkeys(kept)) if kept else EXTERNAL_TYPE
-    if kind in ("function_type", "constructor_type"):
-        said = node.child_by_field_name("return_type")
-        return ">" + (type_of(said) or "?") if said is not None else ""
-    if kind == "parenthesized_type" and node.named_child_count == 1:
-        return type_of(node.named_children[0])
-    return ""
-
-
-def chain_text(node: Any) -> str:
-    """A call chain as the resolver reads it, its arguments left out (`z.object({…}).partial()`
-    → `z.object().partial()`); '' when the expression is not such a chain or is too long."""
-    parts: list[str] = []
-    while True:
-        kind = node.type
-        if kind == "call_expression":
-            parts.append("()")
-            node = node.child_by_field_name("function")
-        elif kind == "member_expression":
-            parts.append("." + _text(node.child_by_field_name("property")))
-            node = node.child_by_field_name("object")
-        elif kind == "non_null_expression" and node.named_child_count == 1:
-            node = node.named_children[0]  # `x!.y`
-        elif kind == "parenthesized_expression" and node.named_child_count == 1:
-            inner = node.named_children[0]
-            typed = _cast(inner)
-            if typed:  # `(x as Foo).bar()` as `cast(Foo).bar()`: a Foo
-                parts.append(f"cast({typed})")
-                break
-            node = inner
-        elif kind in ("identifier", "this"):
-            parts.append(_text(node))
-            break
-        elif kind == "new_expression":
-            head = chain_text(node.child_by_field_name("constructor"))
-            if not head:
-                return ""
-            parts.append(f"new{head}()")
-            break
-        else:
-            return ""
-        if node is None or len(parts) > 24:
-            return ""
-    text = "".join(reversed(parts))
-    return text if len(text) <= _CHAIN_CHARS else ""
-
-
-def _cast(node: Any) -> str:
-    """The type `x as Foo` or `<Foo>x` says (`as const` and the like: '')."""
-    if node.type == "as_expression" and node.named_child_count == 2:
-        typed = type_of(node.named_children[1])
-    elif node.type == "type_assertion" and node.named_child_count == 2:
-        args = node.named_children[0]
-        typed = type_of(args.named_children[0]) if args.named_child_count == 1 else ""
-    else:
-        return ""
-    return typed if typed and typed[:1] not in "><" else ""
-
-
 def _default(node: Any) -> Row | None:
     """`export default foo` (a function, a class, a value): what the module's default holds."""
     if not any(c.type == "default" for c in node.children):
@@ -202,7 +105,7 @@ def _default(node: Any) -> Row | None:
     value = node.child_by_field_name("value")
     named = said.child_by_field_name("name") if said is not None else None
     if named is not None:
-        typed = "=" + _text(named)
+        typed = "=" + text_of(named)
     elif value is not None and value.type == "new_expression":
         made = value.child_by_field_name("constructor")
         typed = chain_text(made) if made is not None else ""
@@ -308,7 +211,7 @@ def _passed(function: Any) -> list[Row]:
         if name is None or name.type != "identifier" or part.child_by_field_name("type"):
             continue
         line = name.start_point[0] + 1
-        out.append((name.start_byte, 1, "var", _text(name), f"<{callee}#{i}#{j}", line))
+        out.append((name.start_byte, 1, "var", text_of(name), f"<{callee}#{i}#{j}", line))
     return out
 
 
@@ -328,21 +231,21 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if "default" in caps:
         return _default(caps["default"][0])
     if "cast" in caps:
-        typed = _cast(caps["cast"][0])
+        typed = cast_type(caps["cast"][0])
         name = caps["var"][0]
         return (
-            (name.start_byte, 1, "var", _text(name), typed, name.start_point[0] + 1)
+            (name.start_byte, 1, "var", text_of(name), typed, name.start_point[0] + 1)
             if typed
             else None
         )
     if "alias" in caps:
         node = caps["alias"][0]
         typed = type_of(caps["type"][0])
-        return (node.start_byte, 1, "alias", _text(node), typed, 0) if typed else None
+        return (node.start_byte, 1, "alias", text_of(node), typed, 0) if typed else None
     if "exported" in caps:
         node = caps["exported"][0]
-        orig = _text(caps["orig"][0])
-        return (node.start_byte, 1, "var", _text(node), "=" + orig, node.start_point[0] + 1)
+        orig = text_of(caps["orig"][0])
+        return (node.start_byte, 1, "var", text_of(node), "=" + orig, node.start_point[0] + 1)
     name = (caps.get("field") or caps.get("var") or [None])[0]
     if name is None:
         return None
@@ -353,28 +256,28 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         if not any(c.type == "of" for c in source.parent.children):
             return None  # `for (const k in o)`: its keys
         text = chain_text(source)
-        return (name.start_byte, 1, kind, _text(name), "@=" + text, line) if text else None
+        return (name.start_byte, 1, kind, text_of(name), "@=" + text, line) if text else None
     if "unpacked" in caps:  # `const { a } = this.config`: what config's `a` holds
         text = chain_text(caps["unpacked"][0])
         if not text or text.startswith("new"):
             return None
-        return (name.start_byte, 1, kind, _text(name), f"={text}.{_text(name)}", line)
+        return (name.start_byte, 1, kind, text_of(name), f"={text}.{text_of(name)}", line)
     if "chain" in caps:
         text = chain_text(caps["chain"][0])
         if not text or text.startswith("new"):
             return None
-        return (name.start_byte, 1, kind, _text(name), "=" + text, line)
+        return (name.start_byte, 1, kind, text_of(name), "=" + text, line)
     if "object" in caps:
         literal = caps["object"][0]
         if any(c.type == "method_definition" for c in literal.named_children):
             return None  # `{ f() {} }`: its methods are definitions of the file
-        return (name.start_byte, 1, kind, _text(name), EXTERNAL_TYPE, line)
+        return (name.start_byte, 1, kind, text_of(name), EXTERNAL_TYPE, line)
     typed = type_of(caps["type"][0]) if "type" in caps else ""
     if not typed:
         return None
     if caps["type"][0].parent.parent.type in ("arrow_function", "function_expression"):
-        return (name.start_byte, 1, kind, _text(name), ">" + typed, line)  # calling it gives
-    return (name.start_byte, 0, kind, _text(name), ":" + typed, line)  # declared: it holds
+        return (name.start_byte, 1, kind, text_of(name), ">" + typed, line)  # calling it gives
+    return (name.start_byte, 0, kind, text_of(name), ":" + typed, line)  # declared: it holds
 
 
 def _member(caps: dict[str, list[Any]]) -> Row:
@@ -387,4 +290,4 @@ def _member(caps: dict[str, list[Any]]) -> Row:
     if up.type == "public_field_definition":
         typed = ""  # the rules above type a field; this row says it is declared
     typed = (">" if "method" in caps else "") + (typed or "?")
-    return (node.start_byte, 1, "attr", _text(node), typed, node.start_point[0] + 1)
+    return (node.start_byte, 1, "attr", text_of(node), typed, node.start_point[0] + 1)

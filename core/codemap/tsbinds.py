@@ -178,7 +178,10 @@ def _callback_types(param: Any) -> list[Row]:
         return []
     if param.parent.parent.type == "function_type":
         return []  # a function type's own parameter, not a function's
-    i = _params(param.parent).index(param)
+    listed = _params(param.parent)
+    if param not in listed:
+        return []  # `this: (…) => T`: no argument
+    i = listed.index(param)
     out: list[Row] = []
     for j, part in enumerate(_params(inner)):
         got = part.child_by_field_name("type")
@@ -272,6 +275,9 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         if any(c.type == "method_definition" for c in literal.named_children):
             return None  # `{ f() {} }`: its methods are definitions of the file
         return (name.start_byte, 1, kind, text_of(name), EXTERNAL_TYPE, line)
+    up = name.parent.parent
+    if up is not None and up.parent is not None and up.parent.type == "function_type":
+        return None  # `cb: (s: S) => void`: s is no name of the function
     typed = type_of(caps["type"][0]) if "type" in caps else ""
     if not typed:
         return None

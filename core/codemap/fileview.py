@@ -98,6 +98,8 @@ class FileView:
     # (function, name) → (first, last, type): lines where `isinstance` has told its type
     fixtures: dict[str, str] = field(default_factory=dict)  # pytest fixture → its function
     properties: set[str] = field(default_factory=set)  # methods decorated as properties
+    callbacks: dict[tuple[str, str], str] = field(default_factory=dict)
+    # TypeScript (function, "i.j") → the type parameter j of its parameter i's function gets
     # (function or class, local) → (key, orig): imports inside a function or class body
 
     db: sqlite3.Connection | None = None  # where `handed` reads from, when first asked
@@ -204,7 +206,10 @@ def _fill(view: FileView, symbols: list, binds: list) -> None:
             _add_import(view, name, module or "", orig or "")
         elif kind != "export":
             qualified = f"{scope}.{name}" if scope else name
-            view.defs.setdefault(qualified, (kind, line))
+            if kind in CLASSY and view.family == "javascript":  # `interface X` and
+                view.defs[qualified] = (kind, line)  # `const X = …` (zod 4): the class
+            else:
+                view.defs.setdefault(qualified, (kind, line))
             if kind in CLASSY:
                 view.classes.append((line, end, qualified))
     _fill_vars(view, [b[1:] for b in binds if b[0] == "var"])
@@ -222,6 +227,10 @@ def _fill(view: FileView, symbols: list, binds: list) -> None:
             view.globals.add((scope, name))
         elif kind == "returns":
             view.returns.setdefault(scope, type_name)
+        elif kind == "alias":  # TypeScript `type State = A | B`: what naming it gives
+            view.returns.setdefault(name, type_name)
+        elif kind == "param":  # TypeScript: what a callback passed to `scope` gets
+            view.callbacks.setdefault((scope, name), type_name)
         elif kind == "fixture":
             view.fixtures.setdefault(name, scope)
         elif kind == "property":

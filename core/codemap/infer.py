@@ -21,12 +21,13 @@ from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
     "FrozenSet AbstractSet MutableSet deque Deque Generator AsyncIterator AsyncIterable "
-    "AsyncGenerator KeysView ValuesView Reversible".split()
+    "AsyncGenerator KeysView ValuesView Reversible Array".split()  # Array: TypeScript's
 )
 MAPPINGS = frozenset(
-    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap".split()
+    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap Map".split()
 )
 _COPIES = ("=", "@")
+_JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
 _GIVING = frozenset(
     {"pop", "__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
@@ -59,6 +60,8 @@ class Inference:
         def attribute(self, value: Value | None, attr: str) -> Value | None: ...
         def member(self, value: Value, attr: str) -> Value | None: ...
         def enclosing_class(self, view: FileView, scope: str) -> str: ...
+        def type_named(self, view: FileView, scope: str, text: str) -> Value | None: ...
+        def passed(self, view: FileView, scope: str, text: str) -> Value | None: ...
 
     def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it
@@ -77,7 +80,7 @@ class Inference:
         if text[:1] == ":":  # declared
             text = text[1:]
         head = text[:1]
-        parts = members(text) if "|" in text and head not in "~@&^%" else (text,)
+        parts = members(text) if "|" in text and head not in "~@&^%><" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
             return union([self.instance(view, scope, part) for part in parts])
         if head == "~":  # a name for types: instantiated, the union in its own file
@@ -92,13 +95,18 @@ class Inference:
             return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
             return self.fixture(view, text[1:])
+        if head == "<":  # TypeScript: a callback's parameter, as its callee types it
+            return self.passed(view, scope, text[1:])
+        if head == ">":  # TypeScript: a function whose call gives the type (tsbinds.py)
+            return ("ret", "", self.instance(view, scope, text[1:]))  # type: ignore[return-value]
         if head == "%":
             return self.entered(self.instance(view, scope, text[1:]))
         shaped = generic(text)
         if shaped is not None:
             return self._generic(view, scope, *shaped)
         if DOTTED.fullmatch(text):
-            return self.called(self.chain(view, scope, text.split("."), keep_last=True))
+            own = self.type_named(view, scope, text) if view.family == "javascript" else None
+            return own or self.called(self.chain(view, scope, text.split("."), keep_last=True))
         return self.called(self.evaluate(view, scope, text, keep_last=True))
 
     def _generic(
@@ -224,7 +232,7 @@ class Inference:
         view = self.view(function[1])
         qualified = function[2]
         annotation = view.returns.get(qualified)
-        if annotation in ("Self", "typing.Self", "typing_extensions.Self"):
+        if annotation in ("Self", "typing.Self", "typing_extensions.Self", "this"):
             owner = self.enclosing_class(view, qualified)
             return ("inst", view.path, owner) if owner else None
         if annotation:
@@ -326,6 +334,8 @@ class Inference:
         detail: Any = value[2]
         if what == "seq":
             gives = {"pop": detail, "copy": value, "__getitem__": detail}.get(attr)
+            if attr in _JS_KEEPS:  # `xs.slice()`, `xs.filter(f)`: the same elements
+                gives = value
         elif what == "map":
             key, val = detail
             gives = {

@@ -20,6 +20,8 @@ from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
 from core.codemap.pybinds import keep_blocks, python_binds
+from core.codemap.tsbinds import JS_GRAMMARS, TS_GRAMMARS, ts_binds
+from core.codemap.tsexpr import chain_text
 from core.codemap.uses import SCOPE_BINDS, Bind, Level, Ref, Symbol, Uses
 from core.codemap.values import python_values, star_candidates
 
@@ -141,6 +143,8 @@ class _Collector:
                 if (receiver)
                 else ""
             )
+            if "(" in recv and self.lang in JS_GRAMMARS:  # `z.string().min(1)`: the calls'
+                recv = chain_text(receiver[0]) or recv  # arguments left out (tsbinds.py)
             kind = role[1][4:]
             if kind == "attribute" and self.lang == "python":  # `a.f()`: the call's callee
                 up = node.parent.parent
@@ -339,4 +343,8 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
         refs, binds = read_captures(ts.QueryCursor(bulk).captures(tree.root_node), data)
         collector.refs += refs
         collector.binds += binds
+    if lang in TS_GRAMMARS:
+        binds, links = ts_binds(lang, tree.root_node)
+        collector.binds += binds
+        collector.refs += links
     return collector.finish(tree.root_node)

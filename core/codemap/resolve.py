@@ -34,9 +34,10 @@ from core.codemap.fileview import (
     python_roots,
 )
 from core.codemap.infer import Inference, union
+from core.codemap.tsinfer import TypeScriptTypes
 
 
-class Project(Inference):
+class Project(Inference, TypeScriptTypes):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
     def __init__(
@@ -101,6 +102,8 @@ class Project(Inference):
             return self._defined(view, "", name)
         if name in view.imports:
             return self.imported(view, name, seen)
+        if view.family == "javascript" and ("", name) in view.binds:  # `export { a as b }`
+            return self.agreed(view, [("", t) for t in view.binds[("", name)]])
         if view.family == "python" and path.endswith("/__init__.py"):
             sub = self.module(posixpath.dirname(path) + "/" + name, view)
             if sub is not None and sub != path:
@@ -131,8 +134,11 @@ class Project(Inference):
             external = False
             if orig in ("", "*"):
                 return ("module", target, "")
-            if orig == "default" and view.family == "javascript":
-                continue  # `import x from`: the module's default export, unnamed
+            if orig == "default" and view.family == "javascript":  # `import x from`: what
+                found = self.export(target, "default", seen)  # `export default` names (TS)
+                if found is not None:
+                    return found
+                continue
             found = self.export(target, orig, seen)
             if found is not None:
                 return found
@@ -272,6 +278,7 @@ class Project(Inference):
     def member(self, value: Value, attr: str) -> Value | None:
         """`attr` of a class or instance, looked up along the class hierarchy."""
         classes, complete = self.mro(value[1], value[2])
+        declared = False  # a TypeScript field or signature of a type not known
         for path, cls in classes[1:] if value[0] == "super" else classes:
             view = self.view(path)
             qualified = f"{cls}.{attr}"
@@ -281,6 +288,9 @@ class Project(Inference):
             typed = self.agreed(view, assigned) if assigned else None
             if typed is not None:
                 return typed
+            declared = declared or assigned is not None
+        if declared or complete == "all":
+            return self.missing_member(value[1], declared)
         return EXTERNAL if complete == "ext" else None
 
     def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
@@ -350,12 +360,16 @@ class Project(Inference):
             )
         elif receiver == "super()" or receiver.startswith("super()."):
             base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        elif receiver == "super" or receiver.startswith("super."):  # JS `super.next(v)`
+            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
+        elif "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`
+            base = self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
         elif typed:
             base = self.instance(view, scope, typed.group(1))
-        elif receiver.startswith(LITERAL_START):
-            base = EXTERNAL
+        elif receiver.startswith(LITERAL_START) and receiver[:1] != "(":
+            base = EXTERNAL  # `"a".split()`, `[x].map()`; `(a || b).f()`: nobody knows
         else:
             base = None
         how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"

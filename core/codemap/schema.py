@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.codemap.langs import CAPTURED, QUERIES
+from core.codemap.tsbinds import QUERY as TS_QUERY
 from my_agent.private import open_private, private_dir
 
 
@@ -163,7 +164,7 @@ def content_hash(data: bytes) -> str:
 
 
 PARSER = content_hash(
-    ("parse 5\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values())).encode()
+    ("parse 6\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values()) + TS_QUERY).encode()
 )
 
 

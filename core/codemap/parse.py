@@ -170,7 +170,7 @@ class _Collector:
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
             return
-        if self.lang == "python" and kind not in ("base", "all"):
+        if self.lang == "python" and kind != "all":
             self.binds += python_binds(kind, node, caps)
             return
         if kind == "returns":  # `def f() -> Shape`: what a call of f gives

@@ -27,6 +27,12 @@ _UNION_HEAD = re.compile(r"(?:typing\.)?(?:Union|Optional)\[")
 _MAX = 80  # characters of an expression kept
 
 
+def _head(text: str) -> str:
+    """The dotted name a base starts with (`Any`, which the normal form drops)."""
+    found = re.match(r"[A-Za-z_][\w.]*", text)
+    return found.group() if found else ""
+
+
 def _text(node: Any) -> str:
     return _SPACES.sub("", node.text[:200].decode("utf-8", "replace"))
 
@@ -195,6 +201,9 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
     if kind in ("gives", "yields"):  # `return x`, `yield Foo()`: what the function hands back
         typed = value_type(node)
         return [(at, 2, kind, "", typed, 0)] if typed else []
+    if kind == "base":  # `class C(Base[Foo], Generic[T])`: the base with its arguments
+        typed = type_expr(name) or _head(name)
+        return [(at, 1, kind, "", typed, 0)] if typed else []
     if kind in ("fixture", "property"):
         return [(at, 1, kind, name, "", line)]
     if kind == "fixarg":  # a test's or a fixture's parameter (not a method's own object)

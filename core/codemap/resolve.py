@@ -47,7 +47,8 @@ class Project(Inference):
         self.ids, self.py_roots = self.cache.files
         self.views = self.cache.views
         self.modules = self.cache.modules
-        self.instances: dict[tuple[str, str, str], Value | None] = {}
+        self.instances: dict[tuple, Value | None] = {}
+        self.bound, self.bound_key, self.params_memo = {}, (), {}
 
     # --- loading ----------------------------------------------------------------------------
     def view(self, path: str) -> FileView:
@@ -266,10 +267,17 @@ class Project(Inference):
         for path, cls in classes[1:] if value[0] == "super" else classes:
             view = self.view(path)
             qualified = f"{cls}.{attr}"
-            if qualified in view.defs:
-                return self._defined(view, cls, qualified)
             assigned = view.attrs.get((cls, attr))
-            typed = self.agreed(view, assigned) if assigned else None
+            if qualified not in view.defs and not assigned:
+                continue
+            pairs = self.bound_along(value, path, cls) if value[0] != "class" else ()
+            if qualified in view.defs:
+                found = self._defined(view, cls, qualified)
+                if pairs and found is not None and found[0] == "def":
+                    return found + (pairs,)  # type: ignore[return-value]
+                return found
+            with self.binding(pairs):
+                typed = self.agreed(view, assigned)  # type: ignore[arg-type]
             if typed is not None:
                 return typed
         return EXTERNAL if complete == "ext" else None
@@ -311,12 +319,13 @@ class Project(Inference):
             order.append(here)
             view = self.view(here[0])
             for base in view.bases.get(here[1], []):
-                found = self.chain(view, "", base.split("."))
+                head = base.split("[", 1)[0]  # `Base[Foo]`: the class Base
+                found = self.chain(view, "", head.split("."))
                 if found is not None and found[0] == "class":
                     stack.append((found[1], found[2]))
                 elif found is None:
                     state = ""
-                elif state == "all" and base not in ("object", "Object"):
+                elif state == "all" and head not in ("object", "Object"):
                     state = "ext"
         return order, state
 

@@ -88,7 +88,9 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
         if depth >= max_depth:
             found.unexpanded += 1
             continue
-        wanted, sites = references(db, current, project=project, deadline=deadline)
+        wanted, sites = references(
+            db, current, project=project, deadline=deadline, aliases=True
+        )
         sites += _stub_twins(db, wanted)
         if _late(deadline):  # what this answer holds is kept; nothing more is asked
             found.stopped = "time"
@@ -192,6 +194,6 @@ def _callers_of_file(
     ]
     users: list[tuple[str, int]] = []
     for name in names:
-        _, sites = references(db, f"{path}:{name}", UNCERTAIN, project=project)
+        _, sites = references(db, f"{path}:{name}", UNCERTAIN, project=project, aliases=True)
         users += [(s.path, s.line) for s in sites if s.path != path]
     return users

@@ -88,9 +88,7 @@ def _symbol_impact(db, found: Impact, max_depth: int, limit: int, deadline, cach
         if depth >= max_depth:
             found.unexpanded += 1
             continue
-        wanted, sites = references(
-            db, current, project=project, deadline=deadline, aliases=True
-        )
+        wanted, sites = references(db, current, project=project, deadline=deadline, aliases=True)
         sites += _stub_twins(db, wanted)
         if _late(deadline):  # what this answer holds is kept; nothing more is asked
             found.stopped = "time"

@@ -90,3 +90,37 @@ def test_type_variables_are_filled_in_where_a_generic_is_used(tmp_path: Path):
         assert listed("Child.describe") == {("use.py", 10, True)}
     finally:
         idx.close()
+
+
+STRINGS = """\
+import typing as t
+from typing import TypeVar, cast
+
+
+class Command:
+    pass
+
+
+FC = t.TypeVar("FC", bound="t.Callable | Command")
+CC = TypeVar("CC", bound="Command")
+x = cast("Command", None)
+y = cast("list[Command]", None)
+Alias = t.Union["Command", int]
+z: "Command | None" = None
+table = {"Command": 1}
+w = table["Command"]
+"""
+
+
+def test_strings_typing_reads_as_types_are_references(tmp_path: Path):
+    root = tmp_path / "s"
+    root.mkdir()
+    (root / "m.py").write_text(STRINGS)
+    idx = CodeIndex(root, tmp_path / "s.db")
+    try:
+        idx.refresh()
+        # pyright 1.1.414's references: not the dict's key (15) nor its index (16)
+        lines = {s.line for s in references(idx.db, "m.py:Command")[1]}
+        assert lines == {9, 10, 11, 12, 13, 14}
+    finally:
+        idx.close()

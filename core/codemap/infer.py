@@ -66,20 +66,22 @@ class Inference(Generics):
         def member(self, value: Value, attr: str) -> Value | None: ...
         def enclosing_class(self, view: FileView, scope: str) -> str: ...
 
-    def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
+    def instance(self, view: FileView, scope: str, type_name: str, line: int = 0) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it
-        names, what a call gives, a copy, an element; EXTERNAL for a type from outside."""
-        slot = (view.path, scope, type_name, self.bound_key)
+        names, what a call gives, a copy, an element; EXTERNAL for a type from outside. A
+        copy is read as on its `line` (`other = cb` where `isinstance` has narrowed cb)."""
+        line = line if type_name[:1] == "=" else 0
+        slot = (view.path, scope, type_name, self.bound_key, line)
         if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
             return self.instances[slot]
         self.instances[slot] = None
-        found = self._typed(view, scope, type_name)
+        found = self._typed(view, scope, type_name, line)
         if found is not None and found[0] in ("super", "local"):
             found = None
         self.instances[slot] = found
         return found
 
-    def _typed(self, view: FileView, scope: str, text: str) -> Value | None:
+    def _typed(self, view: FileView, scope: str, text: str, line: int = 0) -> Value | None:
         if text[:1] == ":":  # declared
             text = text[1:]
         if (view.path, text) in self.bound:  # a type variable a generic's use has filled in
@@ -91,7 +93,7 @@ class Inference(Generics):
         if head == "~":  # a name for types: instantiated, the union in its own file
             return ("alias", view.path, text[1:])
         if head == "=":
-            return self.evaluate(view, scope, text[1:], keep_last=True)
+            return self.evaluate(view, scope, text[1:], line, keep_last=True)
         if head in ("@", "&"):  # an element of what iterating gives, a part of a tuple
             source, sep, index = text[1:].rpartition("#")
             source = source if sep and index.isdigit() else text[1:]

@@ -230,25 +230,23 @@ def references(
     aliases: bool = False,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped.
-    A use of another name for it (`from m import f as g; g()`, `g = f; g()`) names g, not f,
-    as jedi and pyright count (and a rename leaves it alone): listed only with `aliases`,
-    for impact (the call runs f)."""
+    In Python a use of another name for it (`from m import f as g; g()`, `g = f; g()`) names
+    g, not f, as jedi and pyright count (and a rename leaves it alone): listed only with
+    `aliases`, for impact (the call runs f)."""
     path, scope, name = split_target(target)
     resolver = _Resolver(db, name)
     project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
     classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
-    names = [name]
-    if aliases:
-        names += [
-            alias
-            for (alias,) in db.execute(
-                "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
-                "UNION SELECT name FROM binds WHERE alias=? AND name!=?",
-                (name, name, name, name),
-            )
-        ]
+    names = [name] + [
+        alias
+        for (alias,) in db.execute(
+            "SELECT name FROM symbols WHERE orig=? AND kind='import' AND name!=? "
+            "UNION SELECT name FROM binds WHERE alias=? AND name!=?",
+            (name, name, name, name),
+        )
+    ]
     overrides = [
         s for s in _overrides(project, resolver, wanted) if (s.path, s.line) not in wanted_keys
     ]
@@ -264,6 +262,8 @@ def references(
         for n, (fid, fpath, line, kind, caller, recv) in enumerate(rows):
             if deadline is not None and n % 32 == 0 and time.monotonic() >= deadline:
                 break  # the caller (impact) says it stopped at its time limit
+            if local != name and not aliases and fpath.endswith((".py", ".pyi")):
+                continue  # (tsserver counts a TypeScript alias's uses: they stay)
             if language_family(fpath) in FAMILIES:
                 found = _followed(project, resolver, (fpath, line), local, recv or "", caller or "")
             else:

@@ -186,7 +186,8 @@ class Project(Inference):
         many = own and line and len(types) > 1
         typed = self._flowed(view, here, name, line, types) if many else None
         if typed is None and types:
-            typed = self.agreed(view, [(here, t) for t in types])
+            lines = view.bind_lines.get((here, name), ())
+            typed = self.agreed(view, [(here, t, n) for t, n in zip(types, lines, strict=False)])
         if typed is not None:
             return typed
         nested = f"{here}.{name}" if here else name
@@ -282,19 +283,20 @@ class Project(Inference):
                 return typed
         return EXTERNAL if complete == "ext" else None
 
-    def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
+    def agreed(self, view: FileView, bindings: list[tuple]) -> Value | None:
         """What a name bound several times holds: its declared type (`x: Base = Derived()`),
         else the first type that resolves, unless it is also a copy of something unknown
-        (`self.send = send`) or of two different things: then nothing is sure."""
-        declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
+        (`self.send = send`) or of two different things: then nothing is sure. Each binding
+        is (scope, type) or (scope, type, line)."""
+        declared = [b[:2] for b in bindings if b[1].startswith(":")]
         typed = self.instance(view, *declared[0]) if declared else None
         if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
             return typed
         bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
         unknown = False
-        for scope, type_name in bindings:
-            typed = self.instance(view, scope, type_name)
+        for scope, type_name, *at in bindings:
+            typed = self.instance(view, scope, type_name, *at)
             copy = type_name.startswith(("=", "@", "&"))
             unknown = unknown or (typed is None and copy and len(bindings) > 1)
             if typed is not None:

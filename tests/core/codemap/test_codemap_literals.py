@@ -128,3 +128,29 @@ def test_an_instance_from_one_branch_types_the_receiver_an_alias_does_not(tmp_pa
         assert {s.line for s in references(idx.db, "unattached")[1]} == {20}
     finally:
         idx.close()
+
+
+NARROWED = """\
+class Command:
+    def run(self):
+        return 1
+
+
+def invoke(callback):
+    if isinstance(callback, Command):
+        other = callback
+        other.run()
+"""
+
+
+def test_a_copy_is_read_where_it_is_made_inside_a_narrowed_block(tmp_path: Path):
+    root = tmp_path / "n"
+    root.mkdir()
+    (root / "m.py").write_text(NARROWED)
+    idx = CodeIndex(root, tmp_path / "n.db")
+    try:
+        idx.refresh()
+        sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, "Command.run")[1]}
+        assert sites == {(9, True)}  # jedi and pyright
+    finally:
+        idx.close()

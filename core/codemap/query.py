@@ -238,6 +238,8 @@ def references(
     project = project or Project(db, cache)
     wanted = definitions(db, target) if (path or scope) else resolver.all_defs
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    twins = _stub_twins(resolver.all_defs, wanted) if wanted_keys else frozenset()
+    wanted_keys |= twins  # `m.pyi`'s A is m.py's A: `class B(A)` in the stub uses it (jedi)
     classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
         alias
@@ -290,6 +292,21 @@ def references(
             best[(site.path, site.line)] = site
     order = sorted(best.values(), key=lambda s: (s.kind == "import", -s.confidence, s.path, s.line))
     return wanted, order
+
+
+def _stub_twins(every: list[Definition], wanted: list[Definition]) -> frozenset:
+    """The definitions of the same name and scope in the stub beside a wanted one (`m.pyi`
+    for `m.py`, and back)."""
+    pairs = {(_twin_path(d.path), d.scope) for d in wanted} - {("", "")}
+    return frozenset((d.path, d.line) for d in every if (d.path, d.scope) in pairs) - {
+        (d.path, d.line) for d in wanted
+    }
+
+
+def _twin_path(path: str) -> str:
+    if path.endswith(".pyi"):
+        return path[:-1]
+    return path + "i" if path.endswith(".py") else ""
 
 
 def _import_sites(

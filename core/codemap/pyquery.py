@@ -62,6 +62,8 @@ PYTHON = """
 ((assert_statement (call function: (identifier) @_f arguments: (argument_list .
   (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)))
   (#eq? @_f "isinstance"))
+(assignment left: (subscript value: (identifier) @bind.var)
+  right: [(call) (identifier) (attribute)] @item)
 (class_definition superclasses: (argument_list [(identifier) (attribute)
   (subscript value: [(identifier) (attribute)])] @bind.base))
 ((assignment left: (identifier) @_all

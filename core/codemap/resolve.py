@@ -206,7 +206,7 @@ class Project(Inference):
         narrows a declared type to the value assigned) with its declared type (jedi's)."""
         declared = next((t for t in types if t.startswith(":")), "")
         lines = view.bind_lines[(here, name)]
-        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
+        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] not in ":+"]
         if not pairs:
             return None
         seen = _bound_above(pairs, line, view.handed().blocks.get((here, name), {}))
@@ -287,7 +287,16 @@ class Project(Inference):
         """What a name bound several times holds: its declared type (`x: Base = Derived()`),
         else the first type that resolves, unless it is also a copy of something unknown
         (`self.send = send`) or of two different things: then nothing is sure. Each binding
-        is (scope, type) or (scope, type, line)."""
+        is (scope, type) or (scope, type, line); an element put in (`+list[Foo]`: `xs.append(
+        Foo())`) says what the name holds only when its bindings do not."""
+        adds = [b for b in bindings if b[1][:1] == "+"]
+        if adds:
+            rest = [b for b in bindings if b[1][:1] != "+" and b[1] not in _EMPTY]
+            found = self.agreed(view, rest) if rest else None
+            if found is None or found[0] in ("seq", "map"):  # `xs = []`, `xs = list(ys)`
+                added = self.agreed(view, [(b[0], b[1][1:]) for b in adds])
+                return union([found, added]) if found is not None else added
+            return found
         declared = [b[:2] for b in bindings if b[1].startswith(":")]
         typed = self.instance(view, *declared[0]) if declared else None
         if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
@@ -369,6 +378,10 @@ class Project(Inference):
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
 
 
+_EMPTY = frozenset(  # `xs = set()`: what is put in says what it holds
+    "list set dict frozenset deque collections.deque OrderedDict collections.OrderedDict "
+    "defaultdict collections.defaultdict".split()
+)
 _OBJECTS = frozenset({"inst", "seq", "map", "tuple"})  # values, not functions or classes
 
 

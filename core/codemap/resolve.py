@@ -295,6 +295,8 @@ class Project(Inference):
             found = self.agreed(view, rest) if rest else None
             if found is None or found[0] in ("seq", "map"):  # `xs = []`, `xs = list(ys)`
                 added = self.agreed(view, [(b[0], b[1][1:]) for b in adds])
+                if added is not None and self.element(added, "") in (None, EXTERNAL):
+                    added = None  # what was put in is not the project's: it says nothing
                 return union([found, added]) if found is not None else added
             return found
         declared = [b[:2] for b in bindings if b[1].startswith(":")]

@@ -141,7 +141,7 @@ def _users(db, project: Project, current: str, deadline: Deadline) -> list[Site]
     """The sites that use `current`, surest first; an import of a file already using it left
     out (the file's users are its dependents: the import adds nothing)."""
     deadline.check()
-    wanted, sites = references(db, current, project=project, deadline=deadline)
+    wanted, sites = references(db, current, project=project, deadline=deadline, aliases=True)
     sites += _asked(deadline, _stub_twins, db, wanted, deadline) or []
     users = {s.path for s in sites if s.kind != "import"}
     ordered = sorted(sites, key=lambda s: -s.confidence)
@@ -247,6 +247,8 @@ def _callers_of_file(
     for name in names:
         if deadline.late():
             break
-        _, sites = references(db, f"{path}:{name}", UNCERTAIN, project=project, deadline=deadline)
+        _, sites = references(
+            db, f"{path}:{name}", UNCERTAIN, project=project, deadline=deadline, aliases=True
+        )
         users += [(s.path, s.line) for s in sites if s.path != path]
     return users

@@ -110,15 +110,21 @@ def references(
     project: Project | None = None,
     cache: ViewCache | None = None,
     deadline: Deadline | None = None,
+    aliases: bool = False,
 ) -> tuple[list[Definition], list[Site]]:
     """Sites that reference `target`, best first; sites resolved to another definition dropped.
     Past `deadline` (checked before each row, each file view loaded and during SQL
-    statements) the sites found so far are the answer; the caller sees `deadline.passed`."""
+    statements) the sites found so far are the answer; the caller sees `deadline.passed`.
+    In Python a use of another name for it (`from m import f as g; g()`, `g = f; g()`) names
+    g, not f, as jedi and pyright count (and a rename leaves it alone): listed only with
+    `aliases`, for impact (the call runs f)."""
     path, scope, name = split_target(target)
     resolver = Resolver(db, _named(db, name))
     project = project or Project(db, cache, deadline)
     wanted = _narrowed(resolver.all_defs, path, scope)
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    twins = _stub_twins(resolver.all_defs, wanted) if wanted_keys else frozenset()
+    wanted_keys |= twins  # `m.pyi`'s A is m.py's A: `class B(A)` in the stub uses it (jedi)
     classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
         alias
@@ -133,6 +139,7 @@ def references(
     ]
     wanted_keys |= {(s.path, s.line) for s in overrides}
     rules = _Rules(project, resolver, name, wanted_keys, classes, min_confidence)
+    rules.aliases = aliases
     sites: list[Site] = []
     try:
         for local in names:
@@ -162,9 +169,12 @@ class _Rules:
     def __init__(self, project, resolver, name, wanted_keys, classes, min_confidence) -> None:
         self.project, self.resolver, self.name = project, resolver, name
         self.wanted_keys, self.classes, self.min_confidence = wanted_keys, classes, min_confidence
+        self.aliases = False
 
     def site(self, local: str, row: tuple) -> Site | None:
         fid, fpath, line, kind, caller, recv = row
+        if local != self.name and not self.aliases and fpath.endswith((".py", ".pyi")):
+            return None  # (tsserver counts a TypeScript alias's uses: they stay)
         if language_family(fpath) in FAMILIES:
             found = _followed(
                 self.project, self.resolver, (fpath, line), local, recv or "", caller or ""
@@ -201,6 +211,21 @@ def _one_per_line(sites: list[Site]) -> list[Site]:
 
 def _first_four(entry: tuple) -> tuple:
     return entry[:4]
+
+
+def _stub_twins(every: list[Definition], wanted: list[Definition]) -> frozenset:
+    """The definitions of the same name and scope in the stub beside a wanted one (`m.pyi`
+    for `m.py`, and back)."""
+    pairs = {(_twin_path(d.path), d.scope) for d in wanted} - {("", "")}
+    return frozenset((d.path, d.line) for d in every if (d.path, d.scope) in pairs) - {
+        (d.path, d.line) for d in wanted
+    }
+
+
+def _twin_path(path: str) -> str:
+    if path.endswith(".pyi"):
+        return path[:-1]
+    return path + "i" if path.endswith(".py") else ""
 
 
 def _import_sites(

@@ -55,7 +55,8 @@ class Project(Inference, TypeScriptTypes):
         self.ids, self.py_roots = self.cache.files
         self.views = self.cache.views
         self.modules = self.cache.modules
-        self.instances: dict[tuple[str, str, str], Value | None] = {}
+        self.instances: dict[tuple, Value | None] = {}
+        self.bound, self.bound_key, self.params_memo = {}, (), {}
 
     # --- loading ----------------------------------------------------------------------------
     def view(self, path: str) -> FileView:
@@ -200,7 +201,8 @@ class Project(Inference, TypeScriptTypes):
         many = own and line and len(types) > 1
         typed = self._flowed(view, here, name, line, types) if many else None
         if typed is None and types:
-            typed = self.agreed(view, [(here, t) for t in types])
+            lines = view.bind_lines.get((here, name), ())
+            typed = self.agreed(view, [(here, t, n) for t, n in zip(types, lines, strict=False)])
         if typed is not None:
             return typed
         nested = f"{here}.{name}" if here else name
@@ -219,7 +221,7 @@ class Project(Inference, TypeScriptTypes):
         narrows a declared type to the value assigned) with its declared type (jedi's)."""
         declared = next((t for t in types if t.startswith(":")), "")
         lines = view.bind_lines[(here, name)]
-        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
+        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] not in ":+"]
         if not pairs:
             return None
         seen = _bound_above(pairs, line, view.handed().blocks.get((here, name), {}))
@@ -282,10 +284,17 @@ class Project(Inference, TypeScriptTypes):
         for path, cls in classes[1:] if value[0] == "super" else classes:
             view = self.view(path)
             qualified = f"{cls}.{attr}"
-            if qualified in view.defs:
-                return self._defined(view, cls, qualified)
             assigned = view.attrs.get((cls, attr))
-            typed = self.agreed(view, assigned) if assigned else None
+            if qualified not in view.defs and not assigned:
+                continue
+            pairs = self.bound_along(value, path, cls) if value[0] != "class" else ()
+            if qualified in view.defs:
+                found = self._defined(view, cls, qualified)
+                if pairs and found is not None and found[0] == "def":
+                    return found + (pairs,)  # type: ignore[return-value]
+                return found
+            with self.binding(pairs):
+                typed = self.agreed(view, assigned)  # type: ignore[arg-type]
             if typed is not None:
                 return typed
             declared = declared or assigned is not None
@@ -293,19 +302,31 @@ class Project(Inference, TypeScriptTypes):
             return self.missing_member(value[1], declared)
         return EXTERNAL if complete == "ext" else None
 
-    def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
+    def agreed(self, view: FileView, bindings: list[tuple]) -> Value | None:
         """What a name bound several times holds: its declared type (`x: Base = Derived()`),
         else the first type that resolves, unless it is also a copy of something unknown
-        (`self.send = send`) or of two different things: then nothing is sure."""
-        declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
+        (`self.send = send`) or of two different things: then nothing is sure. Each binding
+        is (scope, type) or (scope, type, line); an element put in (`+list[Foo]`: `xs.append(
+        Foo())`) says what the name holds only when its bindings do not."""
+        adds = [b for b in bindings if b[1][:1] == "+"]
+        if adds:
+            rest = [b for b in bindings if b[1][:1] != "+" and b[1] not in _EMPTY]
+            found = self.agreed(view, rest) if rest else None
+            if found is None or found[0] in ("seq", "map"):  # `xs = []`, `xs = list(ys)`
+                added = self.agreed(view, [(b[0], b[1][1:]) for b in adds])
+                if added is not None and self.element(added, "") in (None, EXTERNAL):
+                    added = None  # what was put in is not the project's: it says nothing
+                return union([found, added]) if found is not None else added
+            return found
+        declared = [b[:2] for b in bindings if b[1].startswith(":")]
         typed = self.instance(view, *declared[0]) if declared else None
         if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
             return typed
         bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
         unknown = False
-        for scope, type_name in bindings:
-            typed = self.instance(view, scope, type_name)
+        for scope, type_name, *at in bindings:
+            typed = self.instance(view, scope, type_name, *at)
             copy = type_name.startswith(("=", "@", "&"))
             unknown = unknown or (typed is None and copy and len(bindings) > 1)
             if typed is not None:
@@ -330,12 +351,13 @@ class Project(Inference, TypeScriptTypes):
             order.append(here)
             view = self.view(here[0])
             for base in view.bases.get(here[1], []):
-                found = self.chain(view, "", base.split("."))
+                head = base.split("[", 1)[0]  # `Base[Foo]`: the class Base
+                found = self.chain(view, "", head.split("."))
                 if found is not None and found[0] == "class":
                     stack.append((found[1], found[2]))
                 elif found is None:
                     state = ""
-                elif state == "all" and base not in ("object", "Object"):
+                elif state == "all" and head not in ("object", "Object"):
                     state = "ext"
         return order, state
 
@@ -381,6 +403,10 @@ class Project(Inference, TypeScriptTypes):
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
 
 
+_EMPTY = frozenset(  # `xs = set()`: what is put in says what it holds
+    "list set dict frozenset deque collections.deque OrderedDict collections.OrderedDict "
+    "defaultdict collections.defaultdict".split()
+)
 _OBJECTS = frozenset({"inst", "seq", "map", "tuple"})  # values, not functions or classes
 
 

@@ -45,18 +45,8 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
         refs.append((end - len(name), name.decode(), line, kind, recv[:RECEIVER_CHARS]))
     for key, nodes in caps.items():
         role, _, kind = key.partition(".")
-        if role == "ref":  # a name's bytes are its node's: sliced once, decoded once
-            refs += [
-                (
-                    at,
-                    data[at : n.end_byte].decode("utf-8", "replace"),
-                    n.start_point[0] + 1,
-                    kind,
-                    "",
-                )
-                for n in nodes
-                for at in (n.start_byte,)
-            ]
+        if role == "ref":
+            refs += [(n.start_byte, _text(n), n.start_point[0] + 1, kind, "") for n in nodes]
         elif role == "bind":
             for n in nodes:
                 span = span_of(n) if kind == "span" else ""

@@ -55,9 +55,9 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         {"early_lines": LineRules(late_kinds=())},
     ),
     "small-8": ("small outputs whole only among the 8 latest", {"small_for_results": 8}),
-    "event-lines": (
-        "events keep a read's used lines instead of its fact line",
-        {"event_lines": ("read",)},
+    "event-facts": (
+        "events turn reads into their fact line, not the lines named since",
+        {"event_lines": ()},
     ),
     "whole-reads": ("file reads exempt from the size rule up to 12k", {"whole_reads": 12_000}),
     "args-all": ("every long argument archived from the next request on", {"early_args": "all"}),

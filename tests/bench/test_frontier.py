@@ -23,7 +23,7 @@ SETTINGS = (
     "no-shape",
     "reads-early",
     "small-8",
-    "event-lines",
+    "event-facts",
     "whole-reads",
     "args-all",
     "notes-150",

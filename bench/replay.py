@@ -73,6 +73,7 @@ def replay_bases(
     calls = {c.id: c for m in rec.messages for c in m.tool_calls}
     history: list[Message] = []
     step = 0
+    shown_at: dict[str, int] = {}  # call id -> the step that first showed its output
     for msg in rec.messages:
         known = None
         if msg.role == "assistant":
@@ -84,7 +85,7 @@ def replay_bases(
                 meter.request(request, when)
             gone = [meter.missing(needed, origin) for meter in meters][0]
             if misses is not None:
-                misses += misses_of(gone, origin, policy, rec.name, rec.source, step)
+                misses += misses_of(gone, origin, policy, rec.name, rec.source, step, shown_at)
             wanted = {origin.last_output[r] for r in gone}
             wanted |= {c for c in latest if not meters[0].shows(c, origin)}
             if wanted:
@@ -99,6 +100,7 @@ def replay_bases(
                 return ref in needed or meters[0].sees(ref, origin)  # seen, or recalled
         else:
             for result in msg.tool_results:
+                shown_at[result.call_id] = step
                 if result.call_id in calls:
                     policy.on_tool_result(
                         calls[result.call_id], ToolOutput(result.content, result.is_error)

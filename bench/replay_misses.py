@@ -25,10 +25,13 @@ class Miss:
     kind: str  # that output's fact kind
     treatment: str  # what the policy had done to that output
     line: str  # the line the reference came from
+    age: int = -1  # steps since that output was shown (-1: unknown)
 
     def render(self) -> str:
         where = f"{self.recording}#{self.step}"
-        return f"{where}\t{self.kind}\t{self.treatment}\t{self.ref}\t{self.line[:160]}"
+        return (
+            f"{where}\t{self.kind}\t{self.treatment}\tage {self.age}\t{self.ref}\t{self.line[:160]}"
+        )
 
 
 def treatment(policy: object, call_id: str) -> str:
@@ -51,9 +54,17 @@ def treatment(policy: object, call_id: str) -> str:
 
 
 def misses_of(
-    gone: set[str], origin: Provenance, policy: object, recording: str, source: str, step: int
+    gone: set[str],
+    origin: Provenance,
+    policy: object,
+    recording: str,
+    source: str,
+    step: int,
+    shown_at: dict[str, int] | None = None,
 ) -> list[Miss]:
-    """One `Miss` per reference in `gone`, named by the newest output line carrying it."""
+    """One `Miss` per reference in `gone`, named by the newest output line carrying it;
+    `shown_at`: the step each output was first shown at (for its age)."""
+    shown_at = shown_at or {}
     facts = getattr(policy, "facts", {})
     out = []
     for ref in sorted(gone):
@@ -73,6 +84,7 @@ def misses_of(
                 fact.kind if fact else "",
                 treatment(policy, call_id) if call_id else "model",
                 found.line if found else "",
+                step - shown_at[call_id] if call_id in shown_at else -1,
             )
         )
     return out

@@ -245,6 +245,6 @@ def test_misses_lists_each_reference_ours_did_not_show_with_what_it_did(tmp_path
     assert proc.returncode == 0, proc.stderr
     listed = (tmp_path / "misses.txt").read_text().splitlines()
     assert listed[0] == "1 misses" and "1 retention misses" in proc.stdout
-    where, kind, _, ref, line = listed[-1].split("\t", 4)
-    assert (where, kind, ref) == ("task.traj.json#19", "read", "helper_0_77")
+    where, kind, _, age, ref, line = listed[-1].split("\t", 5)
+    assert (where, kind, age, ref) == ("task.traj.json#19", "read", "age 18", "helper_0_77")
     assert "def helper_0_77" in line

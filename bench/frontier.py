@@ -59,6 +59,10 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         "events turn reads into their fact line, not the lines named since",
         {"event_lines": ()},
     ),
+    "read-task": (
+        "a large file read keeps only the task's lines, not those the model just named",
+        {"read_named": 0},
+    ),
     "whole-reads": ("file reads exempt from the size rule up to 12k", {"whole_reads": 12_000}),
     "args-all": ("every long argument archived from the next request on", {"early_args": "all"}),
     "notes-150": ("the model's older notes shortened to 150 characters", {"old_text_chars": 150}),

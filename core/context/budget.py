@@ -29,6 +29,7 @@ class ContextBudget:
     early_lines: LineRules | None = LineRules()  # ... outputs keep only the lines later used
     shape_outputs: bool = True  # known programs' output shaped at first show (shaping.py)
     whole_reads: int = 0  # ... but a file read stays whole up to this many tokens
+    read_named: int = 40  # ... a large one keeps this many lines naming the model's latest words
     small_result_tokens: int = 500  # results this small stay as they are
     small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole

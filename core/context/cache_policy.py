@@ -66,7 +66,7 @@ class CacheAwareContext:
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
         self.first = FirstShow(
-            self.budget.shape_outputs, self.budget.whole_reads
+            self.budget.shape_outputs, self.budget.whole_reads, self.budget.read_named
         )  # known programs' output, shaped
         self.state = Compacted()
         self.repeats = Repeats()

@@ -71,11 +71,13 @@ def first_show(
     count: Count,
     whole_reads: int = 0,
     recent: str = "",
+    named: int = NAMED,
 ) -> str:
     """What an output shows the first time: shaped when a known program printed it or when it
     is very large; otherwise itself. Pointers name the lines of the whole (as archived).
     `whole_reads`: a file read (the lines the model asked for) stays whole up to this size;
-    `recent`: the model's latest words, whose identifiers a large file read keeps lines of."""
+    `recent`: the model's latest words, whose identifiers a large file read keeps lines of
+    (`named` at most)."""
     size = count(text)
     if size < MIN_TOKENS or fact.kind == "recall":  # what the model asked for, as it asked
         return text
@@ -92,7 +94,8 @@ def first_show(
     if size > SIZE_TOKENS and not (size <= SPEC_TOKENS and reads_like_spec(lines)):
         kept = _head_tail(kept, lines, used_words([task], []))
         if fact.kind == "read":
-            kept = sorted({*kept, *_landmarks(kept, lines, used_words([recent], []))})
+            named_lines = _landmarks(kept, lines, used_words([recent], []))[:named]
+            kept = sorted({*kept, *named_lines})
     return text if len(kept) == len(lines) else compose(lines, kept, entry)
 
 
@@ -113,17 +116,18 @@ def _landmarks(kept: list[int], lines: list[str], recent: set[str]) -> list[int]
     text = [GUTTER.sub("", lines[i], count=1) for i in hidden]
     recent = telling(recent, text)
     named = [i for i, row in zip(hidden, text, strict=True) if keeps(row, recent, code=True)]
-    return named[:NAMED]
+    return named
 
 
 class FirstShow:
     """The outputs shaped at their first showing (call id -> text), and the task they are
     matched against."""
 
-    NOT_STATE = ("enabled", "whole_reads")  # settings, not state (core/context/state.py)
+    NOT_STATE = ("enabled", "whole_reads", "named")  # settings, not state (state.py)
 
-    def __init__(self, enabled: bool = True, whole_reads: int = 0) -> None:
-        self.enabled, self.whole_reads, self.task, self.recent = enabled, whole_reads, "", ""
+    def __init__(self, enabled: bool = True, whole_reads: int = 0, named: int = NAMED) -> None:
+        self.enabled, self.whole_reads, self.named = enabled, whole_reads, named
+        self.task = self.recent = ""
         self.shaped: dict[str, str] = {}
 
     def note_task(self, history: list[Message]) -> None:
@@ -153,6 +157,7 @@ class FirstShow:
             count,
             self.whole_reads,
             f"{self.recent}\n{asked}",
+            self.named,
         )
         if shown != text:
             self.shaped[call_id] = shown

@@ -24,6 +24,7 @@ SETTINGS = (
     "reads-early",
     "small-8",
     "event-facts",
+    "read-task",
     "whole-reads",
     "args-all",
     "notes-150",

@@ -5,8 +5,10 @@ build speed, refresh, update, query, the warm session map, peak memory; Aider be
         [--projects rich requests ...] [--ts-modules DIR] [--memory DIR] [--aider PYTHON]
         [--quick] [--accuracy-only] [--misses DIR] [--referee]
 
-`--referee` prints the figures checked against referees nobody here wrote (jedi ∪ pyright for
-Python, the TypeScript compiler's findReferences), with their versions, and the speed targets.
+Every run ends with the figures checked against referees nobody here wrote (jedi ∪ pyright
+for Python, the TypeScript compiler's findReferences), with their versions
+(bench/codemap_referee.py); `--referee` prints those and the standard library's speed targets
+only (bench/codemap_speed.py: cold build against Aider's tags, refresh, refs, update, impact).
 
 Accuracy: `references` and `impact` (two levels) scored per site against an independent
 ground truth, with `rg -w NAME` as the baseline (bench/truth_words.py: one pass for every
@@ -38,23 +40,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import codemap_referee, codemap_speed
 from bench.codemap_accuracy import SEED, TsTruth, score_project, score_typescript, targets
 from bench.codemap_aider import AIDER_PYTHON, aider_figures
 from bench.truth_walk import compute
-from core.codemap import CodeIndex, CodeMap, definitions, references, render_overview
+from core.codemap import CodeIndex, CodeMap, definitions, render_overview
 
-REF_NAMES = (
-    "urlopen",
-    "getaddrinfo",
-    "Thread",
-    "parse_args",
-    "dumps",
-    "TextIOWrapper",
-    "make_archive",
-    "deepcopy",
-    "isclass",
-    "run",
-)
 OTHER_TREES = (Path("/usr/lib/node_modules/npm/node_modules"),)
 STDLIB_SAMPLE = 200  # targets drawn (seed: bench/codemap_accuracy.py SEED) on the big tree
 PROJECTS = ("rich", "requests", "prompt_toolkit", "pygments")
@@ -113,20 +104,6 @@ def refresh_and_update(index: CodeIndex, tree: Path) -> None:
     )
 
 
-def references_speed(index: CodeIndex) -> None:
-    times, counts = [], []
-    for name in REF_NAMES:
-        start = time.perf_counter()
-        _, sites = references(index.db, name)
-        times.append(time.perf_counter() - start)
-        counts.append(len(sites))
-    print(
-        f"  references query: median {statistics.median(times) * 1000:.1f} ms, "
-        f"max {max(times) * 1000:.1f} ms over {len(REF_NAMES)} names "
-        f"({min(counts)}–{max(counts)} sites each)"
-    )
-
-
 def accuracy(index: CodeIndex, tree: Path) -> None:
     wanted = found = files = 0
     missing: list[str] = []
@@ -161,7 +138,8 @@ def accuracy(index: CodeIndex, tree: Path) -> None:
 
 def session_start(tree: Path, home: Path) -> None:
     """open_session() with and without the code map (the REPL prompt must not wait), then the
-    first task's wait: on a cold index, and again on the warm one a second session finds."""
+    first task's wait for the overview in the prompt (`overview_in_prompt`; by default it comes
+    on demand): on a cold index, and again on the warm one a second session finds."""
     os.environ["UNICUM_HOME"] = str(home)
     os.environ.setdefault("OPENAI_API_KEY", "fake-bench-key")  # no request is sent
     from core.agent import SessionOptions, open_session
@@ -169,7 +147,9 @@ def session_start(tree: Path, home: Path) -> None:
     timings, waits, shown = {}, [], []
     for enabled in (False, True, True):
         start = time.perf_counter()
-        opts = SessionOptions(workspace=tree, provider="openai", codemap=enabled)
+        opts = SessionOptions(  # the overview in the prompt, as it was before on demand
+            workspace=tree, provider="openai", codemap=enabled, overview_in_prompt=enabled
+        )
         live = open_session(opts, record=False)
         timings[enabled] = time.perf_counter() - start
         if enabled:
@@ -319,7 +299,8 @@ def speed(args: argparse.Namespace, tree: Path, tmp: Path) -> None:
     single, _, _ = build(tree, tmp / "py1.db", 1)
     single.close()
     refresh_and_update(index, tree)
-    references_speed(index)
+    codemap_speed.refs_speed(tree, tmp / "py.db")
+    codemap_speed.impact_speed(index)
     accuracy(index, tree)
     index.close()
     warm_map(tree, tmp / "home")
@@ -336,6 +317,14 @@ def speed(args: argparse.Namespace, tree: Path, tmp: Path) -> None:
         print(f"Memory: {big}")
         peak_memory(big, 1)
         peak_memory(big, 2)
+
+
+def referee() -> None:
+    """The figures checked against referees nobody here wrote, each with its version."""
+    print("Against the referee, projects the resolver was not tuned on:")
+    codemap_referee.main(["--report"])
+    print("Against the referee, the tuning projects:")
+    codemap_referee.main(["--tune"])
 
 
 def main() -> int:
@@ -368,13 +357,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.referee:
-        from bench import codemap_referee, codemap_speed
-
-        print("Against the referee, projects the resolver was not tuned on:")
-        codemap_referee.main(["--report"])
-        print("Against the referee, the tuning projects:")
-        codemap_referee.main(["--tune"])
-        print("Speed on the standard library (CPU time):")
+        referee()
+        print("Speed on the standard library (CPU time and wall clock):")
         return codemap_speed.main([])
     print(
         f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
@@ -386,6 +370,7 @@ def main() -> int:
         typescript_accuracy(Path(tmp), args.ts_modules)
         if not args.accuracy_only:
             speed(args, tree, Path(tmp))
+    referee()
     print(
         f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
         f"on {os.cpu_count()} cores"

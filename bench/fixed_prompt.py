@@ -1,12 +1,13 @@
 """The fixed prompt Unicum really sends: measured from the CLI's own first request.
 
-    python bench/fixed_prompt.py [--dir PROJECT] [--provider anthropic]
+    python bench/fixed_prompt.py [--dir PROJECT] [--provider anthropic|openai]
 
 `cli.py -p` runs against a loopback server that records the first request body and answers it
 with an authentication error (never retried), so nothing but the request is built. The fixed
 prompt is what every request carries before the messages: the system text and the tool
-schemas, as sent on the wire. tests/bench/test_fixed_prompt.py compares it with what the CLI
-sends to the scripted test server.
+schemas, as sent on the wire; both wires unless `--provider` names one (the OpenAI wire wraps
+each tool in more JSON). tests/bench/test_replay_honesty.py compares it with what the CLI
+sends to the scripted test server, and the replay charges each wire's bill with its own.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -57,7 +59,7 @@ def system_text(body: dict[str, Any]) -> str:
 def measure(body: dict[str, Any]) -> FixedPrompt:
     """The fixed prompt of one recorded first request."""
     text = system_text(body)
-    tools = json.dumps(body.get("tools") or [])
+    tools = json.dumps([_unmarked(t) for t in body.get("tools") or []])
     overview = (
         text.split("## Code Map\n", 1)[1].split("\n## ", 1)[0] if "## Code Map\n" in text else ""
     )
@@ -65,6 +67,14 @@ def measure(body: dict[str, Any]) -> FixedPrompt:
         estimate_tokens(text),
         estimate_tokens(tools) if body.get("tools") else 0,
         estimate_tokens(overview),
+    )
+
+
+def _unmarked(tool: object) -> object:
+    """A tool as the model reads it: Anthropic's `cache_control` marks where a cache entry ends
+    and is not part of the prompt."""
+    return (
+        {k: v for k, v in tool.items() if k != "cache_control"} if isinstance(tool, dict) else tool
     )
 
 
@@ -148,6 +158,9 @@ def _keys(provider: str, url: str) -> dict[str, str]:
     return {"OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "fake-bench-key"}
 
 
+WIRES = ("anthropic", "openai")  # the two wire formats: Anthropic's and OpenAI's chat
+
+
 @cache
 def cli_fixed_prompt(workspace: Path = ROOT, provider: str = "anthropic") -> FixedPrompt:
     """What the CLI sends before the messages, for a session in `workspace` (default: this
@@ -155,16 +168,32 @@ def cli_fixed_prompt(workspace: Path = ROOT, provider: str = "anthropic") -> Fix
     return measure(first_request(workspace, provider))
 
 
+def cli_fixed_prompts(workspace: Path = ROOT) -> dict[str, FixedPrompt]:
+    """Both wires' fixed prompts (measured side by side: each run is a CLI start)."""
+    with ThreadPoolExecutor(len(WIRES)) as pool:
+        found = pool.map(lambda wire: cli_fixed_prompt(workspace, wire), WIRES)
+        return dict(zip(WIRES, found, strict=True))
+
+
+def describe(wire: str, found: FixedPrompt) -> str:
+    return (
+        f"{wire} wire: fixed prompt {found.tokens:,} tokens: system {found.system:,} "
+        f"(code map {found.code_map:,}), tool schemas {found.tools:,}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=ROOT, help="the project (default: this repo)")
-    parser.add_argument("--provider", default="anthropic", choices=("anthropic", "openai"))
+    parser.add_argument("--provider", choices=WIRES, help="one wire only (default: both)")
     args = parser.parse_args(argv)
-    found = cli_fixed_prompt(args.dir.resolve(), args.provider)
-    print(
-        f"fixed prompt {found.tokens:,} tokens: system {found.system:,} "
-        f"(code map {found.code_map:,}), tool schemas {found.tools:,}"
-    )
+    workspace = args.dir.resolve()
+    if args.provider:
+        found = {args.provider: cli_fixed_prompt(workspace, args.provider)}
+    else:
+        found = cli_fixed_prompts(workspace)
+    for wire, prompt in found.items():
+        print(describe(wire, prompt))
     return 0
 
 

@@ -16,10 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.oracle import LineOracle  # noqa: E402
 from bench.policies import Masking, Naive, Ours  # noqa: E402
 from bench.replay import (  # noqa: E402
     Settings,
     half,
+    largest,
     recordings,
     replay,
     run,
@@ -74,12 +76,19 @@ SETTINGS: dict[str, tuple[str, dict]] = {
 PARTS = ("fixed prompt", "task", "user", "notes", "commands", "outputs whole", "outputs cut")
 
 
-def settings() -> Settings:
-    return {name: budget for name, (_, budget) in SETTINGS.items()}
+def settings(names: str = "") -> Settings:
+    """The settings named (comma-separated; unknown names are an error), default all."""
+    chosen = [n.strip() for n in names.split(",") if n.strip()] or list(SETTINGS)
+    unknown = [n for n in chosen if n not in SETTINGS]
+    if unknown:
+        raise SystemExit(f"frontier: no setting {', '.join(unknown)} (see --help)")
+    return {name: SETTINGS[name][1] for name in chosen}
 
 
 def baselines() -> list:
-    return [Naive(), Masking(3, 10_000)]
+    """Naive and masking, and the line oracle (bench/oracle.py) on both bases: what is
+    reachable at all when only the lines later calls use are kept."""
+    return [Naive(), Masking(3, 10_000), LineOracle()]
 
 
 class Composition:
@@ -120,9 +129,10 @@ def _part(index: int, role: str, block: object, given: dict[str, str]) -> tuple[
 
 
 def composition(paths: list[Path], only: str) -> dict[str, dict[str, Composition]]:
-    """source -> {"naive", "ours"} -> the requests of that half, by part."""
+    """source -> {"naive", "ours", "oracle"} -> the requests of that half, by part (ours and
+    the oracle with Unicum's prompt)."""
     out: dict[str, dict[str, Composition]] = {}
-    ours_fixed = unicum_fixed_tokens()
+    ours_fixed = largest(unicum_fixed_tokens())
     for path in find_files(paths):
         if only and half(path) != only:
             continue
@@ -132,7 +142,10 @@ def composition(paths: list[Path], only: str) -> dict[str, dict[str, Composition
             continue  # the replay above said why
         for rec in found:
             own = estimate_tokens(rec.system) + rec.overhead_tokens
-            for policy, fixed in ((Naive(), own), (Ours(overhead_tokens=ours_fixed), ours_fixed)):
+            oracle = LineOracle()
+            oracle.prepare(rec)
+            mine = (Ours(overhead_tokens=ours_fixed), oracle)
+            for policy, fixed in ((Naive(), own), *((p, ours_fixed) for p in mine)):
                 wrapped = Composition(policy, fixed)
                 replay(rec, wrapped, fixed)
                 into = out.setdefault(rec.source, {}).setdefault(
@@ -185,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path, help="trajectory files or folders")
     parser.add_argument("--half", choices=("tune", "report", "all"), default="tune")
+    parser.add_argument("--settings", default="", help=f"only these: {', '.join(SETTINGS)}")
     args = parser.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]
     if missing:
@@ -195,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     if only:
         groups = [("recordings", args.paths, True)]
     sections = {
-        k: v for k, v in run(groups, only=only, ours=settings(), others=baselines).items() if v
+        k: v
+        for k, v in run(groups, only=only, ours=settings(args.settings), others=baselines).items()
+        if v
     }
     if not sections:
         print("frontier: no trajectories found", file=sys.stderr)

@@ -23,15 +23,14 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fixed_prompt import ROOT, cli_fixed_prompt  # noqa: E402
+from bench.fixed_prompt import ROOT, cli_fixed_prompts  # noqa: E402
 from bench.policies import Ours, baselines  # noqa: E402
 from bench.replay_meter import Meter  # noqa: E402
-from bench.replay_metrics import Provenance, Tally, shown  # noqa: E402
+from bench.replay_metrics import ANTHROPIC, OPENAI, Provenance, Tally, shown  # noqa: E402
 from bench.replay_misses import Miss, misses_of, write  # noqa: E402
 from bench.replay_report import render  # noqa: E402
 from bench.trajectories import Recording, find_files, load  # noqa: E402
@@ -43,31 +42,51 @@ from tools.recall import MAX_CHARS as RECALL_CHARS  # noqa: E402
 Table = dict[str, dict[str, Tally]]  # source -> policy -> tally
 
 
-def unicum_fixed_tokens() -> int:
-    """Unicum's own fixed prompt, as the CLI really sends it (bench/fixed_prompt.py: its first
-    request, measured on both wires; the larger counts). `UNICUM_BENCH_FIXED` overrides it
-    (tests that are not about it)."""
-    given = os.environ.get("UNICUM_BENCH_FIXED", "")
-    if given.isdigit():
-        return int(given)
-    with ThreadPoolExecutor(2) as pool:
-        found = list(pool.map(lambda wire: cli_fixed_prompt(ROOT, wire), ("anthropic", "openai")))
-    return max(f.tokens for f in found)
+Wires = dict[str, int]  # provider family -> the fixed prompt its wire carries
+Charge = int | Wires  # one fixed prompt for every wire, or each wire's own
 
 
-def replay(rec: Recording, policy, fixed_tokens: int) -> Tally:
+def unicum_fixed_tokens() -> Wires:
+    """Unicum's own fixed prompt on each wire, as the CLI really sends it (bench/fixed_prompt.py:
+    its first request, measured on both wires). `UNICUM_BENCH_FIXED` overrides it (tests that
+    are not about it): `N` for both wires, or `A,O` (Anthropic's, OpenAI's)."""
+    given = [part.strip() for part in os.environ.get("UNICUM_BENCH_FIXED", "").split(",")]
+    if all(part.isdigit() for part in given) and len(given) in (1, 2):
+        return wires([int(part) for part in given] * (3 - len(given)))
+    return {wire: found.tokens for wire, found in cli_fixed_prompts(ROOT).items()}
+
+
+def wires(charge: Charge | list[int]) -> Wires:
+    if isinstance(charge, dict):
+        return dict(charge)
+    pair = charge if isinstance(charge, list) else [charge, charge]
+    return dict(zip((ANTHROPIC.name, OPENAI.name), pair, strict=True))
+
+
+def meter_for(charge: Charge) -> Meter:
+    """A meter charging `charge`: raw counts the larger wire's, each bill its own wire's."""
+    if isinstance(charge, int):
+        return Meter(charge)
+    return Meter(max(charge.values()), dict(charge))
+
+
+def largest(charge: Charge) -> int:
+    return charge if isinstance(charge, int) else max(charge.values())
+
+
+def replay(rec: Recording, policy, fixed_tokens: Charge) -> Tally:
     """Drive `policy` through the recording the way the agent loop drives it."""
     return replay_bases(rec, policy, [fixed_tokens])[0]
 
 
 def replay_bases(
-    rec: Recording, policy, fixed: list[int], misses: list[Miss] | None = None
+    rec: Recording, policy, fixed: list[Charge], misses: list[Miss] | None = None
 ) -> list[Tally]:
     """The same replay charged with each fixed prompt in `fixed` (one tally each). What a
     recorded call needs that the request did not show is recalled first: one more request,
     whose recalled outputs stay in the history as they do live, until the policy drops them.
     `misses` collects each reference the first basis did not show (bench/replay_misses.py)."""
-    meters = [Meter(tokens) for tokens in fixed]
+    meters = [meter_for(charge) for charge in fixed]
     origin = Provenance()
     origin.note(Message("user", [TextBlock(rec.system)]))
     calls = {c.id: c for m in rec.messages for c in m.tool_calls}
@@ -181,7 +200,7 @@ COMPARED = ("naive", "mask-10k")  # the baselines the second table repeats besid
 
 def replay_file(
     path: Path,
-    ours_fixed: int,
+    ours_fixed: Charge,
     fixed_seen: dict[str, list[int]] | None = None,
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
@@ -189,7 +208,8 @@ def replay_file(
 ) -> list[tuple[str, str, str, Tally]]:
     """(basis, source, policy, tally) for every recording in one file. Basis "": every policy
     charged the recording's own fixed prompt (the policy alone); `UNICUM`: ours in each of its
-    settings charged Unicum's, beside `COMPARED` with their own (what a user switching sees).
+    settings charged Unicum's, beside `COMPARED` with their own (what a user switching sees),
+    and any policy marked `both_bases` (the line oracle) on both.
     `fixed_seen` collects each recording's own fixed prompt per source; `misses` the
     retention misses of ours (its first setting)."""
     rows = []
@@ -198,12 +218,21 @@ def replay_file(
         if fixed_seen is not None:
             fixed_seen.setdefault(rec.source, []).append(fixed)
         for policy in others():
+            if hasattr(policy, "prepare"):
+                policy.prepare(rec)  # a bound that knows the recording (bench/oracle.py)
+            if getattr(policy, "both_bases", False):
+                same, unicum = replay_bases(rec, policy, [fixed, ours_fixed])
+                rows += [
+                    ("", rec.source, policy.name, same),
+                    (UNICUM, rec.source, policy.name, unicum),
+                ]
+                continue
             tally = replay(rec, policy, fixed)
             rows.append(("", rec.source, policy.name, tally))
             if policy.name in COMPARED:
                 rows.append((UNICUM, rec.source, policy.name, tally))
         for n, (name, budget) in enumerate(ours.items()):
-            policy = Ours(overhead_tokens=ours_fixed, name=name, **budget)
+            policy = Ours(overhead_tokens=largest(ours_fixed), name=name, **budget)
             listed = misses if n == 0 else None
             same, unicum = replay_bases(rec, policy, [fixed, ours_fixed], listed)
             rows += [("", rec.source, name, same), (UNICUM, rec.source, name, unicum)]
@@ -217,7 +246,7 @@ def run(
     only: str = "",
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
-    ours_fixed: int | None = None,
+    ours_fixed: Charge | None = None,
     misses: list[Miss] | None = None,
 ) -> dict[str, Table]:
     """section -> table; each group is (label, paths, split into tune/report halves); `only`:
@@ -247,15 +276,22 @@ def run(
     return sections
 
 
-def fixed_note(fixed_seen: dict[str, list[int]], ours_fixed: int) -> str:
+def fixed_note(fixed_seen: dict[str, list[int]], ours_fixed: Charge) -> str:
     own = ", ".join(
         f"{source} median {sorted(v)[len(v) // 2]:,}" for source, v in sorted(fixed_seen.items())
     )
     return (
         f"(fixed prompt per request — the recordings' own, measured from their usage where the "
         f"file leaves it out: {own}; in the tables marked{UNICUM}, ours is charged Unicum's "
-        f"as the CLI sends it: {ours_fixed:,})"
+        f"as the CLI sends it: {_wires_text(ours_fixed)})"
     )
+
+
+def _wires_text(charge: Charge) -> str:
+    if isinstance(charge, int):
+        return f"{charge:,}"
+    each = ", ".join(f"{wire} wire {tokens:,}" for wire, tokens in charge.items())
+    return f"{each}; each bill its own wire's, raw the larger"
 
 
 def split_note(groups: list[tuple[str, list[Path], bool]]) -> str:

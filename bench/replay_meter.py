@@ -9,6 +9,7 @@ from bench.replay_metrics import (
     ANTHROPIC,
     FAMILIES,
     OPENAI,
+    Pricing,
     Provenance,
     Shown,
     Tally,
@@ -70,7 +71,8 @@ class AnthropicCache:
 class Meter:
     """Counts requests of one policy over one recording, with memoized per-message views."""
 
-    fixed_tokens: int  # system prompt + tool schemas: sent first in every request
+    fixed_tokens: int  # system prompt + tool schemas: sent first in every request (raw)
+    wire_fixed: dict[str, int] = field(default_factory=dict)  # family -> its wire's, if other
     tally: Tally = field(default_factory=Tally)
     previous: list[str] = field(default_factory=list)
     previous_time: float = 0.0
@@ -114,10 +116,8 @@ class Meter:
         total = sums[-1]
         blocks = [len(m.blocks) for m in messages]
         cached = self.anthropic.read(keys, sums, blocks, [m.role for m in messages], when)
-        billed = {
-            ANTHROPIC.name: price(ANTHROPIC, total, cached),
-            OPENAI.name: price(OPENAI, total, self._openai_prefix(texts, sums, when)),
-        }
+        prefixes = {ANTHROPIC.name: cached, OPENAI.name: self._openai_prefix(texts, sums, when)}
+        billed = {f.name: self._bill(f, total, prefixes[f.name]) for f in FAMILIES}
         self.tally.requests += 1
         self.tally.raw += total
         self.tally.fresh += total - cached
@@ -127,6 +127,12 @@ class Meter:
                 self.tally.recall_billed[family.name] += billed[family.name]
         self.tally.peak = max(self.tally.peak, total)
         self.previous, self.previous_time = texts, when or self.previous_time
+
+    def _bill(self, family: Pricing, total: int, prefix: int) -> float:
+        """The family's bill, its own wire's fixed prompt in place of `fixed_tokens` (every
+        cached prefix starts with the fixed prompt)."""
+        shift = self.wire_fixed.get(family.name, self.fixed_tokens) - self.fixed_tokens
+        return price(family, total + shift, prefix + shift if prefix else 0)
 
     def _openai_prefix(self, texts: list[str], sums: list[int], when: float) -> int:
         """Automatic prefix caching: what this request shares with the previous one."""

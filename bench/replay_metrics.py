@@ -123,7 +123,7 @@ class Provenance:
     """Where each reference first appeared (a tool output, or the task / model's text), and
     the output lines that carry it, with their file positions."""
 
-    MAX_SOURCES = 8
+    MAX_SOURCES = 8  # per kind: an output's lines, the model's own (one never evicts the other)
 
     def __init__(self) -> None:
         self.origin: dict[str, str] = {}
@@ -168,9 +168,12 @@ class Provenance:
 
     def _add(self, ref: str, source: Source) -> None:
         kept = self.sources.setdefault(ref, [])
-        if source not in kept:
-            kept.append(source)
-            del kept[: -self.MAX_SOURCES]
+        if source in kept:
+            return
+        kept.append(source)
+        same = [s for s in kept if bool(s.call_id) == bool(source.call_id)]
+        if len(same) > self.MAX_SOURCES:  # the oldest of its kind goes
+            kept.remove(same[0])
 
     def needed_by(self, action: Message) -> set[str]:
         """References the action's tool calls use that only an earlier tool output introduced."""

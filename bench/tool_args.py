@@ -34,7 +34,7 @@ SYSTEM = (
     "Answer each request with exactly one tool call."
 )
 TOOLS = ("read_file", "terminal", "edit_file", "write_file", "search_files", "recall")
-TOOLS += ("code_map", "todo")
+TOOLS += ("code_map", "todo", "list_files", "memory", "web_search")
 Check = Callable[[dict[str, Any]], bool]
 
 
@@ -109,6 +109,24 @@ CASES = (
             and sorted(str(t.get("status")) for t in a["todos"] if isinstance(t, dict))
             == ["done", "in_progress"]
         ),
+    ),
+    Case(
+        "List the Python files under src (glob **/*.py).",
+        "list_files",
+        lambda a: (
+            "*.py" in str(a.get("pattern", ""))
+            and "src" in str(a.get("path", "")) + str(a.get("pattern", ""))
+        ),
+    ),
+    Case(
+        "Remember for later sessions: the tests run with `make test`.",
+        "memory",
+        lambda a: _is(a.get("action"), "add") and "make test" in str(a.get("content", "")),
+    ),
+    Case(
+        "Search the web for httpx timeout retries, at most 3 results.",
+        "web_search",
+        lambda a: "httpx" in str(a.get("query", "")) and _is(a.get("max_results"), 3),
     ),
 )
 

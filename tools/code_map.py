@@ -54,13 +54,12 @@ def _overview(ctx: ToolContext, task: str) -> ToolOutput:
 TOOLS = [
     Tool(
         "code_map",
-        "Code index, cheaper than reading files: overview (main files; name: task words), "
-        "definition, references (callers), impact (dependents), outline (of path), rename "
-        "(to new_name: dry run).",
+        "Code index: overview (main files; name: task words), definition, references "
+        "(callers), impact (dependents), outline of path, rename to new_name (dry run).",
         params(
             ["action"],
             action={"type": "string", "enum": list(ACTIONS)},
-            name={"type": "string", "description": "symbol; Class.method or file.py:name ok"},
+            name={"type": "string", "description": "symbol, Class.method or file.py:name"},
             path={"type": "string"},
             new_name={"type": "string"},
         ),

@@ -206,9 +206,8 @@ PAIR = {
 TOOLS = [
     Tool(
         "edit_file",
-        "Replace old_string (exact, indentation included; unique unless replace_all) with "
-        "new_string in a file, or apply edits (such pairs in order, all or none). Returns a "
-        "diff.",
+        "Replace old_string (exact, with indentation; unique unless replace_all) by new_string, "
+        "or apply edits (such pairs) in order, all or none; returns a diff.",
         params(
             ["path"],
             path={"type": "string"},

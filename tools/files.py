@@ -147,8 +147,7 @@ TOOLS = [
     ),
     Tool(
         "write_file",
-        "Create or overwrite a file (folders made; append adds to its end). To change an "
-        "existing file prefer edit_file.",
+        "Create or overwrite a file (append: add to its end); to change one prefer edit_file.",
         params(
             ["path", "content"],
             path={"type": "string"},

@@ -107,8 +107,8 @@ def memory(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "memory",
-        "Memory across sessions: add a lasting fact; update/remove an entry (key: its key, id or "
-        "text); list; search (content: query). scope: project (default) or global.",
+        "Memory across sessions: add a lasting fact, update or remove one (key: its key, id or "
+        "text), list, search (content: query); scope: project (default) or global.",
         params(
             ["action"],
             action={"type": "string", "enum": ACTIONS},

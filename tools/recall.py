@@ -87,14 +87,14 @@ def _available(ctx: ToolContext) -> str | None:
 TOOLS = [
     Tool(
         "recall",
-        "Text of an archived output by id (a3) or query; lines (first-last line numbers) or "
-        "grep return only those lines of it, numbered: prefer them to the whole.",
+        "An archived output by id (a3) or query; lines or grep return only those lines, "
+        "numbered: prefer them to the whole.",
         params(
             [],
             id={"type": "string"},
             query={"type": "string"},
-            lines={"type": "string", "description": "first-last, the output's line numbers"},
-            grep={"type": "string", "description": "lines containing it"},
+            lines={"type": "string", "description": "first-last line numbers"},
+            grep={"type": "string", "description": "text the lines contain"},
         ),
         recall,
         available=_available,

@@ -188,8 +188,7 @@ def list_files(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "search_files",
-        "Regex search of file contents and names (respects .gitignore, skips binaries); "
-        "matches by file, with line numbers.",
+        "Regex search of file contents and names, with line numbers (respects .gitignore).",
         params(
             ["pattern"],
             pattern={"type": "string"},
@@ -204,8 +203,7 @@ TOOLS = [
     ),
     Tool(
         "list_files",
-        "List a folder as a tree (depth: levels) or the files matching a glob pattern "
-        "(**/*.py); respects .gitignore.",
+        "A folder as a tree (depth: levels), or the files matching a glob pattern (**/*.py).",
         params(
             [],
             path={"type": "string"},

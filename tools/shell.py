@@ -260,9 +260,8 @@ def terminal(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "terminal",
-        "Run a bash command in the project folder (stdin closed; timeout: seconds, max 600); "
-        "its output (head and tail) and exit code. Offline: network true asks the user "
-        "per host.",
+        "Run a bash command in the project folder (no stdin; timeout: seconds, max 600); "
+        "its output and exit code. Offline unless network is true (asked per host).",
         params(
             ["command"],
             command={"type": "string"},

@@ -25,8 +25,8 @@ def _available(ctx: ToolContext) -> str | None:
 TOOLS = [
     Tool(
         "task",
-        "Hand a self-contained job (exploring, a long search) to a sub-agent with a fresh "
-        "context; only its report returns. prompt: all it needs; agent: default general.",
+        "Give a self-contained job (exploring, a long search) to a sub-agent with a fresh "
+        "context; only its report returns (prompt: all it needs; agent: default general).",
         params(
             ["prompt"],
             prompt={"type": "string"},

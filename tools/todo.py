@@ -49,8 +49,8 @@ def todo(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "todo",
-        "Checklist for multi-step work, shown to the user: send the whole list each time; "
-        "status pending, in_progress (one at a time) or done.",
+        "Checklist for multi-step work, shown to the user: send the whole list each time, "
+        "one item in_progress at a time.",
         params(
             ["todos"],
             todos={

@@ -333,7 +333,7 @@ def web_read(ctx: ToolContext, args: dict[str, Any]) -> ToolOutput:
 TOOLS = [
     Tool(
         "web_search",
-        "Search the web; returns titles, URLs and snippets.",
+        "Search the web: titles, URLs and snippets.",
         params(["query"], query={"type": "string"}, max_results={"type": "integer", "minimum": 1}),
         web_search,
         key_arg="query",
@@ -341,7 +341,7 @@ TOOLS = [
     ),
     Tool(
         "web_read",
-        "Fetch an http(s) page and return its main text as Markdown.",
+        "An http(s) page's main text, as Markdown.",
         params(["url"], url={"type": "string"}),
         web_read,
         key_arg="url",

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.codemap.fileview import ViewCache
+from core.codemap.fileview import ViewCache, pack_view
 from core.codemap.langs import EXTENSIONS, language_family
 from core.codemap.packages import config_files, read_aliases, remap_imports, stamp
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
@@ -263,6 +263,7 @@ class CodeIndex:
         self.db.executemany("DELETE FROM symbols WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM refs WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM binds WHERE file_id=?", rows)
+        self.db.executemany("DELETE FROM views WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM files WHERE id=?", rows)
 
     def _insert(self, row: tuple, symbols: list, refs: list, binds: list) -> None:
@@ -284,6 +285,7 @@ class CodeIndex:
         self.db.executemany(
             "INSERT INTO binds VALUES (?,?,?,?,?,?,?)", [(fid, *b, _alias(b[3])) for b in binds]
         )
+        self.db.execute("INSERT INTO views VALUES (?,?)", (fid, pack_view(row[0], symbols, binds)))
 
     def _transaction(self):
         return Transaction(self.db)

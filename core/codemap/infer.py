@@ -15,21 +15,28 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
+from core.codemap.generics import Generics
 from core.codemap.pybinds import KEEPS_ELEMENTS, PAIRS_ELEMENTS
 from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 
 SEQUENCES = frozenset(
     "list List Sequence MutableSequence Iterable Iterator Collection set Set frozenset "
     "FrozenSet AbstractSet MutableSet deque Deque Generator AsyncIterator AsyncIterable "
-    "AsyncGenerator KeysView ValuesView Reversible".split()
+    "AsyncGenerator KeysView ValuesView Reversible Array".split()  # Array: TypeScript's
 )
 MAPPINGS = frozenset(
-    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap".split()
+    "dict Dict Mapping MutableMapping defaultdict DefaultDict OrderedDict ChainMap Map".split()
 )
 _COPIES = ("=", "@")
+_JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
 _GIVING = frozenset(
     {"pop", "__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
+
+
+def _plain(value: Value | None) -> bool:
+    """A project function as named (not yet one of a generic's, nor solved)."""
+    return value is not None and value[0] == "def" and len(value) == 3
 
 
 def union(values: list[Value | None]) -> Value | None:
@@ -46,10 +53,10 @@ def union(values: list[Value | None]) -> Value | None:
     return flat[0] if len(flat) == 1 else ("union", "", tuple(flat))  # type: ignore[return-value]
 
 
-class Inference:
+class Inference(Generics):
     """The typing half of the resolver (mixed into `resolve.Project`)."""
 
-    instances: dict[tuple[str, str, str], Value | None]
+    instances: dict[tuple, Value | None]
     ids: dict[str, int]
 
     if TYPE_CHECKING:  # what resolve.Project provides
@@ -59,31 +66,37 @@ class Inference:
         def attribute(self, value: Value | None, attr: str) -> Value | None: ...
         def member(self, value: Value, attr: str) -> Value | None: ...
         def enclosing_class(self, view: FileView, scope: str) -> str: ...
+        def type_named(self, view: FileView, scope: str, text: str) -> Value | None: ...
+        def passed(self, view: FileView, scope: str, text: str) -> Value | None: ...
 
-    def instance(self, view: FileView, scope: str, type_name: str) -> Value | None:
+    def instance(self, view: FileView, scope: str, type_name: str, line: int = 0) -> Value | None:
         """What a binding's stored type holds (see pybinds.py): an instance of the class it
-        names, what a call gives, a copy, an element; EXTERNAL for a type from outside."""
-        slot = (view.path, scope, type_name)
+        names, what a call gives, a copy, an element; EXTERNAL for a type from outside. A
+        copy is read as on its `line` (`other = cb` where `isinstance` has narrowed cb)."""
+        line = line if type_name[:1] == "=" else 0
+        slot = (view.path, scope, type_name, self.bound_key, line)
         if slot in self.instances:  # memoized; None while in progress (`self.x = self.x.y()`)
             return self.instances[slot]
         self.instances[slot] = None
-        found = self._typed(view, scope, type_name)
+        found = self._typed(view, scope, type_name, line)
         if found is not None and found[0] in ("super", "local"):
             found = None
         self.instances[slot] = found
         return found
 
-    def _typed(self, view: FileView, scope: str, text: str) -> Value | None:
+    def _typed(self, view: FileView, scope: str, text: str, line: int = 0) -> Value | None:
         if text[:1] == ":":  # declared
             text = text[1:]
+        if (view.path, text) in self.bound:  # a type variable a generic's use has filled in
+            return self.bound[(view.path, text)]
         head = text[:1]
-        parts = members(text) if "|" in text and head not in "~@&^%" else (text,)
+        parts = members(text) if "|" in text and head not in "~@&^%><" else (text,)
         if len(parts) > 1:  # `A|=b`: a conditional's branches; `~`, `@`, `&` cover the whole
             return union([self.instance(view, scope, part) for part in parts])
         if head == "~":  # a name for types: instantiated, the union in its own file
             return ("alias", view.path, text[1:])
         if head == "=":
-            return self.evaluate(view, scope, text[1:], keep_last=True)
+            return self.evaluate(view, scope, text[1:], line, keep_last=True)
         if head in ("@", "&"):  # an element of what iterating gives, a part of a tuple
             source, sep, index = text[1:].rpartition("#")
             source = source if sep and index.isdigit() else text[1:]
@@ -92,13 +105,18 @@ class Inference:
             return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
             return self.fixture(view, text[1:])
+        if head == "<":  # TypeScript: a callback's parameter, as its callee types it
+            return self.passed(view, scope, text[1:])
+        if head == ">":  # TypeScript: a function whose call gives the type (tsbinds.py)
+            return ("ret", "", self.instance(view, scope, text[1:]))  # type: ignore[return-value]
         if head == "%":
             return self.entered(self.instance(view, scope, text[1:]))
         shaped = generic(text)
         if shaped is not None:
             return self._generic(view, scope, *shaped)
         if DOTTED.fullmatch(text):
-            return self.called(self.chain(view, scope, text.split("."), keep_last=True))
+            own = self.type_named(view, scope, text) if view.family == "javascript" else None
+            return own or self.called(self.chain(view, scope, text.split("."), keep_last=True))
         return self.called(self.evaluate(view, scope, text, keep_last=True))
 
     def _generic(
@@ -106,7 +124,7 @@ class Inference:
     ) -> Value | None:
         own = self.chain(view, scope, head.split("."), keep_last=True)
         if own is not None and own[0] == "class":  # a project generic: `Registry[Foo]`
-            return ("inst", own[1], own[2])
+            return self.generic_instance(view, scope, own, args)
         base = head.rsplit(".", 1)[-1]
 
         def arg(at: int) -> Value | None:
@@ -183,7 +201,8 @@ class Inference:
                 found = self.attribute(found, arg)
                 found = found if more else self.read(found, at < last or not keep_last)
             elif kind == "call":
-                found = self.called(found)
+                solved = self.solved(view, scope, found, arg, line) if _plain(found) else ()
+                found = self.called(found + (solved,) if solved else found)  # type: ignore[arg-type]
             else:
                 found = self.element(found, arg)
             if found is None:
@@ -221,10 +240,13 @@ class Inference:
     def returned(self, function: Value) -> Value | None:
         """What a call of a project function gives: its return annotation, else what its
         `return`s hand back (a generator of what it yields)."""
+        if len(function) > 3:  # a generic's method, or a function solved from its call
+            with self.binding(function[3]):  # type: ignore[misc]
+                return self.returned(function[:3])  # type: ignore[arg-type]
         view = self.view(function[1])
         qualified = function[2]
         annotation = view.returns.get(qualified)
-        if annotation in ("Self", "typing.Self", "typing_extensions.Self"):
+        if annotation in ("Self", "typing.Self", "typing_extensions.Self", "this"):
             owner = self.enclosing_class(view, qualified)
             return ("inst", view.path, owner) if owner else None
         if annotation:
@@ -326,6 +348,8 @@ class Inference:
         detail: Any = value[2]
         if what == "seq":
             gives = {"pop": detail, "copy": value, "__getitem__": detail}.get(attr)
+            if attr in _JS_KEEPS:  # `xs.slice()`, `xs.filter(f)`: the same elements
+                gives = value
         elif what == "map":
             key, val = detail
             gives = {

@@ -19,7 +19,9 @@ from core.codemap.captured import read_captures
 from core.codemap.imports import PARSERS as IMPORT_PARSERS
 from core.codemap.langs import CAPTURED, CLASS_KINDS, QUERIES
 from core.codemap.nodes import name_lines, one_per_node, span_of
-from core.codemap.pybinds import keep_blocks, python_binds
+from core.codemap.pybinds import added_elements, keep_blocks, python_binds
+from core.codemap.tsbinds import JS_GRAMMARS, TS_GRAMMARS, ts_binds
+from core.codemap.tsexpr import chain_text
 from core.codemap.uses import SCOPE_BINDS, Bind, Level, Ref, Symbol, Uses
 from core.codemap.values import python_values, star_candidates
 
@@ -141,6 +143,8 @@ class _Collector:
                 if (receiver)
                 else ""
             )
+            if "(" in recv and self.lang in JS_GRAMMARS:  # `z.string().min(1)`: the calls'
+                recv = chain_text(receiver[0]) or recv  # arguments left out (tsbinds.py)
             kind = role[1][4:]
             if kind == "attribute" and self.lang == "python":  # `a.f()`: the call's callee
                 up = node.parent.parent
@@ -170,7 +174,7 @@ class _Collector:
             span = span_of(node) if kind == "span" else ""
             self.binds.append((node.start_byte, 2, kind, text, span, node.start_point[0] + 1))
             return
-        if self.lang == "python" and kind not in ("base", "all"):
+        if self.lang == "python" and kind != "all":
             self.binds += python_binds(kind, node, caps)
             return
         if kind == "returns":  # `def f() -> Shape`: what a call of f gives
@@ -247,6 +251,7 @@ class _Collector:
         self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)
+            self.binds += added_elements(root, self.refs)
         binds = self.binds
         if not any(s[0] == "*" for _, s in self.imports):  # a local hides only a file's name
             names = {e[2] for e in self.defs.values()} | {s[0] for _, s in self.imports}
@@ -339,4 +344,8 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
         refs, binds = read_captures(ts.QueryCursor(bulk).captures(tree.root_node), data)
         collector.refs += refs
         collector.binds += binds
+    if lang in TS_GRAMMARS:
+        binds, links = ts_binds(lang, tree.root_node)
+        collector.binds += binds
+        collector.refs += links
     return collector.finish(tree.root_node)

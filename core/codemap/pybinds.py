@@ -27,6 +27,12 @@ _UNION_HEAD = re.compile(r"(?:typing\.)?(?:Union|Optional)\[")
 _MAX = 80  # characters of an expression kept
 
 
+def _head(text: str) -> str:
+    """The dotted name a base starts with (`Any`, which the normal form drops)."""
+    found = re.match(r"[A-Za-z_][\w.]*", text)
+    return found.group() if found else ""
+
+
 def _text(node: Any) -> str:
     return _SPACES.sub("", node.text[:200].decode("utf-8", "replace"))
 
@@ -195,6 +201,9 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
     if kind in ("gives", "yields"):  # `return x`, `yield Foo()`: what the function hands back
         typed = value_type(node)
         return [(at, 2, kind, "", typed, 0)] if typed else []
+    if kind == "base":  # `class C(Base[Foo], Generic[T])`: the base with its arguments
+        typed = type_expr(name) or _head(name)
+        return [(at, 1, kind, "", typed, 0)] if typed else []
     if kind in ("fixture", "property"):
         return [(at, 1, kind, name, "", line)]
     if kind == "fixarg":  # a test's or a fixture's parameter (not a method's own object)
@@ -222,6 +231,11 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
         typed = typed if len(typed) <= _MAX else ""
         typed = ":" + (typed or "?") if declared else typed  # `h: Callable = …` says no more
         return [(at, 0 if declared else 1, kind, name, typed, line)] if typed else []
+    if "element" in caps or "item" in caps:  # `xs.append(Foo())`, `d[k] = Foo()`: what
+        element = value_type((caps.get("element") or caps["item"])[0])  # it holds, unless
+        shape = "list[{}]" if "element" in caps else "dict[?,{}]"  # a binding says more
+        typed = "+" + shape.format(element) if element and "," not in element else ""
+        return [(at, 1, kind, name, typed, line)] if typed else []
     if "entered" in caps:  # `with Foo() as f`: what Foo's `__enter__` gives (often itself)
         typed = value_type(caps["entered"][0])
         return [(at, 1, kind, name, "%" + typed, line)] if typed else []
@@ -237,6 +251,32 @@ def _binds(kind: str, node: Any, caps: dict[str, list[Any]]) -> list[Entry]:
             typed = value_type(value)
         return [(at, 1, kind, name, typed, line)] if typed else []
     return []
+
+
+_ADDS = frozenset({"append", "appendleft", "add"})
+
+
+def added_elements(root: Any, refs: list) -> list[Entry]:
+    """`xs.append(Foo())`, `self.seen.add(x)`: rows saying what the container holds (read
+    from the file's call references, not by a query: the syntax tree is visited only at
+    these few calls)."""
+    out: list[Entry] = []
+    for at, name, _, kind, receiver in refs:
+        if kind != "call" or name not in _ADDS or not receiver:
+            continue
+        owner, dot, attr = receiver.partition(".")
+        if not (receiver.isidentifier() or (owner == "self" and attr.isidentifier())):
+            continue
+        node = root.named_descendant_for_byte_range(at, at + len(name))
+        call = node.parent.parent if node is not None and node.parent is not None else None
+        args = call.child_by_field_name("arguments") if call is not None else None
+        if args is None or call.type != "call" or args.named_child_count != 1:
+            continue
+        target = call.child(0).child_by_field_name("object")
+        if dot:
+            target = target.child_by_field_name("attribute")
+        out += python_binds("attr" if dot else "var", target, {"element": args.named_children})
+    return out
 
 
 def _iterated(kind: str, node: Any, source: Any, mark: str = "@") -> list[Entry]:

@@ -62,7 +62,10 @@ PYTHON = """
 ((assert_statement (call function: (identifier) @_f arguments: (argument_list .
   (identifier) @bind.narrow . [(identifier) (attribute) (tuple)] @type .)))
   (#eq? @_f "isinstance"))
-(class_definition superclasses: (argument_list [(identifier) (attribute)] @bind.base))
+(assignment left: (subscript value: (identifier) @bind.var)
+  right: [(call) (identifier) (attribute)] @item)
+(class_definition superclasses: (argument_list [(identifier) (attribute)
+  (subscript value: [(identifier) (attribute)])] @bind.base))
 ((assignment left: (identifier) @_all
   right: [(list (string (string_content) @bind.all)) (tuple (string (string_content) @bind.all))])
   (#eq? @_all "__all__"))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 from dataclasses import dataclass
 
+from core.codemap.byname import Resolver
+from core.codemap.deadline import Deadline, OutOfTime
 from core.codemap.fileview import BUILTIN_METHODS, CLASSY, FAMILIES, ViewCache
-from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
 
@@ -27,7 +27,6 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "stub": "stub",  # impact: a definition's twin in the .pyi beside it
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
-SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
 
 
 @dataclass(frozen=True)
@@ -81,12 +80,20 @@ def split_target(target: str) -> tuple[str, str, str]:
 def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
     """Definitions named like `target` (name, Scope.name or path:name), imports excluded."""
     path, scope, name = split_target(target)
+    return _narrowed(_named(db, name), path, scope)
+
+
+def _named(db: sqlite3.Connection, name: str) -> list[Definition]:
     rows = db.execute(
         f"SELECT {_DEF_COLS} FROM symbols s JOIN files f ON f.id = s.file_id "
         "WHERE s.name = ? AND s.kind != 'import' ORDER BY f.path, s.line",
         (name,),
     )
-    found = _defs(rows)
+    return _defs(rows)
+
+
+def _narrowed(found: list[Definition], path: str, scope: str) -> list[Definition]:
+    """Those of a name's definitions that `path:Scope.name` names."""
     if scope:
         found = [d for d in found if d.scope == scope or d.scope.endswith("." + scope)]
     if path:
@@ -96,144 +103,28 @@ def definitions(db: sqlite3.Connection, target: str) -> list[Definition]:
     return found
 
 
-class _Resolver:
-    """Scores how surely a reference in a file points at one of a name's definitions."""
-
-    def __init__(self, db: sqlite3.Connection, name: str) -> None:
-        self.db = db
-        self.all_defs = definitions(db, name)
-        self.all_keys = frozenset((d.path, d.line) for d in self.all_defs)
-        self.imports: dict[int, list[tuple[str, str, str]]] = {}
-        self.families: dict[str, _Family] = {}
-
-    def prefetch(self, ref_name: str) -> None:
-        """Load, in one query, the imports that can matter to the references to `ref_name`:
-        those binding the name itself or the receiver it is called on."""
-        rows = self.db.execute(
-            """
-            SELECT DISTINCT s.file_id, s.name, s.module, s.orig FROM symbols s JOIN (
-                SELECT DISTINCT file_id, receiver, CASE WHEN instr(receiver, '.') > 0
-                    THEN substr(receiver, 1, instr(receiver, '.') - 1) ELSE receiver END AS head
-                FROM refs WHERE name = ?) r
-            ON s.file_id = r.file_id AND (s.name = ? OR s.name = r.head OR s.name = r.receiver)
-            WHERE s.kind = 'import'""",
-            (ref_name, ref_name),
-        )
-        for fid, *row in rows:
-            self.imports.setdefault(fid, []).append(tuple(row))
-        for (fid,) in self.db.execute(
-            "SELECT DISTINCT file_id FROM refs WHERE name=?", (ref_name,)
-        ):
-            self.imports.setdefault(fid, [])
-
-    def _imports_of(self, file_id: int) -> list[tuple[str, str, str]]:
-        if file_id not in self.imports:
-            self.imports[file_id] = self.db.execute(
-                "SELECT name, module, orig FROM symbols WHERE file_id=? AND kind='import'",
-                (file_id,),
-            ).fetchall()
-        return self.imports[file_id]
-
-    def _family(self, path: str) -> _Family:
-        """A Ruby call cannot mean a Java method: keep definitions of the same language family."""
-        family = language_family(path)
-        if family not in self.families:
-            self.families[family] = _Family(
-                [d for d in self.all_defs if language_family(d.path) == family]
-            )
-        return self.families[family]
-
-    def resolve(
-        self, file_id: int, path: str, name: str, receiver: str
-    ) -> tuple[frozenset[tuple[str, int]], float, str]:
-        """The definitions (path, line) a reference may mean, the confidence and why."""
-        head = receiver.split(".")[0].split("(")[0].split("::")[0] if receiver else ""
-        family = self._family(path)
-        for local, key, imported in self._imports_of(file_id):
-            by_name = local == name
-            if by_name or (head and local in (head, receiver)):
-                hits = family.from_module(key, imported, by_name)
-                if hits:
-                    return hits, 0.95, "import"
-                return frozenset(), 0.0, "external"
-        if head[:1].isupper():  # Tax.compute(), Config::new(): a definition owned by `head`
-            owned = family.owned_by(head)
-            if owned:
-                return owned, 0.8, "receiver type"
-        if receiver in SELF_RECEIVERS:
-            same = family.in_file(path)
-            if same:
-                return same, 0.9, "same file"
-        if len(family.defs) == 1:  # a method call on an unknown object stays a guess
-            sure = receiver in SELF_RECEIVERS or head[:1].isupper()
-            return family.keys, 0.7 if sure else 0.45, "unique name"
-        return family.keys, 0.4 if family.defs else 0.2, "name match"
-
-
-class _Family:
-    """One language family's definitions of a name, with the lookups resolution needs, cached."""
-
-    def __init__(self, defs: list[Definition]) -> None:
-        self.defs = defs
-        self.keys = frozenset((d.path, d.line) for d in defs)
-        self.by_suffix: dict[str, list[Definition]] = {}
-        for d in defs:
-            for stem in module_stems(d.path):
-                parts = stem.split("/")
-                for i in range(len(parts)):
-                    self.by_suffix.setdefault("/".join(parts[i:]), []).append(d)
-        self.cache: dict[tuple, frozenset[tuple[str, int]]] = {}
-
-    def _matching(self, key: str) -> list[Definition]:
-        if key.startswith("dir:"):
-            return [d for d in self.defs if file_matches(key, d.path)]
-        return self.by_suffix.get(key, [])
-
-    def from_module(self, key: str, imported: str, by_name: bool) -> frozenset[tuple[str, int]]:
-        slot = ("module", key, imported, by_name)
-        if slot not in self.cache:
-            keys = [key, f"{key}/{imported}"] if imported and imported != "*" else [key]
-            exact = imported if by_name and imported not in ("", "*", "default") else ""
-            self.cache[slot] = frozenset(
-                (d.path, d.line)
-                for k in keys
-                if k
-                for d in self._matching(k)
-                if not exact or d.name == exact
-            )
-        return self.cache[slot]
-
-    def owned_by(self, head: str) -> frozenset[tuple[str, int]]:
-        slot = ("owner", head)
-        if slot not in self.cache:
-            self.cache[slot] = frozenset(
-                (d.path, d.line)
-                for d in self.defs
-                if d.scope == head or d.scope.endswith("." + head)
-            )
-        return self.cache[slot]
-
-    def in_file(self, path: str) -> frozenset[tuple[str, int]]:
-        slot = ("file", path)
-        if slot not in self.cache:
-            self.cache[slot] = frozenset(k for k in self.keys if k[0] == path)
-        return self.cache[slot]
-
-
 def references(
     db: sqlite3.Connection,
     target: str,
     min_confidence: float = 0.0,
     project: Project | None = None,
     cache: ViewCache | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
+    aliases: bool = False,
 ) -> tuple[list[Definition], list[Site]]:
-    """Sites that reference `target`, best first; sites resolved to another definition dropped."""
+    """Sites that reference `target`, best first; sites resolved to another definition dropped.
+    Past `deadline` (checked before each row, each file view loaded and during SQL
+    statements) the sites found so far are the answer; the caller sees `deadline.passed`.
+    In Python a use of another name for it (`from m import f as g; g()`, `g = f; g()`) names
+    g, not f, as jedi and pyright count (and a rename leaves it alone): listed only with
+    `aliases`, for impact (the call runs f)."""
     path, scope, name = split_target(target)
-    resolver = _Resolver(db, name)
-    project = project or Project(db, cache)
-    wanted = definitions(db, target) if (path or scope) else resolver.all_defs
+    resolver = Resolver(db, _named(db, name))
+    project = project or Project(db, cache, deadline)
+    wanted = _narrowed(resolver.all_defs, path, scope)
     wanted_keys = frozenset((d.path, d.line) for d in wanted)
+    twins = _stub_twins(resolver.all_defs, wanted) if wanted_keys else frozenset()
+    wanted_keys |= twins  # `m.pyi`'s A is m.py's A: `class B(A)` in the stub uses it (jedi)
     classes = frozenset((d.path, d.line) for d in resolver.all_defs if d.kind in CLASSY)
     names = [name] + [
         alias
@@ -247,50 +138,104 @@ def references(
         s for s in _overrides(project, resolver, wanted) if (s.path, s.line) not in wanted_keys
     ]
     wanted_keys |= {(s.path, s.line) for s in overrides}
+    rules = _Rules(project, resolver, name, wanted_keys, classes, min_confidence)
+    rules.aliases = aliases
     sites: list[Site] = []
-    for local in names:
-        resolver.prefetch(local)
-        rows = db.execute(
-            "SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
-            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
-            (local,),
-        )
-        for n, (fid, fpath, line, kind, caller, recv) in enumerate(rows):
-            if deadline is not None and n % 32 == 0 and time.monotonic() >= deadline:
-                break  # the caller (impact) says it stopped at its time limit
-            if language_family(fpath) in FAMILIES:
-                found = _followed(project, resolver, (fpath, line), local, recv or "", caller or "")
-            else:
-                found = resolver.resolve(fid, fpath, local, recv or "")
-            hits, conf, why = found
-            if why == "external" or (wanted_keys and hits and hits.isdisjoint(wanted_keys)):
-                continue
-            if why in GUESSES and (local != name or kind not in CALL_KINDS):
-                continue  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
-                # a name used as a value or an attribute is listed only where resolved
-            if local != name and (kind not in CALL_KINDS or not hits.isdisjoint(classes)):
-                continue  # through another name only a function's calls: `cls = Option`'s
-                # `cls()` and `__all__ = ["alias"]` are uses of that name (jedi, pyright)
-            if conf >= min_confidence:
-                sites.append(Site(fpath, line, local, kind, caller or "", recv or "", conf, why))
-    if wanted_keys:
-        sites += _import_sites(db, project, name, wanted_keys)
-    sites += overrides
-    best: dict[tuple[str, int], Site] = {}
-    for site in sites:  # one site per line: two calls on a line are one place to look
-        kept = best.get((site.path, site.line))
+    try:
+        for local in names:
+            rows = db.execute(
+                "SELECT r.file_id, f.path, r.line, r.kind, r.scope, r.receiver "
+                "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?",
+                (local,),
+            )
+            for row in rows:
+                if deadline is not None:
+                    deadline.check()
+                site = rules.site(local, row)
+                if site is not None:
+                    sites.append(site)
+        if wanted_keys:
+            _import_sites(db, project, name, wanted_keys, sites)
+    except (OutOfTime, sqlite3.OperationalError):  # a statement the time limit interrupted
+        if deadline is None or not deadline.passed:
+            raise
+        # what was found stands
+    return wanted, _one_per_line(sites + overrides)
+
+
+class _Rules:
+    """Whether one reference row is a site of the wanted definitions, and how sure."""
+
+    def __init__(self, project, resolver, name, wanted_keys, classes, min_confidence) -> None:
+        self.project, self.resolver, self.name = project, resolver, name
+        self.wanted_keys, self.classes, self.min_confidence = wanted_keys, classes, min_confidence
+        self.aliases = False
+
+    def site(self, local: str, row: tuple) -> Site | None:
+        fid, fpath, line, kind, caller, recv = row
+        if local != self.name and not self.aliases and fpath.endswith((".py", ".pyi")):
+            return None  # (tsserver counts a TypeScript alias's uses: they stay)
+        if language_family(fpath) in FAMILIES:
+            found = _followed(
+                self.project, self.resolver, (fpath, line), local, recv or "", caller or ""
+            )
+        else:
+            found = self.resolver.resolve(fid, fpath, local, recv or "")
+        hits, conf, why = found
+        if why == "external" or (self.wanted_keys and hits and hits.isdisjoint(self.wanted_keys)):
+            return None
+        if why in GUESSES and (local != self.name or kind not in CALL_KINDS):
+            return None  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
+            # a name used as a value or an attribute is listed only where resolved
+        if local != self.name and (kind not in CALL_KINDS or not hits.isdisjoint(self.classes)):
+            return None  # through another name only a function's calls: `cls = Option`'s
+            # `cls()` and `__all__ = ["alias"]` are uses of that name (jedi, pyright)
+        if conf < self.min_confidence:
+            return None
+        return Site(fpath, line, local, kind, caller or "", recv or "", conf, why)
+
+
+def _one_per_line(sites: list[Site]) -> list[Site]:
+    """One site per line (two calls on a line are one place to look), best first."""
+    best: dict[tuple[str, int], tuple[tuple[bool, float], Site]] = {}
+    for site in sites:
+        where = (site.path, site.line)
         rank = (site.kind in CALL_KINDS, site.confidence)
-        if kept is None or rank > (kept.kind in CALL_KINDS, kept.confidence):
-            best[(site.path, site.line)] = site
-    order = sorted(best.values(), key=lambda s: (s.kind == "import", -s.confidence, s.path, s.line))
-    return wanted, order
+        kept = best.get(where)
+        if kept is None or rank > kept[0]:
+            best[where] = (rank, site)
+    order = [(s.kind == "import", -s.confidence, s.path, s.line, s) for _, s in best.values()]
+    order.sort(key=_first_four)
+    return [entry[4] for entry in order]
+
+
+def _first_four(entry: tuple) -> tuple:
+    return entry[:4]
+
+
+def _stub_twins(every: list[Definition], wanted: list[Definition]) -> frozenset:
+    """The definitions of the same name and scope in the stub beside a wanted one (`m.pyi`
+    for `m.py`, and back)."""
+    pairs = {(_twin_path(d.path), d.scope) for d in wanted} - {("", "")}
+    return frozenset((d.path, d.line) for d in every if (d.path, d.scope) in pairs) - {
+        (d.path, d.line) for d in wanted
+    }
+
+
+def _twin_path(path: str) -> str:
+    if path.endswith(".pyi"):
+        return path[:-1]
+    return path + "i" if path.endswith(".py") else ""
 
 
 def _import_sites(
-    db: sqlite3.Connection, project: Project, name: str, wanted: frozenset[tuple[str, int]]
-) -> list[Site]:
-    """`from m import name` lines that bring one of the wanted definitions in."""
-    out = []
+    db: sqlite3.Connection,
+    project: Project,
+    name: str,
+    wanted: frozenset[tuple[str, int]],
+    out: list[Site],
+) -> None:
+    """`from m import name` lines that bring one of the wanted definitions in, added to `out`."""
     rows = db.execute(
         "SELECT f.path, s.line, s.name, s.scope, s.module, s.orig FROM symbols s "
         "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import' AND s.orig = ?",
@@ -302,10 +247,9 @@ def _import_sites(
         value = project.imported(project.view(path), local, frozenset(), [(module, orig)])
         if value is not None and (value[1], project.line_of(value)) in wanted:
             out.append(Site(path, line, local, "import", scope or "", "", 0.95, "import"))
-    return out
 
 
-def _overrides(project: Project, resolver: _Resolver, wanted: list[Definition]) -> list[Site]:
+def _overrides(project: Project, resolver: Resolver, wanted: list[Definition]) -> list[Site]:
     """TypeScript/JavaScript: the declarations of a method in the classes that share one of
     its base declarations (an override, the abstract method it implements, a sibling's):
     a call of any of them may run the target, as the compiler's findReferences counts them."""
@@ -327,7 +271,7 @@ def _overrides(project: Project, resolver: _Resolver, wanted: list[Definition]) 
 
 def _followed(
     project: Project,
-    resolver: _Resolver,
+    resolver: Resolver,
     where: tuple[str, int],
     name: str,
     receiver: str,

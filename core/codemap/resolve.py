@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 import sqlite3
 
+from core.codemap.deadline import Deadline
 from core.codemap.fileview import (
     CLASSY,
     CONSTRUCTED,
@@ -33,27 +34,37 @@ from core.codemap.fileview import (
     python_roots,
 )
 from core.codemap.infer import Inference, union
+from core.codemap.tsinfer import TypeScriptTypes
 
 
-class Project(Inference):
+class Project(Inference, TypeScriptTypes):
     """The index as the resolver needs it; one per question (or per impact walk)."""
 
-    def __init__(self, db: sqlite3.Connection, cache: ViewCache | None = None) -> None:
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        cache: ViewCache | None = None,
+        deadline: Deadline | None = None,
+    ) -> None:
         self.db = db
         self.cache = cache or ViewCache()
+        self.deadline = deadline  # each file view loaded first looks at it (OutOfTime)
         if self.cache.files is None:
             ids: dict[str, int] = dict(db.execute("SELECT path, id FROM files"))
             self.cache.files = (ids, python_roots(list(ids)))
         self.ids, self.py_roots = self.cache.files
         self.views = self.cache.views
         self.modules = self.cache.modules
-        self.instances: dict[tuple[str, str, str], Value | None] = {}
+        self.instances: dict[tuple, Value | None] = {}
+        self.bound, self.bound_key, self.params_memo = {}, (), {}
 
     # --- loading ----------------------------------------------------------------------------
     def view(self, path: str) -> FileView:
         found = self.views.get(path)
         if found is not None:
             return found
+        if self.deadline is not None:
+            self.deadline.check()
         view = load_view(self.db, path, self.ids.get(path, -1))
         self.cache.keep(view)
         return view
@@ -92,6 +103,8 @@ class Project(Inference):
             return self._defined(view, "", name)
         if name in view.imports:
             return self.imported(view, name, seen)
+        if view.family == "javascript" and ("", name) in view.binds:  # `export { a as b }`
+            return self.agreed(view, [("", t) for t in view.binds[("", name)]])
         if view.family == "python" and path.endswith("/__init__.py"):
             sub = self.module(posixpath.dirname(path) + "/" + name, view)
             if sub is not None and sub != path:
@@ -122,8 +135,11 @@ class Project(Inference):
             external = False
             if orig in ("", "*"):
                 return ("module", target, "")
-            if orig == "default" and view.family == "javascript":
-                continue  # `import x from`: the module's default export, unnamed
+            if orig == "default" and view.family == "javascript":  # `import x from`: what
+                found = self.export(target, "default", seen)  # `export default` names (TS)
+                if found is not None:
+                    return found
+                continue
             found = self.export(target, orig, seen)
             if found is not None:
                 return found
@@ -185,7 +201,8 @@ class Project(Inference):
         many = own and line and len(types) > 1
         typed = self._flowed(view, here, name, line, types) if many else None
         if typed is None and types:
-            typed = self.agreed(view, [(here, t) for t in types])
+            lines = view.bind_lines.get((here, name), ())
+            typed = self.agreed(view, [(here, t, n) for t, n in zip(types, lines, strict=False)])
         if typed is not None:
             return typed
         nested = f"{here}.{name}" if here else name
@@ -204,7 +221,7 @@ class Project(Inference):
         narrows a declared type to the value assigned) with its declared type (jedi's)."""
         declared = next((t for t in types if t.startswith(":")), "")
         lines = view.bind_lines[(here, name)]
-        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] != ":"]
+        pairs = [p for p in zip(lines, types, strict=True) if p[1][:1] not in ":+"]
         if not pairs:
             return None
         seen = _bound_above(pairs, line, view.handed().blocks.get((here, name), {}))
@@ -263,30 +280,53 @@ class Project(Inference):
     def member(self, value: Value, attr: str) -> Value | None:
         """`attr` of a class or instance, looked up along the class hierarchy."""
         classes, complete = self.mro(value[1], value[2])
+        declared = False  # a TypeScript field or signature of a type not known
         for path, cls in classes[1:] if value[0] == "super" else classes:
             view = self.view(path)
             qualified = f"{cls}.{attr}"
-            if qualified in view.defs:
-                return self._defined(view, cls, qualified)
             assigned = view.attrs.get((cls, attr))
-            typed = self.agreed(view, assigned) if assigned else None
+            if qualified not in view.defs and not assigned:
+                continue
+            pairs = self.bound_along(value, path, cls) if value[0] != "class" else ()
+            if qualified in view.defs:
+                found = self._defined(view, cls, qualified)
+                if pairs and found is not None and found[0] == "def":
+                    return found + (pairs,)  # type: ignore[return-value]
+                return found
+            with self.binding(pairs):
+                typed = self.agreed(view, assigned)  # type: ignore[arg-type]
             if typed is not None:
                 return typed
+            declared = declared or assigned is not None
+        if declared or complete == "all":
+            return self.missing_member(value[1], declared)
         return EXTERNAL if complete == "ext" else None
 
-    def agreed(self, view: FileView, bindings: list[tuple[str, str]]) -> Value | None:
+    def agreed(self, view: FileView, bindings: list[tuple]) -> Value | None:
         """What a name bound several times holds: its declared type (`x: Base = Derived()`),
         else the first type that resolves, unless it is also a copy of something unknown
-        (`self.send = send`) or of two different things: then nothing is sure."""
-        declared = [(scope, t) for scope, t in bindings if t.startswith(":")]
+        (`self.send = send`) or of two different things: then nothing is sure. Each binding
+        is (scope, type) or (scope, type, line); an element put in (`+list[Foo]`: `xs.append(
+        Foo())`) says what the name holds only when its bindings do not."""
+        adds = [b for b in bindings if b[1][:1] == "+"]
+        if adds:
+            rest = [b for b in bindings if b[1][:1] != "+" and b[1] not in _EMPTY]
+            found = self.agreed(view, rest) if rest else None
+            if found is None or found[0] in ("seq", "map"):  # `xs = []`, `xs = list(ys)`
+                added = self.agreed(view, [(b[0], b[1][1:]) for b in adds])
+                if added is not None and self.element(added, "") in (None, EXTERNAL):
+                    added = None  # what was put in is not the project's: it says nothing
+                return union([found, added]) if found is not None else added
+            return found
+        declared = [b[:2] for b in bindings if b[1].startswith(":")]
         typed = self.instance(view, *declared[0]) if declared else None
         if typed is not None:  # `self.send: Send = …`: the declared type holds where it is read
             return typed
         bindings = [b for b in bindings if not b[1].startswith(":")]
         found: list[tuple[bool, Value]] = []
         unknown = False
-        for scope, type_name in bindings:
-            typed = self.instance(view, scope, type_name)
+        for scope, type_name, *at in bindings:
+            typed = self.instance(view, scope, type_name, *at)
             copy = type_name.startswith(("=", "@", "&"))
             unknown = unknown or (typed is None and copy and len(bindings) > 1)
             if typed is not None:
@@ -311,12 +351,13 @@ class Project(Inference):
             order.append(here)
             view = self.view(here[0])
             for base in view.bases.get(here[1], []):
-                found = self.chain(view, "", base.split("."))
+                head = base.split("[", 1)[0]  # `Base[Foo]`: the class Base
+                found = self.chain(view, "", head.split("."))
                 if found is not None and found[0] == "class":
                     stack.append((found[1], found[2]))
                 elif found is None:
                     state = ""
-                elif state == "all" and base not in ("object", "Object"):
+                elif state == "all" and head not in ("object", "Object"):
                     state = "ext"
         return order, state
 
@@ -341,12 +382,16 @@ class Project(Inference):
             )
         elif receiver == "super()" or receiver.startswith("super()."):
             base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
+        elif receiver == "super" or receiver.startswith("super."):  # JS `super.next(v)`
+            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
         elif DOTTED.fullmatch(receiver):
             base = self.chain(view, scope, receiver.split("."), line)
+        elif "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`
+            base = self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
         elif typed:
             base = self.instance(view, scope, typed.group(1))
-        elif receiver.startswith(LITERAL_START):
-            base = EXTERNAL
+        elif receiver.startswith(LITERAL_START) and receiver[:1] != "(":
+            base = EXTERNAL  # `"a".split()`, `[x].map()`; `(a || b).f()`: nobody knows
         else:
             base = None
         how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"
@@ -358,6 +403,10 @@ class Project(Inference):
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]
 
 
+_EMPTY = frozenset(  # `xs = set()`: what is put in says what it holds
+    "list set dict frozenset deque collections.deque OrderedDict collections.OrderedDict "
+    "defaultdict collections.defaultdict".split()
+)
 _OBJECTS = frozenset({"inst", "seq", "map", "tuple"})  # values, not functions or classes
 
 

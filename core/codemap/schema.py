@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.codemap.langs import CAPTURED, QUERIES
+from core.codemap.tsbinds import QUERY as TS_QUERY
 from my_agent.private import open_private, private_dir
 
 
@@ -82,11 +83,25 @@ def _m004_aliases(db: sqlite3.Connection) -> None:
     )
 
 
+def _m005_views(db: sqlite3.Connection) -> None:
+    """Each file's bindings as the resolver reads them, packed in one row (fileview.py):
+    a question reads one row per file; every file is parsed again to fill them."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE views(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+        DELETE FROM symbols; DELETE FROM refs; DELETE FROM binds; DELETE FROM files;
+        INSERT OR REPLACE INTO meta VALUES ('edges_stale', '1');
+    """,
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_tables,
     _m002_binds,
     _m003_graph,
     _m004_aliases,
+    _m005_views,
 ]
 
 
@@ -149,7 +164,7 @@ def content_hash(data: bytes) -> str:
 
 
 PARSER = content_hash(
-    ("parse 5\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values())).encode()
+    ("parse 7\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values()) + TS_QUERY).encode()
 )
 
 
@@ -161,7 +176,7 @@ def _check_parser(db: sqlite3.Connection) -> None:
     with Transaction(db):
         if row is not None or db.execute("SELECT 1 FROM files LIMIT 1").fetchone():
             # an index from another parser: start over, edges included
-            for table in ("symbols", "refs", "binds", "edges", "files"):
+            for table in ("symbols", "refs", "binds", "views", "edges", "files"):
                 db.execute(f"DELETE FROM {table}")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('parser', ?)", (PARSER,))
 

@@ -74,5 +74,5 @@ class Uses:
 
 SCOPE_BINDS = frozenset({"local", "span", "global"})
 _IN_FUNCTION = frozenset(
-    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block"}
+    {"var", "returns", "narrow", "gives", "yields", "fixture", "property", "block", "param"}
 )

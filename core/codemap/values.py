@@ -68,7 +68,7 @@ def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> l
 def _kind(node: Any, start: int, end: int) -> str:
     """'value', 'type' or '' (not a use) for the node at an occurrence."""
     if node.type == "string_content":  # `"Shape"` as a forward reference
-        return "type" if _in_annotation(node) else ""
+        return "type" if _in_annotation(node) or _typing_string(node.parent) else ""
     if node.type != "identifier" or node.start_byte != start or node.end_byte != end:
         return ""
     parent = node.parent
@@ -79,6 +79,43 @@ def _kind(node: Any, start: int, end: int) -> str:
     if parent.type == "attribute" and parent.child_by_field_name("attribute") == node:
         return ""  # `x.name`: an attribute, found by the query
     return "type" if _in_annotation(node) else "value"
+
+
+def _typing_string(string: Any) -> bool:
+    """A string typing reads as a type outside an annotation (pyright's references):
+    `TypeVar("T", bound="Shape")` and its constraints, `cast("Shape", x)`, `NewType("N",
+    "Shape")`, `Union["Shape", None]` in a type alias."""
+    up = string.parent if string is not None else None
+    if up is None:
+        return False
+    if up.type == "keyword_argument":
+        name = up.child_by_field_name("name")
+        return name is not None and name.text == b"bound" and _called(up.parent) in _MAKERS
+    if up.type == "argument_list":
+        first = up.named_children[0] == string if up.named_child_count else False
+        callee = _called(up)
+        return (callee == "cast" and first) or (callee in _MAKERS and not first)
+    if up.type == "subscript" and up.child_by_field_name("value") != string:
+        value = up.child_by_field_name("value")
+        word = value.text.rsplit(b".", 1)[-1] if value is not None else b""
+        return value is not None and value.type in ("identifier", "attribute") and word in _GENERICS
+    return False
+
+
+def _called(arguments: Any) -> str:
+    """The last name of the function an argument list is passed to ('' if none)."""
+    call = arguments.parent if arguments is not None else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    if callee is None or call.type != "call":
+        return ""
+    return callee.text.rsplit(b".", 1)[-1].decode("utf-8", "replace")
+
+
+_MAKERS = frozenset({"TypeVar", "NewType"})
+_GENERICS = frozenset(
+    b"Union Optional List Dict Set FrozenSet Tuple Type type Sequence Mapping Iterable "
+    b"Iterator Callable ClassVar Final Annotated".split()
+)
 
 
 def _in_annotation(node: Any) -> bool:

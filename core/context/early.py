@@ -149,13 +149,22 @@ class EarlyDecisions:
         ]
         groups = [(i, g) for i, g in groups if g]  # one per turn: parallel results age together
         late = rules.lines.late_kinds if rules.lines else ()
+        crowded = self._crowded(now, [c for _, g in groups for c in g], late)
         for pos, (index, group) in enumerate(groups[: max(0, len(groups) - rules.age)]):
             for call_id in group:
                 if call_id in self._decided or call_id in now.archived or call_id in self.lines:
                     continue
                 fact, size = facts[call_id], now.sizes.get(call_id, 0)
                 if fact.kind in late:
-                    self._select_late(now, index, call_id, len(groups) - pos)
+                    age = len(groups) - pos
+                    fresh = age == 2 and not now.sent_after(index)  # nothing cached after
+                    if crowded and fresh and f"crowd:{call_id}" not in self._decided:
+                        self._decided.add(f"crowd:{call_id}")  # judged once, when crowded
+                        self._select(now, index, call_id, rules.lines.late_write)
+                        if call_id in self.lines:
+                            self._decided.add(call_id)
+                        continue
+                    self._select_late(now, index, call_id, age)
                     continue
                 self._decided.add(call_id)
                 if self._spec(now, index, call_id):
@@ -169,6 +178,19 @@ class EarlyDecisions:
                         self.lines[call_id] = line
                         continue
                 self._select(now, index, call_id)
+
+    def _crowded(self, now: _Now, results: list[str], late: tuple[str, ...]) -> bool:
+        """Whole outputs awaiting their late judgment pass `late_crowd` tokens: the session's
+        outputs are large, so they are judged from two turns on instead."""
+        lines = self.rules.lines
+        if lines is None or not lines.late_crowd:
+            return False
+        waiting = sum(
+            now.sizes.get(c, 0)
+            for c in results
+            if now.facts[c].kind in late and c not in self.lines and c not in now.archived
+        )
+        return waiting > lines.late_crowd
 
     def _spec(self, now: _Now, index: int, call_id: str) -> bool:
         if self.rules.lines is None:

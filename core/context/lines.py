@@ -39,6 +39,7 @@ class LineRules:
     late_kinds: tuple[str, ...] = ("read",)  # outputs of these kinds are judged ...
     late_age: int = 6  # ... only this many turns after they were shown (then at 2x, 4x...)
     late_write: float = 1.15  # the price of re-sending what follows (cached reads: 0.1)
+    late_crowd: int = 12_000  # whole late outputs past this many tokens: judged from 2 turns on
 
 
 def used_words(texts: Iterable[str], arguments: Iterable[str]) -> set[str]:

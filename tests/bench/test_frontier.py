@@ -43,12 +43,14 @@ def test_frontier_prints_every_setting_and_its_default_is_the_replays_ours(tmp_p
     proc = frontier(str(tmp_path), "--half", "all")
     assert proc.returncode == 0, proc.stderr
     mini = _rows(proc.stdout, "mini-swe-agent")
-    assert list(mini) == ["naive", "mask-10k", *SETTINGS]
+    assert list(mini) == ["naive", "mask-10k", "oracle", *SETTINGS]
     assert mini["no-events"][8] == "0"  # compactions
     assert int(mini["ours"][8]) > 0
     floor, ours = mini["floor"], mini["ours"]
-    assert float(floor[6].rstrip("%")) < float(ours[6].rstrip("%"))  # lines lose references ...
-    assert int(floor[7]) > int(ours[7])  # ... and pay recalls for them
+    # every output lined after one turn sends less and never keeps more references or fewer recalls
+    assert float(floor[1].rstrip("%")) < float(ours[1].rstrip("%"))
+    assert float(floor[6].rstrip("%")) <= float(ours[6].rstrip("%"))
+    assert int(floor[7]) >= int(ours[7])
     same = replay(str(tmp_path), "--no-split")
     assert same.returncode == 0, same.stderr
     for source in ("mini-swe-agent", "claude-code", "total"):
@@ -76,6 +78,26 @@ def test_composition_counts_outputs_whole_and_cut_and_the_fixed_prompt(tmp_path)
     assert naive.parts["outputs whole"] > 0 and naive.parts["notes"] > 0
     assert ours.parts["outputs cut"] > 0  # reads became their lines after one turn
     assert ours.parts["outputs whole"] < naive.parts["outputs whole"]  # recalled ones count
+
+
+def test_the_line_oracle_keeps_what_later_calls_use_on_both_bases(tmp_path):
+    """The oracle knows the recording: only the output lines a later call uses survive its
+    first showing, so nothing is recalled, and no rule-bound policy sends fewer tokens."""
+    write_needy(tmp_path / "n.traj.json", steps=12)
+    proc = frontier(str(tmp_path), "--half", "all", "--settings", "ours,floor")
+    assert proc.returncode == 0, proc.stderr
+    for section in ("all recordings", "all recordings · ours with Unicum's prompt"):
+        rows = _rows(proc.stdout, "total", section)
+        assert list(rows) == ["naive", "mask-10k", "oracle", "ours", "floor"]
+        oracle = rows["oracle"]
+        assert oracle[6] == "100.0%" and oracle[7] == "0"  # retention, recalls
+        for other in ("naive", "mask-10k", "ours", "floor"):
+            assert int(oracle[0].replace(",", "")) < int(rows[other][0].replace(",", ""))
+    same = _rows(proc.stdout, "total", "all recordings")["oracle"]
+    unicum = _rows(proc.stdout, "total", "all recordings · ours with Unicum's prompt")["oracle"]
+    assert same != unicum  # charged Unicum's prompt there, its own here
+    bad = frontier(str(tmp_path), "--settings", "nope")
+    assert bad.returncode != 0 and "no setting nope" in bad.stderr
 
 
 def test_frontier_errors_are_one_line(tmp_path):

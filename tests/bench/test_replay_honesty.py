@@ -326,33 +326,41 @@ def test_a_recalled_output_stays_in_later_requests_until_the_policy_drops_it(tmp
     assert masked.recalls == 1
 
 
-def test_the_fixed_prompt_charged_is_the_clis_first_request(llm, tmp_path):
-    """The bench measures Unicum's fixed prompt from the CLI's own first request; the CLI's
-    request to the scripted server carries exactly that many (estimated) tokens before its
-    messages (system text and tool schemas)."""
-    from tests.conftest import provider_env, run_cli
+class FirstOutputOnly:
+    """Test policy: the first output and the newest stay whole; every other output and every
+    argument the model typed are gone from the request."""
 
-    sys.path.insert(0, str(ROOT))
-    from bench.fixed_prompt import cli_fixed_prompt, measure
+    name, compactions = "first-only", 0
 
-    project = tmp_path / "proj"
-    project.mkdir()
-    for n in range(6):
-        (project / f"mod_{n}.py").write_text(f"def handler_{n}(x):\n    return x + {n}\n")
-    llm.reply("done")
-    proc = run_cli(
-        "--provider",
-        "anthropic",
-        "-p",
-        "Fix the failing test",
-        env=provider_env(llm, "anthropic"),
-        cwd=project,
-    )
-    assert proc.returncode == 0, proc.stderr
-    sent = measure(llm.requests[0].body)
-    charged = cli_fixed_prompt(project.resolve(), "anthropic")
-    assert sent.system > 0 and sent.tools > 0 and sent.code_map == 0  # overview on demand
-    assert charged == sent
-    # what the replay charges by default is the larger of the two wires' prompts for this repo
-    bench, *_ = _bench()
-    assert bench.unicum_fixed_tokens() >= cli_fixed_prompt(ROOT, "anthropic").tokens
+    def on_tool_result(self, call, output) -> None:
+        return None
+
+    def messages_for_request(self, history):
+        from dataclasses import replace
+
+        from my_agent.messages import Message, ToolCall, ToolResult
+
+        def hide(b):
+            if isinstance(b, ToolResult) and b.call_id != "c0":
+                return replace(b, content="[gone]")
+            return replace(b, arguments={}) if isinstance(b, ToolCall) else b
+
+        last = history[-1:] if history else []
+        return [Message(m.role, [hide(b) for b in m.blocks]) for m in history[:-1]] + last
+
+
+def test_an_output_still_shown_counts_however_often_the_model_quoted_it(tmp_path):
+    """Output 0 names `target_fn`; the model then types it on twelve lines of its own (hidden
+    by the policy) before one more call uses it: the output's line is still in the request."""
+    bench, _, _, trajectories = _bench()
+    messages = [{"role": "system", "content": "sys"}, {"role": "user", "content": "Fix it"}]
+    for n in range(14):
+        cmd = "grep -rn def src" if n == 0 else f"echo step {n} target_fn"
+        call = {"id": f"c{n}", "function": {"name": "bash", "arguments": json.dumps({"command": cmd})}}  # fmt: skip
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        out = "src/x.py:3:def target_fn():" if n == 0 else f"step {n}"
+        messages.append({"role": "tool", "tool_call_id": f"c{n}", "content": out})
+    (tmp_path / "q.traj.json").write_text(json.dumps({"messages": messages}))
+    (rec,) = trajectories.load(tmp_path / "q.traj.json")
+    tally = bench.replay(rec, FirstOutputOnly(), 500)
+    assert tally.retention == 1.0 and tally.recalls == 0

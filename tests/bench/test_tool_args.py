@@ -21,6 +21,9 @@ RIGHT = {
             {"content": "fix the bug", "status": "in_progress"},
         ]
     },
+    "list_files": {"path": "src", "pattern": "**/*.py"},
+    "memory": {"action": "add", "content": "the tests run with make test"},
+    "web_search": {"query": "httpx timeout retries", "max_results": 3},
 }
 
 

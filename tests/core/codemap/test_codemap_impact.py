@@ -134,3 +134,62 @@ def test_a_stub_beside_the_module_is_a_dependent(tmp_path: Path):
         assert "pkg/conv.pyi" in text and "(uses stub of optional)" in text
     finally:
         cmap.close()
+
+
+class Ticks:
+    """A clock that moves one second each time it is read, and notes each read and each SQL
+    statement in one list: the time limit becomes a count of looks at the clock."""
+
+    def __init__(self, events: list[str]) -> None:
+        self.now, self.events = 0.0, events
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        self.events.append("clock")
+        return self.now
+
+
+def _chain(tmp_path: Path) -> CodeIndex:
+    """m0.py … m5.py: each imports the one before and calls its function and method."""
+    root = tmp_path / "chain"
+    root.mkdir()
+    (root / "m0.py").write_text(
+        "def f0():\n    return 0\n\n\nclass C0:\n    def g(self):\n        return f0()\n"
+    )
+    for n in range(1, 6):
+        (root / f"m{n}.py").write_text(
+            f"from m{n - 1} import f{n - 1}, C{n - 1}\n\n\ndef f{n}():\n"
+            f"    return f{n - 1}() + C{n - 1}().g()\n\n\nclass C{n}:\n"
+            f"    def g(self):\n        return f{n}()\n"
+        )
+    idx = CodeIndex(root, tmp_path / "chain.db")
+    idx.refresh()
+    return idx
+
+
+@pytest.mark.parametrize("target", ["f0", "m0.py", "C0.g"])
+def test_the_time_limit_holds_wherever_the_time_goes(tmp_path: Path, target: str):
+    """Whatever the budget, an answer cut short by the time limit does no more work once the
+    clock has said so (no SQL statement after the last look: SQLite's progress handler looks
+    too, every so many steps, so the cut falls anywhere), keeps what it reached and says that
+    it stopped and what it did not ask."""
+    idx = _chain(tmp_path)
+    try:
+        full = {(d.path, d.symbol) for d in impact(idx.db, target, 6, seconds=None).dependents}
+        assert len(full) >= 5
+        for budget in range(1, 400):
+            events: list[str] = []
+            idx.db.set_trace_callback(events.append)
+            found = impact(idx.db, target, 6, seconds=budget, clock=Ticks(events))
+            idx.db.set_trace_callback(None)
+            reached = {(d.path, d.symbol) for d in found.dependents}
+            assert reached <= full
+            if found.left_out["stopped"] != "time":
+                break
+            last_look = len(events) - 1 - events[::-1].index("clock")
+            assert events[last_look + 1 :] == []  # no statement once the clock said late
+            assert found.left_out["beyond_depth"] >= 1  # what was not asked is counted
+        assert reached == full and found.left_out["stopped"] == "", budget
+        assert budget > 3  # the small budgets did stop early
+    finally:
+        idx.close()

@@ -85,8 +85,7 @@ def test_each_site_has_its_kind(cmap):
         ("use.py", 3): "import",
         ("use.py", 12): "value",  # factory = make
         ("use.py", 13): "value",  # {"make": make}
-        ("use.py", 17): "call",  # factory(1), factory = make
-    }
+    }  # not `factory(1)` (17): a use of `factory`, as jedi and pyright count
     assert _kinds(cmap, "register") == {("use.py", 3): "import", ("use.py", 6): "decorator"}
     assert _kinds(cmap, "Shape.area") == {("use.py", 15): "property"}
 

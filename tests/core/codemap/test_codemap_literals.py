@@ -128,3 +128,73 @@ def test_an_instance_from_one_branch_types_the_receiver_an_alias_does_not(tmp_pa
         assert {s.line for s in references(idx.db, "unattached")[1]} == {20}
     finally:
         idx.close()
+
+
+NARROWED = """\
+class Command:
+    def run(self):
+        return 1
+
+
+def invoke(callback):
+    if isinstance(callback, Command):
+        other = callback
+        other.run()
+"""
+
+
+def test_a_copy_is_read_where_it_is_made_inside_a_narrowed_block(tmp_path: Path):
+    root = tmp_path / "n"
+    root.mkdir()
+    (root / "m.py").write_text(NARROWED)
+    idx = CodeIndex(root, tmp_path / "n.db")
+    try:
+        idx.refresh()
+        sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, "Command.run")[1]}
+        assert sites == {(9, True)}  # jedi and pyright
+    finally:
+        idx.close()
+
+
+ADDED = """\
+from shapes import Base, Other
+
+
+class Holder:
+    def __init__(self):
+        self.more = []
+        self.more.append(Base())
+
+    def run(self):
+        for g in self.more:
+            g.ping()
+
+
+def appended():
+    acc = []
+    acc.append(Base())
+    for a in acc:
+        a.ping()
+    seen = set()
+    seen.add(Other())
+    for s in seen:
+        s.ping()
+    d = {}
+    d["k"] = Other()
+    d["k"].ping()
+"""
+
+
+def test_what_is_put_in_an_empty_container_types_its_elements(tmp_path: Path):
+    root = tmp_path / "e"
+    root.mkdir()
+    (root / "shapes.py").write_text(SHAPES)
+    (root / "use.py").write_text(ADDED)
+    idx = CodeIndex(root, tmp_path / "e.db")
+    try:
+        idx.refresh()
+        for target, lines in (("Base.ping", {11, 18}), ("Other.ping", {22, 25})):
+            sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, target)[1]}
+            assert sites == {(n, True) for n in lines}  # jedi 0.20.1 (pyright: 25 only)
+    finally:
+        idx.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.codemap import CodeIndex, references
 from tests.core.codemap.test_codemap_resolve import _index as make_index
 from tests.core.codemap.test_codemap_resolve import _sites
 
@@ -121,3 +122,20 @@ def test_the_declared_type_wins_over_the_assigned_class(index):
     # a local's use is also the assigned class's: pyright 1.1.414 narrows `found` to
     # KeyBindings, jedi 0.20.1 keeps KeyBindingsBase (an attribute keeps its declared type)
     assert _sites(index, "bindings.py:KeyBindings.get_bindings") == {("bindings.py", 21): 0.9}
+
+
+def test_a_definition_and_its_twin_in_the_stub_beside_it_are_one(tmp_path):
+    root = tmp_path / "s"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "m.py").write_text("class A(Exception):\n    pass\n\n\nclass B(A):\n    pass\n")
+    (root / "pkg" / "m.pyi").write_text("class A(Exception): ...\nclass B(A): ...\n")
+    index = CodeIndex(root, tmp_path / "s.db")
+    try:
+        index.refresh()
+        # jedi: m.py:5 and the stub's `class B(A)`; pyright from the stub's A: both too
+        for target in ("pkg/m.py:A", "pkg/m.pyi:A"):
+            found = {(s.path, s.line) for s in references(index.db, target)[1]}
+            assert {("pkg/m.py", 5), ("pkg/m.pyi", 2)} <= found
+    finally:
+        index.close()

@@ -132,3 +132,37 @@ def test_a_numbered_view_of_a_specification_stays_whole_too():
             _turn(policy, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"), note="invoice")
             policy.messages_for_request(history)
         assert _shown(policy.messages_for_request(history), "c1") == view, gutter
+
+
+def _module(name: str, n: int = 120) -> str:
+    return "\n".join(
+        f"def {name}_{i}(request):\n    return render(request, '{name}/page_{i}.html')"
+        for i in range(n)
+    )
+
+
+def test_reads_are_judged_after_one_turn_when_the_session_reads_a_lot_at_once():
+    """Large reads waiting for their judgment (over `late_crowd` tokens in all) are judged one
+    turn on, while nothing is cached after them yet, instead of six; one read alone waits."""
+    policy, history = _policy(), [user_text(TASK)]
+    calls = [ToolCall(f"r{k}", "read_file", {"path": f"app/m{k}.py"}) for k in range(4)]
+    history.append(Message("assistant", list(calls)))
+    outputs = [ToolOutput(_module(f"view{k}")) for k in range(4)]
+    for call, out in zip(calls, outputs, strict=True):
+        policy.on_tool_result(call, out)
+    results = [ToolResult(c.id, o.content) for c, o in zip(calls, outputs, strict=True)]
+    history.append(Message("user", results))
+    sizes = [policy.count(o.content) for o in outputs]
+    assert max(sizes) < 4_000 and sum(sizes) > 12_000  # none cut by the size rule
+    assert _shown(policy.messages_for_request(history), "r0") == outputs[0].content
+    _turn(policy, history, "c1", "ls", ToolOutput("a.py"), note="view0_12 is the one")
+    request = policy.messages_for_request(history)
+    shown = _shown(request, "r0")
+    assert "def view0_12(request):" in shown and "def view0_30(request):" not in shown
+    assert all(len(_shown(request, f"r{k}")) < len(outputs[k].content) / 3 for k in range(4))
+    # a single read of the same size is not crowded: it waits its six turns
+    alone, history = _policy(), [user_text(TASK)]
+    _turn(alone, history, "c1", "cat app/m0.py", outputs[0])
+    for n in range(2, 6):
+        _turn(alone, history, f"c{n}", f"ls dir_{n}", ToolOutput(f"f{n}.py"), note="view0_12")
+        assert _shown(alone.messages_for_request(history), "c1") == outputs[0].content

@@ -57,9 +57,13 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         {"early_lines": LineRules(late_kinds=())},
     ),
     "small-8": ("small outputs whole only among the 8 latest", {"small_for_results": 8}),
-    "event-lines": (
-        "events keep a read's used lines instead of its fact line",
-        {"event_lines": ("read",)},
+    "event-facts": (
+        "events turn reads into their fact line, not the lines named since",
+        {"event_lines": ()},
+    ),
+    "read-task": (
+        "a large file read keeps only the task's lines, not those the model just named",
+        {"read_named": 0},
     ),
     "whole-reads": ("file reads exempt from the size rule up to 12k", {"whole_reads": 12_000}),
     "args-all": ("every long argument archived from the next request on", {"early_args": "all"}),

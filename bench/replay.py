@@ -31,6 +31,7 @@ from bench.fixed_prompt import ROOT, cli_fixed_prompts  # noqa: E402
 from bench.policies import Ours, baselines  # noqa: E402
 from bench.replay_meter import Meter  # noqa: E402
 from bench.replay_metrics import ANTHROPIC, OPENAI, Provenance, Tally, shown  # noqa: E402
+from bench.replay_misses import Miss, misses_of, write  # noqa: E402
 from bench.replay_report import render  # noqa: E402
 from bench.trajectories import Recording, find_files, load  # noqa: E402
 from my_agent.messages import Message, TextBlock, ToolCall, ToolResult  # noqa: E402
@@ -78,16 +79,20 @@ def replay(rec: Recording, policy, fixed_tokens: Charge) -> Tally:
     return replay_bases(rec, policy, [fixed_tokens])[0]
 
 
-def replay_bases(rec: Recording, policy, fixed: list[Charge]) -> list[Tally]:
+def replay_bases(
+    rec: Recording, policy, fixed: list[Charge], misses: list[Miss] | None = None
+) -> list[Tally]:
     """The same replay charged with each fixed prompt in `fixed` (one tally each). What a
     recorded call needs that the request did not show is recalled first: one more request,
-    whose recalled outputs stay in the history as they do live, until the policy drops them."""
+    whose recalled outputs stay in the history as they do live, until the policy drops them.
+    `misses` collects each reference the first basis did not show (bench/replay_misses.py)."""
     meters = [meter_for(charge) for charge in fixed]
     origin = Provenance()
     origin.note(Message("user", [TextBlock(rec.system)]))
     calls = {c.id: c for m in rec.messages for c in m.tool_calls}
     history: list[Message] = []
     step = 0
+    shown_at: dict[str, int] = {}  # call id -> the step that first showed its output
     for msg in rec.messages:
         known = None
         if msg.role == "assistant":
@@ -98,6 +103,8 @@ def replay_bases(rec: Recording, policy, fixed: list[Charge]) -> list[Tally]:
             for meter in meters:
                 meter.request(request, when)
             gone = [meter.missing(needed, origin) for meter in meters][0]
+            if misses is not None:
+                misses += misses_of(gone, origin, policy, rec.name, rec.source, step, shown_at)
             wanted = {origin.last_output[r] for r in gone}
             wanted |= {c for c in latest if not meters[0].shows(c, origin)}
             if wanted:
@@ -112,6 +119,7 @@ def replay_bases(rec: Recording, policy, fixed: list[Charge]) -> list[Tally]:
                 return ref in needed or meters[0].sees(ref, origin)  # seen, or recalled
         else:
             for result in msg.tool_results:
+                shown_at[result.call_id] = step
                 if result.call_id in calls:
                     policy.on_tool_result(
                         calls[result.call_id], ToolOutput(result.content, result.is_error)
@@ -196,12 +204,14 @@ def replay_file(
     fixed_seen: dict[str, list[int]] | None = None,
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
+    misses: list[Miss] | None = None,
 ) -> list[tuple[str, str, str, Tally]]:
     """(basis, source, policy, tally) for every recording in one file. Basis "": every policy
     charged the recording's own fixed prompt (the policy alone); `UNICUM`: ours in each of its
     settings charged Unicum's, beside `COMPARED` with their own (what a user switching sees),
     and any policy marked `both_bases` (the line oracle) on both.
-    `fixed_seen` collects each recording's own fixed prompt per source."""
+    `fixed_seen` collects each recording's own fixed prompt per source; `misses` the
+    retention misses of ours (its first setting)."""
     rows = []
     for rec in recordings(path):
         fixed = estimate_tokens(rec.system) + rec.overhead_tokens
@@ -221,9 +231,10 @@ def replay_file(
             rows.append(("", rec.source, policy.name, tally))
             if policy.name in COMPARED:
                 rows.append((UNICUM, rec.source, policy.name, tally))
-        for name, budget in ours.items():
+        for n, (name, budget) in enumerate(ours.items()):
             policy = Ours(overhead_tokens=largest(ours_fixed), name=name, **budget)
-            same, unicum = replay_bases(rec, policy, [fixed, ours_fixed])
+            listed = misses if n == 0 else None
+            same, unicum = replay_bases(rec, policy, [fixed, ours_fixed], listed)
             rows += [("", rec.source, name, same), (UNICUM, rec.source, name, unicum)]
     return rows
 
@@ -236,10 +247,12 @@ def run(
     ours: Settings = OURS,
     others: Callable[[], list] = baselines,
     ours_fixed: Charge | None = None,
+    misses: list[Miss] | None = None,
 ) -> dict[str, Table]:
     """section -> table; each group is (label, paths, split into tune/report halves); `only`:
     that half alone (tuning runs never look at the report half); `ours` and `others` as in
-    `replay_file`; `ours_fixed`: Unicum's fixed prompt (default: measured from the CLI)."""
+    `replay_file`; `ours_fixed`: Unicum's fixed prompt (default: measured from the CLI); `misses`: as in
+    `replay_file`."""
     sections: dict[str, Table] = {}
     ours_fixed = unicum_fixed_tokens() if ours_fixed is None else ours_fixed
     for label, paths, split in groups:
@@ -250,7 +263,7 @@ def run(
             if split and only and half(path) != only:
                 continue
             try:
-                rows = replay_file(path, ours_fixed, fixed_seen, ours, others)
+                rows = replay_file(path, ours_fixed, fixed_seen, ours, others, misses)
             except (ValueError, KeyError, OSError) as exc:
                 print(f"skipped {path}: {exc}", file=sys.stderr)
                 continue
@@ -302,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-split", action="store_true", help="no tune/report halves")
     parser.add_argument("--per-file", action="store_true", help="one table per recording too")
     parser.add_argument("--half", choices=("tune", "report"), default="", help="that half only")
+    parser.add_argument(
+        "--misses", type=Path, metavar="FILE",
+        help="write each retention miss of ours here (the output it came from, what ours did)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     missing = [p for p in [*args.paths, *args.holdout] if not p.exists()]
     if missing:
@@ -313,7 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     fixed_seen: dict[str, list[int]] = {}
     ours_fixed = unicum_fixed_tokens()
-    sections = run(groups, args.per_file, fixed_seen, args.half, ours_fixed=ours_fixed)
+    misses: list[Miss] | None = [] if args.misses else None
+    sections = run(
+        groups, args.per_file, fixed_seen, args.half, ours_fixed=ours_fixed, misses=misses
+    )
     if not any(sections.values()):
         print("replay: no trajectories found", file=sys.stderr)
         return 2
@@ -321,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n(tokens estimated locally; {time.monotonic() - started:.1f}s)")
     print(fixed_note(fixed_seen, ours_fixed))
     print(split_note(groups))
+    if args.misses and misses is not None:
+        write(misses, args.misses)
+        print(f"{len(misses)} retention misses of ours written to {args.misses}")
     return 0
 
 

@@ -29,10 +29,11 @@ class ContextBudget:
     early_lines: LineRules | None = LineRules()  # ... outputs keep only the lines later used
     shape_outputs: bool = True  # known programs' output shaped at first show (shaping.py)
     whole_reads: int = 0  # ... but a file read stays whole up to this many tokens
+    read_named: int = 40  # ... a large one keeps this many lines naming the model's latest words
     small_result_tokens: int = 500  # results this small stay as they are
     small_for_results: int = 20  # ... while among this many latest results (0: always)
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
-    event_lines: tuple[str, ...] = ()  # outputs of these kinds keep their used lines at events
+    event_lines: tuple[str, ...] = ("read",)  # ... keep the lines named since at events, if it pays
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
     old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
     batch_results: int = 4  # results not yet archived (tail included) an event waits for

@@ -66,7 +66,7 @@ class CacheAwareContext:
         self.early_args: dict[str, dict[str, str]] = {}  # stand-ins shown before any event
         self.early = EarlyDecisions(self.budget.early_rules(), self)
         self.first = FirstShow(
-            self.budget.shape_outputs, self.budget.whole_reads
+            self.budget.shape_outputs, self.budget.whole_reads, self.budget.read_named
         )  # known programs' output, shaped
         self.state = Compacted()
         self.repeats = Repeats()
@@ -89,7 +89,8 @@ class CacheAwareContext:
         args = json.dumps(call.arguments, sort_keys=True, default=str)
         self.call_keys[call.id] = (call.name, args)
         command = call.arguments.get("command")
-        content = self.first.shape(call.id, fact, command, content, self.count)
+        asked = " ".join(str(v) for v in call.arguments.values())
+        content = self.first.shape(call.id, fact, command, content, self.count, asked)
         ids = {cid: f.archive_id or cid for cid, f in self.facts.items()}
         self.output_tokens[call.id] = self.count(self.repeats.shrink(call.id, content, ids))
         self.result_tokens[call.id] = self.output_tokens[call.id]
@@ -192,9 +193,11 @@ class CacheAwareContext:
     # --- compaction events -----------------------------------------------------------------
     def compact_facts(self, history: list[Message], force: bool = False) -> bool:
         """One batch: every result before the kept tail becomes `[archived #id] fact` — only
-        when it pays: the tokens it saves on every later request must outweigh `min_gain` times
-        what the rewrite sends uncached once. `force`: every result, the newest too (the
-        server said the request does not fit)."""
+        when it pays: the tokens it saves on every later request must outweigh `min_gain`
+        times what the rewrite sends uncached once. An event that pays keeps, of an
+        `event_lines` kind, the lines the model has named since instead, when it still pays
+        that way (so it fires exactly when the fact lines would). `force`: every result, the
+        newest too (the server said the request does not fit)."""
         rules = self.tracker.rules
         frontier = (
             len(history)
@@ -203,6 +206,21 @@ class CacheAwareContext:
         )
         if frontier <= self.frontier:
             return False
+        state = self._event_state(history, frontier, force, lined=False)
+        if not self._event_pays(history, state, force):
+            return False  # events fire as they would with fact lines alone
+        if self.budget.event_lines:
+            lined = self._event_state(history, frontier, force, lined=True)
+            state = lined if self._event_pays(history, lined, force) else state
+        self.state, self.frontier = state, frontier
+        self._rebuild_repeats(history, state)
+        self.compactions += 1
+        return True
+
+    def _event_state(
+        self, history: list[Message], frontier: int, force: bool, lined: bool
+    ) -> Compacted:
+        """What an event up to `frontier` would show (`lined`: reads keep their named lines)."""
         state = Compacted(
             dict(self.state.results),
             dict(self.state.args),
@@ -212,7 +230,8 @@ class CacheAwareContext:
         skip = keep | set(self.early.lines)  # an early line is already its line
         archive_older(
             history[:frontier], state, self.facts, self.call_keys, skip, self.arg_ids,
-            lambda index, call_id: self._event_lines(history, index, call_id),
+            (lambda index, call_id: self._event_lines(history, index, call_id)) if lined
+            else (lambda index, call_id: None),
         )  # fmt: skip
         upto = [
             self.facts[b.call_id]
@@ -224,6 +243,9 @@ class CacheAwareContext:
             frontier - 1,
             render_l0(upto, self.tracker.phase, pinned=self.pinned()),
         )
+        return state
+
+    def _event_pays(self, history: list[Message], state: Compacted, force: bool) -> bool:
         before, after = self.view(history), self.summary.apply(apply(history, self._shown(state)))
         same = next(
             (
@@ -235,19 +257,15 @@ class CacheAwareContext:
         )
         saved, resent = self.tokens(before) - self.tokens(after), self.tokens(after[same:])
         pays = self.pays(saved, resent, sum(m.role == "assistant" for m in history))
-        if saved <= 0 or not (pays or force):
-            return False
-        self.state, self.frontier = state, frontier
-        self._rebuild_repeats(history, state)
-        self.compactions += 1
-        return True
+        return saved > 0 and (pays or force)
 
     def _event_lines(self, history: list[Message], index: int, call_id: str) -> str | None:
-        """At an event, an output of an `event_lines` kind keeps the lines used since."""
+        """At an event, an output of an `event_lines` kind keeps the lines used since (its
+        fact line when none was)."""
         fact = self.facts[call_id]
         if fact.kind not in self.budget.event_lines:
             return None
-        return self.early.kept_lines(history, index, call_id, fact)
+        return self.early.kept_lines(history, index, call_id, fact, named=True)
 
     def pays(self, saved: int, resent: int, turns: int) -> bool:
         """Whether a rewrite saving `saved` and re-sending `resent` pays (events.py)."""

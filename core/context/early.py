@@ -226,10 +226,10 @@ class EarlyDecisions:
             self.lines[call_id] = shown
 
     def kept_lines(
-        self, history: list[Message], index: int, call_id: str, fact: Fact
+        self, history: list[Message], index: int, call_id: str, fact: Fact, named: bool = False
     ) -> str | None:
         """The output of `history[index]` with only the lines the steps since used (lines.py),
-        or None when it stays as it is."""
+        or None when it stays as it is (`named`: also when no line was kept for what it says)."""
         lines = self.rules.lines
         if lines is None or fact.tool in self.rules.keep_tools or fact.kind in lines.skip_kinds:
             return None
@@ -240,7 +240,8 @@ class EarlyDecisions:
             (_plain(c.arguments) for m in since for c in m.tool_calls),
         )
         entry = fact.archive_id or call_id
-        return select(text, entry, used, lines, self.costs.count, code=fact.kind == "read")
+        code = fact.kind == "read"
+        return select(text, entry, used, lines, self.costs.count, code, named)
 
     def _superseded(self, now: _Now) -> None:
         if not self.rules.superseded:

@@ -25,7 +25,7 @@ _WORD = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*|\d{2,}")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|[A-Za-z]\d|\.")
 _PROSE_WORD = re.compile(r"[A-Za-z][a-z]+[,.;:]?")
 _MARKDOWN = re.compile(r"^\s*(?:#{1,6} |[-*+] |> |\d+\. |\|)")
-_GUTTER = re.compile(r"^\s*\d+(?:→|\t|:\s|\|\s)")  # a numbered file view's line numbers
+GUTTER = re.compile(r"^\s*\d+(?:→|\t|:\s|\|\s)")  # a numbered file view's line numbers
 _SKIP = frozenset({"self", "None", "True", "False", "return", "import", "from", "def", "class"})
 
 
@@ -86,7 +86,7 @@ def telling(used: set[str], lines: list[str]) -> set[str]:
 def reads_like_spec(lines: list[str], share: float = 0.4) -> bool:
     """Prose or markdown (a task printed by an issue tracker, a page, a plan; a file view's
     line numbers aside): the model quotes it for the rest of the session, so it stays whole."""
-    rows = [_GUTTER.sub("", line, count=1) for line in lines]
+    rows = [GUTTER.sub("", line, count=1) for line in lines]
     rows = [line for line in rows if line.strip()]
     prose = 0
     for line in rows:
@@ -97,10 +97,17 @@ def reads_like_spec(lines: list[str], share: float = 0.4) -> bool:
 
 
 def select(
-    text: str, entry_id: str, used: set[str], rules: LineRules, count, code: bool = False
+    text: str,
+    entry_id: str,
+    used: set[str],
+    rules: LineRules,
+    count,
+    code: bool = False,
+    named: bool = False,
 ) -> str | None:
     """The output with only its kept lines, or None when that does not save enough;
-    `code`: the output is a file's text."""
+    `code`: the output is a file's text; `named`: None too when no line was kept for what
+    it says (its first and last line alone tell less than its fact line)."""
     if count(text) < rules.min_tokens:
         return None
     lines = text.split("\n")
@@ -108,6 +115,8 @@ def select(
         return None
     used = telling(used, lines)
     kept = [i for i, line in enumerate(lines) if keeps(line, used, code)]
+    if named and not kept:
+        return None
     kept = sorted({0, len(lines) - 1, *kept[: rules.max_kept]})
     shown = compose(lines, kept, entry_id, rules.gap)
     if count(shown) > (1 - rules.min_saving) * count(text):

@@ -10,13 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core.context.lines import compose, keeps, reads_like_spec, used_words
+from core.context.lines import GUTTER, compose, keeps, reads_like_spec, telling, used_words
 from my_agent.facts import Fact
+from my_agent.messages import Message, TextBlock
 
 SIZE_TOKENS = 4_000  # outputs larger than this keep head, tail and the lines that matter
 SPEC_TOKENS = 12_000  # ... unless they read like a specification, up to this size
 MIN_TOKENS = 300  # smaller outputs are shown as they are
 HEAD, TAIL = 40, 30  # lines kept by the size rule
+NAMED = 40  # a large file read also keeps this many lines naming the model's latest words
+RECENT = 2  # the model's latest messages whose identifiers a large read is matched against
 _PASSED = re.compile(
     r"(?:\bPASSED\b|^ok\s|^\s*✓|\bok$|^\s*PASS\s|^test \S+ \.\.\. ok$)|^[\w/.-]+\.py [.sx]+\s*(\[\s*\d+%\])?$"
 )
@@ -60,11 +63,21 @@ def _program(fact: Fact, command: str) -> Callable[[list[str]], list[int]] | Non
 
 
 def first_show(
-    fact: Fact, command: str, text: str, entry: str, task: str, count: Count, whole_reads: int = 0
+    fact: Fact,
+    command: str,
+    text: str,
+    entry: str,
+    task: str,
+    count: Count,
+    whole_reads: int = 0,
+    recent: str = "",
+    named: int = NAMED,
 ) -> str:
     """What an output shows the first time: shaped when a known program printed it or when it
     is very large; otherwise itself. Pointers name the lines of the whole (as archived).
-    `whole_reads`: a file read (the lines the model asked for) stays whole up to this size."""
+    `whole_reads`: a file read (the lines the model asked for) stays whole up to this size;
+    `recent`: the model's latest words, whose identifiers a large file read keeps lines of
+    (`named` at most)."""
     size = count(text)
     if size < MIN_TOKENS or fact.kind == "recall":  # what the model asked for, as it asked
         return text
@@ -80,6 +93,9 @@ def first_show(
         return text
     if size > SIZE_TOKENS and not (size <= SPEC_TOKENS and reads_like_spec(lines)):
         kept = _head_tail(kept, lines, used_words([task], []))
+        if fact.kind == "read":
+            named_lines = _landmarks(kept, lines, used_words([recent], []))[:named]
+            kept = sorted({*kept, *named_lines})
     return text if len(kept) == len(lines) else compose(lines, kept, entry)
 
 
@@ -91,26 +107,57 @@ def _head_tail(kept: list[int], lines: list[str], task: set[str]) -> list[int]:
     return sorted({*head, *middle[: HEAD + TAIL], *tail})
 
 
+def _landmarks(kept: list[int], lines: list[str], recent: set[str]) -> list[int]:
+    """What a large file read keeps beside the size rule's lines: the lines naming what the
+    model has just said or asked for (a word on a quarter of the lines picks none out), so a
+    later reference to what it was looking for lands on a shown line."""
+    shown = set(kept)
+    hidden = [i for i in range(len(lines)) if i not in shown]
+    text = [GUTTER.sub("", lines[i], count=1) for i in hidden]
+    recent = telling(recent, text)
+    named = [i for i, row in zip(hidden, text, strict=True) if keeps(row, recent, code=True)]
+    return named
+
+
 class FirstShow:
     """The outputs shaped at their first showing (call id -> text), and the task they are
     matched against."""
 
-    NOT_STATE = ("enabled", "whole_reads")  # settings, not state (core/context/state.py)
+    NOT_STATE = ("enabled", "whole_reads", "named")  # settings, not state (state.py)
 
-    def __init__(self, enabled: bool = True, whole_reads: int = 0) -> None:
-        self.enabled, self.whole_reads, self.task = enabled, whole_reads, ""
+    def __init__(self, enabled: bool = True, whole_reads: int = 0, named: int = NAMED) -> None:
+        self.enabled, self.whole_reads, self.named = enabled, whole_reads, named
+        self.task = self.recent = ""
         self.shaped: dict[str, str] = {}
 
-    def note_task(self, history: list) -> None:
+    def note_task(self, history: list[Message]) -> None:
+        """The task (the first message), and the model's latest words (its texts and
+        arguments in the last `RECENT` of its messages)."""
         if not self.task and history:
             self.task = " ".join(getattr(b, "text", "") for b in history[0].blocks)
+        said = [m for m in history if m.role == "assistant"][-RECENT:]
+        self.recent = "\n".join(
+            [b.text for m in said for b in m.blocks if isinstance(b, TextBlock)]
+            + [str(c.arguments) for m in said for c in m.tool_calls]
+        )
 
-    def shape(self, call_id: str, fact: Fact, command: object, text: str, count: Count) -> str:
-        """The text to show for a new output (archived whole under `fact.archive_id`)."""
+    def shape(
+        self, call_id: str, fact: Fact, command: object, text: str, count: Count, asked: str = ""
+    ) -> str:
+        """The text to show for a new output (archived whole under `fact.archive_id`);
+        `asked`: the call's arguments (a large file read keeps the lines they name too)."""
         if not self.enabled:
             return text
         shown = first_show(
-            fact, str(command or ""), text, fact.archive_id, self.task, count, self.whole_reads
+            fact,
+            str(command or ""),
+            text,
+            fact.archive_id,
+            self.task,
+            count,
+            self.whole_reads,
+            f"{self.recent}\n{asked}",
+            self.named,
         )
         if shown != text:
             self.shaped[call_id] = shown

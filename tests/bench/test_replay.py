@@ -223,3 +223,28 @@ def test_replay_on_shipped_trajectories():
         second = section.endswith(UNICUM)
         wanted = {"naive", "mask-10k", "ours"} if second else set(POLICIES)
         assert set(_rows(proc.stdout, "total", section)) == wanted, section
+
+
+def test_misses_lists_each_reference_ours_did_not_show_with_what_it_did(tmp_path):
+    messages = [{"role": "system", "content": "sys"}, {"role": "user", "content": "Fix pkg/a.py"}]
+    for n in range(20):  # many reads, then a use of a line of the first one
+        command = f"cat -n pkg/mod_{n}.py" if n < 19 else "grep -n helper_0_77 pkg/mod_0.py"
+        arguments = json.dumps({"command": command})
+        call = {
+            "id": f"m{n}",
+            "type": "function",
+            "function": {"name": "bash", "arguments": arguments},
+        }
+        messages.append({"role": "assistant", "content": f"Step {n}", "tool_calls": [call]})
+        output = f"<returncode>0</returncode>\n<output>\n{_output(n)}\n</output>"
+        messages.append({"role": "tool", "tool_call_id": f"m{n}", "content": output})
+    (tmp_path / "task.traj.json").write_text(json.dumps({"messages": messages}))
+
+    proc = replay(str(tmp_path), "--no-split", "--misses", str(tmp_path / "misses.txt"))
+
+    assert proc.returncode == 0, proc.stderr
+    listed = (tmp_path / "misses.txt").read_text().splitlines()
+    assert listed[0] == "1 misses" and "1 retention misses" in proc.stdout
+    where, kind, _, age, ref, line = listed[-1].split("\t", 5)
+    assert (where, kind, age, ref) == ("task.traj.json#19", "read", "age 18", "helper_0_77")
+    assert "def helper_0_77" in line

@@ -218,14 +218,14 @@ def test_the_archive_keeps_the_full_output_when_the_tool_cut_it():
     assert policy.facts["c1"].archive_id == fact.archive_id
 
 
-def test_event_lines_keeps_the_lines_of_a_read_the_model_used_at_an_event():
-    """The frontier's event-lines setting: an event turns a read into the lines the steps
-    since used (with pointers for the rest) instead of its one-line fact."""
+def test_an_event_keeps_the_lines_of_a_read_the_model_named_since():
+    """By default an event turns a read into the lines the steps since used (with pointers
+    for the rest) instead of its one-line fact; `event_lines=()` gives the fact line."""
     source = "\n".join(
         f"def handler_{i}(request):\n    return page_{i}(request)" for i in range(60)
     )
     shown = {}
-    for name, budget in (("default", {}), ("event-lines", {"event_lines": ("read",)})):
+    for name, budget in (("facts", {"event_lines": ()}), ("default", {})):
         policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000, **budget))
         history = [user_text("fix handler_12")]
         read = ToolCall("r1", "read_file", {"path": "app/views.py"})
@@ -240,7 +240,29 @@ def test_event_lines_keeps_the_lines_of_a_read_the_model_used_at_an_event():
         assert policy.compact_facts(history, force=True)
         view = policy.view(history)
         shown[name] = next(b.content for m in view for b in m.tool_results if b.call_id == "r1")
-    assert shown["default"].startswith("[archived #") and "handler_12(" not in shown["default"]
-    lined = shown["event-lines"]
+    assert shown["facts"].startswith("[archived #") and "handler_12(" not in shown["facts"]
+    lined = shown["default"]
     assert "def handler_12(request):" in lined and "def handler_30(request):" not in lined
     assert "recall" in lined  # the rest is pointed at
+
+
+def test_an_event_whose_lines_do_not_pay_still_fires_with_fact_lines():
+    """Keeping named lines must not cost the event itself: when the lined form does not pay
+    and the fact lines do, the event fires with the fact lines."""
+    budget = ContextBudget(window_tokens=200_000, event_lines=("read",))  # the default's
+    policy = CacheAwareContext(Archive(), budget)
+    history = [user_text("fix the totals")]
+    for n in range(30):  # each read: 200 handlers; the next note names 60 of them
+        policy.messages_for_request(history)
+        call = ToolCall(f"r{n}", "read_file", {"path": f"pkg/mod_{n}.py"})
+        text = "\n".join(
+            f"def handler_{n}_{i}(request):\n    return page_{n}_{i}(request)" for i in range(200)
+        )
+        note = " ".join(f"handler_{n - 1}_{i}" for i in range(60))
+        history.append(Message("assistant", [TextBlock(note), call] if n else [call]))
+        policy.on_tool_result(call, ToolOutput(text))
+        history.append(Message("user", [ToolResult(f"r{n}", text)]))
+    policy.messages_for_request(history)
+    assert policy.compactions == 1
+    shown = next(b.content for m in policy.view(history) for b in m.tool_results)
+    assert shown.startswith("[archived #a1] [read_file] pkg/mod_0.py")

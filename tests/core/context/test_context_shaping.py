@@ -5,7 +5,7 @@ lines matching the task, unless it reads like a specification."""
 from __future__ import annotations
 
 from core.context import Archive, CacheAwareContext, ContextBudget
-from my_agent.messages import Message, ToolCall, ToolResult, user_text
+from my_agent.messages import Message, TextBlock, ToolCall, ToolResult, user_text
 from tools.base import ToolOutput
 
 TASK = "make test_totals pass in report_totals.py"
@@ -78,3 +78,27 @@ def test_whole_reads_keeps_a_large_file_read_whole_up_to_its_size():
         shown = {b.call_id: b.content for m in request for b in m.tool_results}
         assert (shown["r1"] == source) is whole
         assert shown["t1"] != source  # not a read: the size rule applies
+
+
+def test_a_large_read_keeps_the_lines_naming_what_the_model_just_said():
+    """The size rule on a file read also keeps, in its middle, the lines naming identifiers
+    of the model's latest words (its notes, its call's arguments), not only the task's."""
+    source = "\n".join(
+        f"def handler_{i}(request):\n    return page_{i}(request)" for i in range(600)
+    )
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    history = [user_text(TASK)]
+    look = ToolCall("g1", "terminal", {"command": "grep -n page_ app/views.py | wc -l"})
+    history.append(Message("assistant", [TextBlock("handler_311 builds the totals"), look]))
+    policy.on_tool_result(look, ToolOutput("1200"))
+    history.append(Message("user", [ToolResult("g1", "1200")]))
+    policy.messages_for_request(history)
+    read = ToolCall("r1", "read_file", {"path": "app/views.py", "symbol": "page_457"})
+    history.append(Message("assistant", [read]))
+    policy.on_tool_result(read, ToolOutput(source))
+    history.append(Message("user", [ToolResult("r1", source)]))
+    request = policy.messages_for_request(history)
+    shown = next(b.content for m in request for b in m.tool_results if b.call_id == "r1")
+    assert "recall" in shown and "def handler_200(request):" not in shown  # the size rule cut
+    assert "def handler_311(request):" in shown  # named in the model's note before
+    assert "    return page_457(request)" in shown  # named in the call's arguments

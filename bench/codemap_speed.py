@@ -24,8 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.codemap_aider import AIDER_PYTHON, INSTALL
-from core.codemap import CodeIndex, impact, references
-from core.codemap.dependents import SECONDS
+from core.codemap import SECONDS, CodeIndex, impact, references
 
 REF_NAMES = ("urlopen", "getaddrinfo", "Thread", "parse_args", "dumps", "TextIOWrapper",
              "make_archive", "deepcopy", "isclass", "run")  # fmt: skip

@@ -5,15 +5,28 @@ guess, any definition of the name in the same language family."""
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from core.codemap.imports import file_matches, module_stems
 from core.codemap.langs import language_family
 
-if TYPE_CHECKING:
-    from core.codemap.query import Definition
-
 SELF_RECEIVERS = frozenset({"", "self", "this", "cls", "super()", "Self", "$this", "static"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    path: str
+    name: str
+    kind: str
+    line: int
+    end_line: int
+    scope: str
+    signature: str
+    exported: bool = False
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.scope}.{self.name}" if self.scope else self.name
 
 
 class Resolver:

@@ -10,21 +10,27 @@ from typing import TYPE_CHECKING
 
 from core.codemap.fileview import EXTERNAL, JS_EXTS, FileView, Value
 
-if TYPE_CHECKING:
-    from core.codemap.resolve import Project
-
 
 class Modules:
     """Module lookup and exports, followed through re-exports and star imports."""
 
-    def module(self: Project, key: str, importer: FileView) -> str | None:
+    if TYPE_CHECKING:  # what resolve.Project provides
+        ids: dict[str, int]
+        py_roots: list[str]
+        modules: dict[tuple[str, str], str | None]
+
+        def view(self, path: str) -> FileView: ...
+        def _defined(self, view: FileView, scope: str, qualified: str) -> Value | None: ...
+        def agreed(self, view: FileView, bindings: list[tuple]) -> Value | None: ...
+
+    def module(self, key: str, importer: FileView) -> str | None:
         """The project file a module key names, or None when it is not in the project."""
         slot = (importer.family, key)
         if slot not in self.modules:
             self.modules[slot] = self._find_module(key, importer.family)
         return self.modules[slot]
 
-    def _find_module(self: Project, key: str, family: str) -> str | None:
+    def _find_module(self, key: str, family: str) -> str | None:
         if not key:
             return None
         if family == "python":
@@ -40,7 +46,7 @@ class Modules:
                     return candidate
         return None
 
-    def export(self: Project, path: str, name: str, seen: frozenset = frozenset()) -> Value | None:
+    def export(self, path: str, name: str, seen: frozenset = frozenset()) -> Value | None:
         """What `name` means as an attribute of the module in `path`."""
         if (path, name) in seen:
             return None
@@ -58,7 +64,7 @@ class Modules:
                 return ("module", sub, "")
         return self._from_stars(view, name, seen)
 
-    def _from_stars(self: Project, view: FileView, name: str, seen: frozenset) -> Value | None:
+    def _from_stars(self, view: FileView, name: str, seen: frozenset) -> Value | None:
         for key in view.stars:
             target = self.module(key, view)
             if target is None:
@@ -72,7 +78,7 @@ class Modules:
         return None
 
     def imported(
-        self: Project,
+        self,
         view: FileView,
         local: str,
         seen: frozenset = frozenset(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from core.codemap.byname import Resolver
+from core.codemap.byname import Definition, Resolver
 from core.codemap.deadline import Deadline, OutOfTime
 from core.codemap.fileview import BUILTIN_METHODS, CLASSY, FAMILIES, ViewCache
 from core.codemap.langs import language_family
@@ -27,22 +27,6 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "stub": "stub",  # impact: a definition's twin in the .pyi beside it
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
-
-
-@dataclass(frozen=True)
-class Definition:
-    path: str
-    name: str
-    kind: str
-    line: int
-    end_line: int
-    scope: str
-    signature: str
-    exported: bool = False
-
-    @property
-    def qualified(self) -> str:
-        return f"{self.scope}.{self.name}" if self.scope else self.name
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.codemap import CodeIndex, references
+from core.codemap import references
+from tests.helpers.codemap_probe import probe
 
 MODELS = """\
 from typing import Generic, Iterator, Sequence, TypeVar
@@ -72,13 +73,7 @@ def generics(box: Box[Foo], foos: list[Foo], child: Child):
 
 
 def test_type_variables_are_filled_in_where_a_generic_is_used(tmp_path: Path):
-    root = tmp_path / "g"
-    root.mkdir()
-    (root / "models.py").write_text(MODELS)
-    (root / "use.py").write_text(USE)
-    idx = CodeIndex(root, tmp_path / "g.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"models.py": MODELS, "use.py": USE}) as idx:
 
         def listed(target: str) -> set[tuple[str, int, bool]]:
             sites = references(idx.db, target)[1]
@@ -88,8 +83,6 @@ def test_type_variables_are_filled_in_where_a_generic_is_used(tmp_path: Path):
         assert listed("Bar.ping") == {("use.py", 11, True)}
         assert listed("Base.describe") == {("models.py", 26, True)}  # super() in Child
         assert listed("Child.describe") == {("use.py", 10, True)}
-    finally:
-        idx.close()
 
 
 STRINGS = """\
@@ -113,14 +106,7 @@ w = table["Command"]
 
 
 def test_strings_typing_reads_as_types_are_references(tmp_path: Path):
-    root = tmp_path / "s"
-    root.mkdir()
-    (root / "m.py").write_text(STRINGS)
-    idx = CodeIndex(root, tmp_path / "s.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"m.py": STRINGS}) as idx:
         # pyright 1.1.414's references: not the dict's key (15) nor its index (16)
         lines = {s.line for s in references(idx.db, "m.py:Command")[1]}
         assert lines == {9, 10, 11, 12, 13, 14}
-    finally:
-        idx.close()

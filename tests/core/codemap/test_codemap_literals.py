@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.codemap import CodeIndex, references
+from core.codemap import references
+from tests.helpers.codemap_probe import probe
 
 SHAPES = """\
 class Base:
@@ -38,13 +39,7 @@ def literals(*bases: Base, **others: Other):
 
 
 def test_literals_and_element_builtins_type_receivers(tmp_path: Path):
-    root = tmp_path / "p"
-    root.mkdir()
-    (root / "shapes.py").write_text(SHAPES)
-    (root / "use.py").write_text(USE)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"shapes.py": SHAPES, "use.py": USE}) as idx:
 
         def sure(target: str) -> set[int]:
             sites = references(idx.db, target)[1]
@@ -52,8 +47,6 @@ def test_literals_and_element_builtins_type_receivers(tmp_path: Path):
 
         assert sure("Base.ping") == {7, 9, 11}  # pyright: 9, 11; jedi: 7 too
         assert sure("Other.ping") == {7, 13, 14}  # pyright: 13, 14; jedi: 7, 14
-    finally:
-        idx.close()
 
 
 ASSERTED = """\
@@ -72,18 +65,10 @@ def unknown(**kwargs: "Missing"):
 
 
 def test_assert_isinstance_narrows_and_an_unknown_element_is_guessed(tmp_path: Path):
-    root = tmp_path / "a"
-    root.mkdir()
-    (root / "shapes.py").write_text(SHAPES)
-    (root / "wrap.py").write_text(ASSERTED)
-    idx = CodeIndex(root, tmp_path / "a.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"shapes.py": SHAPES, "wrap.py": ASSERTED}) as idx:
         sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, "Base.ping")[1]}
         # pyright: 7; 11 (a dict of a type nobody defines) stays a guess, not external
         assert sites == {(7, True), (11, False)}
-    finally:
-        idx.close()
 
 
 BRANCHES = """\
@@ -115,19 +100,12 @@ class Sender:
 
 
 def test_an_instance_from_one_branch_types_the_receiver_an_alias_does_not(tmp_path: Path):
-    root = tmp_path / "b"
-    root.mkdir()
-    (root / "conv.py").write_text(BRANCHES)
-    idx = CodeIndex(root, tmp_path / "b.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"conv.py": BRANCHES}) as idx:
         assert {(s.line, s.confidence) for s in references(idx.db, "Converter.name")[1]} == {
             (15, 0.9)  # Converter() or something unknown: pyright lists it
         }
         # self.send is unattached or an unknown send: its call is nobody's (pyright: none)
         assert {s.line for s in references(idx.db, "unattached")[1]} == {20}
-    finally:
-        idx.close()
 
 
 NARROWED = """\
@@ -144,16 +122,9 @@ def invoke(callback):
 
 
 def test_a_copy_is_read_where_it_is_made_inside_a_narrowed_block(tmp_path: Path):
-    root = tmp_path / "n"
-    root.mkdir()
-    (root / "m.py").write_text(NARROWED)
-    idx = CodeIndex(root, tmp_path / "n.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"m.py": NARROWED}) as idx:
         sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, "Command.run")[1]}
         assert sites == {(9, True)}  # jedi and pyright
-    finally:
-        idx.close()
 
 
 ADDED = """\
@@ -186,15 +157,7 @@ def appended():
 
 
 def test_what_is_put_in_an_empty_container_types_its_elements(tmp_path: Path):
-    root = tmp_path / "e"
-    root.mkdir()
-    (root / "shapes.py").write_text(SHAPES)
-    (root / "use.py").write_text(ADDED)
-    idx = CodeIndex(root, tmp_path / "e.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"shapes.py": SHAPES, "use.py": ADDED}) as idx:
         for target, lines in (("Base.ping", {11, 18}), ("Other.ping", {22, 25})):
             sites = {(s.line, s.confidence >= 0.5) for s in references(idx.db, target)[1]}
             assert sites == {(n, True) for n in lines}  # jedi 0.20.1 (pyright: 25 only)
-    finally:
-        idx.close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.codemap import CodeIndex, references
+from core.codemap import references
+from tests.helpers.codemap_probe import probe
 
 CONTEXT = """class Context:
     def invoke(self, f):
@@ -44,13 +45,7 @@ def run(thing, f):
 
 
 def test_returns_and_isinstance_type_receivers(tmp_path: Path):
-    root = tmp_path / "p"
-    root.mkdir()
-    (root / "ctx.py").write_text(CONTEXT)
-    (root / "use.py").write_text(USE)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"ctx.py": CONTEXT, "use.py": USE}) as idx:
 
         def sure(target: str) -> set[int]:
             sites = references(idx.db, target)[1]
@@ -60,8 +55,6 @@ def test_returns_and_isinstance_type_receivers(tmp_path: Path):
         assert sure("Other.invoke") == {14, 18}
         guessed = {s.line for s in references(idx.db, "Context.invoke")[1] if s.confidence < 0.5}
         assert guessed == {19}
-    finally:
-        idx.close()
 
 
 MODELS = """class URL:
@@ -91,16 +84,9 @@ def show(response: Response):
 
 
 def test_a_property_chain_follows_return_annotations(tmp_path: Path):
-    root = tmp_path / "p"
-    root.mkdir()
-    (root / "models.py").write_text(MODELS)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"models.py": MODELS}) as idx:
         for target in ("Request.url", "URL.host", "Response.request"):
             sites = references(idx.db, target)[1]
             assert {(s.line, s.kind) for s in sites if s.confidence >= 0.5} == {
                 (23, "attribute")
             }, target
-    finally:
-        idx.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.codemap import CodeIndex, impact, references
+from tests.helpers.codemap_probe import probe
 
 MODELS = """\
 from typing import Optional, Union
@@ -291,16 +292,9 @@ def later(flag):
 
 
 def test_a_use_sees_the_bindings_above_it_and_a_declared_type(tmp_path: Path):
-    root = tmp_path / "f"
-    root.mkdir()
-    (root / "flow.py").write_text(FLOW)
-    idx = CodeIndex(root, tmp_path / "f.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"flow.py": FLOW}) as idx:
         assert _sure(idx, "Ctx.invoke", "flow.py") == {17, 24, 27, 34}  # as pyright
         assert _sure(idx, "Other.invoke", "flow.py") == {32}
-    finally:
-        idx.close()
 
 
 def test_names_a_star_import_brings_are_found_as_values(tmp_path: Path):
@@ -356,17 +350,10 @@ def special(s: Special, box: Box[Other]):
 
 
 def test_type_variables_and_new_types_name_their_bound(tmp_path: Path):
-    root = tmp_path / "g"
-    root.mkdir()
-    (root / "gen.py").write_text(GENERIC)
-    idx = CodeIndex(root, tmp_path / "g.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"gen.py": GENERIC}) as idx:
         assert _sure(idx, "Base.ping", "gen.py") == {25, 30}  # as pyright
         # `Box[Other].get() -> T` is Other's, as pyright (test_codemap_generics.py)
         assert _sure(idx, "Other.ping", "gen.py") == {31}
-    finally:
-        idx.close()
 
 
 def test_a_renamed_import_is_listed_but_its_uses_are_the_new_names(tmp_path: Path):

@@ -80,6 +80,9 @@ QUERY = f"""
 (property_signature name: (property_identifier) @member)
 (method_signature name: (property_identifier) @method)
 (class_heritage (extends_clause value: (_) @anybase))
+(class_declaration type_parameters: (type_parameters) @tparams)
+(abstract_class_declaration type_parameters: (type_parameters) @tparams)
+(interface_declaration type_parameters: (type_parameters) @tparams)
 """
 TS_GRAMMARS = frozenset({"typescript", "tsx"})
 JS_GRAMMARS = TS_GRAMMARS | {"javascript"}
@@ -223,10 +226,18 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         node = caps["returns"][0]
         typed = type_of(node)
         return (node.start_byte, 1, "returns", "", typed, 0) if typed else None
+    if "tparams" in caps:  # `class Box<T, U>`: its type variables, as generics.py reads them
+        node = caps["tparams"][0]
+        names = [
+            text_of(p.child_by_field_name("name"))
+            for p in node.named_children
+            if p.type == "type_parameter"
+        ]
+        return (node.start_byte, 1, "base", "", f"Generic[{','.join(names)}]", 0) if names else None
     if "base" in caps or "anybase" in caps:
         node = (caps.get("base") or caps["anybase"])[0]
         if "anybase" in caps and node.type in ("identifier", "member_expression"):
-            return None  # the language table's own base rule writes these
+            return _filled_base(node)  # the language table's own base rule writes plain ones
         typed = type_of(node) if "base" in caps else "?"
         return (node.start_byte, 1, "base", "", typed or "?", 0)
     if "member" in caps or "method" in caps:
@@ -284,6 +295,15 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if caps["type"][0].parent.parent.type in ("arrow_function", "function_expression"):
         return (name.start_byte, 1, kind, text_of(name), ">" + typed, line)  # calling it gives
     return (name.start_byte, 0, kind, text_of(name), ":" + typed, line)  # declared: it holds
+
+
+def _filled_base(node: Any) -> Row | None:
+    """`extends Base<Foo, T>` as `Base[Foo,T]` (it replaces the plain `Base` row: parse.py)."""
+    args = node.parent.child_by_field_name("type_arguments")
+    if args is None or not args.named_children:
+        return None
+    inner = ",".join(type_of(a) or "?" for a in args.named_children)
+    return (node.start_byte, 1, "base", "", f"{chain_text(node) or text_of(node)}[{inner}]", 0)
 
 
 def _member(caps: dict[str, list[Any]]) -> Row:

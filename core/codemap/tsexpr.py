@@ -33,7 +33,7 @@ def type_of(node: Any) -> str:
             return f"Array[{inner[0]}]"
         if head in _MAPPINGS and len(inner) == 2:
             return f"Map[{inner[0]},{inner[1]}]"
-        return head
+        return f"{head}[{','.join(inner)}]" if head and inner else head  # `Box[Foo]`: generics.py
     if kind == "array_type" and node.named_child_count == 1:
         inner = type_of(node.named_children[0])
         return f"Array[{inner}]" if inner and "|" not in inner else EXTERNAL_TYPE

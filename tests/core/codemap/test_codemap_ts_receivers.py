@@ -336,3 +336,63 @@ def test_default_exports_casts_and_a_parenthesized_unknown(tmp_path: Path):
         assert 0 < store[8] < 0.5 and 0 < cache[8] < 0.5  # `(a || b)`: a guess, not dropped
     finally:
         idx.close()
+
+
+GENERIC = """export class Pen {
+  write(): void {}
+}
+
+export class Ink {
+  write(): void {}
+}
+
+export interface Def {
+  kind: string;
+}
+
+export interface PenDef extends Def {
+  pen: Pen;
+}
+
+export class Shape<Out, D extends Def> {
+  _def: D;
+  out: Out;
+}
+
+export class PenShape extends Shape<number, PenDef> {
+  draw(): void {
+    this._def.pen.write();
+  }
+}
+
+export interface Holder<T> {
+  held: T;
+}
+
+export interface PenHolder extends Holder<Pen> {}
+
+export function use(h: Holder<Pen>, s: Shape<Ink, PenDef>, p: PenHolder) {
+  h.held.write();
+  s.out.write();
+  s._def.pen.write();
+  p.held.write();
+}
+"""
+
+
+def test_type_arguments_fill_a_generic_s_type_variables(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "shapes.ts").write_text(GENERIC)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
+        ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
+        assert pen[24] >= 0.5 and 24 not in ink  # `extends Shape<number, PenDef>`: D a PenDef
+        assert pen[35] >= 0.5 and 35 not in ink  # `h: Holder<Pen>`: T a Pen
+        assert ink[36] >= 0.5 and 36 not in pen  # `Shape<Ink, PenDef>`: Out an Ink
+        assert pen[37] >= 0.5 and 37 not in ink
+        assert pen[38] >= 0.5 and 38 not in ink  # `interface PenHolder extends Holder<Pen>`
+    finally:
+        idx.close()

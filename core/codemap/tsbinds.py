@@ -46,6 +46,7 @@ QUERY = f"""
 (function_signature return_type: (type_annotation (_) @returns))
 (method_definition return_type: (type_annotation (_) @returns))
 (abstract_method_signature return_type: (type_annotation (_) @returns))
+(class_body (method_signature return_type: (type_annotation (_) @returns)))
 (program (lexical_declaration (variable_declarator
   value: [(arrow_function return_type: (type_annotation (_) @returns))
           (function_expression return_type: (type_annotation (_) @returns))])))
@@ -225,7 +226,8 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if "returns" in caps:
         node = caps["returns"][0]
         typed = type_of(node)
-        return (node.start_byte, 1, "returns", "", typed, 0) if typed else None
+        at = _overloaded(node.parent.parent) if node.parent.parent.type == "method_signature" else 0
+        return (at or node.start_byte, 1, "returns", "", typed, 0) if typed and at >= 0 else None
     if "tparams" in caps:  # `class Box<T, U>`: its type variables, as generics.py reads them
         node = caps["tparams"][0]
         names = [
@@ -295,6 +297,24 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if caps["type"][0].parent.parent.type in ("arrow_function", "function_expression"):
         return (name.start_byte, 1, kind, text_of(name), ">" + typed, line)  # calling it gives
     return (name.start_byte, 0, kind, text_of(name), ":" + typed, line)  # declared: it holds
+
+
+def _overloaded(signature: Any) -> int:
+    """A class method's overload (`default(def: X): ZodDefault<this>;`): where the method's
+    own body starts (its return type is the overload's, the first one's), -1 when none."""
+    name = text_of(signature.child_by_field_name("name"))
+    later = signature.next_named_sibling
+    while later is not None and later.type == "method_signature":
+        later = later.next_named_sibling
+    if (
+        later is None
+        or later.type != "method_definition"
+        or later.child_by_field_name("return_type")
+    ):
+        return -1
+    if text_of(later.child_by_field_name("name")) != name:
+        return -1
+    return later.child_by_field_name("body").start_byte
 
 
 def _filled_base(node: Any) -> Row | None:

@@ -396,3 +396,39 @@ def test_type_arguments_fill_a_generic_s_type_variables(tmp_path: Path):
         assert pen[38] >= 0.5 and 38 not in ink  # `interface PenHolder extends Holder<Pen>`
     finally:
         idx.close()
+
+
+OVERLOADS = """export class Pen {
+  write(): void {}
+}
+
+export class Ink {
+  write(): void {}
+}
+
+export class Maker {
+  make(size: number): Pen;
+  make(name: string): Pen;
+  make(x: any) {
+    return new Pen() as any;
+  }
+}
+
+export function use(m: Maker) {
+  m.make(1).write();
+}
+"""
+
+
+def test_a_class_method_s_overload_says_what_its_call_gives(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "maker.ts").write_text(OVERLOADS)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
+        ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
+        assert pen[18] >= 0.5 and 18 not in ink  # `make(size: number): Pen;`
+    finally:
+        idx.close()

@@ -3,6 +3,7 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 
 - returns: a function's, a method's or an overload's return type (`(): ZodString`, `: this`);
 - attr: a class field holding a function (`static create = (): ZodString => …`) as `>T`,
+  one holding what a name holds (`static create = createZodEnum`) as `=createZodEnum`,
   a function whose call gives a T; a field's declared type (`x: core.Foo<T>`, `:core.Foo`);
 - var: a name's or a parameter's declared type (`:T`: it holds where the name is read, whatever
   is assigned), a name bound to a call chain (`const s = z.string().min(1)` as `=z.string().min(1)`),
@@ -54,6 +55,7 @@ QUERY = f"""
   value: [(arrow_function return_type: (type_annotation (_) @returns))
           (function_expression return_type: (type_annotation (_) @returns))]))))
 (public_field_definition name: (property_identifier) @field value: {_FUNCTION})
+(public_field_definition name: (property_identifier) @field value: [(identifier) (member_expression)] @chain)
 (public_field_definition name: (property_identifier) @field type: (type_annotation {_DECLARED} @type))
 (variable_declarator name: (identifier) @var value: (call_expression) @chain)
 (variable_declarator name: (identifier) @var value: (object) @object)

@@ -406,7 +406,12 @@ export class Ink {
   write(): void {}
 }
 
+function makeInk(): Ink {
+  return new Ink();
+}
+
 export class Maker {
+  static ink = makeInk;
   make(size: number): Pen;
   make(name: string): Pen;
   make(x: any) {
@@ -416,6 +421,7 @@ export class Maker {
 
 export function use(m: Maker) {
   m.make(1).write();
+  Maker.ink().write();
 }
 """
 
@@ -429,6 +435,20 @@ def test_a_class_method_s_overload_says_what_its_call_gives(tmp_path: Path):
         idx.refresh()
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
-        assert pen[18] >= 0.5 and 18 not in ink  # `make(size: number): Pen;`
+        assert pen[23] >= 0.5 and 23 not in ink  # `make(size: number): Pen;`
+    finally:
+        idx.close()
+
+
+def test_a_static_field_holds_what_the_name_it_is_given_holds(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "maker.ts").write_text(OVERLOADS)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
+        ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
+        assert ink[24] >= 0.5 and 24 not in pen  # `static ink = makeInk`
     finally:
         idx.close()

@@ -24,7 +24,9 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 
 Doc comments' `{@link Name}` are references (values) too.
 
-A type is written as the class it names: a generic's head (`Promise<X>` → `Promise`), a union's
+A type is written as the class it names: a generic with its arguments (`Box<Foo, T>` →
+`Box[Foo,T]`, read by `generics.py`: a class's or an interface's type parameters are a
+`Generic[T,U]` base row, `extends Base<Foo>` the base `Base[Foo]`), a union's
 members joined by `|` (`undefined`, `null` and the like left out), a predefined type (`string`,
 `void`) as `Object` (external), a function type as `>T`, an array or a `Set<X>` as `Array[X]`,
 a `Map<K, V>` as `Map[K,V]` (read as containers: `infer.py`).

@@ -452,3 +452,38 @@ def test_a_static_field_holds_what_the_name_it_is_given_holds(tmp_path: Path):
         assert ink[24] >= 0.5 and 24 not in pen  # `static ink = makeInk`
     finally:
         idx.close()
+
+
+SOLVED = """export class Pen {
+  write(): void {}
+}
+
+export class Ink {
+  write(): void {}
+}
+
+export function first<T>(x: T): T {
+  return x;
+}
+
+export function use(pen: Pen, ink: Ink) {
+  first(pen).write();
+  const i = first(ink);
+  i.write();
+}
+"""
+
+
+def test_a_generic_function_s_return_is_its_argument_s_type(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "first.ts").write_text(SOLVED)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
+        ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
+        assert pen[14] >= 0.5 and 14 not in ink  # `first<T>(x: T): T` given a Pen
+        assert ink[16] >= 0.5 and 16 not in pen
+    finally:
+        idx.close()

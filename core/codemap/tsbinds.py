@@ -61,6 +61,8 @@ QUERY = f"""
 (public_field_definition name: (property_identifier) @field type: (type_annotation {_DECLARED} @type))
 (variable_declarator name: (identifier) @var value: (call_expression) @chain)
 (variable_declarator name: (identifier) @var value: (object) @object)
+(variable_declarator name: (identifier) @var
+  value: (new_expression constructor: (_) @made type_arguments: (type_arguments) @targs))
 (variable_declarator name: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (required_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (optional_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
@@ -282,6 +284,12 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         if not text or text.startswith("new"):
             return None
         return (name.start_byte, 1, kind, text_of(name), f"={text}.{text_of(name)}", line)
+    if "targs" in caps:  # `new Box<Pen>()`: a Box with T a Pen
+        made = chain_text(caps["made"][0])
+        inner = ",".join(type_of(a) or "?" for a in caps["targs"][0].named_children)
+        return (
+            (name.start_byte, 0, kind, text_of(name), f":{made}[{inner}]", line) if made else None
+        )
     if "chain" in caps:
         text = chain_text(caps["chain"][0])
         if not text or text.startswith("new"):

@@ -487,3 +487,36 @@ def test_a_generic_function_s_return_is_its_argument_s_type(tmp_path: Path):
         assert ink[16] >= 0.5 and 16 not in pen
     finally:
         idx.close()
+
+
+MADE = """export class Pen {
+  write(): void {}
+}
+
+export class Ink {
+  write(): void {}
+}
+
+export class Box<T> {
+  held: T;
+}
+
+export function use() {
+  const b = new Box<Pen>();
+  b.held.write();
+}
+"""
+
+
+def test_new_with_type_arguments_fills_them(tmp_path: Path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "box.ts").write_text(MADE)
+    idx = CodeIndex(root, tmp_path / "m.db")
+    try:
+        idx.refresh()
+        pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
+        ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
+        assert pen[15] >= 0.5 and 15 not in ink  # `new Box<Pen>()`: T a Pen
+    finally:
+        idx.close()

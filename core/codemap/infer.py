@@ -123,6 +123,8 @@ class Inference(Generics):
         self, view: FileView, scope: str, head: str, args: tuple[str, ...]
     ) -> Value | None:
         own = self.chain(view, scope, head.split("."), keep_last=True)
+        named = self.type_named(view, scope, head) if view.family == "javascript" else None
+        own = ("class", named[1], named[2]) if named is not None else own  # an interface first
         if own is not None and own[0] == "class":  # a project generic: `Registry[Foo]`
             return self.generic_instance(view, scope, own, args)
         base = head.rsplit(".", 1)[-1]
@@ -143,6 +145,8 @@ class Inference(Generics):
         if base in ("type", "Type") and args:
             found = self.chain(view, scope, args[0].split("."), keep_last=True)
             return found if found is not None and found[0] == "class" else None
+        if view.family == "javascript":  # `PartialObserver<T>`, an alias: as its head says
+            return self.instance(view, scope, head)
         return EXTERNAL if own == EXTERNAL else None
 
     def chain(

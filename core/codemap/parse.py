@@ -346,6 +346,8 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
         collector.binds += binds
     if lang in TS_GRAMMARS:
         binds, links = ts_binds(lang, tree.root_node)
+        filled = {b[0] for b in binds if b[2] == "base" and "[" in b[4]}  # `Base<Foo>` for `Base`
+        collector.binds = [b for b in collector.binds if b[2] != "base" or b[0] not in filled]
         collector.binds += binds
         collector.refs += links
     return collector.finish(tree.root_node)

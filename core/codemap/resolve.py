@@ -272,6 +272,8 @@ class Project(Modules, Inference, TypeScriptTypes):
             view = self.view(here[0])
             for base in view.bases.get(here[1], []):
                 head = base.split("[", 1)[0]  # `Base[Foo]`: the class Base
+                if head == "Generic" and view.family == "javascript":
+                    continue  # `class Box<T>`: its type variables (tsbinds.py), no base
                 found = self.chain(view, "", head.split("."))
                 if found is not None and found[0] == "class":
                     stack.append((found[1], found[2]))

@@ -3,6 +3,7 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 
 - returns: a function's, a method's or an overload's return type (`(): ZodString`, `: this`);
 - attr: a class field holding a function (`static create = (): ZodString => …`) as `>T`,
+  one holding what a name holds (`static create = createZodEnum`) as `=createZodEnum`,
   a function whose call gives a T; a field's declared type (`x: core.Foo<T>`, `:core.Foo`);
 - var: a name's or a parameter's declared type (`:T`: it holds where the name is read, whatever
   is assigned), a name bound to a call chain (`const s = z.string().min(1)` as `=z.string().min(1)`),
@@ -23,7 +24,9 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 
 Doc comments' `{@link Name}` are references (values) too.
 
-A type is written as the class it names: a generic's head (`Promise<X>` → `Promise`), a union's
+A type is written as the class it names: a generic with its arguments (`Box<Foo, T>` →
+`Box[Foo,T]`, read by `generics.py`: a class's or an interface's type parameters are a
+`Generic[T,U]` base row, `extends Base<Foo>` the base `Base[Foo]`), a union's
 members joined by `|` (`undefined`, `null` and the like left out), a predefined type (`string`,
 `void`) as `Object` (external), a function type as `>T`, an array or a `Set<X>` as `Array[X]`,
 a `Map<K, V>` as `Map[K,V]` (read as containers: `infer.py`).
@@ -46,6 +49,7 @@ QUERY = f"""
 (function_signature return_type: (type_annotation (_) @returns))
 (method_definition return_type: (type_annotation (_) @returns))
 (abstract_method_signature return_type: (type_annotation (_) @returns))
+(class_body (method_signature return_type: (type_annotation (_) @returns)))
 (program (lexical_declaration (variable_declarator
   value: [(arrow_function return_type: (type_annotation (_) @returns))
           (function_expression return_type: (type_annotation (_) @returns))])))
@@ -53,9 +57,12 @@ QUERY = f"""
   value: [(arrow_function return_type: (type_annotation (_) @returns))
           (function_expression return_type: (type_annotation (_) @returns))]))))
 (public_field_definition name: (property_identifier) @field value: {_FUNCTION})
+(public_field_definition name: (property_identifier) @field value: [(identifier) (member_expression)] @chain)
 (public_field_definition name: (property_identifier) @field type: (type_annotation {_DECLARED} @type))
 (variable_declarator name: (identifier) @var value: (call_expression) @chain)
 (variable_declarator name: (identifier) @var value: (object) @object)
+(variable_declarator name: (identifier) @var
+  value: (new_expression constructor: (_) @made type_arguments: (type_arguments) @targs))
 (variable_declarator name: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (required_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (optional_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
@@ -80,6 +87,9 @@ QUERY = f"""
 (property_signature name: (property_identifier) @member)
 (method_signature name: (property_identifier) @method)
 (class_heritage (extends_clause value: (_) @anybase))
+(class_declaration type_parameters: (type_parameters) @tparams)
+(abstract_class_declaration type_parameters: (type_parameters) @tparams)
+(interface_declaration type_parameters: (type_parameters) @tparams)
 """
 TS_GRAMMARS = frozenset({"typescript", "tsx"})
 JS_GRAMMARS = TS_GRAMMARS | {"javascript"}
@@ -222,11 +232,20 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if "returns" in caps:
         node = caps["returns"][0]
         typed = type_of(node)
-        return (node.start_byte, 1, "returns", "", typed, 0) if typed else None
+        at = _overloaded(node.parent.parent) if node.parent.parent.type == "method_signature" else 0
+        return (at or node.start_byte, 1, "returns", "", typed, 0) if typed and at >= 0 else None
+    if "tparams" in caps:  # `class Box<T, U>`: its type variables, as generics.py reads them
+        node = caps["tparams"][0]
+        names = [
+            text_of(p.child_by_field_name("name"))
+            for p in node.named_children
+            if p.type == "type_parameter"
+        ]
+        return (node.start_byte, 1, "base", "", f"Generic[{','.join(names)}]", 0) if names else None
     if "base" in caps or "anybase" in caps:
         node = (caps.get("base") or caps["anybase"])[0]
         if "anybase" in caps and node.type in ("identifier", "member_expression"):
-            return None  # the language table's own base rule writes these
+            return _filled_base(node)  # the language table's own base rule writes plain ones
         typed = type_of(node) if "base" in caps else "?"
         return (node.start_byte, 1, "base", "", typed or "?", 0)
     if "member" in caps or "method" in caps:
@@ -265,6 +284,12 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         if not text or text.startswith("new"):
             return None
         return (name.start_byte, 1, kind, text_of(name), f"={text}.{text_of(name)}", line)
+    if "targs" in caps:  # `new Box<Pen>()`: a Box with T a Pen
+        made = chain_text(caps["made"][0])
+        inner = ",".join(type_of(a) or "?" for a in caps["targs"][0].named_children)
+        return (
+            (name.start_byte, 0, kind, text_of(name), f":{made}[{inner}]", line) if made else None
+        )
     if "chain" in caps:
         text = chain_text(caps["chain"][0])
         if not text or text.startswith("new"):
@@ -284,6 +309,33 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
     if caps["type"][0].parent.parent.type in ("arrow_function", "function_expression"):
         return (name.start_byte, 1, kind, text_of(name), ">" + typed, line)  # calling it gives
     return (name.start_byte, 0, kind, text_of(name), ":" + typed, line)  # declared: it holds
+
+
+def _overloaded(signature: Any) -> int:
+    """A class method's overload (`default(def: X): ZodDefault<this>;`): where the method's
+    own body starts (its return type is the overload's, the first one's), -1 when none."""
+    name = text_of(signature.child_by_field_name("name"))
+    later = signature.next_named_sibling
+    while later is not None and later.type == "method_signature":
+        later = later.next_named_sibling
+    if (
+        later is None
+        or later.type != "method_definition"
+        or later.child_by_field_name("return_type")
+    ):
+        return -1
+    if text_of(later.child_by_field_name("name")) != name:
+        return -1
+    return later.child_by_field_name("body").start_byte
+
+
+def _filled_base(node: Any) -> Row | None:
+    """`extends Base<Foo, T>` as `Base[Foo,T]` (it replaces the plain `Base` row: parse.py)."""
+    args = node.parent.child_by_field_name("type_arguments")
+    if args is None or not args.named_children:
+        return None
+    inner = ",".join(type_of(a) or "?" for a in args.named_children)
+    return (node.start_byte, 1, "base", "", f"{chain_text(node) or text_of(node)}[{inner}]", 0)
 
 
 def _member(caps: dict[str, list[Any]]) -> Row:

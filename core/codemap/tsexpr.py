@@ -1,11 +1,14 @@
 """TypeScript expressions and types as the resolver reads them (`tsbinds.py` writes them):
-a type node as the class it names (`type_of`), a call chain with its arguments left out
-(`chain_text`), the type a cast says (`cast_type`)."""
+a type node as the class it names (`type_of`; a generic's arguments kept, `Box[Foo]`), a call
+chain with its arguments left out unless they are names (`chain_text`), the type a cast says
+(`cast_type`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+_NAMES = re.compile(r"(?:this|[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)*")
 _CHAIN_CHARS = 120  # a longer call chain is not written (cut short, it would mean another)
 EXTERNAL_TYPE = "Object"  # a JavaScript global: the resolver's EXTERNAL
 _SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator"})
@@ -33,7 +36,7 @@ def type_of(node: Any) -> str:
             return f"Array[{inner[0]}]"
         if head in _MAPPINGS and len(inner) == 2:
             return f"Map[{inner[0]},{inner[1]}]"
-        return head
+        return f"{head}[{','.join(inner)}]" if head and inner else head  # `Box[Foo]`: generics.py
     if kind == "array_type" and node.named_child_count == 1:
         inner = type_of(node.named_children[0])
         return f"Array[{inner}]" if inner and "|" not in inner else EXTERNAL_TYPE
@@ -57,12 +60,13 @@ def type_of(node: Any) -> str:
 
 def chain_text(node: Any) -> str:
     """A call chain as the resolver reads it, its arguments left out (`z.object({…}).partial()`
-    → `z.object().partial()`); '' when the expression is not such a chain or is too long."""
+    → `z.object().partial()`) unless they are names (`first(pen)`); '' when the expression is
+    not such a chain or is too long."""
     parts: list[str] = []
     while True:
         kind = node.type
         if kind == "call_expression":
-            parts.append("()")
+            parts.append(_arguments(node.child_by_field_name("arguments")))
             node = node.child_by_field_name("function")
         elif kind == "member_expression":
             parts.append("." + text_of(node.child_by_field_name("property")))
@@ -91,6 +95,17 @@ def chain_text(node: Any) -> str:
             return ""
     text = "".join(reversed(parts))
     return text if len(text) <= _CHAIN_CHARS else ""
+
+
+def _arguments(args: Any) -> str:
+    """A call's arguments as a chain keeps them: names only (`first(pen)`, `f(this.x, y)`:
+    what solves a generic function's `T`, generics.py), else none (`()`)."""
+    given = [c for c in args.named_children if c.type != "comment"] if args is not None else []
+    if not given or args.type != "arguments" or len(given) > 4:
+        return "()"
+    if all(_NAMES.fullmatch(text_of(c)) for c in given):
+        return "(" + ",".join(text_of(c) for c in given) + ")"
+    return "()"
 
 
 def cast_type(node: Any) -> str:

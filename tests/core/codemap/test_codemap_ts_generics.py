@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.codemap import CodeIndex, references
+from core.codemap import references
+from tests.helpers.codemap_probe import probe
 
 GENERIC = """export class Pen {
   write(): void {}
@@ -51,12 +52,7 @@ export function use(h: Holder<Pen>, s: Shape<Ink, PenDef>, p: PenHolder) {
 
 
 def test_type_arguments_fill_a_generic_s_type_variables(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "shapes.ts").write_text(GENERIC)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/shapes.ts": GENERIC}) as idx:
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
         assert pen[24] >= 0.5 and 24 not in ink  # `extends Shape<number, PenDef>`: D a PenDef
@@ -64,8 +60,6 @@ def test_type_arguments_fill_a_generic_s_type_variables(tmp_path: Path):
         assert ink[36] >= 0.5 and 36 not in pen  # `Shape<Ink, PenDef>`: Out an Ink
         assert pen[37] >= 0.5 and 37 not in ink
         assert pen[38] >= 0.5 and 38 not in ink  # `interface PenHolder extends Holder<Pen>`
-    finally:
-        idx.close()
 
 
 OVERLOADS = """export class Pen {
@@ -97,31 +91,17 @@ export function use(m: Maker) {
 
 
 def test_a_class_method_s_overload_says_what_its_call_gives(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "maker.ts").write_text(OVERLOADS)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/maker.ts": OVERLOADS}) as idx:
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
         assert pen[23] >= 0.5 and 23 not in ink  # `make(size: number): Pen;`
-    finally:
-        idx.close()
 
 
 def test_a_static_field_holds_what_the_name_it_is_given_holds(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "maker.ts").write_text(OVERLOADS)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/maker.ts": OVERLOADS}) as idx:
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
         assert ink[24] >= 0.5 and 24 not in pen  # `static ink = makeInk`
-    finally:
-        idx.close()
 
 
 SOLVED = """export class Pen {
@@ -145,18 +125,11 @@ export function use(pen: Pen, ink: Ink) {
 
 
 def test_a_generic_function_s_return_is_its_argument_s_type(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "first.ts").write_text(SOLVED)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/first.ts": SOLVED}) as idx:
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
         assert pen[14] >= 0.5 and 14 not in ink  # `first<T>(x: T): T` given a Pen
         assert ink[16] >= 0.5 and 16 not in pen
-    finally:
-        idx.close()
 
 
 MADE = """export class Pen {
@@ -179,14 +152,7 @@ export function use() {
 
 
 def test_new_with_type_arguments_fills_them(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "box.ts").write_text(MADE)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/box.ts": MADE}) as idx:
         pen = {s.line: s.confidence for s in references(idx.db, "Pen.write")[1]}
         ink = {s.line: s.confidence for s in references(idx.db, "Ink.write")[1]}
         assert pen[15] >= 0.5 and 15 not in ink  # `new Box<Pen>()`: T a Pen
-    finally:
-        idx.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.codemap import CodeIndex, references
+from tests.helpers.codemap_probe import probe
 
 BOXES = """export class Box {
   open(): number {
@@ -191,12 +192,7 @@ export function streams() {
 
 
 def test_declared_fields_containers_and_callbacks_type_their_receivers(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "streams.ts").write_text(STREAMS)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/streams.ts": STREAMS}) as idx:
         sink = {s.line: s.confidence for s in references(idx.db, "Sink.next")[1]}
         tap = {s.line: s.confidence for s in references(idx.db, "Tap.next")[1]}
         assert sink[26] >= 0.5 and 26 not in tap  # `Sink<T> | Observer<T>`: Sink's, declared
@@ -204,8 +200,6 @@ def test_declared_fields_containers_and_callbacks_type_their_receivers(tmp_path:
         assert tap[29] >= 0.5 and 29 not in sink  # an element of `Tap<T>[]`, sliced
         assert sink[36] >= 0.5 and 36 not in tap  # the constructor's callback gets a Sink
         assert sink[38] >= 0.5 and 38 not in tap  # and so does operate's
-    finally:
-        idx.close()
 
 
 CONFIG = """export class Sink {
@@ -231,16 +225,9 @@ export class Socket {
 
 
 def test_a_destructured_name_holds_what_its_property_holds(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "socket.ts").write_text(CONFIG)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/socket.ts": CONFIG}) as idx:
         assert [s.line for s in references(idx.db, "Sink.next")[1]] == [17]
         assert references(idx.db, "Tap.next")[1] == []
-    finally:
-        idx.close()
 
 
 LINKED = """import { Sink } from "./socket";
@@ -253,19 +240,11 @@ export function write(): void {}
 
 
 def test_doc_comment_links_are_value_references(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "socket.ts").write_text(CONFIG)
-    (root / "src" / "write.ts").write_text(LINKED)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/socket.ts": CONFIG, "src/write.ts": LINKED}) as idx:
         sink = {(s.path, s.line, s.kind) for s in references(idx.db, "src/socket.ts:Sink")[1]}
         assert ("src/write.ts", 4, "value") in sink
         method = {(s.path, s.line) for s in references(idx.db, "Sink.next")[1]}
         assert ("src/write.ts", 4) in method
-    finally:
-        idx.close()
 
 
 SUPER = """export class Subject {
@@ -285,17 +264,10 @@ export class Other {
 
 
 def test_super_is_the_base_class(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "subject.ts").write_text(SUPER)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(tmp_path, {"src/subject.ts": SUPER}) as idx:
         sites = {s.line: s.confidence for s in references(idx.db, "Subject.next")[1]}
         assert sites[7] >= 0.5
         assert 7 not in {s.line for s in references(idx.db, "Other.next")[1]}
-    finally:
-        idx.close()
 
 
 DEFAULTS = """export default class Store {
@@ -321,18 +293,11 @@ CACHE = """export class Cache {
 
 
 def test_default_exports_casts_and_a_parenthesized_unknown(tmp_path: Path):
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "store.ts").write_text(DEFAULTS)
-    (root / "src" / "cache.ts").write_text(CACHE)
-    (root / "src" / "use.ts").write_text(CASTS)
-    idx = CodeIndex(root, tmp_path / "m.db")
-    try:
-        idx.refresh()
+    with probe(
+        tmp_path, {"src/store.ts": DEFAULTS, "src/cache.ts": CACHE, "src/use.ts": CASTS}
+    ) as idx:
         store = {s.line: s.confidence for s in references(idx.db, "Store.save")[1]}
         cache = {s.line: s.confidence for s in references(idx.db, "Cache.save")[1]}
         assert store[6] >= 0.5 and 6 not in cache  # `x as Store`, Store the default export
         assert cache[7] >= 0.5 and 7 not in store  # `(x as Cache).save()`
         assert 0 < store[8] < 0.5 and 0 < cache[8] < 0.5  # `(a || b)`: a guess, not dropped
-    finally:
-        idx.close()

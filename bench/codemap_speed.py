@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.codemap_aider import AIDER_PYTHON, INSTALL
-from core.codemap import SECONDS, CodeIndex, impact, references
+from core.codemap import IMPACT_SECONDS, CodeIndex, impact, references
 
 REF_NAMES = ("urlopen", "getaddrinfo", "Thread", "parse_args", "dumps", "TextIOWrapper",
              "make_archive", "deepcopy", "isclass", "run")  # fmt: skip
@@ -139,11 +139,11 @@ def impact_speed(index: CodeIndex) -> None:
         )
         walls.append(wall)
         print(
-            f"  impact {name} (depth 3, limit 10,000, default {SECONDS:.0f} s bound): "
+            f"  impact {name} (depth 3, limit 10,000, default {IMPACT_SECONDS:.0f} s bound): "
             f"{len(found.dependents)} dependents in {wall:.2f} s wall, {cpu:.2f} CPU-s; "
             f"left out {found.left_out}"
         )
-    print(f"  impact: max {max(walls):.2f} s wall over {len(walls)} questions (bound {SECONDS} s)")
+    print(f"  impact: max {max(walls):.2f} s wall over {len(walls)} questions (bound {IMPACT_SECONDS} s)")
 
 
 def questions(index: CodeIndex, tree: Path, db: Path) -> None:

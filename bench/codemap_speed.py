@@ -143,7 +143,9 @@ def impact_speed(index: CodeIndex) -> None:
             f"{len(found.dependents)} dependents in {wall:.2f} s wall, {cpu:.2f} CPU-s; "
             f"left out {found.left_out}"
         )
-    print(f"  impact: max {max(walls):.2f} s wall over {len(walls)} questions (bound {IMPACT_SECONDS} s)")
+    print(
+        f"  impact: max {max(walls):.2f} s wall over {len(walls)} questions (bound {IMPACT_SECONDS} s)"
+    )
 
 
 def questions(index: CodeIndex, tree: Path, db: Path) -> None:

@@ -22,7 +22,7 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 - base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), and a class
   base that is not a plain name (`extends mix(B)`: `?`, an ancestor nobody can follow).
 
-Doc comments' `{@link Name}` are references (values) too.
+Doc comments' `{@link Name}`, `@see Name` and tags' `{Type}` are references too (`tsdocs.py`).
 
 A type is written as the class it names: a generic with its arguments (`Box<Foo, T>` →
 `Box[Foo,T]`, read by `generics.py`: a class's or an interface's type parameters are a
@@ -34,10 +34,10 @@ a `Map<K, V>` as `Map[K,V]` (read as containers: `infer.py`).
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
+from core.codemap.tsdocs import Link, doc_links
 from core.codemap.tsexpr import EXTERNAL_TYPE, cast_type, chain_text, text_of, type_of
 
 _DECLARED = "[(generic_type) (nested_type_identifier) (union_type) (predefined_type) (this_type)"
@@ -95,8 +95,6 @@ TS_GRAMMARS = frozenset({"typescript", "tsx"})
 JS_GRAMMARS = TS_GRAMMARS | {"javascript"}
 
 Row = tuple[int, int, str, str, str, int]  # (start byte, rank, kind, name, type, line)
-Link = tuple[int, str, int, str, str]  # a reference: (start byte, name, line, kind, receiver)
-_LINK = re.compile(rb"\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")
 
 
 @cache
@@ -134,7 +132,7 @@ def ts_binds(lang: str, root: Any) -> tuple[list[Row], list[Link]]:
     links: list[Link] = []
     for _, caps in ts.QueryCursor(_query(lang)).matches(root):
         if "comment" in caps:
-            links += _links(caps["comment"][0])
+            links += doc_links(caps["comment"][0])
             continue
         if "callback" in caps or "passed" in caps:
             found = caps.get("callback") or caps["passed"]
@@ -144,21 +142,6 @@ def ts_binds(lang: str, root: Any) -> tuple[list[Row], list[Link]]:
         if row is not None:
             rows.append(row)
     return rows, links
-
-
-def _links(comment: Any) -> list[Link]:
-    """`{@link Name}` and `{@link Name.member}` in a comment, as value references (a
-    member's with its owner as the receiver)."""
-    data = comment.text or b""
-    if b"@link" not in data:
-        return []
-    out: list[Link] = []
-    for found in _LINK.finditer(data):
-        words = found.group(1).decode("utf-8", "replace").split(".")
-        at = comment.start_byte + found.start(1) + len(".".join(words[:-1])) + (len(words) > 1)
-        line = comment.start_point[0] + 1 + data.count(b"\n", 0, found.start(1))
-        out.append((at, words[-1], line, "value", ".".join(words[:-1])))
-    return out
 
 
 def _params(node: Any) -> list[Any]:

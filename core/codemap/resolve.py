@@ -213,6 +213,8 @@ class Project(Modules, Inference, TypeScriptTypes):
                 if pairs and found is not None and found[0] == "def":
                     return found + (pairs,)  # type: ignore[return-value]
                 return found
+            if all(b[1] == ">this" for b in assigned):  # an interface's `trim(): this`
+                return ("ret", "", value if value[0] == "inst" else ("inst", path, cls))  # type: ignore[return-value]
             with self.binding(pairs):
                 typed = self.agreed(view, assigned)  # type: ignore[arg-type]
             if typed is not None:

@@ -29,8 +29,9 @@ MAPPINGS = frozenset(
 )
 _COPIES = ("=", "@")
 _JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
-_GIVING = frozenset(
-    {"pop", "__getitem__", "get", "setdefault"}
+_JS_ELEMENT = frozenset({"pop", "shift", "at", "find", "findLast"})  # one element back
+_GIVING = _JS_ELEMENT | frozenset(
+    {"__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
 
 
@@ -351,7 +352,8 @@ class Inference(Generics):
         what = value[0]
         detail: Any = value[2]
         if what == "seq":
-            gives = {"pop": detail, "copy": value, "__getitem__": detail}.get(attr)
+            gives = {"copy": value, "__getitem__": detail}.get(attr)
+            gives = detail if attr in _JS_ELEMENT else gives
             if attr in _JS_KEEPS:  # `xs.slice()`, `xs.filter(f)`: the same elements
                 gives = value
         elif what == "map":

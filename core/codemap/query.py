@@ -10,6 +10,7 @@ from core.codemap.deadline import Deadline, OutOfTime
 from core.codemap.fileview import BUILTIN_METHODS, CLASSY, FAMILIES, ViewCache
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
+from core.codemap.tsfamily import NONE, family, owner
 
 CALL_KINDS = frozenset({"call", "new", "inherit", "macro", "decorator"})
 KIND_NAMES = {  # the index's kinds as answers name them
@@ -118,11 +119,15 @@ def references(
             (name, name, name, name),
         )
     ]
+    related = family(db, project, resolver.all_defs, wanted) if wanted_keys else NONE
     overrides = [
-        s for s in _overrides(project, resolver, wanted) if (s.path, s.line) not in wanted_keys
+        Site(p, line, name, "override", "", "", 0.9, "override")
+        for p, line in related.declared
+        if (p, line) not in wanted_keys
     ]
     wanted_keys |= {(s.path, s.line) for s in overrides}
     rules = _Rules(project, resolver, name, wanted_keys, classes, min_confidence)
+    rules.owners = related.owners
     rules.aliases = aliases
     sites: list[Site] = []
     try:
@@ -154,6 +159,7 @@ class _Rules:
         self.project, self.resolver, self.name = project, resolver, name
         self.wanted_keys, self.classes, self.min_confidence = wanted_keys, classes, min_confidence
         self.aliases = False
+        self.owners: frozenset = frozenset()  # a TypeScript method family's (tsfamily.py)
 
     def site(self, local: str, row: tuple) -> Site | None:
         fid, fpath, line, kind, caller, recv = row
@@ -166,6 +172,9 @@ class _Rules:
         else:
             found = self.resolver.resolve(fid, fpath, local, recv or "")
         hits, conf, why = found
+        if self.owners and recv and local == self.name and (not hits or why in GUESSES):
+            if self._shared(fpath, local, recv, caller or "", line):
+                hits, conf, why = self.wanted_keys, 0.9, "receiver type"
         if why == "external" or (self.wanted_keys and hits and hits.isdisjoint(self.wanted_keys)):
             return None
         if why in GUESSES and (local != self.name or kind not in CALL_KINDS):
@@ -177,6 +186,13 @@ class _Rules:
         if conf < self.min_confidence:
             return None
         return Site(fpath, line, local, kind, caller or "", recv or "", conf, why)
+
+    def _shared(self, path: str, name: str, receiver: str, caller: str, line: int) -> bool:
+        """Whether the receiver is typed as a class or an interface of the method's family."""
+        if language_family(path) != "javascript":
+            return False
+        value = self.project.receiver_value(self.project.view(path), caller, receiver, line)
+        return not self.owners.isdisjoint(owner(self.project, value, name))
 
 
 def _one_per_line(sites: list[Site]) -> list[Site]:
@@ -231,26 +247,6 @@ def _import_sites(
         value = project.imported(project.view(path), local, frozenset(), [(module, orig)])
         if value is not None and (value[1], project.line_of(value)) in wanted:
             out.append(Site(path, line, local, "import", scope or "", "", 0.95, "import"))
-
-
-def _overrides(project: Project, resolver: Resolver, wanted: list[Definition]) -> list[Site]:
-    """TypeScript/JavaScript: the declarations of a method in the classes that share one of
-    its base declarations (an override, the abstract method it implements, a sibling's):
-    a call of any of them may run the target, as the compiler's findReferences counts them."""
-    targets = [d for d in wanted if d.kind == "method" and language_family(d.path) == "javascript"]
-    if not targets or len(targets) == len(resolver.all_defs):
-        return []
-    roots: set[tuple[str, str]] = set()
-    for d in targets:
-        classes, _ = project.mro(d.path, d.scope)
-        roots |= {(p, c) for p, c in classes if f"{c}.{d.name}" in project.view(p).defs}
-    out = []
-    for d in resolver.all_defs:
-        if d.kind == "method" and language_family(d.path) == "javascript" and d not in targets:
-            classes, _ = project.mro(d.path, d.scope)
-            if roots.intersection(classes):
-                out.append(Site(d.path, d.line, d.name, "override", "", "", 0.9, "override"))
-    return out
 
 
 def _followed(

@@ -295,33 +295,32 @@ class Project(Modules, Inference, TypeScriptTypes):
             found = self.name(view, scope, name, line)
             how = "same file" if found is not None and found[1] == path else "import"
             return found, how
-        typed = CONSTRUCTED.fullmatch(
-            JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
-        )
-        if view.family == "python":
-            base: Value | None = (
-                EXTERNAL
-                if receiver.startswith(LITERAL_START)
-                else self.evaluate(view, scope, receiver, line)
-            )
-        elif receiver == "super()" or receiver.startswith("super()."):
-            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
-        elif receiver == "super" or receiver.startswith("super."):  # JS `super.next(v)`
-            base = self.chain(view, scope, ["super()", *receiver.split(".")[1:]])
-        elif DOTTED.fullmatch(receiver):
-            base = self.chain(view, scope, receiver.split("."), line)
-        elif "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`
-            base = self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
-        elif typed:
-            base = self.instance(view, scope, typed.group(1))
-        elif receiver.startswith(LITERAL_START) and receiver[:1] != "(":
-            base = EXTERNAL  # `"a".split()`, `[x].map()`; `(a || b).f()`: nobody knows
-        else:
-            base = None
+        base = self.receiver_value(view, scope, receiver, line)
         how = "self" if receiver.split(".")[0] in ("self", "this", "cls") else "receiver type"
         if base is not None and base[0] in ("module", "ns"):
             how = "import"
         return self.attribute(base, name), how
+
+    def receiver_value(self, view: FileView, scope: str, receiver: str, line: int) -> Value | None:
+        """What a reference's receiver (`a.b`, `f().g`, `super`, `new Foo()`) holds."""
+        if view.family == "python":
+            if receiver.startswith(LITERAL_START):
+                return EXTERNAL
+            return self.evaluate(view, scope, receiver, line)
+        if receiver in ("super()", "super") or receiver.startswith(("super().", "super.")):
+            return self.chain(view, scope, ["super()", *receiver.split(".")[1:]])  # JS `super.f`
+        if DOTTED.fullmatch(receiver):
+            return self.chain(view, scope, receiver.split("."), line)
+        if "(" in receiver and not receiver.startswith(LITERAL_START):  # `z.string().min(1)`
+            return self.evaluate(view, scope, JS_NEW.sub("", receiver, count=1), line)
+        typed = CONSTRUCTED.fullmatch(
+            JS_NEW.sub("", receiver, count=1) if view.family == "javascript" else receiver
+        )
+        if typed:
+            return self.instance(view, scope, typed.group(1))
+        if receiver.startswith(LITERAL_START) and receiver[:1] != "(":
+            return EXTERNAL  # `"a".split()`, `[x].map()`; `(a || b).f()`: nobody knows
+        return None
 
     def line_of(self, value: Value) -> int:
         return self.view(value[1]).defs.get(value[2], ("", 0))[1]

@@ -19,7 +19,8 @@ binds the resolver reads (see `parse.py` for the rows; `infer.py` reads the type
 - alias: what a type alias names (`type State = A | B`), read as what "calling" it gives;
 - var, too: `for (const x of xs)` as an element of what xs holds (`@=xs`), `const { a } = o`
   as `=o.a`;
-- base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), and a class
+- base: an interface's `extends` (`interface ZodString extends _ZodString<…>`), a class's
+  `implements` (its members share the interface's: `tsfamily.py`), and a class
   base that is not a plain name (`extends mix(B)`: `?`, an ancestor nobody can follow).
 
 Doc comments' `{@link Name}`, `@see Name` and tags' `{Type}` are references too (`tsdocs.py`).
@@ -73,6 +74,7 @@ QUERY = f"""
 (export_statement !source (export_clause (export_specifier name: (identifier) @orig
   alias: (identifier) @exported)))
 (extends_type_clause type: (_) @base)
+(class_heritage (implements_clause (_) @base))
 (type_alias_declaration name: (type_identifier) @alias value: (_) @type)
 (for_in_statement left: (identifier) @var right: (_) @iterated)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @var)
@@ -84,8 +86,10 @@ QUERY = f"""
 (program (export_statement) @default)
 (variable_declarator name: (identifier) @var value: [(as_expression) (satisfies_expression)] @cast)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @member)
-(property_signature name: (property_identifier) @member)
-(method_signature name: (property_identifier) @method)
+(interface_body (property_signature name: (property_identifier) @member))
+(type_alias_declaration value: (object_type (property_signature name: (property_identifier) @member)))
+(interface_body (method_signature name: (property_identifier) @method))
+(class_body (method_signature name: (property_identifier) @method))
 (class_heritage (extends_clause value: (_) @anybase))
 (class_declaration type_parameters: (type_parameters) @tparams)
 (abstract_class_declaration type_parameters: (type_parameters) @tparams)
@@ -252,7 +256,7 @@ def _row(caps: dict[str, list[Any]]) -> Row | None:
         orig = text_of(caps["orig"][0])
         return (node.start_byte, 1, "var", text_of(node), "=" + orig, node.start_point[0] + 1)
     name = (caps.get("field") or caps.get("var") or [None])[0]
-    if name is None:
+    if name is None or _bodiless(name):
         return None
     kind = "attr" if "field" in caps else "var"
     line = name.start_point[0] + 1
@@ -319,6 +323,18 @@ def _filled_base(node: Any) -> Row | None:
         return None
     inner = ",".join(type_of(a) or "?" for a in args.named_children)
     return (node.start_byte, 1, "base", "", f"{chain_text(node) or text_of(node)}[{inner}]", 0)
+
+
+_BODILESS = frozenset({"method_signature", "function_signature", "abstract_method_signature"})
+
+
+def _bodiless(name: Any) -> bool:
+    """A parameter of an overload signature or a function type (`next: (value: T) => void`):
+    it binds nothing a body reads."""
+    params = name.parent.parent if name.parent is not None else None
+    if params is None or params.type != "formal_parameters" or params.parent is None:
+        return False
+    return params.parent.type in _BODILESS or params.parent.type.endswith("function_type")
 
 
 def _member(caps: dict[str, list[Any]]) -> Row:

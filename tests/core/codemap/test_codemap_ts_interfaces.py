@@ -32,3 +32,73 @@ def test_an_interface_method_returning_this_keeps_the_receiver(tmp_path: Path):
     with probe(tmp_path, {"src/schemas.ts": SCHEMAS, "src/use.ts": CHAINED}) as idx:
         found = [(s.path, s.line, s.confidence) for s in references(idx.db, "Base.parse")[1]]
         assert found == [("src/use.ts", 3, 0.9), ("src/use.ts", 4, 0.9)]
+
+
+TYPES = """export interface Observer<T> {
+  next: (value: T) => void;
+  complete: () => void;
+}
+export interface Unsubscribable {
+  unsubscribe(): void;
+}
+"""
+
+SUBSCRIBERS = """import { Observer, Unsubscribable } from "./types";
+export class Subscriber<T> implements Observer<T>, Unsubscribable {
+  next(value: T): void {}
+  complete(): void {}
+  unsubscribe(): void {}
+}
+export class Sibling implements Observer<string> {
+  next(value: string): void {}
+  complete(): void {}
+}
+export class Other {
+  complete(): void {}
+}
+"""
+
+USES = """import { Observer, Unsubscribable } from "./types";
+import { Other, Sibling } from "./subscribers";
+export function finish(o: Observer<number>, u: Unsubscribable, s: Sibling, x: Other): void {
+  o.complete();
+  u.unsubscribe();
+  s.complete();
+  x.complete();
+}
+export function drain(observers: Observer<number>[]): void {
+  observers.shift()!.complete();
+  observers.at(-1)?.complete();
+}
+"""
+
+
+def _interfaces(tmp_path: Path):
+    files = {"src/types.ts": TYPES, "src/subscribers.ts": SUBSCRIBERS, "src/uses.ts": USES}
+    return probe(tmp_path, files)
+
+
+def test_a_class_method_is_used_through_the_interface_it_implements(tmp_path: Path):
+    with _interfaces(tmp_path) as idx:
+        found = {
+            (s.path, s.line): s.confidence for s in references(idx.db, "Subscriber.complete")[1]
+        }
+        assert found == {  # the interface's member, a sibling's, calls typed by either
+            ("src/types.ts", 3): 0.9,
+            ("src/subscribers.ts", 9): 0.9,
+            ("src/uses.ts", 4): 0.9,
+            ("src/uses.ts", 6): 0.9,
+            ("src/uses.ts", 10): 0.9,
+            ("src/uses.ts", 11): 0.9,
+        }
+        assert [(s.path, s.line) for s in references(idx.db, "Subscriber.unsubscribe")[1]] == [
+            ("src/types.ts", 6),
+            ("src/uses.ts", 5),
+        ]
+
+
+def test_a_class_outside_the_interface_shares_nothing(tmp_path: Path):
+    with _interfaces(tmp_path) as idx:
+        assert [(s.path, s.line) for s in references(idx.db, "Other.complete")[1]] == [
+            ("src/uses.ts", 7)
+        ]

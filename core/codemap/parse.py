@@ -135,12 +135,12 @@ class _Collector:
             role = _ROLES[(self.lang, pattern)] = _role(caps)
         if role[0] == "ref":
             node = caps[role[1]][0]
-            if role[1] == "ref.type" and node.parent.type == "nested_type_identifier":
-                return  # `Kind.Member` in a type: a member of Kind, not a type of that name
             receiver = caps.get("receiver")
+            if role[1] == "ref.type" and node.parent.type == "nested_type_identifier":
+                receiver = [node.parent.child_by_field_name("module")]  # `z.ZodError`: z's
             recv = (
                 _SPACES.sub("", receiver[0].text[:80].decode("utf-8", "replace"))[:60]
-                if (receiver)
+                if receiver and receiver[0] is not None
                 else ""
             )
             if "(" in recv and self.lang in JS_GRAMMARS:  # `z.string().min(1)`: the calls'

@@ -1,0 +1,34 @@
+"""TypeScript names written through a namespace (#30): a qualified type (`z.ZodError` in a
+cast or an annotation) is a reference to what the namespace exports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.codemap import references
+from tests.helpers.codemap_probe import probe
+
+ERRORS = """export class ZodError extends Error {
+  flatten(): string[] {
+    return [];
+  }
+}
+export enum Kind {
+  Member = 1,
+}
+"""
+
+QUALIFIED = """import * as z from "./errors";
+
+export function report(caught: unknown, kind: z.Kind.Member): z.ZodError {
+  const error = caught as z.ZodError;
+  return error;
+}
+"""
+
+
+def test_a_qualified_type_is_a_reference_to_the_namespace_export(tmp_path: Path):
+    with probe(tmp_path, {"src/errors.ts": ERRORS, "src/report.ts": QUALIFIED}) as idx:
+        found = {(s.path, s.line, s.kind): s.confidence for s in references(idx.db, "ZodError")[1]}
+        assert found == {("src/report.ts", 3, "type"): 0.95, ("src/report.ts", 4, "type"): 0.95}
+        assert references(idx.db, "src/errors.ts:Member")[1] == []

@@ -76,6 +76,14 @@ _JS_COMMON = """
 (assignment_expression right: (identifier) @ref.value)
 (binary_expression right: (identifier) @ref.value)
 (shorthand_property_identifier) @ref.value
+(ternary_expression consequence: (identifier) @ref.value)
+(ternary_expression alternative: (identifier) @ref.value)
+(binary_expression left: (identifier) @ref.value)
+(parenthesized_expression (identifier) @ref.value)
+(spread_element (identifier) @ref.value)
+(arrow_function body: (identifier) @ref.value)
+(object_assignment_pattern right: (identifier) @ref.value)
+(export_statement !source (export_clause (export_specifier name: (identifier) @ref.value)))
 ((member_expression object: (identifier) @ref.value) (#match? @ref.value "^[A-Z]"))
 (import_statement) @import
 (export_statement source: (string)) @import
@@ -110,6 +118,11 @@ TYPESCRIPT = (
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
 (type_identifier) @ref.type
+(type_query (identifier) @ref.type)
+(as_expression (identifier) @ref.value)
+(satisfies_expression (identifier) @ref.value)
+(non_null_expression (identifier) @ref.value)
+(public_field_definition value: (identifier) @ref.value)
 (extends_clause value: [(identifier) (member_expression)] @bind.base)
 (internal_module name: (identifier) @name body: (_) @body) @def.module
 (internal_module body: (statement_block [(lexical_declaration (variable_declarator

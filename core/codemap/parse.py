@@ -247,7 +247,8 @@ class _Collector:
 
     def finish(self, root: Any = None) -> tuple[list[Symbol], list[Ref], list[Bind]]:
         symbols: list[Symbol] = []
-        named = {e[7] for e in self.defs.values()}  # a definition's own name is no reference
+        named = {e[7] for e in self.defs.values() if e[3] != "export"}  # a definition's own
+        # name is no reference (`export { a }` is one: a use of a, as the compiler counts)
         self.refs = [r for r in one_per_node(self.refs) if r[0] not in named]
         if self.lang == "python" and root is not None:
             self.refs += self._values(root)

@@ -144,7 +144,8 @@ def references(
                 if site is not None:
                     sites.append(site)
         if wanted_keys:
-            _import_sites(db, project, name, wanted_keys, sites)
+            for local in names:  # TypeScript: an alias's imports too (`export { a as b }`)
+                _import_sites(db, project, local, wanted_keys, sites, local != name)
     except (OutOfTime, sqlite3.OperationalError):  # a statement the time limit interrupted
         if deadline is None or not deadline.passed:
             raise
@@ -234,19 +235,25 @@ def _import_sites(
     name: str,
     wanted: frozenset[tuple[str, int]],
     out: list[Site],
+    js_only: bool = False,
 ) -> None:
-    """`from m import name` lines that bring one of the wanted definitions in, added to `out`."""
+    """`from m import name` lines that bring one of the wanted definitions in, added to `out`
+    (`js_only`: in JavaScript/TypeScript files only)."""
     rows = db.execute(
         "SELECT f.path, s.line, s.name, s.scope, s.module, s.orig FROM symbols s "
         "JOIN files f ON f.id = s.file_id WHERE s.kind = 'import' AND s.orig = ?",
         (name,),
     )
     for path, line, local, scope, module, orig in rows:
-        if language_family(path) not in FAMILIES:
+        if language_family(path) not in FAMILIES or (js_only and _not_js(path)):
             continue
         value = project.imported(project.view(path), local, frozenset(), [(module, orig)])
         if value is not None and (value[1], project.line_of(value)) in wanted:
             out.append(Site(path, line, local, "import", scope or "", "", 0.95, "import"))
+
+
+def _not_js(path: str) -> bool:
+    return language_family(path) != "javascript"
 
 
 def _followed(

@@ -127,7 +127,7 @@ def references(
     ]
     wanted_keys |= {(s.path, s.line) for s in overrides}
     rules = _Rules(project, resolver, name, wanted_keys, classes, min_confidence)
-    rules.owners = related.owners
+    rules.owners, rules.builtins = related.owners, related.builtins
     rules.aliases = aliases
     sites: list[Site] = []
     try:
@@ -161,6 +161,7 @@ class _Rules:
         self.wanted_keys, self.classes, self.min_confidence = wanted_keys, classes, min_confidence
         self.aliases = False
         self.owners: frozenset = frozenset()  # a TypeScript method family's (tsfamily.py)
+        self.builtins: frozenset = frozenset()  # the builtin containers it overrides
 
     def site(self, local: str, row: tuple) -> Site | None:
         fid, fpath, line, kind, caller, recv = row
@@ -173,7 +174,12 @@ class _Rules:
         else:
             found = self.resolver.resolve(fid, fpath, local, recv or "")
         hits, conf, why = found
-        if self.owners and recv and local == self.name and (not hits or why in GUESSES):
+        if (
+            (self.owners or self.builtins)
+            and recv
+            and local == self.name
+            and (not hits or why in GUESSES)
+        ):
             if self._shared(fpath, local, recv, caller or "", line):
                 hits, conf, why = self.wanted_keys, 0.9, "receiver type"
         if why == "external" or (self.wanted_keys and hits and hits.isdisjoint(self.wanted_keys)):
@@ -193,7 +199,12 @@ class _Rules:
         if language_family(path) != "javascript":
             return False
         value = self.project.receiver_value(self.project.view(path), caller, receiver, line)
-        return not self.owners.isdisjoint(owner(self.project, value, name))
+        if value is not None and value[0] in self.builtins:
+            return True
+        found = owner(self.project, value, name)
+        if not found and value is not None and value[0] == "super" and self.builtins:
+            return (value[1], value[2]) in self.owners  # `super.concat` in `extends Array`
+        return not self.owners.isdisjoint(found)
 
 
 def _one_per_line(sites: list[Site]) -> list[Site]:

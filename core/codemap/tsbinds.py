@@ -67,6 +67,7 @@ QUERY = f"""
 (variable_declarator name: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (required_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
 (optional_parameter pattern: (identifier) @var type: (type_annotation {_DECLARED} @type))
+(required_parameter pattern: (rest_pattern (identifier) @var) type: (type_annotation {_DECLARED} @type))
 (required_parameter (accessibility_modifier) pattern: (identifier) @field
   type: (type_annotation {_DECLARED} @type))
 (optional_parameter (accessibility_modifier) pattern: (identifier) @field
@@ -325,13 +326,16 @@ def _filled_base(node: Any) -> Row | None:
     return (node.start_byte, 1, "base", "", f"{chain_text(node) or text_of(node)}[{inner}]", 0)
 
 
+_PARAMETERS = ("rest_pattern", "required_parameter", "optional_parameter")
 _BODILESS = frozenset({"method_signature", "function_signature", "abstract_method_signature"})
 
 
 def _bodiless(name: Any) -> bool:
     """A parameter of an overload signature or a function type (`next: (value: T) => void`):
     it binds nothing a body reads."""
-    params = name.parent.parent if name.parent is not None else None
+    params = name.parent
+    while params is not None and params.type in _PARAMETERS:
+        params = params.parent
     if params is None or params.type != "formal_parameters" or params.parent is None:
         return False
     return params.parent.type in _BODILESS or params.parent.type.endswith("function_type")

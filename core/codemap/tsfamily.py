@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from core.codemap.byname import Definition
-from core.codemap.fileview import Value
+from core.codemap.fileview import EXTERNAL, Value
 from core.codemap.langs import language_family
 from core.codemap.resolve import Project
 
@@ -17,14 +17,25 @@ Owner = tuple[str, str]  # (path, class or interface)
 
 
 class Family:
-    """The owners of a method's family and the declarations besides the wanted ones."""
+    """The owners of a method's family, the declarations besides the wanted ones, and the
+    builtin containers it overrides a method of (`class Tuple extends Array`: "seq")."""
 
-    def __init__(self, owners: frozenset[Owner], declared: list[tuple[str, int]]) -> None:
+    def __init__(
+        self,
+        owners: frozenset[Owner],
+        declared: list[tuple[str, int]],
+        builtins: frozenset = frozenset(),
+    ) -> None:
         self.owners = owners
         self.declared = declared  # (path, line) of each declaration outside the targets
+        self.builtins = builtins  # what the resolver's values call them: "seq", "map"
 
 
 NONE = Family(frozenset(), [])
+_CONTAINERS = {"Array": "seq", "ReadonlyArray": "seq", "Map": "map", "ReadonlyMap": "map"}
+_CONTAINERS |= {"Set": "set", "ReadonlySet": "set"}
+_SET_ONLY = frozenset({"add", "has", "delete", "clear"})  # a Set is read as an array: these
+# are a Set's, the rest (`forEach`, `values`) may be an array's
 
 
 def family(
@@ -48,7 +59,25 @@ def family(
     mine = {(d.path, d.line) for d in targets}
     owners = {c for c in declarers if roots.intersection(project.mro(*c)[0])}
     declared = [(c[0], declarers[c]) for c in sorted(owners)]
-    return Family(frozenset(owners), [w for w in declared if w not in mine])
+    builtins = _containers(project, targets, name)
+    return Family(frozenset(owners), [w for w in declared if w not in mine], builtins)
+
+
+def _containers(project: Project, targets: list[Definition], name: str) -> frozenset:
+    """The builtin containers a target's class extends or implements (`extends Array<T>`,
+    `implements Map<K, V>`): a call of `name` on one of them may run the target."""
+    out = set()
+    for d in targets:
+        for path, cls in project.mro(d.path, d.scope)[0]:
+            view = project.view(path)
+            for base in view.bases.get(cls, []):
+                head = base.split("[", 1)[0]
+                kind = _CONTAINERS.get(head)
+                if kind is None or project.chain(view, "", [head]) not in (None, EXTERNAL):
+                    continue  # a project class of that name is no builtin
+                if kind != "set" or name in _SET_ONLY:
+                    out.add("seq" if kind == "set" else kind)
+    return frozenset(out)
 
 
 def _js_member(d: Definition) -> bool:

@@ -102,3 +102,32 @@ def test_a_class_outside_the_interface_shares_nothing(tmp_path: Path):
         assert [(s.path, s.line) for s in references(idx.db, "Other.complete")[1]] == [
             ("src/uses.ts", 7)
         ]
+
+
+CONTAINERS = """export class Tuple<Items extends ReadonlyArray<unknown> = []> extends Array<Items[number]> {
+  override concat(...arr: any[]) {
+    return super.concat.apply(this, arr);
+  }
+  prepend(...arr: any[]) {
+    return new Tuple(...arr.concat(this));
+  }
+}
+export class Registry<K, V> implements Map<K, V> {
+  get(key: K): V | undefined {
+    return undefined;
+  }
+}
+export function use(xs: number[], m: Map<string, number>, names: Set<string>) {
+  xs.concat([1]);
+  m.get("a");
+  names.has("a");
+  return [xs, m];
+}
+"""
+
+
+def test_a_builtin_containers_method_overridden_is_used_on_every_such_container(tmp_path: Path):
+    with probe(tmp_path, {"src/tuple.ts": CONTAINERS}) as idx:
+        found = {s.line: s.confidence for s in references(idx.db, "Tuple.concat")[1]}
+        assert found == {3: 0.9, 6: 0.9, 15: 0.9}  # super's, a rest parameter's, an array's
+        assert [s.line for s in references(idx.db, "Registry.get")[1]] == [16]  # not a Set's

@@ -118,7 +118,7 @@ TYPESCRIPT = (
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
 (type_identifier) @ref.type
-(type_query (identifier) @ref.type)
+(type_query (identifier) @ref.value)
 (as_expression (identifier) @ref.value)
 (satisfies_expression (identifier) @ref.value)
 (non_null_expression (identifier) @ref.value)

@@ -28,6 +28,8 @@ KIND_NAMES = {  # the index's kinds as answers name them
     "stub": "stub",  # impact: a definition's twin in the .pyi beside it
 }
 GUESSES = frozenset({"unique name", "name match"})  # reasons that are not resolution
+_VALUE_KINDS = frozenset({"function", "method", "variable", "constant"})
+_JS = "javascript"
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,9 @@ class _Rules:
         self.project, self.resolver, self.name = project, resolver, name
         self.wanted_keys, self.classes, self.min_confidence = wanted_keys, classes, min_confidence
         self.aliases = False
+        self.values = frozenset(
+            (d.path, d.line) for d in resolver.all_defs if d.kind in _VALUE_KINDS
+        )
         self.owners: frozenset = frozenset()  # a TypeScript method family's (tsfamily.py)
         self.builtins: frozenset = frozenset()  # the builtin containers it overrides
 
@@ -184,6 +189,8 @@ class _Rules:
                 hits, conf, why = self.wanted_keys, 0.9, "receiver type"
         if why == "external" or (self.wanted_keys and hits and hits.isdisjoint(self.wanted_keys)):
             return None
+        if kind == "type" and hits and hits <= self.values and language_family(fpath) == _JS:
+            return None  # a TypeScript type names no function or variable (`value: bigint`)
         if why in GUESSES and (local != self.name or kind not in CALL_KINDS):
             return None  # `b = a.f`: a call of `b` is f's only where the rules lead to f;
             # a name used as a value or an attribute is listed only where resolved

@@ -59,3 +59,18 @@ def test_export_lists_aliases_and_value_positions_are_references(tmp_path: Path)
             ("src/use.ts", 1): 0.95,
             ("src/use.ts", 2): 0.95,
         }
+
+
+SHADOWED = """export function bigint(): number {
+  return 1;
+}
+export interface Checks {
+  gte(value: bigint): this;
+}
+export const big = bigint();
+"""
+
+
+def test_a_type_never_names_a_function(tmp_path: Path):
+    with probe(tmp_path, {"src/shadowed.ts": SHADOWED}) as idx:
+        assert [(s.line, s.confidence) for s in references(idx.db, "bigint")[1]] == [(7, 0.95)]

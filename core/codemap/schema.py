@@ -164,7 +164,7 @@ def content_hash(data: bytes) -> str:
 
 
 PARSER = content_hash(
-    ("parse 9\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values()) + TS_QUERY).encode()
+    ("parse 10\n" + "".join(QUERIES.values()) + "".join(CAPTURED.values()) + TS_QUERY).encode()
 )
 
 

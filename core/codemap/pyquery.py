@@ -43,9 +43,10 @@ PYTHON = """
 ((decorated_definition (decorator) @_dec
   definition: (function_definition name: (identifier) @bind.fixture)) (#match? @_dec "fixture"))
 ((decorated_definition (decorator) @_dec definition: (function_definition
-  parameters: (parameters (identifier) @bind.fixarg))) (#match? @_dec "fixture"))
+  parameters: (parameters (identifier) @bind.fixarg))) (#match? @_dec "fixture")
+  (#not-eq? @bind.fixarg "self"))
 ((function_definition name: (identifier) @_fn parameters: (parameters (identifier) @bind.fixarg))
-  (#match? @_fn "^test"))
+  (#match? @_fn "^test") (#not-eq? @bind.fixarg "self"))
 (assignment left: (identifier) @bind.var type: (type) @type)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) type: (type) @type)

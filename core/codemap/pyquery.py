@@ -74,15 +74,14 @@ PYTHON = """
 
 # Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
 # Python file's references and of the names that can hide a module's. `@chain.attribute` is a
-# whole `x.name` node (its receiver and name are read from its bytes), `@chain.call` one that
-# is called.
+# whole `x.name` node (its receiver and name are read from its bytes, and whether it is called
+# from the bytes after it: captured.py).
 PYTHON_CAPTURED = """
 (call function: (identifier) @ref.call)
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (decorator (identifier) @ref.decorator)
 (decorator (call function: (identifier) @ref.decorator))
 (attribute object: (_) attribute: (identifier)) @chain.attribute
-(call function: (attribute) @chain.call)
 (type (identifier) @ref.type)
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))

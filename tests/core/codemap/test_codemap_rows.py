@@ -56,3 +56,20 @@ def test_bindings_only_the_view_reads_stay_out_of_the_table(tmp_path: Path):
         assert sure == {6, 8, 10, 11}  # 11: `f = s.area` reads it
         exported = {(s.path, s.line) for s in references(idx.db, "shapes.py:make")[1]}
         assert ("shapes.py", 1) in exported  # the `__all__` entry
+
+
+CALLS = """import re
+
+a = re.compile ("x")
+b = re.compile \\
+    ("y")
+c = re.compile
+d = (re.compile)("z")
+e = [re.compile][0]("w")
+"""
+
+
+def test_a_call_of_an_attribute_is_told_by_the_bytes_after_it(tmp_path: Path):
+    with probe(tmp_path, {"calls.py": CALLS}) as idx:
+        kinds = dict(idx.db.execute("SELECT line, kind FROM refs WHERE name='compile'"))
+        assert kinds == {3: "call", 4: "call", 6: "attribute", 7: "attribute", 8: "attribute"}

@@ -283,12 +283,18 @@ class CodeIndex:
         )
         self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
         self.db.executemany(
-            "INSERT INTO binds VALUES (?,?,?,?,?,?,?)", [(fid, *b, _alias(b[3])) for b in binds]
+            "INSERT INTO binds VALUES (?,?,?,?,?,?,?)",
+            [(fid, *b, _alias(b[3])) for b in binds if b[0] in _QUERIED or b[3][:1] == "="],
         )
         self.db.execute("INSERT INTO views VALUES (?,?)", (fid, pack_view(row[0], symbols, binds)))
 
     def _transaction(self):
         return Transaction(self.db)
+
+
+_QUERIED = frozenset({"gives", "yields", "block", "all"})  # the binds rows SQL reads (and
+# aliases, `=…`): fileview.py's `_load_handed`, rename.py's `__all__` lines, query.py's copies;
+# the rest travel in the file's view (pack_view) only
 
 
 def _alias(type_name: str) -> str | None:

@@ -43,9 +43,10 @@ PYTHON = """
 ((decorated_definition (decorator) @_dec
   definition: (function_definition name: (identifier) @bind.fixture)) (#match? @_dec "fixture"))
 ((decorated_definition (decorator) @_dec definition: (function_definition
-  parameters: (parameters (identifier) @bind.fixarg))) (#match? @_dec "fixture"))
+  parameters: (parameters (identifier) @bind.fixarg))) (#match? @_dec "fixture")
+  (#not-eq? @bind.fixarg "self"))
 ((function_definition name: (identifier) @_fn parameters: (parameters (identifier) @bind.fixarg))
-  (#match? @_fn "^test"))
+  (#match? @_fn "^test") (#not-eq? @bind.fixarg "self"))
 (assignment left: (identifier) @bind.var type: (type) @type)
 (assignment left: (attribute object: (identifier) @_self (#eq? @_self "self")
   attribute: (identifier) @bind.attr) type: (type) @type)
@@ -73,15 +74,14 @@ PYTHON = """
 
 # Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
 # Python file's references and of the names that can hide a module's. `@chain.attribute` is a
-# whole `x.name` node (its receiver and name are read from its bytes), `@chain.call` one that
-# is called.
+# whole `x.name` node (its receiver and name are read from its bytes, and whether it is called
+# from the bytes after it: captured.py).
 PYTHON_CAPTURED = """
 (call function: (identifier) @ref.call)
 (class_definition superclasses: (argument_list (identifier) @ref.inherit))
 (decorator (identifier) @ref.decorator)
 (decorator (call function: (identifier) @ref.decorator))
 (attribute object: (_) attribute: (identifier)) @chain.attribute
-(call function: (attribute) @chain.call)
 (type (identifier) @ref.type)
 (type (generic_type (identifier) @ref.type))
 (type (subscript value: (identifier) @ref.type))

@@ -55,6 +55,7 @@ class Handed:
 
 
 _LATER = ("gives", "yields", "block")
+SQL_BINDS = frozenset((*_LATER, "all"))  # kinds read from the binds table (rename.py: all)
 
 
 def _load_handed(db: sqlite3.Connection | None, fid: int) -> Handed:

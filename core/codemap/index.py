@@ -7,10 +7,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.codemap.fileview import ViewCache, pack_view
+from core.codemap.fileview import SQL_BINDS, ViewCache, pack_view
 from core.codemap.langs import EXTENSIONS, language_family
 from core.codemap.packages import config_files, read_aliases, remap_imports, stamp
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
@@ -207,6 +207,7 @@ class CodeIndex:
         for batch in self._parse_batches(jobs, deadline, workers):
             done += len(batch)
             with self._transaction():
+                rows = _Rows()
                 for rel, mtime, size, digest, lang, lines, symbols, refs, binds in batch:
                     old = known.get(rel)
                     if symbols is None and old is not None:
@@ -223,9 +224,11 @@ class CodeIndex:
                         symbols or [],
                         refs or [],
                         binds or [],
+                        rows,
                     )
                     stats.parsed += 1
                     stats.lines += lines
+                rows.write(self.db)
         if done < len(jobs):  # the batches stop at the deadline (_parse_batches)
             stats.truncated = stats.truncated or "stopped at the time limit; run again"
             stats.stopped = True
@@ -266,8 +269,9 @@ class CodeIndex:
         self.db.executemany("DELETE FROM views WHERE file_id=?", rows)
         self.db.executemany("DELETE FROM files WHERE id=?", rows)
 
-    def _insert(self, row: tuple, symbols: list, refs: list, binds: list) -> None:
-        """`row` = (path, mtime_ns, size, hash, lang, lines)."""
+    def _insert(self, row: tuple, symbols: list, refs: list, binds: list, rows: _Rows) -> None:
+        """`row` = (path, mtime_ns, size, hash, lang, lines); the file's rows go to `rows`,
+        written once per batch."""
         cur = self.db.execute(
             "INSERT INTO files(path, mtime_ns, size, hash, lang, lines) VALUES (?,?,?,?,?,?)", row
         )
@@ -278,23 +282,31 @@ class CodeIndex:
             self._touched.update(r[0] for r in refs if r[2] != "attribute")  # see rank.py
             if len(self._touched) > FULL_REBUILD_NAMES:
                 self._touched = None
-        self.db.executemany(
-            "INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
-        )
-        self.db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", [(fid, *r) for r in refs])
-        self.db.executemany(
-            "INSERT INTO binds VALUES (?,?,?,?,?,?,?)",
-            [(fid, *b, _alias(b[3])) for b in binds if b[0] in _QUERIED or b[3][:1] == "="],
-        )
-        self.db.execute("INSERT INTO views VALUES (?,?)", (fid, pack_view(row[0], symbols, binds)))
+        rows.symbols += [(fid, *s) for s in symbols]
+        rows.refs += [(fid, *r) for r in refs]
+        rows.binds += [  # the others are read only from the view
+            (fid, *b, _alias(b[3])) for b in binds if b[0] in SQL_BINDS or b[3][:1] == "="
+        ]
+        rows.views.append((fid, pack_view(row[0], symbols, binds)))
 
     def _transaction(self):
         return Transaction(self.db)
 
 
-_QUERIED = frozenset({"gives", "yields", "block", "all"})  # the binds rows SQL reads (and
-# aliases, `=…`): fileview.py's `_load_handed`, rename.py's `__all__` lines, query.py's copies;
-# the rest travel in the file's view (pack_view) only
+@dataclass
+class _Rows:
+    """A batch's rows, written with one statement per table."""
+
+    symbols: list = field(default_factory=list)
+    refs: list = field(default_factory=list)
+    binds: list = field(default_factory=list)
+    views: list = field(default_factory=list)
+
+    def write(self, db: sqlite3.Connection) -> None:
+        db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?)", self.symbols)
+        db.executemany("INSERT INTO refs VALUES (?,?,?,?,?,?)", self.refs)
+        db.executemany("INSERT INTO binds VALUES (?,?,?,?,?,?,?)", self.binds)
+        db.executemany("INSERT INTO views VALUES (?,?)", self.views)
 
 
 def _alias(type_name: str) -> str | None:

@@ -72,3 +72,25 @@ def test_a_build_killed_half_way_gets_its_indexes_back(tmp_path: Path):
         assert len(references(idx.db, "util.py:helper")[1]) == 1500 * 61
     finally:
         idx.close()
+
+
+def test_the_binds_table_holds_only_what_sql_reads(tmp_path: Path):
+    """Typed bindings live in the file's packed view; the table keeps what questions select
+    by SQL: `__all__` entries, copies (`g = f`) and what functions return."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "m.py").write_text(
+        "__all__ = ['f']\n\n\nclass Shape:\n    pass\n\n\n"
+        "def f(x: Shape):\n    s = Shape()\n    return s\n\n\ng = f\ng(1)\n"
+    )
+    idx = CodeIndex(tmp_path / "p", tmp_path / "m.db")
+    try:
+        idx.refresh()
+        kinds = {k for (k,) in idx.db.execute("SELECT kind FROM binds")}
+        assert kinds == {"all", "gives", "var"}
+        assert idx.db.execute("SELECT name, alias FROM binds WHERE kind='var'").fetchall() == [
+            ("g", "f")
+        ]
+        sites = references(idx.db, "m.py:f", aliases=True)[1]
+        assert {s.line for s in sites} >= {1, 14}  # `__all__`, and the call through the copy
+    finally:
+        idx.close()

@@ -56,6 +56,7 @@ class Handed:
 
 _LATER = ("gives", "yields", "block")
 SQL_BINDS = frozenset((*_LATER, "all"))  # kinds read from the binds table (rename.py: all)
+SQL_BINDS_JS = SQL_BINDS | {"attr"}  # tsfamily.py: members declared by interfaces and fields
 
 
 def _load_handed(db: sqlite3.Connection | None, fid: int) -> Handed:

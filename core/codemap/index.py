@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.codemap.fileview import SQL_BINDS, ViewCache, pack_view
+from core.codemap.fileview import SQL_BINDS, SQL_BINDS_JS, ViewCache, pack_view
 from core.codemap.langs import EXTENSIONS, language_family
 from core.codemap.packages import config_files, read_aliases, remap_imports, stamp
 from core.codemap.rank import FULL_REBUILD_NAMES, update_edges
@@ -284,8 +284,9 @@ class CodeIndex:
                 self._touched = None
         rows.symbols += [(fid, *s) for s in symbols]
         rows.refs += [(fid, *r) for r in refs]
+        kinds = SQL_BINDS_JS if language_family(row[0]) == "javascript" else SQL_BINDS
         rows.binds += [  # the others are read only from the view
-            (fid, *b, _alias(b[3])) for b in binds if b[0] in SQL_BINDS or b[3][:1] == "="
+            (fid, *b, _alias(b[3])) for b in binds if b[0] in kinds or b[3][:1] == "="
         ]
         rows.views.append((fid, pack_view(row[0], symbols, binds)))
 

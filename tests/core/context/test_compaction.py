@@ -136,6 +136,24 @@ def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_too(e
     assert history[1].tool_calls[1].arguments["command"] == script  # the history is untouched
 
 
+def test_an_argument_over_300_characters_is_a_stand_in_a_shorter_one_stays():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    script = "python - <<'EOF'\n" + _code(2, 9) + "\nEOF"  # ~350 characters
+    short = "grep -rn handler_2_1 pkg/ && sed -n 1,40p pkg/new.py"
+    calls = [
+        ToolCall("a", "terminal", {"command": script}),
+        ToolCall("b", "terminal", {"command": short}),
+    ]
+    history = [user_text(TASK), Message("assistant", calls)]
+    for call in calls:
+        policy.on_tool_result(call, ToolOutput("ok\n[exit 0]"))
+    history.append(Message("user", [ToolResult(c.id, "ok\n[exit 0]") for c in calls]))
+    assert 300 < len(script) < 600
+    long_run, short_run = policy.messages_for_request(history)[1].tool_calls
+    assert long_run.arguments["command"].startswith("python - <<'EOF' … [11 lines archived #")
+    assert short_run.arguments["command"] == short
+
+
 def test_summary_near_the_window_fits_and_keeps_the_task():
     seen: list[str] = []
 

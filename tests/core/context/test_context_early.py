@@ -143,14 +143,14 @@ def test_a_long_note_beside_a_tool_call_shortens_when_it_pays():
     assert _note(5) in message_text(history[11])  # the history itself is untouched
 
 
-def test_a_long_note_keeps_about_150_characters_by_default():
+def test_a_long_note_keeps_about_100_characters_by_default():
     policy, history = _policy(), [user_text(TASK)]
     for n in range(12):
         policy.messages_for_request(history)
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
     short = _notes(policy.messages_for_request(history))[5]
     opening, _, pointer = short.partition("[… archived #")
-    assert _note(5).startswith(opening.rstrip(" …")) and 100 <= len(opening) <= 160
+    assert _note(5).startswith(opening.rstrip(" …")) and 50 <= len(opening) <= 110
     assert policy.archive.get(pointer.rstrip("]")).text == _note(5)
 
 

@@ -66,8 +66,11 @@ SETTINGS: dict[str, tuple[str, dict]] = {
         {"read_named": 0},
     ),
     "whole-reads": ("file reads exempt from the size rule up to 12k", {"whole_reads": 12_000}),
-    "args-all": ("every long argument archived from the next request on", {"early_args": "all"}),
-    "notes-150": ("the model's older notes shortened to 150 characters", {"old_text_chars": 150}),
+    "args-writes": (
+        "only written contents archived from the next request on, other long arguments at events",
+        {"early_args": "writes"},
+    ),
+    "notes-300": ("the model's older notes shortened to 300 characters", {"old_text_chars": 300}),
     "floor": (
         "every output its line after one turn, failures too",
         {"early_kinds": KINDS, "early_keep_up_to": (), "early_keep_failures": False},

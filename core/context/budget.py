@@ -18,8 +18,8 @@ class ContextBudget:
     batch_tokens: int = 0  # overrides the phase's batch size (uncompacted output firing an event)
     summary_ratio: float = 0.8  # share of the window above which the LLM summary runs
     reserve_tokens: int = 16_000  # always left free: the reply, or the summary request's output
-    arg_chars: int = 600  # longer string arguments (file contents written) are archived
-    early_args: str = "writes"  # archived from the next request on: "all", "writes" or "" (events)
+    arg_chars: int = 300  # longer string arguments (file contents written) are archived
+    early_args: str = "all"  # archived from the next request on: "all", "writes" or "" (events)
     early_kinds: tuple[str, ...] = EARLY_KINDS  # outputs that become facts once a newer follows
     early_age: int = 1  # ... that many results later
     early_keep_failures: bool = True  # ... except failures
@@ -35,7 +35,7 @@ class ContextBudget:
     keep_tools: tuple[str, ...] = ("Task", "task", "delegate")  # sub-agent reports stay whole
     event_lines: tuple[str, ...] = ("read",)  # ... keep the lines named since at events, if it pays
     hot_read_tokens: int = 4_000  # latest reads of files, newest first, kept whole up to this
-    old_text_chars: int = 300  # the model's own older texts shorten to this at events (0: whole)
+    old_text_chars: int = 100  # the model's own older texts shorten to this at events (0: whole)
     batch_results: int = 4  # results not yet archived (tail included) an event waits for
     min_gain: float = 1.0  # an event must save at least the tokens it re-sends uncached
     keep_recent_tokens: int = 0  # overrides the phase's verbatim tail (0: the phase's)

@@ -101,8 +101,12 @@ def test_big_written_contents_are_archived_in_compacted_calls():
     assert original.arguments["content"] == _code(0, 60)  # the history itself is untouched
 
 
-def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_at_events():
-    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+@pytest.mark.parametrize("early_args", ["all", "writes"])
+def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_too(early_args):
+    """By default every long argument is a stand-in from the next request on (it was never
+    sent cached); with `early_args="writes"` a long command waits for an event."""
+    budget = ContextBudget(window_tokens=200_000, early_args=early_args)
+    policy = CacheAwareContext(Archive(), budget)
     script = "python - <<'EOF'\n" + _code(1, 40) + "\nEOF"
     calls = [
         ToolCall("w", "write_file", {"path": "pkg/new.py", "content": _code(0, 60)}),
@@ -120,7 +124,34 @@ def test_a_big_write_is_a_stand_in_from_the_next_request_on_a_long_command_at_ev
     assert "[60 lines archived #" in write.arguments["content"]
     arg_id = write.arguments["content"].rsplit("#", 1)[1].rstrip("]")
     assert policy.archive.get(arg_id).text == _code(0, 60)
-    assert run.arguments["command"] == script  # the model's own command stays until an event
+    if early_args == "writes":
+        assert run.arguments["command"] == script  # the model's own command stays until an event
+        return
+    assert (
+        run.arguments["command"].startswith("python - <<'EOF'")
+        and "archived #" in (run.arguments["command"])
+    )
+    script_id = run.arguments["command"].rsplit("#", 1)[1].rstrip("]")
+    assert policy.archive.get(script_id).text == script
+    assert history[1].tool_calls[1].arguments["command"] == script  # the history is untouched
+
+
+def test_an_argument_over_300_characters_is_a_stand_in_a_shorter_one_stays():
+    policy = CacheAwareContext(Archive(), ContextBudget(window_tokens=200_000))
+    script = "python - <<'EOF'\n" + _code(2, 9) + "\nEOF"  # ~350 characters
+    short = "grep -rn handler_2_1 pkg/ && sed -n 1,40p pkg/new.py"
+    calls = [
+        ToolCall("a", "terminal", {"command": script}),
+        ToolCall("b", "terminal", {"command": short}),
+    ]
+    history = [user_text(TASK), Message("assistant", calls)]
+    for call in calls:
+        policy.on_tool_result(call, ToolOutput("ok\n[exit 0]"))
+    history.append(Message("user", [ToolResult(c.id, "ok\n[exit 0]") for c in calls]))
+    assert 300 < len(script) < 600
+    long_run, short_run = policy.messages_for_request(history)[1].tool_calls
+    assert long_run.arguments["command"].startswith("python - <<'EOF' … [11 lines archived #")
+    assert short_run.arguments["command"] == short
 
 
 def test_summary_near_the_window_fits_and_keeps_the_task():

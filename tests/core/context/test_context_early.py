@@ -128,7 +128,7 @@ def _note(n: int) -> str:
 
 
 def test_a_long_note_beside_a_tool_call_shortens_when_it_pays():
-    policy, history = _policy(), [user_text(TASK)]
+    policy, history = _policy(old_text_chars=300), [user_text(TASK)]
     for n in range(12):
         policy.messages_for_request(history)  # as the loop asks, once per turn
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
@@ -141,6 +141,17 @@ def test_a_long_note_beside_a_tool_call_shortens_when_it_pays():
     assert policy.archive.get(entry).text == _note(5)
     assert notes[0] == _note(0)  # at the start too few requests were expected to pay it back
     assert _note(5) in message_text(history[11])  # the history itself is untouched
+
+
+def test_a_long_note_keeps_about_100_characters_by_default():
+    policy, history = _policy(), [user_text(TASK)]
+    for n in range(12):
+        policy.messages_for_request(history)
+        _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))
+    short = _notes(policy.messages_for_request(history))[5]
+    opening, _, pointer = short.partition("[… archived #")
+    assert _note(5).startswith(opening.rstrip(" …")) and 50 <= len(opening) <= 110
+    assert policy.archive.get(pointer.rstrip("]")).text == _note(5)
 
 
 def test_a_note_followed_by_a_big_output_or_ending_the_task_stays_whole():
@@ -281,7 +292,7 @@ def test_a_resumed_session_takes_the_decisions_the_live_one_took(tmp_path):
 
 
 def test_a_note_kept_whole_is_not_archived():
-    policy, history = _policy(), [user_text(TASK)]
+    policy, history = _policy(old_text_chars=300), [user_text(TASK)]
     for n in range(3):
         policy.messages_for_request(history)
         _turn(policy, history, [(f"c{n}", "ls", ToolOutput(f"f{n}.py\n"))], _note(n))

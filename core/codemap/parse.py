@@ -26,6 +26,7 @@ from core.codemap.uses import SCOPE_BINDS, Bind, Level, Ref, Symbol, Uses
 from core.codemap.values import python_values, star_candidates
 
 _SPACES = re.compile(r"\s+")
+_CAPTURE = re.compile(r"@([\w.]+)")
 _TYPE_WORDS = frozenset({"Optional", "Union", "None", "Type", "type", "ClassVar", "Final"})
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _OWNER_KINDS = CLASS_KINDS - {"module"}
@@ -35,13 +36,24 @@ SIGNATURE_CHARS = 160
 
 
 @cache
-def _tools(lang: str) -> tuple[Any, Any, Any]:
+def _tools(lang: str) -> tuple[Any, Any, dict[int, str]]:
+    """The parser, one query of the language's patterns then its one-capture ones
+    (`CAPTURED`), and the capture name of each of those by pattern number: one traversal
+    instead of a cursor per query (half the stdlib: 1.7 CPU-s against 2.2)."""
     import tree_sitter as ts
     from tree_sitter_language_pack import get_language, get_parser
 
     grammar = get_language(lang)
-    bulk = ts.Query(grammar, CAPTURED[lang]) if lang in CAPTURED else None
-    return get_parser(lang), ts.Query(grammar, QUERIES[lang]), bulk
+    source = QUERIES[lang] + CAPTURED.get(lang, "")
+    query = ts.Query(grammar, source)
+    bulk: dict[int, str] = {}
+    for pattern in range(ts.Query(grammar, QUERIES[lang]).pattern_count, query.pattern_count):
+        text = source.encode()[
+            query.start_byte_for_pattern(pattern) : query.end_byte_for_pattern(pattern)
+        ]
+        (name,) = set(_CAPTURE.findall(text.decode()))  # one capture per bulk pattern
+        bulk[pattern] = name
+    return get_parser(lang), query, bulk
 
 
 def _text(node: Any) -> str:
@@ -339,10 +351,15 @@ def parse_source(lang: str, data: bytes, path: str) -> tuple[list[Symbol], list[
     parser, query, bulk = _tools(lang)
     tree = parser.parse(data)
     collector = _Collector(lang, data, path)
+    captured: dict[str, list[Any]] = {name: [] for name in bulk.values()}
     for pattern, caps in ts.QueryCursor(query).matches(tree.root_node):
-        collector.add(pattern, caps)
-    if bulk is not None:
-        refs, binds = read_captures(ts.QueryCursor(bulk).captures(tree.root_node), data)
+        name = bulk.get(pattern)
+        if name is None:
+            collector.add(pattern, caps)
+        else:
+            captured[name] += caps[name]
+    if bulk:
+        refs, binds = read_captures(captured, data)
         collector.refs += refs
         collector.binds += binds
     if lang in TS_GRAMMARS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import threading
@@ -201,6 +202,21 @@ class CodeIndex:
         return stats
 
     def _apply(
+        self, jobs: list, known: dict, stats: RefreshStats, deadline: float, workers: int | None
+    ) -> None:
+        """Parse and write `jobs` in batches with the garbage collector paused: parsing makes
+        millions of short-lived tuples, lists and dicts and no cycles (none left after a
+        cold stdlib build), which its rounds would only visit (3.6% of that build's CPU,
+        seven alternated builds)."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._apply_batches(jobs, known, stats, deadline, workers)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _apply_batches(
         self, jobs: list, known: dict, stats: RefreshStats, deadline: float, workers: int | None
     ) -> None:
         done = 0

@@ -94,3 +94,24 @@ def test_the_binds_table_holds_only_what_sql_reads(tmp_path: Path):
         assert {s.line for s in sites} >= {1, 14}  # `__all__`, and the call through the copy
     finally:
         idx.close()
+
+
+def test_a_build_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path):
+    """Parsing pauses the collector (its rounds only visit short-lived tuples); a build
+    gives it back enabled, and leaves it off when the caller had turned it off."""
+    import gc
+
+    _tree(tmp_path / "p", 3)
+    was = gc.isenabled()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            idx = CodeIndex(tmp_path / "p", tmp_path / f"{state}.db")
+            try:
+                assert idx.refresh().parsed == 4
+                assert idx.update_files(["util.py"]).files == 1
+            finally:
+                idx.close()
+            assert gc.isenabled() is state
+    finally:
+        (gc.enable if was else gc.disable)()

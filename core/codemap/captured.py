@@ -25,16 +25,15 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
     """(refs, binds) of one file from the captures of its `CAPTURED` query."""
     refs: list[tuple] = []
     binds: list[tuple] = []
+    called = _CALLED.match
     for node in caps.get("chain.attribute", ()):  # `receiver.name`, the name its last token
         start, end = node.start_byte, node.end_byte
-        text = data[start:end]
-        dot = text.rfind(b".")
-        name = text[dot + 1 :].lstrip()
-        receiver = text[:dot].rstrip()
+        dot = data.rfind(b".", start, end)  # read in place: a receiver can be long
+        name = data[dot + 1 : end].lstrip() if dot > start else b""
+        receiver = data[start:dot].rstrip()
         if (
-            dot <= 0
-            or not name.replace(b"_", b"").isalnum()
-            or b"#" in text
+            not name.replace(b"_", b"").isalnum()
+            or data.find(b"#", start, end) >= 0
             or receiver[-1:] == b"\\"
         ):
             refs.append(_by_nodes(node, data))  # a comment, a line continuation, non-ASCII
@@ -42,7 +41,7 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
         recv = receiver[:RECEIVER_BYTES].decode("utf-8", "replace")
         if " " in recv or not recv.isprintable():  # every other whitespace is unprintable
             recv = _SPACES.sub("", recv)
-        kind = "call" if _CALLED.match(data, end) else "attribute"
+        kind = "call" if data[end : end + 1] == b"(" or called(data, end) else "attribute"
         line = node.end_point[0] + 1
         refs.append((end - len(name), name.decode(), line, kind, recv[:RECEIVER_CHARS]))
     for key, nodes in caps.items():

@@ -61,14 +61,17 @@ def _text(node: Any) -> str:
 
 
 def _signature(data: bytes, node: Any, body: Any) -> str:
-    start = data.rfind(b"\n", 0, node.start_byte) + 1  # keep `export `, `pub `, modifiers
-    if any(ch in data[start : node.start_byte] for ch in (b"{", b";", b"}")):
-        start = node.start_byte
-    if body is not None and body.start_byte > node.start_byte:
-        end = body.start_byte
+    at = node.start_byte
+    start = data.rfind(b"\n", 0, at) + 1  # keep `export `, `pub `, modifiers
+    head = data[start:at]
+    if b"{" in head or b";" in head or b"}" in head:
+        start = at
+    body_at = body.start_byte if body is not None else -1
+    if body_at > at:
+        end = body_at
     else:  # no body captured: the first line, up to an opening brace
-        end = data.find(b"\n", node.start_byte)
-        brace = data.find(b"{", node.start_byte, end if end >= 0 else len(data))
+        end = data.find(b"\n", at)
+        brace = data.find(b"{", at, end if end >= 0 else len(data))
         end = brace if brace >= 0 else end
     if end < 0 or end - start > 600:
         end = min(len(data), start + 600)
@@ -293,13 +296,15 @@ class _Collector:
                 uses.entered(start, func)
             if kind == "scope" or (kind == "variable" and self.script and not scope):
                 continue  # a script's variables are its statements, not an interface
-            last = node.end_point[0] + (1 if node.end_point[1] else 0)
+            end_row, end_column = node.end_point
+            first = node.start_point[0] + 1
+            last = end_row + (1 if end_column else 0)
             symbols.append(
                 (
                     name,
                     kind,
-                    node.start_point[0] + 1,
-                    max(last, node.start_point[0] + 1),
+                    first,
+                    max(last, first),
                     scope,
                     _signature(self.data, node, body),
                     _exported(self.lang, node, name, top),

@@ -44,15 +44,14 @@ def _tools(lang: str) -> tuple[Any, Any, dict[int, str]]:
     from tree_sitter_language_pack import get_language, get_parser
 
     grammar = get_language(lang)
-    source = QUERIES[lang] + CAPTURED.get(lang, "")
-    query = ts.Query(grammar, source)
+    source = (QUERIES[lang] + CAPTURED.get(lang, "")).encode()
+    query = ts.Query(grammar, source.decode())
     bulk: dict[int, str] = {}
-    for pattern in range(ts.Query(grammar, QUERIES[lang]).pattern_count, query.pattern_count):
-        text = source.encode()[
-            query.start_byte_for_pattern(pattern) : query.end_byte_for_pattern(pattern)
-        ]
-        (name,) = set(_CAPTURE.findall(text.decode()))  # one capture per bulk pattern
-        bulk[pattern] = name
+    for pattern in range(query.pattern_count):
+        at = query.start_byte_for_pattern(pattern)
+        if at >= len(QUERIES[lang].encode()):  # one capture per bulk pattern
+            text = source[at : query.end_byte_for_pattern(pattern)].decode()
+            (bulk[pattern],) = set(_CAPTURE.findall(text))
     return get_parser(lang), query, bulk
 
 

@@ -47,10 +47,12 @@ class Uses:
         ]
 
     def emit_before(self, pos: int, stack: list[Level]) -> None:
-        while self.at < len(self.pending) and self.pending[self.at][0] < pos:
-            where, tag, item = self.pending[self.at]
+        pending = self.pending
+        while self.at < len(pending) and pending[self.at][0] < pos:
+            where, tag, item = pending[self.at]
             self.at += 1
-            self.leave(stack, where)
+            if stack and stack[-1][0] <= where:
+                self.leave(stack, where)
             func = stack[-1][3] if stack else ""
             in_class = bool(stack) and stack[-1][2] in CLASS_KINDS
             if tag == 2:  # an import binds in its function, or in its class's body

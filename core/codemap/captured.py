@@ -1,5 +1,7 @@
 """The one-capture patterns of a language (`CAPTURED` in `langs.py`; Python's are in
-`pyquery.py`), read in bulk: a node list per capture, no object per match. Most of a Python
+`pyquery.py`), read in bulk: they run in the same query as the match-by-match patterns (one
+traversal of the tree; parse.py), and their nodes are gathered in a list per capture, handed
+here whole. Most of a Python
 file's references come this way: an `x.name` read takes its receiver and its name from the
 node's bytes (one node, not three).
 

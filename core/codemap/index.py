@@ -206,8 +206,8 @@ class CodeIndex:
     ) -> None:
         """Parse and write `jobs` in batches with the garbage collector paused: parsing makes
         millions of short-lived tuples, lists and dicts and no cycles (none left after a
-        cold stdlib build), which its rounds would only visit (3.6% of that build's CPU,
-        seven alternated builds)."""
+        cold stdlib build), which its rounds would only visit (3.6% of that build's CPU, seven
+        pairs of alternated builds)."""
         paused = gc.isenabled()
         gc.disable()
         try:

@@ -1,6 +1,7 @@
 """The tree-sitter queries for Python: definitions, references of every kind, and the bindings
 the resolver types receivers by (see pybinds.py for what each `@bind.*` capture becomes);
-`PYTHON` is read match by match, `PYTHON_CAPTURED` in bulk (captured.py)."""
+both run as one query (parse.py): `PYTHON`'s matches one by one, `PYTHON_CAPTURED`'s nodes
+gathered per capture and read in bulk (captured.py)."""
 
 PYTHON = """
 (function_definition name: (identifier) @name body: (_) @body) @def.function
@@ -72,7 +73,7 @@ PYTHON = """
   (#eq? @_all "__all__"))
 """
 
-# Patterns of one capture each, read in bulk (`captures`, no object per match): the bulk of a
+# Patterns of one capture each, read in bulk (a node list per capture): the bulk of a
 # Python file's references and of the names that can hide a module's. `@chain.attribute` is a
 # whole `x.name` node (its receiver and name are read from its bytes, and whether it is called
 # from the bytes after it: captured.py).

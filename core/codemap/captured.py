@@ -21,13 +21,14 @@ RECEIVER_BYTES, RECEIVER_CHARS = 80, 60
 # `x.name(`: the node is a call's callee (tree-sitter's `call function: (attribute)`); read
 # from the bytes, not captured: a third of a file's nodes fewer to hand to Python
 _CALLED = re.compile(rb"(?:[ \t]|\\\r?\n)*\(")
+# ... or a `(` past line breaks and comments, a call only inside brackets: the tree says
+_CALLED_ACROSS = re.compile(rb"(?:\s|\\\r?\n|#[^\n]*\n)*\(")  # a comment runs to its line end
 
 
 def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple], list[tuple]]:
     """(refs, binds) of one file from the captures of its `CAPTURED` query."""
     refs: list[tuple] = []
     binds: list[tuple] = []
-    called = _CALLED.match
     for node in caps.get("chain.attribute", ()):  # `receiver.name`, the name its last token
         start, end = node.start_byte, node.end_byte
         dot = data.rfind(b".", start, end)  # read in place: a receiver can be long
@@ -43,7 +44,7 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
         recv = receiver[:RECEIVER_BYTES].decode("utf-8", "replace")
         if " " in recv or not recv.isprintable():  # every other whitespace is unprintable
             recv = _SPACES.sub("", recv)
-        kind = "call" if data[end : end + 1] == b"(" or called(data, end) else "attribute"
+        kind = "call" if data[end : end + 1] == b"(" or _called(node, data) else "attribute"
         line = node.end_point[0] + 1
         refs.append((end - len(name), name.decode(), line, kind, recv[:RECEIVER_CHARS]))
     for key, nodes in caps.items():
@@ -57,6 +58,18 @@ def read_captures(caps: dict[str, list[Any]], data: bytes) -> tuple[list[tuple],
     return refs, binds
 
 
+def _called(node: Any, data: bytes) -> bool:
+    """Whether the `x.name` node is the callee of a call."""
+    end = node.end_byte
+    if _CALLED.match(data, end):
+        return True
+    if not _CALLED_ACROSS.match(data, end):
+        return False
+    parent = node.parent  # `(x.name\n (1))` is a call; a statement `x.name` then `(1)` is not
+    callee = parent.child_by_field_name("function") if parent.type == "call" else None
+    return callee is not None and callee.end_byte == end
+
+
 def _text(node: Any) -> str:
     return node.text.decode("utf-8", "replace")
 
@@ -66,5 +79,5 @@ def _by_nodes(node: Any, data: bytes) -> tuple:
     receiver = node.child_by_field_name("object")
     text = (receiver.text or b"")[:RECEIVER_BYTES].decode("utf-8", "replace")
     recv = _SPACES.sub("", text)[:RECEIVER_CHARS]
-    kind = "call" if _CALLED.match(data, node.end_byte) else "attribute"
+    kind = "call" if _called(node, data) else "attribute"
     return (ident.start_byte, _text(ident), ident.start_point[0] + 1, kind, recv)

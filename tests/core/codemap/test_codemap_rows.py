@@ -66,10 +66,25 @@ b = re.compile \\
 c = re.compile
 d = (re.compile)("z")
 e = [re.compile][0]("w")
+f = (re.compile
+     ("v"))
+g = re.compile  # a statement, then another
+("u")
+h = (re.compile  # inside brackets a comment and a line break
+     ("t"))
 """
 
 
 def test_a_call_of_an_attribute_is_told_by_the_bytes_after_it(tmp_path: Path):
     with probe(tmp_path, {"calls.py": CALLS}) as idx:
         kinds = dict(idx.db.execute("SELECT line, kind FROM refs WHERE name='compile'"))
-        assert kinds == {3: "call", 4: "call", 6: "attribute", 7: "attribute", 8: "attribute"}
+        assert kinds == {
+            3: "call",
+            4: "call",
+            6: "attribute",
+            7: "attribute",
+            8: "attribute",
+            9: "call",
+            11: "attribute",
+            13: "call",
+        }

@@ -284,9 +284,11 @@ class Repl:
             self.say(self.s.line(line), style="dim")
 
     def indexing_status(self) -> None:
-        """The first task waits for the code map build: say so while it does."""
+        """With the overview in the prompt, the first task waits for the code map build: say
+        so while it does (by default the overview is on demand and no task waits)."""
         first, self.first_task = self.first_task, False
-        if first and not self.session.code_map.wait(0):
+        waits = first and self.opts.codemap and self.opts.overview_in_prompt
+        if waits and not self.session.code_map.wait(0):
             self.renderer.spin(self.s.t("indexing the code map…"))
 
     def handle(self, line: str) -> bool:

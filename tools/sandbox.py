@@ -17,7 +17,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from tools import net_bridge, seccomp
 from tools.base import ToolContext
 from tools.cgroups import CommandCgroups
 from tools.egress import Ask, Egress
+from tools.held_dirs import HeldDir
 from tools.net_rules import NetworkRules
 from tools.sandbox_mounts import git_args, home_args, inside, protected_args, socket_args
 from tools.services import CommandSandbox
@@ -132,6 +132,7 @@ class Sandbox:
         self.bwrap = shutil.which("bwrap") or ""
         self._tmp = ""
         self._private = ""  # the seccomp programs and the proxy's sockets
+        self._held: list[HeldDir] = []  # the two folders above, removed when the sandbox goes
         self._filters: dict[bool, str] = {}
         self.bridge_python = bridge_python(Path.home())
         self.cgroups = CommandCgroups(self._cgroup_limits() if policy.mode != "off" else {})
@@ -167,8 +168,8 @@ class Sandbox:
     def private_tmp(self) -> str:
         """The session's own /tmp (a host folder removed when the session object goes)."""
         if not self._tmp:
-            self._tmp = tempfile.mkdtemp(prefix="unicum-sandbox-")
-            weakref.finalize(self, shutil.rmtree, self._tmp, True)
+            self._held.append(HeldDir())
+            self._tmp = str(self._held[-1].path)
         return self._tmp
 
     def egress(self, command: str, ask: Ask | None) -> Egress | None:
@@ -247,8 +248,8 @@ class Sandbox:
     def _private_dir(self) -> str:
         """A host folder commands cannot see: the seccomp programs, the proxy's sockets."""
         if not self._private:
-            self._private = tempfile.mkdtemp(prefix="unicum-sandbox-private-")
-            weakref.finalize(self, shutil.rmtree, self._private, True)
+            self._held.append(HeldDir("private-"))
+            self._private = str(self._held[-1].path)
         return self._private
 
     def _cgroup_limits(self) -> dict[str, int]:

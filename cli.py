@@ -282,6 +282,9 @@ def _main(argv: "list[str] | None") -> int:
         print(problem, file=sys.stderr)
         return 2
     argv = list(sys.argv[1:] if argv is None else argv)
+    from ui.launch import end_cleanly_on_hangup
+
+    end_cleanly_on_hangup()  # a closed terminal or a `kill` ends the session as /quit does
     if argv and argv[0] in subcommand_names():
         from ui.subcommands import run
 

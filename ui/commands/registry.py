@@ -104,7 +104,7 @@ def cmd_quit(repl: Repl, arg: str) -> bool:
 
 
 def cmd_new(repl: Repl, arg: str) -> None:
-    repl.new_session()
+    repl.new_session(ending="clear")
     repl.say(repl.s.t("new session {id}", id=repl.opts.session_id))
 
 

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 from my_agent.lazy import lazy_face
 
 if TYPE_CHECKING:  # the same names for type checkers and the import-graph test
+    from ui.launch.hangup import end_cleanly_on_hangup
     from ui.launch.options import options_from_args
     from ui.launch.sessions import goodbye, print_sessions
     from ui.launch.stdin import is_piped
     from ui.launch.trust import prepare_folder
 
 _WHERE = {
+    "end_cleanly_on_hangup": "ui.launch.hangup",
     "goodbye": "ui.launch.sessions",
     "is_piped": "ui.launch.stdin",
     "options_from_args": "ui.launch.options",
@@ -21,6 +23,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "end_cleanly_on_hangup",
     "goodbye",
     "is_piped",
     "options_from_args",

@@ -130,7 +130,9 @@ class Repl:
         return tool.key_arg if tool is not None else ""
 
     # --- sessions ----------------------------------------------------------------------------
-    def new_session(self, workspace: Path | None = None, resume: Path | None = None) -> None:
+    def new_session(
+        self, workspace: Path | None = None, resume: Path | None = None, ending: str = "other"
+    ) -> None:
         """Open a fresh session (or a saved one); on failure the current one stays."""
         from core.agent import CommandTools, new_session_id, open_session, resumed_options
         from ui.repl.prompt import ReplPrompter
@@ -167,19 +169,20 @@ class Repl:
         live = open_session(
             opts, hooks, prompter, resume, debug=self.args.debug, sleep=self.renderer.countdown
         )
-        self.end_session()
+        self.end_session(ending)
         # a mode chosen while it opened (Shift-Tab at the prompt) is kept, not the one before
         self.live = live
         self.opts = replace(opts, permission_mode=self.opts.permission_mode)
         self.renderer.waited = lambda: prompter.waited
         self.first_task = True  # its code map may still be building
 
-    def end_session(self) -> None:
-        """Let the session's services finish (e.g. memory written at the end) and say why not."""
+    def end_session(self, reason: str = "other") -> None:
+        """Let the session's services finish (e.g. memory written at the end) and say why not;
+        `reason` as Claude Code's SessionEnd hooks are told it."""
         from core.agent import end_session
 
         if self.live is not None:
-            for note in end_session(self.live):
+            for note in end_session(self.live, reason):
                 self.say(note, style="yellow")
 
     def recap(self) -> None:
@@ -284,8 +287,7 @@ class Repl:
             self.say(self.s.line(line), style="dim")
 
     def indexing_status(self) -> None:
-        """With the overview in the prompt, the first task waits for the code map build: say
-        so while it does (by default the overview is on demand and no task waits)."""
+        """The first task waits for the build when the overview is in the prompt: say so."""
         first, self.first_task = self.first_task, False
         waits = first and self.opts.codemap and self.opts.overview_in_prompt
         if waits and not self.session.code_map.wait(0):
@@ -394,5 +396,5 @@ def run_repl(args: argparse.Namespace) -> int:
     finally:
         if repl._opening is not None:  # left before the first line: let it finish, then close
             repl._opening.join()
-        repl.end_session()
+        repl.end_session("other" if sys.exc_info()[0] else "prompt_input_exit")
         repl.say(goodbye(repl.live, strings), style="dim")

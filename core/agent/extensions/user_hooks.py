@@ -32,7 +32,15 @@ from tools.claude_code import (
     unicum_input,
 )
 
-EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification")
+EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+)
 DEFAULT_TIMEOUT = 600.0  # seconds, as Claude Code's hooks reference says (a command hook)
 SHORTER_TIMEOUTS = {"UserPromptSubmit": 30.0}  # an event that holds the prompt up
 
@@ -56,7 +64,11 @@ class HookCommand:
         return matched(self.matcher, names_of(tool, args))
 
 
-MATCHED_FIELDS = {"SessionStart": "source", "Notification": "notification_type"}
+MATCHED_FIELDS = {
+    "SessionStart": "source",
+    "SessionEnd": "reason",
+    "Notification": "notification_type",
+}
 EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
 
 
@@ -139,6 +151,11 @@ class UserHooks(AgentHooks):
 
     def session_start(self, source: str) -> None:
         self.pending += self.run("SessionStart", {"source": source}).context
+
+    def session_end(self, reason: str) -> None:
+        """Claude Code's SessionEnd: `reason` is "clear" (/new), "prompt_input_exit" (/quit,
+        Ctrl-D) or "other" (a closed terminal, a `kill`, the end of `-p`). It cannot block."""
+        self.run("SessionEnd", {"reason": reason})
 
     def prompt_context(self, task: str) -> str:
         outcome = self.run("UserPromptSubmit", {"prompt": task})

@@ -95,9 +95,12 @@ class LiveSession:
         found = [self.notices.pop(0) for _ in range(len(self.notices))]  # the ledger may append
         return list(dict.fromkeys(self.memory_hooks.take_warnings() + found))  # 3 readers, 1 line
 
-    def close(self) -> None:
-        """Session end: save memory the last task left behind and consolidate it, flush the ledger (a write
-        failure becomes a warning the caller shows now)."""
+    def close(self, reason: str = "other") -> None:
+        """Session end: the SessionEnd hooks (`reason` as Claude Code's), memory the last task
+        left behind saved and consolidated, the ledger flushed (a write failure becomes a
+        warning the caller shows now)."""
+        if self.user_hooks:
+            self.user_hooks.session_end(reason)
         self.memory_hooks.close()
         self.memory_hooks.consolidate()
         self.ledger.flush()

@@ -22,7 +22,8 @@ def start_notes(live: LiveSession) -> list[str]:
     return [f"warning: {w}" for w in live.warnings()]
 
 
-def end_session(live: LiveSession) -> list[str]:
-    """Close the session's services (memory written at the end); returns their warnings."""
-    live.close()
+def end_session(live: LiveSession, reason: str = "other") -> list[str]:
+    """Close the session's services (memory written at the end); returns their warnings.
+    `reason`: why, as Claude Code's SessionEnd hooks are told."""
+    live.close(reason)
     return start_notes(live)

@@ -264,8 +264,11 @@ def main(argv: "list[str] | None" = None) -> int:
     # Start-up makes only long-lived objects (modules, classes, the session): collecting them
     # is wasted time. The cyclic collector starts once they are made (`collect_from_here`).
     gc.disable()
+    from ui.launch import end_cleanly_on_hangup
+
     try:
-        code = _main(argv)
+        with end_cleanly_on_hangup():  # a closed terminal or a `kill` ends it as /quit does
+            code = _main(argv)
         sys.stdout.flush()  # here, not at exit: a reader that left is caught below
         return code
     except BrokenPipeError:  # `unicum usage --json | head`: the reader left; no traceback
@@ -282,9 +285,6 @@ def _main(argv: "list[str] | None") -> int:
         print(problem, file=sys.stderr)
         return 2
     argv = list(sys.argv[1:] if argv is None else argv)
-    from ui.launch import end_cleanly_on_hangup
-
-    end_cleanly_on_hangup()  # a closed terminal or a `kill` ends the session as /quit does
     if argv and argv[0] in subcommand_names():
         from ui.subcommands import run
 

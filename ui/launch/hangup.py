@@ -8,20 +8,31 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
-def end_cleanly_on_hangup() -> None:
-    """From now on the first SIGHUP or SIGTERM raises SystemExit(128 + signal) in the main
-    thread (every `finally` and exit handler runs); a second one kills as before. Only the
-    main thread may set handlers: elsewhere (a test calling `main`) nothing changes."""
+@contextmanager
+def end_cleanly_on_hangup() -> Iterator[None]:
+    """Inside, the first SIGHUP or SIGTERM raises SystemExit(128 + signal) in the main thread
+    (every `finally` and exit handler runs); a second one kills as before. The handlers found
+    are restored on the way out (a test calling `main` in its process keeps its own). Only
+    the main thread may set handlers: elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    for sig in SIGNALS:
-        if signal.getsignal(sig) is signal.SIG_DFL:  # a parent's choice (nohup) stays
+    found = {sig: signal.getsignal(sig) for sig in SIGNALS}
+    for sig, handler in found.items():
+        if handler is signal.SIG_DFL:  # a parent's choice (nohup) stays
             signal.signal(sig, _exit)
+    try:
+        yield
+    finally:
+        for sig, handler in found.items():
+            signal.signal(sig, handler)
 
 
 def _exit(signum: int, frame: FrameType | None) -> None:

@@ -130,9 +130,7 @@ class Sandbox:
         self.extra = tuple(p.resolve() for p in extra)  # --add-dir: writable like the workspace
         self.home = home.expanduser()
         self.bwrap = shutil.which("bwrap") or ""
-        self._tmp = ""
-        self._private = ""  # the seccomp programs and the proxy's sockets
-        self._held: list[HeldDir] = []  # the two folders above, removed when the sandbox goes
+        self._held: dict[str, HeldDir] = {}  # host folders by kind, removed when it goes
         self._filters: dict[bool, str] = {}
         self.bridge_python = bridge_python(Path.home())
         self.cgroups = CommandCgroups(self._cgroup_limits() if policy.mode != "off" else {})
@@ -167,10 +165,7 @@ class Sandbox:
 
     def private_tmp(self) -> str:
         """The session's own /tmp (a host folder removed when the session object goes)."""
-        if not self._tmp:
-            self._held.append(HeldDir())
-            self._tmp = str(self._held[-1].path)
-        return self._tmp
+        return self._held_path("")
 
     def egress(self, command: str, ask: Ask | None) -> Egress | None:
         """The proxy for one command, or None when it reaches no host at all: every host for
@@ -247,10 +242,12 @@ class Sandbox:
 
     def _private_dir(self) -> str:
         """A host folder commands cannot see: the seccomp programs, the proxy's sockets."""
-        if not self._private:
-            self._held.append(HeldDir("private-"))
-            self._private = str(self._held[-1].path)
-        return self._private
+        return self._held_path("private-")
+
+    def _held_path(self, kind: str) -> str:
+        if kind not in self._held:
+            self._held[kind] = HeldDir(kind)
+        return str(self._held[kind].path)
 
     def _cgroup_limits(self) -> dict[str, int]:
         memory = self.policy.limits.get("memory_mb", MEMORY_MB) or _ram_mb() * 3 // 4

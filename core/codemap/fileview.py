@@ -27,6 +27,22 @@ JS_GLOBALS = frozenset(
     "Error Map Set WeakMap process window document globalThis require module exports Buffer "
     "Intl URL fetch setTimeout clearTimeout setInterval".split()
 )
+# More of the platform's names (ECMAScript, the web, Node's globals), globals only in a
+# TypeScript module, which imports what it does not define: in JavaScript `const { Worker } =
+# require("./worker")` binds one without an import the index knows
+TS_GLOBALS = JS_GLOBALS | frozenset(
+    "TextEncoder TextDecoder Response Request Headers AbortController AbortSignal "
+    "ReadableStream WritableStream TransformStream Blob File FormData URLSearchParams "
+    "WeakSet WeakRef FinalizationRegistry Proxy BigInt Function ArrayBuffer SharedArrayBuffer "
+    "DataView Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array Float32Array "
+    "Float64Array BigInt64Array BigUint64Array TypeError RangeError SyntaxError ReferenceError "
+    "AggregateError EventTarget Event CustomEvent MessageChannel BroadcastChannel WebSocket "
+    "Worker MutationObserver ResizeObserver IntersectionObserver structuredClone "
+    "queueMicrotask clearInterval requestAnimationFrame cancelAnimationFrame crypto "
+    "performance navigator localStorage sessionStorage location history atob btoa "
+    "encodeURIComponent decodeURIComponent encodeURI decodeURI parseInt parseFloat isNaN "
+    "setImmediate clearImmediate".split()
+)
 PY_BUILTINS = frozenset(dir(builtins))
 _PY_TYPES = (str, bytes, list, dict, set, tuple, int, float, object)
 _JS_METHODS = (

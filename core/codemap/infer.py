@@ -30,6 +30,8 @@ MAPPINGS = frozenset(
 _COPIES = ("=", "@")
 _JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
 _JS_ELEMENT = frozenset({"pop", "shift", "at", "find", "findLast"})  # one element back
+_JS_MAPPED = frozenset({"map", "flatMap"})  # an array of what the callback gives: unknown
+_JS_FOLDED = frozenset({"reduce", "reduceRight"})  # what the callback gives: unknown
 _GIVING = _JS_ELEMENT | frozenset(
     {"__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
@@ -102,6 +104,8 @@ class Inference(Generics):
             source, sep, index = text[1:].rpartition("#")
             source = source if sep and index.isdigit() else text[1:]
             found = self.instance(view, scope, source)
+            if head == "@" and found == EXTERNAL and view.family == "javascript":
+                return None  # `for (x of Array.from(s))`: the platform's, of elements unknown
             found = self.iterate(found) if head == "@" else found
             return self.item(found, int(index)) if sep and index.isdigit() else found
         if head == "^":
@@ -356,6 +360,10 @@ class Inference(Generics):
             gives = detail if attr in _JS_ELEMENT else gives
             if attr in _JS_KEEPS:  # `xs.slice()`, `xs.filter(f)`: the same elements
                 gives = value
+            elif attr in _JS_MAPPED:
+                gives = ("seq", "", None)
+            elif attr in _JS_FOLDED:
+                return None  # not external: the callback's, which nobody typed here
         elif what == "map":
             key, val = detail
             gives = {

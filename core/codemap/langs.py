@@ -101,6 +101,8 @@ JAVASCRIPT = (
     + """
 (class_heritage (identifier) @ref.inherit)
 (class_heritage [(identifier) (member_expression)] @bind.base)
+(field_definition property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.method
 ((jsx_opening_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 ((jsx_self_closing_element name: (identifier) @ref.call) (#match? @ref.call "^[A-Z]"))
 """
@@ -115,6 +117,8 @@ TYPESCRIPT = (
 (enum_declaration name: (_) @name body: (_) @body) @def.enum
 (function_signature name: (identifier) @name) @def.function
 (abstract_method_signature name: (_) @name) @def.method
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.method
 (extends_clause value: (identifier) @ref.inherit)
 (implements_clause (type_identifier) @ref.inherit)
 (type_identifier) @ref.type

@@ -24,6 +24,7 @@ from core.codemap.fileview import (
     LITERAL_START,
     LOCAL,
     PY_BUILTINS,
+    TS_GLOBALS,
     FileView,
     Value,
     ViewCache,
@@ -33,7 +34,8 @@ from core.codemap.fileview import (
 )
 from core.codemap.infer import Inference, union
 from core.codemap.modules import Modules
-from core.codemap.tsinfer import TypeScriptTypes
+from core.codemap.tsinfer import TS_EXTS, TypeScriptTypes
+from core.codemap.typeexpr import split_top
 
 
 class Project(Modules, Inference, TypeScriptTypes):
@@ -170,7 +172,9 @@ class Project(Modules, Inference, TypeScriptTypes):
 
     @staticmethod
     def _is_global(view: FileView, name: str) -> bool:
-        return name in (PY_BUILTINS if view.family == "python" else JS_GLOBALS)
+        if view.family == "python":
+            return name in PY_BUILTINS
+        return name in (TS_GLOBALS if view.path.endswith(TS_EXTS) else JS_GLOBALS)
 
     @staticmethod
     def enclosing_class(view: FileView, scope: str) -> str:
@@ -273,6 +277,8 @@ class Project(Modules, Inference, TypeScriptTypes):
             order.append(here)
             view = self.view(here[0])
             for base in view.bases.get(here[1], []):
+                if view.family == "javascript":
+                    base = _members_of(base)
                 head = base.split("[", 1)[0]  # `Base[Foo]`: the class Base
                 if head == "Generic" and view.family == "javascript":
                     continue  # `class Box<T>`: its type variables (tsbinds.py), no base
@@ -342,3 +348,15 @@ def _bound_above(pairs: list[tuple[int, str]], line: int, blocks: dict[int, int]
     sure = [at for at, _ in above if blocks.get(at, 0) == 0 or line <= blocks[at]]
     start = max(sure) if sure else 0
     return [t for at, t in above if at >= start]
+
+
+_KEEPS_MEMBERS = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly"})
+
+
+def _members_of(base: str) -> str:
+    """`implements Omit<Store<T>, 'setState'>` (as `Omit[Store[T],?]`): the type whose
+    members it keeps, Store[T], which the compiler relates the class's members to."""
+    head, _, rest = base.partition("[")
+    if head not in _KEEPS_MEMBERS or not rest.endswith("]"):
+        return base
+    return split_top(rest[:-1], ",")[0] or base

@@ -58,6 +58,9 @@ QUERY = f"""
   value: [(arrow_function return_type: (type_annotation (_) @returns))
           (function_expression return_type: (type_annotation (_) @returns))]))))
 (public_field_definition name: (property_identifier) @field value: {_FUNCTION})
+(public_field_definition
+  value: [(arrow_function return_type: (type_annotation (_) @returns))
+          (function_expression return_type: (type_annotation (_) @returns))])
 (public_field_definition name: (property_identifier) @field value: [(identifier) (member_expression)] @chain)
 (public_field_definition name: (property_identifier) @field type: (type_annotation {_DECLARED} @type))
 (variable_declarator name: (identifier) @var value: (call_expression) @chain)

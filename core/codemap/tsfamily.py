@@ -45,20 +45,24 @@ def family(
     if not targets:
         return NONE
     name = targets[0].name
-    declarers = {(d.path, d.scope): d.line for d in all_defs if _js_member(d)}
+    declarers: dict[Owner, set[int]] = {}
+    for d in all_defs:
+        if _js_member(d):
+            declarers.setdefault((d.path, d.scope), set()).add(d.line)
     for path, scope, line in db.execute(
         "SELECT f.path, b.scope, b.line FROM binds b JOIN files f ON f.id = b.file_id "
         "WHERE b.kind = 'attr' AND b.name = ?",
         (name,),
-    ):  # an interface's property or method signature, a class field
+    ):  # an interface's property or method signature (each overload's), a class field
         if scope and language_family(path) == "javascript":
-            declarers.setdefault((path, scope), line)
+            declarers.setdefault((path, scope), set()).add(line)
     roots: set[Owner] = set()
     for d in targets:
         roots |= {c for c in project.mro(d.path, d.scope)[0] if c in declarers}
-    mine = {(d.path, d.line) for d in targets}
+    mine = {(d.path, line) for d in targets for line in declarers.get((d.path, d.scope), ())}
+    mine |= {(d.path, d.line) for d in targets}  # a target's overloads are the target
     owners = {c for c in declarers if roots.intersection(project.mro(*c)[0])}
-    declared = [(c[0], declarers[c]) for c in sorted(owners)]
+    declared = [(c[0], line) for c in sorted(owners) for line in sorted(declarers[c])]
     builtins = _containers(project, targets, name)
     return Family(frozenset(owners), [w for w in declared if w not in mine], builtins)
 

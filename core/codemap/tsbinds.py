@@ -39,7 +39,14 @@ from functools import cache
 from typing import Any
 
 from core.codemap.tsdocs import Link, doc_links
-from core.codemap.tsexpr import EXTERNAL_TYPE, cast_type, chain_text, text_of, type_of
+from core.codemap.tsexpr import (
+    ELEMENT_CALLBACKS,
+    EXTERNAL_TYPE,
+    cast_type,
+    chain_text,
+    text_of,
+    type_of,
+)
 
 _DECLARED = "[(generic_type) (nested_type_identifier) (union_type) (predefined_type) (this_type)"
 _DECLARED += " (array_type) (type_identifier)]"
@@ -202,8 +209,8 @@ def _passed(function: Any) -> list[Row]:
         return []
     head = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
     callee = chain_text(head) if head is not None else ""
-    if not callee or "(" in callee:
-        return []  # `a.b().c(f)`: only a named callee
+    if not callee or ("(" in callee and callee.rpartition(".")[2] not in ELEMENT_CALLBACKS):
+        return []  # `a.b().c(f)`: only a named callee, or an array's own (`xs.filter().map`)
     callee = ("new" if call.type == "new_expression" else "") + callee
     i = [c for c in args.named_children if c.type != "comment"].index(function)
     params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")

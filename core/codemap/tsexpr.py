@@ -14,6 +14,12 @@ EXTERNAL_TYPE = "Object"  # a JavaScript global: the resolver's EXTERNAL
 _SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "Iterator"})
 _MAPPINGS = frozenset({"Map", "ReadonlyMap"})
 _WRAPPERS = frozenset({"Partial", "Readonly", "Required", "NonNullable"})
+_EACH = frozenset(  # an array's methods calling back with (element, index, array)
+    "forEach map flatMap filter find findIndex findLast findLastIndex some every".split()
+)
+PAIRWISE = frozenset({"sort", "toSorted"})  # (a, b): two elements
+FOLDS = frozenset({"reduce", "reduceRight"})  # (accumulated, element, index, array)
+ELEMENT_CALLBACKS = _EACH | PAIRWISE | FOLDS  # their callbacks' parameters typed (tsinfer.py)
 
 
 def text_of(node: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,17 @@ URL_VARS = (
     "DDGS_PROXY",
     "UNICUM_ZHIPU_SEARCH_ENGINE",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The signals a terminal delivers reach the processes the tests start, even when the run
+    itself was started with them ignored (`nohup`, a background job of a script): an ignored
+    signal stays ignored across exec, and the Ctrl-C and closed-terminal tests would then
+    test nothing but the ignoring."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 @pytest.fixture(autouse=True)

@@ -280,18 +280,20 @@ def added_elements(root: Any, refs: list) -> list[Entry]:
 
 
 def _iterated(kind: str, node: Any, source: Any, mark: str = "@") -> list[Entry]:
-    """`for x in xs` → x is an element of xs; `for k, v in d.items()` → each a part of one."""
+    """`for x in xs` → x is an element of xs; `for k, v in d.items()` → each a part of one;
+    `sorted(xs, key=lambda x: …)`, `map(lambda x: …, xs)`: the lambda's x, too."""
     text = value_type(source)
     if not text:
         return []
     parts = [(-1, node)] if kind != "unpack" else list(enumerate(node.named_children))
-    span = span_of(node) if node.parent is not None and node.parent.type == "for_in_clause" else ""
+    spanned = node.parent is not None and node.parent.type in ("for_in_clause", "lambda_parameters")
+    span = span_of(node) if spanned else ""
     out: list[Entry] = []
     for index, part in parts:
         if part.type != "identifier":
             continue
         typed = f"{mark}{text}#{index}" if index >= 0 else mark + text
-        if span:  # a comprehension's own name: typed on its lines only
+        if span:  # a comprehension's or a lambda's own name: typed on its lines only
             out.append((part.start_byte, 1, "narrow", _text(part), f"{span}:{typed}", 0))
         else:
             out.append((part.start_byte, 1, "var", _text(part), typed, part.start_point[0] + 1))

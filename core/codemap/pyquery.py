@@ -33,6 +33,15 @@ PYTHON = """
 (default_parameter name: (identifier) @bind.var value: (call) @value)
 [(for_statement left: (identifier) @bind.var right: (_) @iter)
   (for_in_clause left: (identifier) @bind.var right: (_) @iter)]
+((call function: (identifier) @_f arguments: (argument_list . (_) @iter . (keyword_argument
+  name: (identifier) @_k value: (lambda parameters: (lambda_parameters . (identifier) @bind.var .)))))
+  (#any-of? @_f "sorted" "min" "max") (#eq? @_k "key"))
+((call function: (attribute object: (_) @iter attribute: (identifier) @_f) arguments:
+  (argument_list . (keyword_argument name: (identifier) @_k
+  value: (lambda parameters: (lambda_parameters . (identifier) @bind.var .))) .))
+  (#eq? @_f "sort") (#eq? @_k "key"))
+((call function: (identifier) @_f arguments: (argument_list . (lambda parameters:
+  (lambda_parameters . (identifier) @bind.var .)) . (_) @iter .)) (#any-of? @_f "map" "filter"))
 [(for_statement left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)
   (for_in_clause left: [(pattern_list) (tuple_pattern)] @bind.unpack right: (_) @iter)]
 (return_statement [(call) (identifier) (attribute) (subscript) (conditional_expression)

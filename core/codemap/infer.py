@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from core.codemap.fileview import DOTTED, EXTERNAL, FileView, Value
 from core.codemap.generics import Generics
 from core.codemap.pybinds import KEEPS_ELEMENTS, PAIRS_ELEMENTS
+from core.codemap.tsexpr import FOLDS
 from core.codemap.typeexpr import generic, members, split_top, steps, type_expr
 
 SEQUENCES = frozenset(
@@ -31,7 +32,6 @@ _COPIES = ("=", "@")
 _JS_KEEPS = frozenset({"slice", "filter", "concat", "toSorted", "toReversed"})  # JS arrays' own
 _JS_ELEMENT = frozenset({"pop", "shift", "at", "find", "findLast"})  # one element back
 _JS_MAPPED = frozenset({"map", "flatMap"})  # an array of what the callback gives: unknown
-_JS_FOLDED = frozenset({"reduce", "reduceRight"})  # what the callback gives: unknown
 _GIVING = _JS_ELEMENT | frozenset(
     {"__getitem__", "get", "setdefault"}
 )  # hand an element back  # a binding that holds what another expression holds
@@ -362,7 +362,7 @@ class Inference(Generics):
                 gives = value
             elif attr in _JS_MAPPED:
                 gives = ("seq", "", None)
-            elif attr in _JS_FOLDED:
+            elif attr in FOLDS:  # what the callback gives
                 return None  # not external: the callback's, which nobody typed here
         elif what == "map":
             key, val = detail

@@ -53,10 +53,10 @@ export function keyed(items: Item[], m: Map<Item, string>) {
 
 
 def test_an_index_or_an_accumulator_is_no_element(tmp_path: Path):
-    """An index, a fold's accumulator and a map's value of a type from outside are no Item:
-    their calls are never listed as Item.run's for sure."""
+    """An index and a fold's accumulator are no Item: their calls stay name-match guesses
+    (listed apart, below 0.5); a map's value of a type from outside is not Item's at all."""
     with probe(tmp_path, {"src/item.ts": CLASSES, "src/use.ts": INDEXED}) as idx:
-        assert all(conf < 0.5 for _, conf in _sites(idx, "Item.run"))
+        assert _sites(idx, "Item.run") == [(3, 0.4), (4, 0.4)]
 
 
 OWN = """import { Other } from "./item";
